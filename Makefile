@@ -1,0 +1,70 @@
+# statemap-lua: build, test, install.  Dependencies come from pkg-config.
+
+PREFIX	?= /usr/local
+BINDIR	= $(PREFIX)/bin
+DATADIR	= $(PREFIX)/share/statemap-lua
+MANDIR	= $(PREFIX)/share/man/man1
+LUA_CMOD ?= $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
+
+PKGS	= lua5.4 cairo readline
+CC	?= cc
+OPT	?= -O2
+CFLAGS_BASE = -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror \
+	-Wshadow -Wstrict-prototypes -Wmissing-prototypes
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS	+= $(CFLAGS_BASE) $(PKG_CFLAGS) -Isrc -Ibuild
+LDLIBS	+= $(PKG_LIBS) -lm
+
+BUILD	= build
+# The core: every module but main.c, also linked into the unit tests.
+CORE_SRC = $(filter-out src/main.c,$(wildcard src/*.c))
+CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/%.o)
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/%)
+LUA_MODS = $(wildcard lua/*.lua)
+
+BIN	?= statemap-lua
+
+all: $(BIN)
+
+$(BIN): $(BUILD)/main.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/%.o: src/%.c | $(BUILD)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/test_%: tests/unit/test_%.c $(CORE_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(BUILD):
+	mkdir -p $(BUILD)
+
+-include $(wildcard $(BUILD)/*.d)
+
+test: $(BIN) $(UNIT_BIN)
+	@BIN=$(BIN) BUILD=$(BUILD) sh tests/run
+
+# The whole suite again under AddressSanitizer and UBSan (LeakSanitizer on).
+check-asan:
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	$(MAKE) BUILD=build-asan BIN=build-asan/statemap-lua \
+		OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+bench: statemap-lua $(BUILD)/gentrace
+	@sh bench/run
+
+$(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
+	$(CC) $(CFLAGS_BASE) -o $@ $<
+
+install: statemap-lua
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(MANDIR)
+	install -m 755 statemap-lua $(DESTDIR)$(BINDIR)/statemap-lua
+	for f in $(LUA_MODS); do install -m 644 $$f $(DESTDIR)$(DATADIR)/lua/; done
+	install -m 644 src/statemap-lua.1 $(DESTDIR)$(MANDIR)/statemap-lua.1
+
+clean:
+	rm -rf build build-asan statemap-lua
+
+.PHONY: all test check-asan bench install clean

@@ -1,0 +1,150 @@
+#include "classic.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalesce.h"
+#include "error.h"
+#include "ingest.h"
+#include "jsonout.h"
+#include "outfile.h"
+#include "smap.h"
+#include "svg.h"
+#include "util.h"
+
+typedef struct file_ctx {
+	smap *map;
+	const classic_options *opts;
+	int64_t begin, end;	/* this file's bounds, once known */
+	int first;
+	int64_t abs_begin, abs_end; /* from the first file, as ns since epoch */
+} file_ctx;
+
+/*
+ * Bounds are relative to each file's metadata start, which is known only
+ * once its metadata has been read: so the coalescer is made on the first
+ * datum (or at the end, for a file without data).
+ */
+static void
+make_coalescer(file_ctx *fc, const trace *tr)
+{
+	if (!fc->first) {
+		int64_t start = (int64_t)trace_start_ns(tr);
+
+		fc->begin = fc->abs_begin - start;
+		fc->end = fc->abs_end - start;
+	}
+	fc->map->co = coalesce_new(tr->nstates, fc->opts->coalesce, fc->begin,
+	    fc->end);
+}
+
+static void
+on_datum(void *ctx, const trace *tr, uint32_t entity, uint64_t time,
+    uint32_t state, uint32_t tag)
+{
+	file_ctx *fc = ctx;
+
+	if (fc->map->co == NULL)
+		make_coalescer(fc, tr);
+	coalesce_datum(fc->map->co, entity, time, state, tag);
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (strcmp(path, "-") == 0)
+		return ("<stdin>");
+	return (slash != NULL && slash[1] != '\0' ? slash + 1 : path);
+}
+
+static int
+read_file(file_ctx *fc, const char *path, sm_error *err)
+{
+	ingest_options io = { fc->opts->ignore_tags, fc->opts->filter };
+	smap *m = fc->map;
+
+	m->tr = trace_new(path);
+	if (ingest_file(path, m->tr, &io, on_datum, fc, err) != 0)
+		return (-1);
+	if (m->co == NULL)
+		make_coalescer(fc, m->tr);
+	coalesce_finish(m->co, m->tr->last_time);
+	m->begin = fc->begin;
+	m->end = coalesce_end(m->co);
+	m->end_bound = fc->end;
+	m->nentities = trace_nentities(m->tr);
+	fprintf(stderr, "%s: %" PRIu64 " records processed, %" PRIu64
+	    " rectangles\n", base_name(path), m->tr->nrecords,
+	    coalesce_size(m->co));
+	return (0);
+}
+
+static int
+write_output(const classic_options *o, const smap *maps, size_t n,
+    const size_t *order, sm_error *err)
+{
+	svg_options so = { o->strip_height, 862 };
+	outfile of;
+
+	if (outfile_open(&of, o->output, err) != 0)
+		return (-1);
+	if (o->format == FORMAT_JSON)
+		jsonout_write(of.fp, maps, n, order);
+	else
+		svg_write(of.fp, maps, n, order, &so);
+	return (outfile_commit(&of, err));
+}
+
+int
+classic_run(const classic_options *o, char *const *files, int nfiles)
+{
+	smap *maps = xcalloc((size_t)nfiles, sizeof (smap));
+	size_t *order = xcalloc((size_t)nfiles, sizeof (size_t));
+	file_ctx fc;
+	sm_error err;
+	int i, rv = 1;
+
+	memset(&fc, 0, sizeof (fc));
+	fc.opts = o;
+	fc.begin = o->begin;
+	fc.end = o->end;
+	for (i = 0; i < nfiles; i++) {
+		fc.map = &maps[i];
+		fc.first = (i == 0);
+		if (read_file(&fc, files[i], &err) != 0)
+			goto out;
+		if (i == 0) {
+			/* As the reference does: the end is at least -e. */
+			int64_t start = (int64_t)trace_start_ns(maps[0].tr);
+			uint64_t end = maps[0].end;
+
+			if (o->end > 0 && (uint64_t)o->end > end)
+				end = (uint64_t)o->end;
+			fc.abs_begin = o->begin + start;
+			fc.abs_end = (int64_t)end + start;
+		}
+	}
+	for (i = 0; i < nfiles; i++) {
+		if (smap_sort(&maps[i], o->sortby, &err) != 0)
+			goto out;
+	}
+	if (smap_stack_sort(maps, (size_t)nfiles, o->stacksortby, order,
+	    &err) != 0)
+		goto out;
+	if (!o->dry_run &&
+	    write_output(o, maps, (size_t)nfiles, order, &err) != 0)
+		goto out;
+	rv = 0;
+out:
+	if (rv != 0)
+		error_print(&err, stderr);
+	for (i = 0; i < nfiles; i++)
+		smap_free(&maps[i]);
+	free(maps);
+	free(order);
+	return (rv);
+}

@@ -1,0 +1,39 @@
+/*
+ * classic.h: the classic statemap command: trace files in, one coalesced
+ * statemap out (interactive SVG, or JSON), as the reference tool does.
+ *
+ * Each file is streamed through the coalescer (no store), so memory is
+ * bounded by entities and rectangles.  The first file's bounds become the
+ * bounds of every later file, converted through each file's own metadata
+ * start.  Nothing is written until every file has been read and sorted,
+ * so an error leaves no output behind.
+ */
+#ifndef SM_CLASSIC_H
+#define SM_CLASSIC_H
+
+#include <regex.h>
+#include <stdint.h>
+
+typedef enum classic_format {
+	FORMAT_SVG,
+	FORMAT_JSON
+} classic_format;
+
+typedef struct classic_options {
+	int64_t begin, end;	/* ns relative to the first file; 0: none */
+	uint64_t coalesce;	/* rectangle budget (-c) */
+	const char *sortby;	/* -s: a state, "entity", or NULL */
+	const char *stacksortby; /* -S */
+	int ignore_tags;	/* -i */
+	int dry_run;		/* -n */
+	const regex_t *filter;	/* -f */
+	const char *output;	/* -o, NULL for stdout */
+	classic_format format;	/* -T */
+	unsigned strip_height;	/* -h */
+} classic_options;
+
+/* Runs the command; returns the exit status (errors already printed). */
+int classic_run(const classic_options *opts, char *const *files,
+    int nfiles);
+
+#endif

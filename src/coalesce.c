@@ -1,0 +1,465 @@
+#include "coalesce.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+typedef struct rect {
+	uint64_t start, duration;
+	uint64_t weight;	/* own duration plus both neighbours' */
+	uint32_t prev, next;
+	uint32_t entity;
+	uint32_t heap;		/* position in the heap, or COALESCE_NONE */
+	coalesce_tag *tags;
+	uint32_t ntags, tags_cap;
+} rect;
+
+typedef struct entity {
+	uint32_t first, last;
+	uint32_t nrects;
+	int has_state;
+	uint64_t start;		/* when the open state began */
+	uint32_t state, tag;
+} ent_state;
+
+struct coalesce {
+	uint32_t nstates;
+	uint64_t budget;
+	int64_t begin, end;
+	uint64_t end_used;
+
+	rect *rects;
+	size_t nrects, rects_cap;
+	uint64_t *state_time;	/* nstates per rect, parallel to rects */
+	uint32_t free_list;	/* through rect.next */
+
+	ent_state *ents;
+	size_t nents, ents_cap;
+
+	uint32_t *heap;		/* rect indices, a binary min-heap */
+	size_t heap_len, heap_cap;
+};
+
+/* ---- the ordered set: a min-heap on (weight, start, entity) ---- */
+
+static int
+rect_less(const coalesce *c, uint32_t a, uint32_t b)
+{
+	const rect *x = &c->rects[a], *y = &c->rects[b];
+
+	if (x->weight != y->weight)
+		return (x->weight < y->weight);
+	if (x->start != y->start)
+		return (x->start < y->start);
+	if (x->entity != y->entity)
+		return (x->entity < y->entity);
+	/*
+	 * Only zero-length rectangles can tie this far (the reference then
+	 * corrupts its own state); the index keeps us deterministic.
+	 */
+	return (a < b);
+}
+
+static void
+heap_place(coalesce *c, size_t pos, uint32_t r)
+{
+	c->heap[pos] = r;
+	c->rects[r].heap = (uint32_t)pos;
+}
+
+static void
+heap_up(coalesce *c, size_t pos)
+{
+	uint32_t r = c->heap[pos];
+
+	while (pos > 0) {
+		size_t parent = (pos - 1) / 2;
+
+		if (!rect_less(c, r, c->heap[parent]))
+			break;
+		heap_place(c, pos, c->heap[parent]);
+		pos = parent;
+	}
+	heap_place(c, pos, r);
+}
+
+static void
+heap_down(coalesce *c, size_t pos)
+{
+	uint32_t r = c->heap[pos];
+
+	for (;;) {
+		size_t child = 2 * pos + 1;
+
+		if (child >= c->heap_len)
+			break;
+		if (child + 1 < c->heap_len &&
+		    rect_less(c, c->heap[child + 1], c->heap[child]))
+			child++;
+		if (!rect_less(c, c->heap[child], r))
+			break;
+		heap_place(c, pos, c->heap[child]);
+		pos = child;
+	}
+	heap_place(c, pos, r);
+}
+
+static void
+heap_insert(coalesce *c, uint32_t r)
+{
+	grow_array(&c->heap, &c->heap_cap, c->heap_len + 1, sizeof (uint32_t));
+	c->heap[c->heap_len++] = r;
+	heap_up(c, c->heap_len - 1);
+}
+
+static void
+heap_remove(coalesce *c, uint32_t r)
+{
+	size_t pos = c->rects[r].heap;
+	uint32_t last;
+
+	if (pos == COALESCE_NONE)
+		return;
+	c->rects[r].heap = COALESCE_NONE;
+	last = c->heap[--c->heap_len];
+	if (pos == c->heap_len)
+		return;
+	heap_place(c, pos, last);
+	heap_down(c, pos);
+	heap_up(c, c->rects[last].heap);
+}
+
+/* Recomputes a rectangle's weight and (re)enters it in the set. */
+static void
+reweigh(coalesce *c, uint32_t r)
+{
+	rect *x = &c->rects[r];
+
+	x->weight = x->duration;
+	if (x->prev != COALESCE_NONE)
+		x->weight += c->rects[x->prev].duration;
+	if (x->next != COALESCE_NONE)
+		x->weight += c->rects[x->next].duration;
+	heap_remove(c, r);
+	heap_insert(c, r);
+}
+
+/* ---- rectangles ---- */
+
+static uint64_t *
+states_of(const coalesce *c, uint32_t r)
+{
+	return (&c->state_time[(size_t)r * c->nstates]);
+}
+
+static uint32_t
+rect_alloc(coalesce *c)
+{
+	uint32_t r;
+
+	if (c->free_list != COALESCE_NONE) {
+		r = c->free_list;
+		c->free_list = c->rects[r].next;
+	} else {
+		size_t old = c->rects_cap;
+
+		if (c->nrects >= COALESCE_NONE - 1)
+			abort();
+		grow_array(&c->rects, &c->rects_cap, c->nrects + 1,
+		    sizeof (rect));
+		if (c->rects_cap != old) {
+			c->state_time = xrealloc(c->state_time,
+			    c->rects_cap * c->nstates * sizeof (uint64_t));
+			memset(c->rects + old, 0,
+			    (c->rects_cap - old) * sizeof (rect));
+		}
+		r = (uint32_t)c->nrects++;
+	}
+	c->rects[r].ntags = 0;
+	c->rects[r].heap = COALESCE_NONE;
+	memset(states_of(c, r), 0, c->nstates * sizeof (uint64_t));
+	return (r);
+}
+
+static void
+rect_release(coalesce *c, uint32_t r)
+{
+	heap_remove(c, r);
+	c->rects[r].next = c->free_list;	/* its tag array is kept */
+	c->free_list = r;
+}
+
+static void
+add_tag_time(rect *x, uint32_t tag, uint64_t time)
+{
+	uint32_t lo = 0, hi = x->ntags;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (x->tags[mid].tag < tag)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < x->ntags && x->tags[lo].tag == tag) {
+		x->tags[lo].time += time;
+		return;
+	}
+	if (x->ntags == x->tags_cap) {
+		x->tags_cap = x->tags_cap == 0 ? 4 : x->tags_cap * 2;
+		x->tags = xrealloc(x->tags, x->tags_cap * sizeof (coalesce_tag));
+	}
+	memmove(&x->tags[lo + 1], &x->tags[lo],
+	    (x->ntags - lo) * sizeof (coalesce_tag));
+	x->tags[lo].tag = tag;
+	x->tags[lo].time = time;
+	x->ntags++;
+}
+
+static ent_state *
+entity_get(coalesce *c, uint32_t id)
+{
+	if (id >= c->nents) {
+		size_t old = c->ents_cap;
+
+		grow_array(&c->ents, &c->ents_cap, (size_t)id + 1,
+		    sizeof (ent_state));
+		if (c->ents_cap != old)
+			memset(c->ents + old, 0,
+			    (c->ents_cap - old) * sizeof (ent_state));
+		while (c->nents <= id) {
+			c->ents[c->nents].first = COALESCE_NONE;
+			c->ents[c->nents].last = COALESCE_NONE;
+			c->nents++;
+		}
+	}
+	return (&c->ents[id]);
+}
+
+/*
+ * Appends the entity's open state, up to end, as a new rectangle.  Its
+ * left neighbour's weight changes, so both enter the set unless this is
+ * the final rectangle (no merging after the end).
+ */
+static void
+append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
+{
+	ent_state *e = &c->ents[id];
+	uint32_t r = rect_alloc(c);
+	rect *x = &c->rects[r];
+
+	x->start = e->start;
+	x->duration = end - e->start;
+	x->entity = id;
+	x->prev = e->last;
+	x->next = COALESCE_NONE;
+	states_of(c, r)[e->state] = x->duration;
+	if (e->tag != COALESCE_NO_TAG)
+		add_tag_time(x, e->tag, x->duration);
+	if (e->last == COALESCE_NONE)
+		e->first = r;
+	else
+		c->rects[e->last].next = r;
+	e->last = r;
+	e->nrects++;
+	if (final)
+		return;
+	if (x->prev != COALESCE_NONE)
+		reweigh(c, x->prev);
+	reweigh(c, r);
+}
+
+/* The victim's time goes to the survivor; the victim leaves its list. */
+static void
+absorb(coalesce *c, uint32_t survivor, uint32_t victim)
+{
+	rect *s = &c->rects[survivor], *v = &c->rects[victim];
+	ent_state *e = &c->ents[s->entity];
+	uint64_t *st = states_of(c, survivor), *vt = states_of(c, victim);
+	uint32_t i;
+
+	s->duration += v->duration;
+	for (i = 0; i < c->nstates; i++)
+		st[i] += vt[i];
+	for (i = 0; i < v->ntags; i++)
+		add_tag_time(s, v->tags[i].tag, v->tags[i].time);
+	s->next = v->next;
+	if (v->next != COALESCE_NONE)
+		c->rects[v->next].prev = survivor;
+	else
+		e->last = survivor;
+	e->nrects--;
+	rect_release(c, victim);
+
+	if (s->prev != COALESCE_NONE)
+		reweigh(c, s->prev);
+	reweigh(c, survivor);
+	if (s->next != COALESCE_NONE)
+		reweigh(c, s->next);
+}
+
+/*
+ * Takes the lightest rectangle out of the set and merges it with a
+ * neighbour: the shorter neighbour absorbs it if the left one is strictly
+ * shorter, otherwise it absorbs its right neighbour.
+ */
+static void
+trim(coalesce *c)
+{
+	uint32_t r = c->heap[0], prev, next;
+	rect *x = &c->rects[r];
+
+	heap_remove(c, r);
+	if (c->ents[x->entity].nrects == 1)
+		return;		/* back in the set when a neighbour comes */
+	prev = x->prev;
+	next = x->next;
+	if (prev == COALESCE_NONE)
+		absorb(c, r, next);
+	else if (next == COALESCE_NONE)
+		absorb(c, prev, r);
+	else if (c->rects[prev].duration < c->rects[next].duration)
+		absorb(c, prev, r);
+	else
+		absorb(c, r, next);
+}
+
+/* The reference compares times with signed bounds: time as i64 > bound. */
+static int
+after(uint64_t time, int64_t bound)
+{
+	return (bound < 0 || time > (uint64_t)bound);
+}
+
+/* ---- the interface ---- */
+
+coalesce *
+coalesce_new(uint32_t nstates, uint64_t budget, int64_t begin, int64_t end)
+{
+	coalesce *c = xcalloc(1, sizeof (*c));
+
+	c->nstates = nstates;
+	c->budget = budget;
+	c->begin = begin;
+	c->end = end;
+	c->free_list = COALESCE_NONE;
+	return (c);
+}
+
+void
+coalesce_free(coalesce *c)
+{
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->nrects; i++)
+		free(c->rects[i].tags);
+	free(c->rects);
+	free(c->state_time);
+	free(c->ents);
+	free(c->heap);
+	free(c);
+}
+
+void
+coalesce_datum(coalesce *c, uint32_t id, uint64_t time, uint32_t state,
+    uint32_t tag)
+{
+	ent_state *e;
+
+	if (c->end != 0 && after(time, c->end))
+		return;
+	e = entity_get(c, id);
+	if (e->has_state && after(time, c->begin)) {
+		if (c->begin > 0 && e->start < (uint64_t)c->begin)
+			e->start = (uint64_t)c->begin;
+		append_rect(c, id, time, 0);
+	}
+	e->has_state = 1;
+	e->start = time;
+	e->state = state;
+	e->tag = tag;
+	while (c->heap_len > 0 && c->heap_len >= c->budget)
+		trim(c);
+}
+
+void
+coalesce_finish(coalesce *c, uint64_t last_time)
+{
+	uint64_t end = last_time;
+	size_t id;
+
+	c->end_used = end;
+	if (c->end < 0)
+		return;
+	if (c->end != 0 && (uint64_t)c->end < end)
+		end = (uint64_t)c->end;
+	c->end_used = end;
+	for (id = 0; id < c->nents; id++) {
+		ent_state *e = &c->ents[id];
+
+		if (!e->has_state || e->start >= end)
+			continue;
+		if (c->begin > 0 && e->start < (uint64_t)c->begin)
+			e->start = (uint64_t)c->begin;
+		append_rect(c, (uint32_t)id, end, 1);
+		e->has_state = 0;
+	}
+}
+
+uint64_t
+coalesce_size(const coalesce *c)
+{
+	return (c->heap_len);
+}
+
+uint64_t
+coalesce_end(const coalesce *c)
+{
+	return (c->end_used);
+}
+
+uint32_t
+coalesce_nentities(const coalesce *c)
+{
+	return ((uint32_t)c->nents);
+}
+
+uint32_t
+coalesce_first(const coalesce *c, uint32_t entity)
+{
+	return (entity < c->nents ? c->ents[entity].first : COALESCE_NONE);
+}
+
+uint32_t
+coalesce_next(const coalesce *c, uint32_t r)
+{
+	return (c->rects[r].next);
+}
+
+void
+coalesce_get(const coalesce *c, uint32_t r, coalesce_rect *out)
+{
+	const rect *x = &c->rects[r];
+
+	out->start = x->start;
+	out->duration = x->duration;
+	out->states = states_of(c, r);
+	out->tags = x->tags;
+	out->ntags = x->ntags;
+}
+
+uint64_t
+coalesce_state_time(const coalesce *c, uint32_t entity, uint32_t state)
+{
+	uint64_t total = 0;
+	uint32_t r;
+
+	for (r = coalesce_first(c, entity); r != COALESCE_NONE;
+	    r = c->rects[r].next)
+		total += states_of(c, r)[state];
+	return (total);
+}

@@ -1,0 +1,76 @@
+/*
+ * coalesce.h: merges state transitions into at most about `budget`
+ * rectangles, reproducing the reference statemap tool's algorithm exactly
+ * (see DESIGN.md, "Coalescing"), so that the same input and options give
+ * the same rectangles.
+ *
+ * Feed transitions with coalesce_datum in file order (the order matters:
+ * merging happens after each datum), then call coalesce_finish once to
+ * close every entity's open state.  It needs no store: memory is bounded
+ * by entities and rectangles, so the command line streams any input size.
+ *
+ * Bounds follow the reference: begin and end are ns relative to the
+ * trace's metadata start, 0 meaning "unbounded"; they may be negative or
+ * beyond the data (stacked files get bounds converted from the first).
+ *
+ * Ownership: the coalescer owns its rectangles; a coalesce_rect's
+ * pointers are valid until the next call that changes the coalescer.
+ */
+#ifndef SM_COALESCE_H
+#define SM_COALESCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define COALESCE_NONE	UINT32_MAX
+#define COALESCE_NO_TAG	UINT32_MAX
+
+typedef struct coalesce coalesce;
+
+typedef struct coalesce_tag {
+	uint32_t tag;		/* tag id */
+	uint64_t time;		/* ns spent in it within the rectangle */
+} coalesce_tag;
+
+typedef struct coalesce_rect {
+	uint64_t start;		/* ns since the metadata start */
+	uint64_t duration;
+	const uint64_t *states;	/* ns in each state, nstates entries */
+	const coalesce_tag *tags; /* ascending tag id */
+	size_t ntags;
+} coalesce_rect;
+
+coalesce *coalesce_new(uint32_t nstates, uint64_t budget, int64_t begin,
+    int64_t end);
+void coalesce_free(coalesce *c);
+
+/* One transition: entity enters state (with tag or COALESCE_NO_TAG). */
+void coalesce_datum(coalesce *c, uint32_t entity, uint64_t time,
+    uint32_t state, uint32_t tag);
+
+/*
+ * Closes every open state with a final rectangle up to the end of the
+ * trace: last_time (the last datum's time in file order), or the end bound
+ * if that is earlier.  No merging happens after this.
+ */
+void coalesce_finish(coalesce *c, uint64_t last_time);
+
+/* Rectangles in the ordered set (what the reference reports). */
+uint64_t coalesce_size(const coalesce *c);
+
+/* The end used by coalesce_finish (valid after it). */
+uint64_t coalesce_end(const coalesce *c);
+
+/* Entities are the ids given to coalesce_datum; this is the largest + 1. */
+uint32_t coalesce_nentities(const coalesce *c);
+
+/* Walks an entity's rectangles in time order: first, then next. */
+uint32_t coalesce_first(const coalesce *c, uint32_t entity);
+uint32_t coalesce_next(const coalesce *c, uint32_t rect);
+void coalesce_get(const coalesce *c, uint32_t rect, coalesce_rect *out);
+
+/* Total time of an entity's rectangles in one state. */
+uint64_t coalesce_state_time(const coalesce *c, uint32_t entity,
+    uint32_t state);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * color.h: state colours: parsing, generation and blending.
+ *
+ * Colours are 8-bit sRGB.  Accepted spellings: "#rrggbb", "#rgb" (either
+ * case) and the 148 CSS Color Module Level 4 named colours (case
+ * insensitive, e.g. "DarkSlateGray", "rebeccapurple").
+ */
+#ifndef SM_COLOR_H
+#define SM_COLOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct color {
+	uint8_t r, g, b;
+} color;
+
+/* Parses name (len bytes); returns 1 and sets *out, or 0 if not a colour. */
+int color_parse(const char *name, size_t len, color *out);
+
+/*
+ * The colour for the n-th state (n counts from 0 over the states that
+ * have no colour of their own).  Deterministic, visually distinct for
+ * small n, and never close to the background #f0f0f0.
+ */
+color color_generated(uint32_t n);
+
+/*
+ * Blends colours as a coalesced rectangle is drawn: start from the colour
+ * of the state with the most time (the first such state on ties), then for
+ * each other state with time, in state order, move towards its colour by
+ * that state's fraction of the total (a linear mix of sRGB components).
+ * times[i] is the time in state i; colors has n entries.  If all times
+ * are zero, returns colors[0].
+ */
+color color_blend(const color *colors, const uint64_t *times, size_t n);
+
+/* Writes "#rrggbb" (lowercase) and a NUL into buf[8]. */
+void color_format(color c, char buf[8]);
+
+#endif

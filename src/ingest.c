@@ -1,0 +1,955 @@
+#include "ingest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "color.h"
+#include "json.h"
+#include "util.h"
+
+#define READ_CHUNK	(4 << 20)
+
+/* The metadata fields, each of which may be given once. */
+enum {
+	META_START = 1 << 0,
+	META_STATES = 1 << 1,
+	META_TITLE = 1 << 2,
+	META_HOST = 1 << 3,
+	META_KIND = 1 << 4
+};
+
+/*
+ * The window of input being parsed.  A mapped file is one window; a
+ * stream keeps the unparsed tail in a buffer it refills, and remembers
+ * where that buffer starts in lines and columns for error positions.
+ */
+typedef struct reader {
+	int fd;
+	const char *buf;
+	size_t len;
+	char *mem;		/* the stream buffer, if streaming */
+	size_t cap;
+	int eof;
+	uint64_t line_base;	/* newlines before buf[0] */
+	uint64_t col_base;	/* characters after the last of them */
+} reader;
+
+typedef struct ingest {
+	const char *name;
+	reader rd;
+	trace *tr;
+	const ingest_options *opts;
+	ingest_datum_fn datum;
+	void *ctx;
+	sm_error *err;
+	json_arena *arena;
+	unsigned meta_seen;
+	int any_record;
+	uint64_t *last_time;	/* per entity, for the ordering check */
+	size_t last_time_cap;
+	intern *rejected;	/* entity names the filter dropped */
+} ingest;
+
+/* ---- positions and errors ---- */
+
+static int
+is_continuation(unsigned char c)
+{
+	return ((c & 0xc0) == 0x80);
+}
+
+static void
+position(const ingest *in, size_t offset, uint64_t *line, uint64_t *col)
+{
+	const char *p = in->rd.buf, *end = in->rd.buf + offset, *nl;
+	uint64_t l = in->rd.line_base, c = in->rd.col_base;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		l++;
+		c = 0;
+		p = nl + 1;
+	}
+	for (; p < end; p++) {
+		if (!is_continuation((unsigned char)*p))
+			c++;
+	}
+	*line = l + 1;
+	*col = c + 1;
+}
+
+static int __attribute__((format(printf, 3, 4)))
+fail(ingest *in, size_t offset, const char *fmt, ...)
+{
+	uint64_t line, col;
+	va_list ap;
+	char msg[sizeof (in->err->message)];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof (msg), fmt, ap);
+	va_end(ap);
+	position(in, offset, &line, &col);
+	error_at(in->err, in->name, line, col, "%s", msg);
+	return (-1);
+}
+
+/*
+ * Quotes a string from the input for an error message: escaped, and cut
+ * short so one huge name cannot drown the message.
+ */
+static const char *
+quoted(char *buf, size_t size, const char *s, size_t len)
+{
+	size_t i, o = 0;
+
+	buf[o++] = '"';
+	for (i = 0; i < len && o + 8 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			buf[o++] = '\\';
+			buf[o++] = (char)c;
+		} else if (c < 0x20 || c == 0x7f) {
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	if (i < len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	return (buf);
+}
+
+static const char *
+type_name(json_type t)
+{
+	switch (t) {
+	case JSON_NULL: return ("null");
+	case JSON_FALSE:
+	case JSON_TRUE: return ("a boolean");
+	case JSON_NUMBER: return ("a number");
+	case JSON_STRING: return ("a string");
+	case JSON_ARRAY: return ("an array");
+	case JSON_OBJECT: return ("an object");
+	}
+	return ("a value");
+}
+
+static int
+expect_type(ingest *in, const json_value *v, json_type t, const char *what)
+{
+	if (v->type == t)
+		return (0);
+	return (fail(in, v->offset, "%s must be %s but is %s", what,
+	    type_name(t), type_name(v->type)));
+}
+
+/* ---- the reader ---- */
+
+static int
+reader_open(ingest *in, const char *path)
+{
+	reader *rd = &in->rd;
+	struct stat st;
+
+	memset(rd, 0, sizeof (*rd));
+	if (strcmp(path, "-") == 0) {
+		rd->fd = STDIN_FILENO;
+	} else if ((rd->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		error_at(in->err, path, 0, 0, "cannot open: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	if (fstat(rd->fd, &st) != 0) {
+		error_at(in->err, in->name, 0, 0, "cannot stat: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		error_at(in->err, in->name, 0, 0,
+		    "is a directory, not a trace file");
+		return (-1);
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
+		    MAP_PRIVATE, rd->fd, 0);
+
+		if (map != MAP_FAILED) {
+			(void) madvise(map, (size_t)st.st_size,
+			    MADV_SEQUENTIAL);
+			rd->buf = map;
+			rd->len = (size_t)st.st_size;
+			rd->eof = 1;
+			return (0);
+		}
+	}
+	rd->cap = READ_CHUNK;
+	rd->mem = xmalloc(rd->cap);
+	rd->buf = rd->mem;
+	return (0);
+}
+
+static void
+reader_close(reader *rd)
+{
+	if (rd->mem == NULL && rd->buf != NULL)
+		(void) munmap((void *)rd->buf, rd->len);
+	free(rd->mem);
+	if (rd->fd > STDIN_FILENO)
+		(void) close(rd->fd);
+}
+
+/*
+ * Drops the consumed bytes before *pos and reads more.  Returns 1 if more
+ * input arrived, 0 at the end of input, -1 on a read error.
+ */
+static int
+reader_refill(ingest *in, size_t *pos)
+{
+	reader *rd = &in->rd;
+	ssize_t n;
+
+	if (rd->eof)
+		return (0);
+	if (*pos > 0) {
+		uint64_t line, col;
+
+		position(in, *pos, &line, &col);
+		rd->line_base = line - 1;
+		rd->col_base = col - 1;
+		memmove(rd->mem, rd->mem + *pos, rd->len - *pos);
+		rd->len -= *pos;
+		*pos = 0;
+	}
+	if (rd->cap - rd->len < READ_CHUNK / 2) {
+		rd->cap *= 2;
+		rd->mem = xrealloc(rd->mem, rd->cap);
+	}
+	rd->buf = rd->mem;
+	do {
+		n = read(rd->fd, rd->mem + rd->len, rd->cap - rd->len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		error_at(in->err, in->name, 0, 0, "read error: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	if (n == 0) {
+		rd->eof = 1;
+		return (0);
+	}
+	rd->len += (size_t)n;
+	return (1);
+}
+
+/* ---- members of a record ---- */
+
+typedef struct fields {
+	json_value *time, *entity, *state, *tag, *event, *target;
+	json_value *description, *start, *states, *title, *host, *kind;
+	json_value *other;	/* the first member of no known name */
+	int nother;
+} fields;
+
+static int
+key_is(const json_value *m, const char *name, size_t len)
+{
+	return (m->key_len == len && memcmp(m->key, name, len) == 0);
+}
+
+static json_value **
+field_slot(fields *f, const json_value *m)
+{
+#define	FIELD(name, slot) if (key_is(m, name, sizeof (name) - 1)) return (&f->slot)
+	switch (m->key_len) {
+	case 3:
+		FIELD("tag", tag);
+		break;
+	case 4:
+		FIELD("time", time);
+		FIELD("host", host);
+		break;
+	case 5:
+		FIELD("state", state);
+		FIELD("event", event);
+		FIELD("start", start);
+		FIELD("title", title);
+		break;
+	case 6:
+		FIELD("entity", entity);
+		FIELD("target", target);
+		FIELD("states", states);
+		break;
+	case 10:
+		FIELD("entityKind", kind);
+		break;
+	case 11:
+		FIELD("description", description);
+		break;
+	}
+#undef FIELD
+	return (NULL);
+}
+
+static int
+collect_fields(ingest *in, const json_value *obj, fields *f)
+{
+	const json_value *m;
+	char q[96];
+
+	memset(f, 0, sizeof (*f));
+	for (m = obj->child; m != NULL; m = m->next) {
+		json_value **slot = field_slot(f, m);
+
+		if (slot == NULL) {
+			if (f->other == NULL)
+				f->other = (json_value *)m;
+			f->nother++;
+			continue;
+		}
+		if (*slot != NULL) {
+			return (fail(in, m->key_offset,
+			    "member %s appears twice in one record",
+			    quoted(q, sizeof (q), m->key, m->key_len)));
+		}
+		*slot = (json_value *)m;
+	}
+	return (0);
+}
+
+/* Fails on the first member that is set but not allowed in this kind. */
+static int
+only_members(ingest *in, const fields *f, const char *kind,
+    const json_value *const *allowed, size_t nallowed)
+{
+	const json_value *all[] = { f->time, f->entity, f->state, f->tag,
+	    f->event, f->target, f->description, f->start, f->states,
+	    f->title, f->host, f->kind, f->other };
+	const json_value *worst = NULL;
+	char q[96];
+	size_t i, j;
+
+	for (i = 0; i < sizeof (all) / sizeof (all[0]); i++) {
+		int ok = 0;
+
+		if (all[i] == NULL)
+			continue;
+		for (j = 0; j < nallowed; j++)
+			ok |= (all[i] == allowed[j]);
+		if (!ok && (worst == NULL || all[i]->key_offset <
+		    worst->key_offset))
+			worst = all[i];
+	}
+	if (worst == NULL)
+		return (0);
+	return (fail(in, worst->key_offset, "unexpected member %s in %s",
+	    quoted(q, sizeof (q), worst->key, worst->key_len), kind));
+}
+
+static int
+need_member(ingest *in, const json_value *obj, const json_value *m,
+    const char *name, const char *kind)
+{
+	if (m != NULL)
+		return (0);
+	return (fail(in, obj->offset, "%s is missing member \"%s\"", kind,
+	    name));
+}
+
+/* ---- values ---- */
+
+static int
+parse_time(ingest *in, const json_value *v, uint64_t *out)
+{
+	char q[96];
+
+	if (v->type == JSON_STRING) {
+		const char *s = v->str;
+		uint64_t t = 0;
+		size_t i;
+
+		for (i = 0; i < v->len; i++) {
+			unsigned d = (unsigned char)s[i] - '0';
+
+			if (d > 9 || t > (UINT64_MAX - d) / 10)
+				break;
+			t = t * 10 + d;
+		}
+		if (i == v->len && i > 0) {
+			*out = t;
+			return (0);
+		}
+		return (fail(in, v->offset, "time %s is not a non-negative "
+		    "integer number of nanoseconds that fits in 64 bits",
+		    quoted(q, sizeof (q), v->str, v->len)));
+	}
+	if (v->type == JSON_NUMBER) {
+		if (json_number_u64(v, out))
+			return (0);
+		return (fail(in, v->offset, "time %.*s is not a non-negative "
+		    "integer number of nanoseconds that fits in 64 bits",
+		    (int)(v->len > 40 ? 40 : v->len), v->str));
+	}
+	return (fail(in, v->offset, "time must be a string of digits or a "
+	    "number but is %s", type_name(v->type)));
+}
+
+static int
+parse_state(ingest *in, const json_value *v, uint32_t *out)
+{
+	uint64_t s;
+
+	if (expect_type(in, v, JSON_NUMBER, "state") != 0)
+		return (-1);
+	if (!json_number_u64(v, &s)) {
+		return (fail(in, v->offset, "state %.*s is not a state value "
+		    "(a non-negative integer)",
+		    (int)(v->len > 40 ? 40 : v->len), v->str));
+	}
+	if (s >= in->tr->nstates) {
+		return (fail(in, v->offset, "state %llu is not defined: the "
+		    "metadata defines states 0 to %u",
+		    (unsigned long long)s, in->tr->nstates - 1));
+	}
+	*out = (uint32_t)s;
+	return (0);
+}
+
+/* Writes a parsed value back out as compact JSON, strings made safe. */
+static void
+write_value(FILE *out, const json_value *v)
+{
+	const json_value *m;
+
+	switch (v->type) {
+	case JSON_NULL: fputs("null", out); break;
+	case JSON_TRUE: fputs("true", out); break;
+	case JSON_FALSE: fputs("false", out); break;
+	case JSON_NUMBER: fwrite(v->str, 1, v->len, out); break;
+	case JSON_STRING: json_write_string(out, v->str, v->len); break;
+	case JSON_ARRAY:
+	case JSON_OBJECT:
+		fputc(v->type == JSON_ARRAY ? '[' : '{', out);
+		for (m = v->child; m != NULL; m = m->next) {
+			if (m != v->child)
+				fputc(',', out);
+			if (v->type == JSON_OBJECT) {
+				json_write_string(out, m->key, m->key_len);
+				fputc(':', out);
+			}
+			write_value(out, m);
+		}
+		fputc(v->type == JSON_ARRAY ? ']' : '}', out);
+		break;
+	}
+}
+
+/* ---- records ---- */
+
+static int
+need_metadata(ingest *in, const json_value *obj, const char *kind)
+{
+	if (!(in->meta_seen & META_STATES)) {
+		return (fail(in, obj->offset, "%s before the metadata: "
+		    "expected an object with \"states\" first", kind));
+	}
+	if (!(in->meta_seen & META_START)) {
+		return (fail(in, obj->offset, "%s before the metadata: "
+		    "expected an object with \"start\" first", kind));
+	}
+	return (0);
+}
+
+static uint32_t
+entity_id(ingest *in, const json_value *name)
+{
+	trace *tr = in->tr;
+	uint32_t id = intern_find(tr->entities, name->str, name->len);
+
+	if (id != INTERN_NONE || in->opts->filter == NULL)
+		goto found;
+	if (intern_find(in->rejected, name->str, name->len) != INTERN_NONE)
+		return (TRACE_NO_ENTITY);
+	{
+		/* intern copies are NUL-terminated, as regexec needs. */
+		uint32_t r = intern_add(in->rejected, name->str, name->len,
+		    NULL);
+		const char *s = intern_name(in->rejected, r, NULL);
+
+		if (regexec(in->opts->filter, s, 0, NULL, 0) != 0)
+			return (TRACE_NO_ENTITY);
+	}
+found:
+	id = trace_entity(tr, name->str, name->len);
+	if (id >= in->last_time_cap) {
+		size_t old = in->last_time_cap;
+
+		grow_array(&in->last_time, &in->last_time_cap, (size_t)id + 1,
+		    sizeof (uint64_t));
+		memset(in->last_time + old, 0,
+		    (in->last_time_cap - old) * sizeof (uint64_t));
+	}
+	return (id);
+}
+
+static int
+do_datum(ingest *in, const json_value *obj, const fields *f)
+{
+	const json_value *allowed[] = { f->time, f->entity, f->state, f->tag };
+	trace *tr = in->tr;
+	uint64_t time;
+	uint32_t entity, state, tag = TRACE_NO_TAG;
+	char q[96];
+
+	if (only_members(in, f, "a datum", allowed, 4) != 0 ||
+	    need_member(in, obj, f->entity, "entity", "datum") != 0 ||
+	    need_member(in, obj, f->state, "state", "datum") != 0 ||
+	    need_metadata(in, obj, "datum") != 0 ||
+	    parse_time(in, f->time, &time) != 0 ||
+	    expect_type(in, f->entity, JSON_STRING, "entity") != 0 ||
+	    parse_state(in, f->state, &state) != 0)
+		return (-1);
+	if (f->tag != NULL && f->tag->type != JSON_NULL &&
+	    expect_type(in, f->tag, JSON_STRING, "tag") != 0)
+		return (-1);
+
+	tr->ndata++;
+	tr->have_data = 1;
+	tr->last_time = time;
+	entity = entity_id(in, f->entity);
+	if (entity == TRACE_NO_ENTITY)
+		return (0);
+	if (time < in->last_time[entity]) {
+		return (fail(in, f->time->offset, "time %llu for entity %s is "
+		    "before its previous time %llu: time must not go "
+		    "backwards for an entity", (unsigned long long)time,
+		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
+		    (unsigned long long)in->last_time[entity]));
+	}
+	in->last_time[entity] = time;
+	if (f->tag != NULL && f->tag->type == JSON_STRING &&
+	    !in->opts->ignore_tags)
+		tag = trace_tag_id(tr, state, f->tag->str, f->tag->len);
+	in->datum(in->ctx, tr, entity, time, state, tag);
+	return (0);
+}
+
+static int
+do_event(ingest *in, const json_value *obj, const fields *f)
+{
+	const json_value *allowed[] = { f->time, f->entity, f->event,
+	    f->target };
+	uint64_t time;
+
+	if (only_members(in, f, "an event", allowed, 4) != 0 ||
+	    need_member(in, obj, f->entity, "entity", "event") != 0 ||
+	    need_metadata(in, obj, "event") != 0 ||
+	    parse_time(in, f->time, &time) != 0 ||
+	    expect_type(in, f->entity, JSON_STRING, "entity") != 0 ||
+	    expect_type(in, f->event, JSON_STRING, "event") != 0)
+		return (-1);
+	if (f->target != NULL && f->target->type != JSON_NULL &&
+	    expect_type(in, f->target, JSON_STRING, "target") != 0)
+		return (-1);
+	trace_add_event(in->tr, time, f->entity->str, f->entity->len,
+	    f->event->str, f->event->len,
+	    f->target != NULL && f->target->type == JSON_STRING ?
+	    f->target->str : NULL, f->target != NULL ? f->target->len : 0);
+	return (0);
+}
+
+static int
+do_description(ingest *in, const json_value *obj, const fields *f)
+{
+	const json_value *allowed[] = { f->entity, f->description };
+	uint32_t entity;
+
+	if (only_members(in, f, "an entity description", allowed, 2) != 0 ||
+	    need_member(in, obj, f->entity, "entity", "entity description")
+	    != 0 ||
+	    expect_type(in, f->entity, JSON_STRING, "entity") != 0 ||
+	    expect_type(in, f->description, JSON_STRING, "description") != 0)
+		return (-1);
+	entity = entity_id(in, f->entity);
+	if (entity != TRACE_NO_ENTITY)
+		trace_set_description(in->tr, entity, f->description->str,
+		    f->description->len);
+	return (0);
+}
+
+static int
+do_tag_definition(ingest *in, const json_value *obj, const fields *f)
+{
+	const json_value *m;
+	uint32_t state, tag;
+	char *members = NULL;
+	size_t size = 0;
+	FILE *out;
+	int n = 0;
+
+	if (need_metadata(in, obj, "tag definition") != 0 ||
+	    parse_state(in, f->state, &state) != 0 ||
+	    expect_type(in, f->tag, JSON_STRING, "tag") != 0)
+		return (-1);
+	if (in->opts->ignore_tags)
+		return (0);
+	tag = trace_tag_id(in->tr, state, f->tag->str, f->tag->len);
+	if ((out = open_memstream(&members, &size)) == NULL) {
+		error_set(in->err, "out of memory");
+		return (-1);
+	}
+	for (m = obj->child; m != NULL; m = m->next) {
+		if (m == f->state || m == f->tag)
+			continue;
+		if (n++ > 0)
+			fputc(',', out);
+		json_write_string(out, m->key, m->key_len);
+		fputc(':', out);
+		write_value(out, m);
+	}
+	fclose(out);
+	trace_define_tag(in->tr, tag, members);
+	return (0);
+}
+
+static int
+set_string(ingest *in, const json_value *v, char **slot, const char *what)
+{
+	if (expect_type(in, v, JSON_STRING, what) != 0)
+		return (-1);
+	free(*slot);
+	*slot = xstrndup(v->str, v->len);
+	return (0);
+}
+
+static int
+do_start(ingest *in, const json_value *v)
+{
+	const json_value *sec, *nsec;
+	uint64_t s, ns;
+
+	if (expect_type(in, v, JSON_ARRAY, "\"start\"") != 0)
+		return (-1);
+	if (v->len != 2) {
+		return (fail(in, v->offset, "\"start\" must be [seconds, "
+		    "nanoseconds] but has %zu elements", v->len));
+	}
+	sec = v->child;
+	nsec = sec->next;
+	if (sec->type != JSON_NUMBER || !json_number_u64(sec, &s))
+		return (fail(in, sec->offset, "\"start\" seconds must be a "
+		    "non-negative integer"));
+	if (nsec->type != JSON_NUMBER || !json_number_u64(nsec, &ns))
+		return (fail(in, nsec->offset, "\"start\" nanoseconds must be "
+		    "a non-negative integer"));
+	in->tr->start_sec = s;
+	in->tr->start_nsec = ns;
+	in->tr->have_start = 1;
+	return (0);
+}
+
+static int
+state_named(const trace *tr, const char *name, size_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < tr->nstates; i++) {
+		if (tr->states[i].name != NULL &&
+		    tr->states[i].name_len == len &&
+		    memcmp(tr->states[i].name, name, len) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+static int
+do_states(ingest *in, const json_value *v)
+{
+	trace *tr = in->tr;
+	const json_value *m, *f;
+	trace_state *states;
+	size_t n = v->len;
+	char q[96], q2[96];
+
+	if (expect_type(in, v, JSON_OBJECT, "\"states\"") != 0)
+		return (-1);
+	if (n == 0)
+		return (fail(in, v->offset, "\"states\" is empty: a statemap "
+		    "needs at least one state"));
+	if (n > TRACE_MAX_STATES)
+		return (fail(in, v->offset, "\"states\" defines %zu states; "
+		    "at most %d are supported", n, TRACE_MAX_STATES));
+	states = xcalloc(n, sizeof (trace_state));
+	tr->states = states;
+	tr->nstates = (uint32_t)n;
+	for (m = v->child; m != NULL; m = m->next) {
+		const json_value *value = NULL, *colour = NULL;
+		uint64_t val;
+
+		if (expect_type(in, m, JSON_OBJECT, "a state") != 0)
+			return (-1);
+		for (f = m->child; f != NULL; f = f->next) {
+			if (key_is(f, "value", 5) && value == NULL) {
+				value = f;
+			} else if (key_is(f, "color", 5) && colour == NULL) {
+				colour = f;
+			} else {
+				return (fail(in, f->key_offset, "unexpected "
+				    "member %s in state %s: a state has "
+				    "\"value\" and \"color\"",
+				    quoted(q, sizeof (q), f->key, f->key_len),
+				    quoted(q2, sizeof (q2), m->key,
+				    m->key_len)));
+			}
+		}
+		if (value == NULL)
+			return (fail(in, m->offset, "state %s is missing "
+			    "member \"value\"",
+			    quoted(q, sizeof (q), m->key, m->key_len)));
+		if (value->type != JSON_NUMBER ||
+		    !json_number_u64(value, &val))
+			return (fail(in, value->offset, "value of state %s "
+			    "must be a non-negative integer",
+			    quoted(q, sizeof (q), m->key, m->key_len)));
+		if (val >= n)
+			return (fail(in, value->offset, "state %s has value "
+			    "%llu, but with %zu states values must be 0 to "
+			    "%zu", quoted(q, sizeof (q), m->key, m->key_len),
+			    (unsigned long long)val, n, n - 1));
+		if (states[val].name != NULL)
+			return (fail(in, value->offset, "state %s has value "
+			    "%llu, which state %s already has",
+			    quoted(q, sizeof (q), m->key, m->key_len),
+			    (unsigned long long)val,
+			    quoted(q2, sizeof (q2), states[val].name,
+			    states[val].name_len)));
+		if (state_named(tr, m->key, m->key_len))
+			return (fail(in, m->key_offset, "state %s is defined "
+			    "twice", quoted(q, sizeof (q), m->key,
+			    m->key_len)));
+		if (colour != NULL && colour->type != JSON_NULL) {
+			if (expect_type(in, colour, JSON_STRING, "a colour"))
+				return (-1);
+			if (!color_parse(colour->str, colour->len,
+			    &states[val].color))
+				return (fail(in, colour->offset, "colour %s of "
+				    "state %s is not a colour: use #rrggbb or "
+				    "a CSS colour name",
+				    quoted(q, sizeof (q), colour->str,
+				    colour->len),
+				    quoted(q2, sizeof (q2), m->key,
+				    m->key_len)));
+			states[val].color_text = xstrndup(colour->str,
+			    colour->len);
+		}
+		states[val].name = xstrndup(m->key, m->key_len);
+		states[val].name_len = m->key_len;
+	}
+	trace_assign_colors(tr);
+	return (0);
+}
+
+static int
+do_metadata(ingest *in, const fields *f)
+{
+	struct {
+		json_value *v;
+		unsigned bit;
+	} given[] = {
+		{ f->start, META_START }, { f->states, META_STATES },
+		{ f->title, META_TITLE }, { f->host, META_HOST },
+		{ f->kind, META_KIND }
+	};
+	char q[96];
+	size_t i;
+
+	for (i = 0; i < sizeof (given) / sizeof (given[0]); i++) {
+		json_value *v = given[i].v;
+
+		if (v == NULL)
+			continue;
+		if (in->meta_seen & given[i].bit)
+			return (fail(in, v->key_offset, "metadata field %s is "
+			    "given twice", quoted(q, sizeof (q), v->key,
+			    v->key_len)));
+		in->meta_seen |= given[i].bit;
+	}
+	if ((f->start != NULL && do_start(in, f->start) != 0) ||
+	    (f->states != NULL && do_states(in, f->states) != 0) ||
+	    (f->title != NULL &&
+	    set_string(in, f->title, &in->tr->title, "\"title\"") != 0) ||
+	    (f->host != NULL &&
+	    set_string(in, f->host, &in->tr->host, "\"host\"") != 0) ||
+	    (f->kind != NULL && set_string(in, f->kind,
+	    &in->tr->entity_kind, "\"entityKind\"") != 0))
+		return (-1);
+	return (0);
+}
+
+static int
+do_record(ingest *in, const json_value *obj)
+{
+	fields f;
+	char q[96];
+
+	if (obj->type != JSON_OBJECT)
+		return (fail(in, obj->offset, "expected a JSON object (a "
+		    "record) but found %s", type_name(obj->type)));
+	if (collect_fields(in, obj, &f) != 0)
+		return (-1);
+	in->any_record = 1;
+
+	if (f.time != NULL && f.event == NULL && f.state != NULL) {
+		in->tr->nrecords++;
+		return (do_datum(in, obj, &f));
+	}
+	if (f.time != NULL && f.event != NULL) {
+		in->tr->nrecords++;
+		return (do_event(in, obj, &f));
+	}
+	if (f.time != NULL) {
+		return (fail(in, obj->offset, "a record with \"time\" must "
+		    "have \"state\" (a datum) or \"event\" (an event)"));
+	}
+	if (f.description != NULL) {
+		in->tr->nrecords++;
+		return (do_description(in, obj, &f));
+	}
+	if (f.tag != NULL && f.state != NULL) {
+		in->tr->nrecords++;
+		return (do_tag_definition(in, obj, &f));
+	}
+	if (f.other == NULL && f.entity == NULL && f.state == NULL &&
+	    f.tag == NULL && f.event == NULL && f.target == NULL &&
+	    obj->child != NULL)
+		return (do_metadata(in, &f));
+	if (f.other != NULL)
+		return (fail(in, f.other->key_offset, "unrecognized record: "
+		    "member %s is not part of a datum, event, description, "
+		    "tag definition or metadata",
+		    quoted(q, sizeof (q), f.other->key, f.other->key_len)));
+	return (fail(in, obj->offset, "unrecognized record: expected a "
+	    "datum, event, entity description, tag definition or metadata"));
+}
+
+/* ---- the loop ---- */
+
+static int
+run(ingest *in)
+{
+	reader *rd = &in->rd;
+	size_t pos = 0;
+	json_error jerr;
+
+	for (;;) {
+		json_value *v;
+		size_t next;
+
+		pos = json_skip_space(rd->buf, rd->len, pos);
+		if (pos == rd->len) {
+			int r = reader_refill(in, &pos);
+
+			if (r < 0)
+				return (-1);
+			if (r == 0)
+				break;
+			continue;
+		}
+		json_arena_reset(in->arena);
+		next = pos;
+		v = json_parse_value(in->arena, rd->buf, rd->len, &next,
+		    &jerr);
+		if (v == NULL) {
+			if (jerr.incomplete && !rd->eof) {
+				if (reader_refill(in, &pos) < 0)
+					return (-1);
+				continue;
+			}
+			return (fail(in, jerr.offset, "%s", jerr.message));
+		}
+		if (do_record(in, v) != 0)
+			return (-1);
+		pos = next;
+	}
+
+	if (!in->any_record)
+		return (fail(in, pos, "empty input: expected a metadata object "
+		    "with \"start\" and \"states\""));
+	if (!(in->meta_seen & META_STATES))
+		return (fail(in, pos, "input ended without metadata field "
+		    "\"states\""));
+	if (!(in->meta_seen & META_START))
+		return (fail(in, pos, "input ended without metadata field "
+		    "\"start\""));
+	return (0);
+}
+
+static void
+ingest_init(ingest *in, const char *name, trace *tr,
+    const ingest_options *opts, ingest_datum_fn datum, void *ctx,
+    sm_error *err)
+{
+	static const ingest_options defaults;
+
+	memset(in, 0, sizeof (*in));
+	in->name = name;
+	in->tr = tr;
+	in->opts = opts != NULL ? opts : &defaults;
+	in->datum = datum;
+	in->ctx = ctx;
+	in->err = err;
+	in->arena = json_arena_new();
+	in->rejected = intern_new();
+}
+
+static void
+ingest_fini(ingest *in)
+{
+	json_arena_free(in->arena);
+	intern_free(in->rejected);
+	free(in->last_time);
+}
+
+int
+ingest_file(const char *path, trace *tr, const ingest_options *opts,
+    ingest_datum_fn datum, void *ctx, sm_error *err)
+{
+	ingest in;
+	int rv = -1;
+
+	ingest_init(&in, strcmp(path, "-") == 0 ? "<stdin>" : path, tr, opts,
+	    datum, ctx, err);
+	if (reader_open(&in, path) == 0)
+		rv = run(&in);
+	reader_close(&in.rd);
+	ingest_fini(&in);
+	return (rv);
+}
+
+int
+ingest_buffer(const char *name, const char *buf, size_t len, trace *tr,
+    const ingest_options *opts, ingest_datum_fn datum, void *ctx,
+    sm_error *err)
+{
+	ingest in;
+	int rv;
+
+	ingest_init(&in, name, tr, opts, datum, ctx, err);
+	in.rd.fd = -1;
+	in.rd.buf = buf;
+	in.rd.len = len;
+	in.rd.eof = 1;
+	rv = run(&in);
+	ingest_fini(&in);
+	return (rv);
+}

@@ -1,0 +1,51 @@
+/*
+ * ingest.h: reads a trace in the statemap instrumentation format.
+ *
+ * One pass over the input: metadata, descriptions, tag definitions and
+ * events go into the trace; each datum (state transition) is validated and
+ * handed to the caller's datum function, which is how the coalescer and
+ * the store consume a file without the ingest knowing either.
+ *
+ * Regular files are mapped; pipes and stdin ("-") are read in large
+ * chunks, so memory stays bounded by the largest record.  Every problem is
+ * reported as one error at FILE:LINE:COLUMN naming what was expected and
+ * what was found; the caller prints it.
+ */
+#ifndef SM_INGEST_H
+#define SM_INGEST_H
+
+#include <regex.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "trace.h"
+
+typedef struct ingest_options {
+	int ignore_tags;	/* drop tags from data; skip definitions */
+	const regex_t *filter;	/* keep only entities whose names match */
+} ingest_options;
+
+/*
+ * Called for every datum in file order, after validation.  entity and tag
+ * are ids in tr (tag is TRACE_NO_TAG when there is none); state is a
+ * valid state value.
+ */
+typedef void (*ingest_datum_fn)(void *ctx, const trace *tr, uint32_t entity,
+    uint64_t time, uint32_t state, uint32_t tag);
+
+/*
+ * Reads path ("-" for stdin) into tr, calling datum for each transition.
+ * Returns 0, or -1 with err filled.  On error tr holds what was read so
+ * far and must still be freed by the caller.
+ */
+int ingest_file(const char *path, trace *tr, const ingest_options *opts,
+    ingest_datum_fn datum, void *ctx, sm_error *err);
+
+/*
+ * The same over a buffer already in memory; name is used in errors.
+ */
+int ingest_buffer(const char *name, const char *buf, size_t len, trace *tr,
+    const ingest_options *opts, ingest_datum_fn datum, void *ctx,
+    sm_error *err);
+
+#endif

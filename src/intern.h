@@ -1,0 +1,37 @@
+/*
+ * intern.h: byte strings mapped to dense ids 0, 1, 2, ... in order of
+ * first insertion.
+ *
+ * Entity names, tag names and event names are interned once and referred
+ * to by id everywhere else, so the hot path compares integers, not
+ * strings.  Names are arbitrary bytes (they may contain NUL); each stored
+ * copy is also NUL-terminated for convenience.
+ *
+ * Ownership: the table owns its copies; pointers returned by intern_name
+ * stay valid until intern_free (names are never moved once stored).
+ */
+#ifndef SM_INTERN_H
+#define SM_INTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define INTERN_NONE	UINT32_MAX
+
+typedef struct intern intern;
+
+intern *intern_new(void);
+void intern_free(intern *tab);
+
+/* The id of name, adding it if new (then *added is set to 1 if non-NULL). */
+uint32_t intern_add(intern *tab, const char *name, size_t len, int *added);
+
+/* The id of name, or INTERN_NONE. */
+uint32_t intern_find(const intern *tab, const char *name, size_t len);
+
+/* The name with the given id (NUL-terminated); *len gets its length. */
+const char *intern_name(const intern *tab, uint32_t id, size_t *len);
+
+uint32_t intern_count(const intern *tab);
+
+#endif

@@ -1,0 +1,145 @@
+#include "jsonout.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "json.h"
+
+static void
+write_cstring(FILE *out, const char *s)
+{
+	if (s == NULL)
+		fputs("null", out);
+	else
+		json_write_string(out, s, strlen(s));
+}
+
+static void
+write_states(FILE *out, const trace *tr)
+{
+	uint32_t i;
+
+	fputs("  \"states\": [", out);
+	for (i = 0; i < tr->nstates; i++) {
+		const trace_state *st = &tr->states[i];
+		char hex[8];
+
+		color_format(st->color, hex);
+		fprintf(out, "%s\n   {\"name\": ", i > 0 ? "," : "");
+		json_write_string(out, st->name, st->name_len);
+		fprintf(out, ", \"value\": %u, \"color\": ", i);
+		if (st->color_text != NULL)
+			json_write_string(out, st->color_text,
+			    strlen(st->color_text));
+		else
+			fprintf(out, "\"%s\"", hex);
+		fputc('}', out);
+	}
+	fputs("],\n", out);
+}
+
+static void
+write_tags(FILE *out, const trace *tr)
+{
+	uint32_t i, n = trace_ntags(tr);
+
+	fputs("  \"tags\": [", out);
+	for (i = 0; i < n; i++) {
+		const trace_tag *tag = &tr->tags[i];
+		size_t len;
+		const char *name = intern_name(tr->tag_names, tag->name, &len);
+
+		fprintf(out, "%s\n   {\"id\": %u, \"state\": %u, \"tag\": ",
+		    i > 0 ? "," : "", i, tag->state);
+		json_write_string(out, name, len);
+		if (tag->members != NULL && tag->members[0] != '\0')
+			fprintf(out, ", %s", tag->members);
+		fputc('}', out);
+	}
+	fputs("],\n", out);
+}
+
+static void
+write_rect(FILE *out, const trace *tr, const coalesce_rect *r)
+{
+	uint32_t s;
+	size_t i;
+	int n = 0;
+
+	fprintf(out, "{\"start\": %" PRIu64 ", \"duration\": %" PRIu64
+	    ", \"states\": {", r->start, r->duration);
+	for (s = 0; s < tr->nstates; s++) {
+		if (r->states[s] == 0)
+			continue;
+		if (n++ > 0)
+			fputs(", ", out);
+		json_write_string(out, tr->states[s].name,
+		    tr->states[s].name_len);
+		fprintf(out, ": %" PRIu64, r->states[s]);
+	}
+	fputs("}, \"tags\": {", out);
+	for (i = 0; i < r->ntags; i++)
+		fprintf(out, "%s\"%u\": %" PRIu64, i > 0 ? ", " : "",
+		    r->tags[i].tag, r->tags[i].time);
+	fputs("}}", out);
+}
+
+static void
+write_entity(FILE *out, const smap *m, uint32_t e)
+{
+	const trace *tr = m->tr;
+	const char *name;
+	size_t len;
+	int n = 0;
+
+	name = trace_entity_name(tr, e, &len);
+	fputs("   {\"name\": ", out);
+	json_write_string(out, name, len);
+	fputs(", \"description\": ", out);
+	write_cstring(out, tr->descriptions[e]);
+	fputs(", \"rects\": [", out);
+	if (m->co != NULL) {
+		uint32_t r;
+
+		for (r = coalesce_first(m->co, e); r != COALESCE_NONE;
+		    r = coalesce_next(m->co, r)) {
+			coalesce_rect rect;
+
+			coalesce_get(m->co, r, &rect);
+			if (rect.duration == 0)
+				continue;
+			fputs(n++ > 0 ? ",\n    " : "\n    ", out);
+			write_rect(out, tr, &rect);
+		}
+	}
+	fputs("]}", out);
+}
+
+void
+jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
+{
+	size_t i;
+
+	fputs("{\"statemaps\": [", out);
+	for (i = 0; i < n; i++) {
+		const smap *m = &maps[order[i]];
+		uint32_t k;
+
+		fputs(i > 0 ? ",\n {" : "\n {", out);
+		fputs("\"title\": ", out);
+		write_cstring(out, m->tr->title);
+		fputs(", \"host\": ", out);
+		write_cstring(out, m->tr->host);
+		fprintf(out, ", \"begin\": %" PRId64 ", \"end\": %" PRIu64
+		    ",\n", m->begin, m->end);
+		write_states(out, m->tr);
+		write_tags(out, m->tr);
+		fputs("  \"entities\": [", out);
+		for (k = 0; k < m->nentities; k++) {
+			fputs(k > 0 ? ",\n" : "\n", out);
+			write_entity(out, m, m->order[k]);
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+}

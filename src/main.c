@@ -1,0 +1,228 @@
+/*
+ * main.c: the command line.  Parses arguments and hands over to the
+ * classic statemap command or to a Lua script; nothing else lives here.
+ */
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classic.h"
+#include "duration.h"
+#include "lua_script.h"
+#include "version.h"
+
+#define EXIT_USAGE	2
+
+static const char usage_text[] =
+"Usage: statemap-lua [OPTIONS] FILE...        classic statemap of FILEs\n"
+"       statemap-lua SCRIPT.lua [ARGS...]      run a Lua script\n"
+"\n"
+"Options for the classic statemap (FILE may be - for standard input;\n"
+"several files are stacked, the first one fixing the time bounds):\n"
+"  -b, --begin TIME         start at this offset into the trace\n"
+"  -e, --end TIME           end at this offset\n"
+"  -d, --duration TIME      span this long (with -b or -e, or from 0)\n"
+"                           TIME: integer or decimal with ns, us, ms, s\n"
+"  -c, --coalesce N         at most about N rectangles (default 25000)\n"
+"  -s, --sortby STATE       sort entities by time in STATE, descending\n"
+"                           (default: by name, in natural order)\n"
+"  -S, --stacksortby STATE  sort stacked statemaps by time in STATE\n"
+"  -i, --ignore-tags        ignore tags in the input\n"
+"  -h, --state-height PX    height of each entity's strip (default 10)\n"
+"  -f, --filter REGEX       only entities whose names match REGEX\n"
+"                           (POSIX extended regular expression)\n"
+"  -n, --dry-run            read and coalesce, but write nothing\n"
+"  -o, --output FILE        write to FILE instead of standard output\n"
+"  -T, --format FORMAT      svg (default) or json\n"
+"      --help               show this help\n"
+"      --version            show the version\n";
+
+static void
+usage_error(const char *fmt, const char *arg)
+{
+	fputs("statemap-lua: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'statemap-lua --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static int64_t
+parse_time_option(const char *name, const char *text)
+{
+	const char *why = NULL;
+	int64_t v;
+	char msg[256];
+
+	if (!duration_parse(text, &v, &why)) {
+		snprintf(msg, sizeof (msg), "invalid %s \"%%s\": %s "
+		    "(examples: 1500, 2.5ms, 10s)", name, why);
+		usage_error(msg, text);
+	}
+	return (v);
+}
+
+static unsigned long long
+parse_count(const char *name, const char *text, unsigned long long max)
+{
+	char *end;
+	unsigned long long v;
+	char msg[256];
+
+	if (text[0] >= '0' && text[0] <= '9') {
+		v = strtoull(text, &end, 10);
+		if (*end == '\0' && v >= 1 && v <= max)
+			return (v);
+	}
+	snprintf(msg, sizeof (msg), "invalid %s \"%%s\": expected an "
+	    "integer from 1 to %llu", name, max);
+	usage_error(msg, text);
+	return (0);
+}
+
+/* -b, -e and -d: any two of the three, or one alone. */
+static void
+resolve_bounds(classic_options *o, const char *b, const char *e,
+    const char *d)
+{
+	int64_t begin = 0, end = 0, duration;
+
+	if (b != NULL)
+		begin = parse_time_option("begin", b);
+	if (e != NULL) {
+		end = parse_time_option("end", e);
+		if (end == 0)
+			usage_error("invalid end \"%s\": must be after 0", e);
+	}
+	if (d != NULL) {
+		duration = parse_time_option("duration", d);
+		if (duration == 0)
+			usage_error("invalid duration \"%s\": must be more "
+			    "than 0", d);
+		if (b != NULL && e != NULL)
+			usage_error("%s", "cannot give all of --begin, --end "
+			    "and --duration: give any two");
+		if (e != NULL) {
+			if (duration > end)
+				usage_error("%s", "--duration cannot exceed "
+				    "--end");
+			begin = end - duration;
+		} else {
+			if (begin > INT64_MAX - duration)
+				usage_error("%s", "--begin plus --duration is "
+				    "too large");
+			end = begin + duration;
+		}
+	}
+	if (e != NULL && end <= begin)
+		usage_error("%s", "--begin must be before --end");
+	o->begin = begin;
+	o->end = end;
+}
+
+static int
+is_script(const char *arg)
+{
+	size_t len = strlen(arg);
+
+	return (len > 4 && strcmp(arg + len - 4, ".lua") == 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "begin", required_argument, NULL, 'b' },
+		{ "end", required_argument, NULL, 'e' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "coalesce", required_argument, NULL, 'c' },
+		{ "sortby", required_argument, NULL, 's' },
+		{ "stacksortby", required_argument, NULL, 'S' },
+		{ "ignore-tags", no_argument, NULL, 'i' },
+		{ "ignoreTags", no_argument, NULL, 'i' },
+		{ "state-height", required_argument, NULL, 'h' },
+		{ "stateHeight", required_argument, NULL, 'h' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'H' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	classic_options o;
+	const char *b = NULL, *e = NULL, *d = NULL, *filter = NULL;
+	regex_t re;
+	int c, rv;
+
+	if (argc > 1 && is_script(argv[1]))
+		return (lua_script_run(argc - 1, argv + 1));
+
+	memset(&o, 0, sizeof (o));
+	o.coalesce = 25000;
+	o.strip_height = 10;
+	o.format = FORMAT_SVG;
+	while ((c = getopt_long(argc, argv, "b:e:d:c:s:S:ih:f:no:T:",
+	    longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': b = optarg; break;
+		case 'e': e = optarg; break;
+		case 'd': d = optarg; break;
+		case 'c':
+			o.coalesce = parse_count("coalesce target", optarg,
+			    1000000000ULL);
+			break;
+		case 's': o.sortby = optarg; break;
+		case 'S': o.stacksortby = optarg; break;
+		case 'i': o.ignore_tags = 1; break;
+		case 'h':
+			o.strip_height = (unsigned)parse_count("state height",
+			    optarg, 1000);
+			break;
+		case 'f': filter = optarg; break;
+		case 'n': o.dry_run = 1; break;
+		case 'o': o.output = optarg; break;
+		case 'T':
+			if (strcmp(optarg, "svg") == 0)
+				o.format = FORMAT_SVG;
+			else if (strcmp(optarg, "json") == 0)
+				o.format = FORMAT_JSON;
+			else
+				usage_error("unknown format \"%s\": expected "
+				    "svg or json", optarg);
+			break;
+		case 'H':
+			fputs(usage_text, stdout);
+			return (0);
+		case 'V':
+			printf("statemap-lua %s\n", STATEMAP_VERSION);
+			return (0);
+		default:
+			fputs("Try 'statemap-lua --help' for more "
+			    "information.\n", stderr);
+			return (EXIT_USAGE);
+		}
+	}
+	if (optind >= argc)
+		usage_error("%s", "no trace file given (use - for standard "
+		    "input)");
+	resolve_bounds(&o, b, e, d);
+	if (filter != NULL) {
+		int err = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
+
+		if (err != 0) {
+			char msg[256];
+
+			regerror(err, &re, msg, sizeof (msg));
+			fprintf(stderr, "statemap-lua: invalid filter \"%s\": "
+			    "%s\n", filter, msg);
+			return (EXIT_USAGE);
+		}
+		o.filter = &re;
+	}
+	rv = classic_run(&o, argv + optind, argc - optind);
+	if (filter != NULL)
+		regfree(&re);
+	return (rv);
+}

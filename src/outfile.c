@@ -1,0 +1,98 @@
+#include "outfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int
+outfile_open(outfile *of, const char *path, sm_error *err)
+{
+	const char *slash;
+	size_t dirlen;
+	int fd;
+
+	memset(of, 0, sizeof (*of));
+	if (path == NULL || strcmp(path, "-") == 0) {
+		of->fp = stdout;
+		return (0);
+	}
+	/* Same directory, so the rename cannot cross filesystems. */
+	slash = strrchr(path, '/');
+	dirlen = slash == NULL ? 0 : (size_t)(slash - path) + 1;
+	of->path = xstrndup(path, strlen(path));
+	of->tmp = xmalloc(dirlen + strlen(path + dirlen) + 32);
+	sprintf(of->tmp, "%.*s.%s.tmpXXXXXX", (int)dirlen, path, path + dirlen);
+	if ((fd = mkstemp(of->tmp)) < 0 ||
+	    (of->fp = fdopen(fd, "w")) == NULL) {
+		error_at(err, path, 0, 0, "cannot create output file: %s",
+		    strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(of->tmp);
+		}
+		free(of->path);
+		free(of->tmp);
+		of->path = of->tmp = NULL;
+		return (-1);
+	}
+	/* mkstemp makes 0600; an output file should look like any other. */
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		(void) fchmod(fd, 0666 & ~mask);
+	}
+	return (0);
+}
+
+int
+outfile_commit(outfile *of, sm_error *err)
+{
+	int bad = fflush(of->fp) != 0 || ferror(of->fp);
+	int saved = errno;
+
+	if (of->path == NULL) {
+		if (bad) {
+			error_set(err, "error writing standard output: %s",
+			    strerror(saved));
+			return (-1);
+		}
+		return (0);
+	}
+	if (fclose(of->fp) != 0 && !bad) {
+		bad = 1;
+		saved = errno;
+	}
+	of->fp = NULL;
+	if (!bad && rename(of->tmp, of->path) != 0) {
+		bad = 1;
+		saved = errno;
+	}
+	if (bad) {
+		error_at(err, of->path, 0, 0, "cannot write output file: %s",
+		    strerror(saved));
+		unlink(of->tmp);
+	}
+	free(of->path);
+	free(of->tmp);
+	of->path = of->tmp = NULL;
+	return (bad ? -1 : 0);
+}
+
+void
+outfile_abort(outfile *of)
+{
+	if (of->path == NULL)
+		return;
+	if (of->fp != NULL)
+		fclose(of->fp);
+	unlink(of->tmp);
+	free(of->path);
+	free(of->tmp);
+	of->path = of->tmp = NULL;
+	of->fp = NULL;
+}

@@ -1,0 +1,32 @@
+/*
+ * outfile.h: output that is all or nothing.
+ *
+ * A named output is written to a temporary file beside it and renamed
+ * over it only when complete, so an error never leaves a half-written
+ * file and never damages an existing one.  Standard output is written
+ * directly (it cannot be taken back), which is why callers do all their
+ * failing work before the first byte.
+ */
+#ifndef SM_OUTFILE_H
+#define SM_OUTFILE_H
+
+#include <stdio.h>
+
+#include "error.h"
+
+typedef struct outfile {
+	FILE *fp;		/* write here */
+	char *path;		/* NULL for stdout */
+	char *tmp;
+} outfile;
+
+/* Opens path (NULL or "-" for stdout).  Returns 0, or -1 with err. */
+int outfile_open(outfile *of, const char *path, sm_error *err);
+
+/* Flushes, checks for write errors and renames into place. */
+int outfile_commit(outfile *of, sm_error *err);
+
+/* Discards the output: removes the temporary file. */
+void outfile_abort(outfile *of);
+
+#endif

@@ -1,0 +1,242 @@
+#include "smap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "natural.h"
+#include "util.h"
+
+void
+smap_free(smap *m)
+{
+	trace_free(m->tr);
+	coalesce_free(m->co);
+	free(m->order);
+	memset(m, 0, sizeof (*m));
+}
+
+typedef struct sort_key {
+	uint64_t time;
+	const char *name;
+	size_t len;
+	uint32_t id;
+} sort_key;
+
+static int
+compare_keys(const void *pa, const void *pb)
+{
+	const sort_key *a = pa, *b = pb;
+	int r;
+
+	if (a->time != b->time)
+		return (a->time > b->time ? -1 : 1);
+	if ((r = natural_compare(a->name, a->len, b->name, b->len)) != 0)
+		return (r);
+	/* Names natural order calls equal ("a01", "a1") still differ. */
+	if ((r = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len))
+	    != 0)
+		return (r);
+	if (a->len != b->len)
+		return (a->len < b->len ? -1 : 1);
+	return (a->id < b->id ? -1 : 1);
+}
+
+int
+smap_sort(smap *m, const char *state, sm_error *err)
+{
+	int64_t s = -1;
+	sort_key *keys;
+	uint32_t i;
+
+	if (state != NULL && strcmp(state, "entity") != 0) {
+		s = trace_state_by_name(m->tr, state);
+		if (s < 0) {
+			error_set(err, "cannot sort by state \"%s\": %s has no "
+			    "such state", state, m->tr->name);
+			return (-1);
+		}
+	}
+	m->nentities = trace_nentities(m->tr);
+	keys = xcalloc(m->nentities, sizeof (sort_key));
+	for (i = 0; i < m->nentities; i++) {
+		keys[i].id = i;
+		keys[i].name = trace_entity_name(m->tr, i, &keys[i].len);
+		if (s >= 0 && m->co != NULL)
+			keys[i].time = coalesce_state_time(m->co, i,
+			    (uint32_t)s);
+	}
+	qsort(keys, m->nentities, sizeof (sort_key), compare_keys);
+	free(m->order);
+	m->order = xcalloc(m->nentities, sizeof (uint32_t));
+	for (i = 0; i < m->nentities; i++)
+		m->order[i] = keys[i].id;
+	free(keys);
+	return (0);
+}
+
+uint64_t
+smap_state_time(const smap *m, uint32_t state)
+{
+	uint64_t total = 0;
+	uint32_t e;
+
+	if (m->co == NULL)
+		return (0);
+	for (e = 0; e < coalesce_nentities(m->co); e++)
+		total += coalesce_state_time(m->co, e, state);
+	return (total);
+}
+
+static int
+same_text(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return (a == b);
+	return (strcmp(a, b) == 0);
+}
+
+int
+smap_same_states(const smap *a, const smap *b)
+{
+	uint32_t i;
+
+	if (a->tr->nstates != b->tr->nstates)
+		return (0);
+	for (i = 0; i < a->tr->nstates; i++) {
+		const trace_state *x = &a->tr->states[i], *y = &b->tr->states[i];
+
+		if (x->name_len != y->name_len ||
+		    memcmp(x->name, y->name, x->name_len) != 0 ||
+		    !same_text(x->color_text, y->color_text))
+			return (0);
+	}
+	return (1);
+}
+
+typedef struct weighted {
+	uint64_t time;
+	size_t index;
+} weighted;
+
+static int
+compare_weighted(const void *pa, const void *pb)
+{
+	const weighted *a = pa, *b = pb;
+
+	if (a->time != b->time)
+		return (a->time > b->time ? -1 : 1);
+	return (a->index < b->index ? -1 : 1);
+}
+
+int
+smap_stack_sort(const smap *maps, size_t n, const char *state, size_t *order,
+    sm_error *err)
+{
+	weighted *w;
+	int64_t s;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	if (state == NULL)
+		return (0);
+	for (i = 1; i < n; i++) {
+		if (!smap_same_states(&maps[0], &maps[i])) {
+			error_set(err, "cannot stack-sort by \"%s\": %s and %s "
+			    "have different states", state, maps[0].tr->name,
+			    maps[i].tr->name);
+			return (-1);
+		}
+	}
+	if ((s = trace_state_by_name(maps[0].tr, state)) < 0) {
+		error_set(err, "cannot stack-sort by state \"%s\": no such "
+		    "state", state);
+		return (-1);
+	}
+	w = xcalloc(n, sizeof (weighted));
+	for (i = 0; i < n; i++) {
+		w[i].time = smap_state_time(&maps[i], (uint32_t)s);
+		w[i].index = i;
+	}
+	qsort(w, n, sizeof (weighted), compare_weighted);
+	for (i = 0; i < n; i++)
+		order[i] = w[i].index;
+	free(w);
+	return (0);
+}
+
+/* Appends to a malloc'd string. */
+static void
+append(char **s, size_t *len, const char *text)
+{
+	size_t n = strlen(text);
+
+	*s = xrealloc(*s, *len + n + 1);
+	memcpy(*s + *len, text, n + 1);
+	*len += n;
+}
+
+/* "a", "a and b", "a, b, and c"; one distinct value is said once. */
+static void
+oxford(char **s, size_t *len, const char **items, size_t n)
+{
+	size_t i;
+	int same = 1;
+
+	for (i = 1; i < n; i++)
+		same &= strcmp(items[i], items[0]) == 0;
+	if (same || n == 1) {
+		append(s, len, items[0]);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			append(s, len, n == 2 ? " and " :
+			    i == n - 1 ? ", and " : ", ");
+		append(s, len, items[i]);
+	}
+}
+
+char *
+smap_title(const smap *maps, size_t n)
+{
+	const char **items = xcalloc(n, sizeof (char *));
+	char *s = NULL;
+	size_t len = 0, i, nhosts = 0, ndistinct = 0;
+	const char *first = maps[0].tr->title != NULL ? maps[0].tr->title : "";
+
+	if (strstr(first, "tatemap") != NULL) {
+		free(items);
+		return (xstrndup(first, strlen(first)));
+	}
+	append(&s, &len, "Statemap of ");
+	for (i = 0; i < n; i++)
+		items[i] = maps[i].tr->title != NULL ? maps[i].tr->title : "";
+	oxford(&s, &len, items, n);
+	append(&s, &len, " activity");
+	for (i = 0; i < n; i++) {
+		size_t j;
+		int seen = 0;
+
+		if (maps[i].tr->host == NULL)
+			continue;
+		for (j = 0; j < nhosts; j++)
+			seen |= strcmp(items[j], maps[i].tr->host) == 0;
+		ndistinct += !seen;
+		items[nhosts++] = maps[i].tr->host;
+	}
+	if (nhosts > 0) {
+		append(&s, &len, " on ");
+		if (ndistinct > 5) {
+			char buf[32];
+
+			snprintf(buf, sizeof (buf), "%zu hosts", nhosts);
+			append(&s, &len, buf);
+		} else {
+			oxford(&s, &len, items, nhosts);
+		}
+	}
+	free(items);
+	return (s);
+}

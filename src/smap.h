@@ -1,0 +1,60 @@
+/*
+ * smap.h: a coalesced statemap ready to be written: one trace's metadata,
+ * its rectangles, its bounds and the order its entities are shown in.
+ *
+ * The command line builds one per input file; the writers (svg.h,
+ * jsonout.h) take an array of them, stacked top to bottom.
+ *
+ * Ownership: an smap owns its trace, coalescer and order array.
+ */
+#ifndef SM_SMAP_H
+#define SM_SMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coalesce.h"
+#include "error.h"
+#include "trace.h"
+
+typedef struct smap {
+	trace *tr;
+	coalesce *co;		/* NULL if the file had no data */
+	int64_t begin;		/* bounds, ns relative to the metadata start */
+	uint64_t end;		/* where the final rectangles end */
+	int64_t end_bound;	/* the end asked for (0: none) */
+	uint32_t *order;	/* entity ids in display order */
+	uint32_t nentities;
+} smap;
+
+void smap_free(smap *m);
+
+/*
+ * Orders the entities: by descending time in the named state, ties in
+ * natural name order; or (state NULL or "entity") in natural name order.
+ * Returns 0, or -1 with err if there is no such state.
+ */
+int smap_sort(smap *m, const char *state, sm_error *err);
+
+/*
+ * Orders stacked statemaps by descending total time in a state; they must
+ * all have the same states.  order[] receives indices into maps.
+ */
+int smap_stack_sort(const smap *maps, size_t n, const char *state,
+    size_t *order, sm_error *err);
+
+/* Whether two statemaps have the same states (names, values, colours). */
+int smap_same_states(const smap *a, const smap *b);
+
+/*
+ * The overall title, by the reference's rules: a first title containing
+ * "statemap" is used as it is; otherwise "Statemap of T activity on H",
+ * listing the titles and hosts of stacked files with an Oxford comma.
+ * Returns a malloc'd string.
+ */
+char *smap_title(const smap *maps, size_t n);
+
+/* Total time in a state over all of a statemap's rectangles. */
+uint64_t smap_state_time(const smap *m, uint32_t state);
+
+#endif

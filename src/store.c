@@ -1,0 +1,320 @@
+#include "store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+typedef struct column {
+	uint64_t *time;
+	uint16_t *state;
+	uint32_t *tag;
+	size_t count, cap;
+} column;
+
+struct store {
+	uint32_t nstates;
+	column *cols;
+	size_t ncols, cols_cap;
+	uint64_t total;
+	uint64_t begin, end;
+};
+
+store *
+store_new(uint32_t nstates)
+{
+	store *s = xcalloc(1, sizeof (*s));
+
+	s->nstates = nstates;
+	s->end = UINT64_MAX;
+	return (s);
+}
+
+void
+store_free(store *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->ncols; i++) {
+		free(s->cols[i].time);
+		free(s->cols[i].state);
+		free(s->cols[i].tag);
+	}
+	free(s->cols);
+	free(s);
+}
+
+void
+store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag)
+{
+	column *c;
+
+	if (entity >= s->ncols) {
+		size_t old = s->cols_cap;
+
+		grow_array(&s->cols, &s->cols_cap, (size_t)entity + 1,
+		    sizeof (column));
+		memset(s->cols + old, 0, (s->cols_cap - old) * sizeof (column));
+		s->ncols = (size_t)entity + 1;
+	}
+	c = &s->cols[entity];
+	if (c->count == c->cap) {
+		size_t cap = c->cap;
+
+		grow_array(&c->time, &cap, c->count + 1, sizeof (uint64_t));
+		cap = c->cap;
+		grow_array(&c->state, &cap, c->count + 1, sizeof (uint16_t));
+		cap = c->cap;
+		grow_array(&c->tag, &cap, c->count + 1, sizeof (uint32_t));
+		c->cap = cap;
+	}
+	c->time[c->count] = time;
+	c->state[c->count] = (uint16_t)state;
+	c->tag[c->count] = tag;
+	c->count++;
+	s->total++;
+}
+
+void
+store_finish(store *s, uint64_t begin, uint64_t end)
+{
+	size_t i;
+
+	s->begin = begin;
+	s->end = end;
+	for (i = 0; i < s->ncols; i++) {
+		column *c = &s->cols[i];
+
+		if (c->count == c->cap || c->count == 0)
+			continue;
+		c->time = xrealloc(c->time, c->count * sizeof (uint64_t));
+		c->state = xrealloc(c->state, c->count * sizeof (uint16_t));
+		c->tag = xrealloc(c->tag, c->count * sizeof (uint32_t));
+		c->cap = c->count;
+	}
+}
+
+uint32_t store_nentities(const store *s) { return ((uint32_t)s->ncols); }
+uint32_t store_nstates(const store *s) { return (s->nstates); }
+uint64_t store_begin(const store *s) { return (s->begin); }
+uint64_t store_end(const store *s) { return (s->end); }
+uint64_t store_total(const store *s) { return (s->total); }
+
+size_t
+store_count(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols ? s->cols[entity].count : 0);
+}
+
+const uint64_t *
+store_times(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols ? s->cols[entity].time : NULL);
+}
+
+const uint16_t *
+store_states(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols ? s->cols[entity].state : NULL);
+}
+
+const uint32_t *
+store_tags(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols ? s->cols[entity].tag : NULL);
+}
+
+/* The number of transitions at or before t (binary search). */
+static size_t
+upper_bound(const column *c, uint64_t t)
+{
+	size_t lo = 0, hi = c->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->time[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+static uint64_t
+interval_end(const store *s, const column *c, size_t i)
+{
+	return (i + 1 < c->count ? c->time[i + 1] : s->end);
+}
+
+static void
+fill(const store *s, const column *c, uint32_t entity, size_t i,
+    store_interval *out)
+{
+	out->entity = entity;
+	out->state = c->state[i];
+	out->tag = c->tag[i];
+	out->start = c->time[i];
+	out->end = interval_end(s, c, i);
+}
+
+int
+store_state_at(const store *s, uint32_t entity, uint64_t t,
+    store_interval *out)
+{
+	const column *c;
+	size_t n;
+
+	if (entity >= s->ncols || t < s->begin || t >= s->end)
+		return (0);
+	c = &s->cols[entity];
+	n = upper_bound(c, t);
+	if (n == 0)
+		return (0);
+	fill(s, c, entity, n - 1, out);
+	return (out->end > t);
+}
+
+void
+store_states_at(const store *s, uint64_t t, uint32_t *states)
+{
+	store_interval iv;
+	uint32_t e;
+
+	for (e = 0; e < s->ncols; e++)
+		states[e] = store_state_at(s, e, t, &iv) ? iv.state :
+		    STORE_NONE;
+}
+
+void
+store_count_at(const store *s, uint64_t t, uint64_t *counts)
+{
+	store_interval iv;
+	uint32_t e;
+
+	memset(counts, 0, s->nstates * sizeof (uint64_t));
+	for (e = 0; e < s->ncols; e++) {
+		if (store_state_at(s, e, t, &iv))
+			counts[iv.state]++;
+	}
+}
+
+static void
+clip_range(const store *s, uint64_t *t0, uint64_t *t1)
+{
+	if (*t0 < s->begin)
+		*t0 = s->begin;
+	if (*t1 > s->end)
+		*t1 = s->end;
+}
+
+static void
+entity_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
+    uint64_t *per_state)
+{
+	const column *c = &s->cols[entity];
+	size_t i = upper_bound(c, t0);
+
+	if (i > 0)
+		i--;		/* the interval containing t0 */
+	for (; i < c->count && c->time[i] < t1; i++) {
+		uint64_t a = c->time[i], b = interval_end(s, c, i);
+
+		if (a < t0)
+			a = t0;
+		if (b > t1)
+			b = t1;
+		if (b > a)
+			per_state[c->state[i]] += b - a;
+	}
+}
+
+void
+store_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
+    uint64_t *per_state)
+{
+	uint32_t e;
+
+	clip_range(s, &t0, &t1);
+	if (t1 <= t0)
+		return;
+	if (entity != STORE_NONE) {
+		if (entity < s->ncols)
+			entity_time_in(s, entity, t0, t1, per_state);
+		return;
+	}
+	for (e = 0; e < s->ncols; e++)
+		entity_time_in(s, e, t0, t1, per_state);
+}
+
+void
+store_iter_init(store_iter *it, const store *s, const uint32_t *entities,
+    size_t nentities, uint64_t t0, uint64_t t1)
+{
+	memset(it, 0, sizeof (*it));
+	it->s = s;
+	it->entities = entities;
+	it->nentities = entities != NULL ? nentities : s->ncols;
+	it->entity = STORE_NONE;
+	clip_range(s, &t0, &t1);
+	it->t0 = t0;
+	it->t1 = t1;
+}
+
+/* Moves to the next entity that has transitions; 0 when there is none. */
+static int
+iter_next_entity(store_iter *it)
+{
+	const store *s = it->s;
+
+	while (it->next_entity < it->nentities) {
+		uint32_t e = it->entities != NULL ?
+		    it->entities[it->next_entity] : (uint32_t)it->next_entity;
+		const column *c;
+		size_t i;
+
+		it->next_entity++;
+		if (e >= s->ncols || s->cols[e].count == 0)
+			continue;
+		c = &s->cols[e];
+		i = upper_bound(c, it->t0);
+		it->entity = e;
+		it->index = i > 0 ? i - 1 : 0;
+		it->count = c->count;
+		return (1);
+	}
+	return (0);
+}
+
+int
+store_iter_next(store_iter *it, store_interval *out)
+{
+	const store *s = it->s;
+
+	if (it->t1 <= it->t0)
+		return (0);
+	for (;;) {
+		const column *c;
+
+		if (it->entity == STORE_NONE || it->index >= it->count) {
+			if (!iter_next_entity(it))
+				return (0);
+		}
+		c = &s->cols[it->entity];
+		if (c->time[it->index] >= it->t1) {
+			it->index = it->count;	/* done with this entity */
+			continue;
+		}
+		fill(s, c, it->entity, it->index, out);
+		it->index++;
+		if (out->start < it->t0)
+			out->start = it->t0;
+		if (out->end > it->t1)
+			out->end = it->t1;
+		if (out->end > out->start)
+			return (1);
+	}
+}

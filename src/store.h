@@ -1,0 +1,102 @@
+/*
+ * store.h: every transition of a trace, per entity, in columns.
+ *
+ * Each entity has three parallel arrays sorted by time: transition time,
+ * state and tag.  An entity is in the state of its latest transition until
+ * its next one; its last state runs to the trace end.  So interval i of an
+ * entity is [time[i], time[i+1]) and its last is [time[n-1], end).  Two
+ * transitions at the same time make a zero-length interval, which queries
+ * skip: the later one is the state at that instant.
+ *
+ * The store answers the queries scripts need in O(log n) per entity:
+ * state at a time, intervals over a range, time per state, counts.
+ * Queries are clipped to the store's bounds [begin, end).
+ *
+ * Ownership: the store owns its arrays.  It knows states and tags only as
+ * numbers; names live in the trace (trace.h).
+ */
+#ifndef SM_STORE_H
+#define SM_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_NONE	UINT32_MAX
+
+typedef struct store store;
+
+typedef struct store_interval {
+	uint32_t entity;
+	uint32_t state;
+	uint32_t tag;		/* STORE_NONE when untagged */
+	uint64_t start, end;	/* [start, end), clipped to the query */
+} store_interval;
+
+store *store_new(uint32_t nstates);
+void store_free(store *s);
+
+/* Appends a transition; times must not decrease within an entity. */
+void store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag);
+
+/*
+ * Sets the bounds: intervals are clipped to [begin, end), and the last
+ * state of every entity runs to end.  Also trims spare capacity.
+ */
+void store_finish(store *s, uint64_t begin, uint64_t end);
+
+uint32_t store_nentities(const store *s);
+uint32_t store_nstates(const store *s);
+uint64_t store_begin(const store *s);
+uint64_t store_end(const store *s);
+
+/* Transitions of an entity (0 for an entity that has none). */
+size_t store_count(const store *s, uint32_t entity);
+uint64_t store_total(const store *s);
+const uint64_t *store_times(const store *s, uint32_t entity);
+const uint16_t *store_states(const store *s, uint32_t entity);
+const uint32_t *store_tags(const store *s, uint32_t entity);
+
+/*
+ * The interval of entity containing time t (start <= t < end).  Returns 1
+ * and fills out (not clipped), or 0 if the entity has no state at t.
+ */
+int store_state_at(const store *s, uint32_t entity, uint64_t t,
+    store_interval *out);
+
+/*
+ * The state of every entity at t: states[e] is a state value or
+ * STORE_NONE; states has store_nentities entries.
+ */
+void store_states_at(const store *s, uint64_t t, uint32_t *states);
+
+/* counts[state] = how many entities are in that state at t. */
+void store_count_at(const store *s, uint64_t t, uint64_t *counts);
+
+/*
+ * Time in each state of one entity over [t0, t1) (clipped to the bounds):
+ * adds to per_state (nstates entries).  Pass STORE_NONE as entity for the
+ * sum over all entities.
+ */
+void store_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
+    uint64_t *per_state);
+
+/*
+ * Iterates over the intervals of a set of entities that overlap [t0, t1),
+ * clipped to it, entity by entity in the order given, each in time order.
+ * entities NULL means all, in id order.
+ */
+typedef struct store_iter {
+	const store *s;
+	const uint32_t *entities;
+	size_t nentities, next_entity;
+	uint32_t entity;	/* current, or STORE_NONE before the first */
+	size_t index, count;
+	uint64_t t0, t1;
+} store_iter;
+
+void store_iter_init(store_iter *it, const store *s, const uint32_t *entities,
+    size_t nentities, uint64_t t0, uint64_t t1);
+int store_iter_next(store_iter *it, store_interval *out);
+
+#endif

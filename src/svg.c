@@ -1,0 +1,323 @@
+#include "svg.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "color.h"
+#include "duration.h"
+#include "jsonout.h"
+#include "util.h"
+
+/* Layout, in pixels. */
+#define LEGEND_X	20
+#define LEGEND_WIDTH	138	/* the left column: legend */
+#define LABEL_WIDTH	150	/* the right column: entity names */
+#define TOP_MARGIN	70	/* title, span and axis above the strips */
+#define STACK_GAP	20	/* between stacked statemaps */
+#define AXIS_Y		58
+#define SWATCH_HEIGHT	15
+#define BACKGROUND	"#f0f0f0"
+
+void
+svg_escape(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default:
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+				fputs("\xef\xbf\xbd", out);	/* U+FFFD */
+			else
+				fputc(c, out);
+		}
+	}
+}
+
+static void
+escape_cstring(FILE *out, const char *s)
+{
+	svg_escape(out, s, strlen(s));
+}
+
+/* The time span the x axis shows, shared by stacked statemaps. */
+static double
+span_of(const smap *m)
+{
+	uint64_t end = m->end;
+	double span;
+
+	if (m->end_bound > 0 && (uint64_t)m->end_bound > end)
+		end = (uint64_t)m->end_bound;
+	span = (double)end - (double)m->begin;
+	return (span > 0 ? span : 1);
+}
+
+/* A step from the 1-2-5 series that gives at most about ten ticks. */
+static uint64_t
+tick_step(double span)
+{
+	uint64_t step = 1;
+
+	for (;;) {
+		if (span / (double)step <= 10)
+			return (step);
+		if (span / (double)(step * 2) <= 10)
+			return (step * 2);
+		if (span / (double)(step * 5) <= 10)
+			return (step * 5);
+		if (step > UINT64_MAX / 100)
+			return (step * 10);
+		step *= 10;
+	}
+}
+
+static void
+write_axis(FILE *out, double span, unsigned width)
+{
+	uint64_t step = tick_step(span), t;
+	char buf[64];
+
+	fprintf(out, "<g class=\"statemap-axis\">\n"
+	    "<line x1=\"%d\" y1=\"%d\" x2=\"%u\" y2=\"%d\" "
+	    "stroke=\"#888\" />\n", LEGEND_WIDTH, AXIS_Y,
+	    LEGEND_WIDTH + width, AXIS_Y);
+	for (t = 0; (double)t <= span; t += step) {
+		double x = LEGEND_WIDTH + (double)t / span * width;
+
+		fprintf(out, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" "
+		    "y2=\"%d\" stroke=\"#888\" />", x, AXIS_Y - 4, x, AXIS_Y);
+		fprintf(out, "<text x=\"%.2f\" y=\"%d\" font-size=\"9\" "
+		    "text-anchor=\"middle\" class=\"sansserif\">%s</text>\n",
+		    x, AXIS_Y - 6, duration_format(t, buf, sizeof (buf)));
+		if (t > UINT64_MAX - step)
+			break;
+	}
+	fputs("</g>\n", out);
+}
+
+static void
+write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
+{
+	uint32_t s;
+
+	for (s = 0; s < m->tr->nstates; s++) {
+		const trace_state *st = &m->tr->states[s];
+		char hex[8], buf[64];
+
+		color_format(st->color, hex);
+		fprintf(out, "<rect x=\"%d\" y=\"%u\" width=\"%d\" height=\"%d\" "
+		    "id=\"statemap-legend-%zu-%u\" class=\"statemap-legend\" "
+		    "style=\"fill:%s\" />\n", LEGEND_X, *y,
+		    LEGEND_WIDTH - 2 * LEGEND_X - 10, SWATCH_HEIGHT, id, s, hex);
+		*y += SWATCH_HEIGHT + 10;
+		fprintf(out, "<text x=\"%d\" y=\"%u\" font-size=\"10\" "
+		    "text-anchor=\"middle\" class=\"statemap-legendlabel "
+		    "sansserif\">", LEGEND_X + (LEGEND_WIDTH - 2 * LEGEND_X -
+		    10) / 2, *y);
+		svg_escape(out, st->name, st->name_len);
+		fprintf(out, "<title>%s in all</title></text>\n",
+		    duration_format(smap_state_time(m, s), buf, sizeof (buf)));
+		*y += 10;
+	}
+}
+
+/* The tooltip of a strip: "Kind name: description". */
+static void
+write_entity_title(FILE *out, const smap *m, uint32_t e)
+{
+	const trace *tr = m->tr;
+	const char *name;
+	size_t len;
+
+	name = trace_entity_name(tr, e, &len);
+	fputs("<title>", out);
+	escape_cstring(out, tr->entity_kind != NULL ? tr->entity_kind :
+	    "Entity");
+	fputc(' ', out);
+	svg_escape(out, name, len);
+	if (tr->descriptions[e] != NULL) {
+		fputs(": ", out);
+		escape_cstring(out, tr->descriptions[e]);
+	}
+	fputs("</title>", out);
+}
+
+static void
+write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
+    double span, const svg_options *opts, color *mix)
+{
+	const trace *tr = m->tr;
+	uint32_t r;
+
+	fprintf(out, "<g id=\"statemap-%zu-entity-%u\">", id, e);
+	write_entity_title(out, m, e);
+	fputc('\n', out);
+	if (m->co == NULL)
+		goto done;
+	for (r = coalesce_first(m->co, e); r != COALESCE_NONE;
+	    r = coalesce_next(m->co, r)) {
+		coalesce_rect rect;
+		uint32_t s;
+		color c;
+		char hex[8];
+		double x, w;
+
+		coalesce_get(m->co, r, &rect);
+		if (rect.duration == 0)
+			continue;
+		for (s = 0; s < tr->nstates; s++)
+			mix[s] = tr->states[s].color;
+		c = color_blend(mix, rect.states, tr->nstates);
+		color_format(c, hex);
+		x = ((double)rect.start - (double)m->begin) / span *
+		    opts->strip_width;
+		/*
+		 * A little wider than exact, so the background never shows
+		 * between neighbours; the next rectangle covers the excess.
+		 */
+		w = (double)rect.duration / span * opts->strip_width + 0.4;
+		fprintf(out, "<rect x=\"%.3f\" y=\"%u\" width=\"%.3f\" "
+		    "height=\"%u\" fill=\"%s\" />\n", x, y, w,
+		    opts->strip_height, hex);
+	}
+done:
+	fputs("</g>\n", out);
+}
+
+static void
+write_labels(FILE *out, const smap *m, unsigned x, unsigned y,
+    const svg_options *opts)
+{
+	unsigned size = opts->strip_height > 12 ? 11 : opts->strip_height - 1;
+	uint32_t k;
+
+	if (opts->strip_height < 6)
+		return;		/* too small to read: tooltips suffice */
+	fprintf(out, "<g class=\"statemap-labels sansserif\" "
+	    "font-size=\"%u\">\n", size);
+	for (k = 0; k < m->nentities; k++) {
+		const char *name;
+		size_t len;
+
+		name = trace_entity_name(m->tr, m->order[k], &len);
+		fprintf(out, "<text x=\"%u\" y=\"%u\">", x,
+		    y + k * opts->strip_height + opts->strip_height - 1 -
+		    (opts->strip_height - 1 - size) / 2);
+		svg_escape(out, name, len > 40 ? 40 : len);
+		fputs("</text>\n", out);
+	}
+	fputs("</g>\n", out);
+}
+
+static void
+write_style(FILE *out)
+{
+	fputs("<style type=\"text/css\"><![CDATA[\n"
+	    ".sansserif { font-family: sans-serif; }\n"
+	    ".statemap-title { font-size: 16px; text-anchor: middle; }\n"
+	    ".statemap-timelabel { font-size: 12px; text-anchor: middle; }\n"
+	    ".statemap-border { fill: none; stroke: #666; }\n"
+	    "]]></style>\n", out);
+}
+
+void
+svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
+    const svg_options *opts)
+{
+	double span = span_of(&maps[0]);
+	unsigned width = opts->strip_width, height = TOP_MARGIN, legend_y;
+	unsigned total_width = LEGEND_WIDTH + width + LABEL_WIDTH;
+	uint32_t maxstates = 0;
+	color *mix;
+	char *title;
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		height += maps[i].nentities * opts->strip_height;
+		if (i > 0)
+			height += STACK_GAP;
+		if (maps[i].tr->nstates > maxstates)
+			maxstates = maps[i].tr->nstates;
+	}
+	/* The legend can be taller than the strips. */
+	legend_y = TOP_MARGIN;
+	for (i = 0; i < n; i++) {
+		if (i == 0 || !smap_same_states(&maps[order[i]],
+		    &maps[order[i - 1]]))
+			legend_y += maps[order[i]].tr->nstates * 35 + 20;
+	}
+	if (legend_y > height)
+		height = legend_y;
+	height += 10;
+	mix = xcalloc(maxstates, sizeof (color));
+
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+	    "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n",
+	    total_width, height, total_width, height);
+	write_style(out);
+
+	title = smap_title(maps, n);
+	fprintf(out, "<text x=\"%u\" y=\"18\" class=\"statemap-title "
+	    "sansserif\" id=\"statemap-title\">", LEGEND_WIDTH + width / 2);
+	escape_cstring(out, title);
+	fputs("</text>\n", out);
+	free(title);
+	fprintf(out, "<text x=\"%u\" y=\"36\" class=\"statemap-timelabel "
+	    "sansserif\" id=\"statemap-timelabel\">span = %s</text>\n",
+	    LEGEND_WIDTH + width / 2,
+	    duration_format((uint64_t)span, buf, sizeof (buf)));
+	write_axis(out, span, width);
+
+	{
+		unsigned y = TOP_MARGIN;
+
+		for (i = 0; i < n; i++) {
+			const smap *m = &maps[order[i]];
+			unsigned h = m->nentities * opts->strip_height;
+			uint32_t k;
+
+			fprintf(out, "<svg x=\"%d\" y=\"%u\" width=\"%u\" "
+			    "height=\"%u\" id=\"statemap-%zu\">\n",
+			    LEGEND_WIDTH, y, width, h, i);
+			fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" "
+			    "height=\"%u\" fill=\"%s\" />\n", width, h,
+			    BACKGROUND);
+			for (k = 0; k < m->nentities; k++)
+				write_strip(out, m, i, m->order[k],
+				    k * opts->strip_height, span, opts, mix);
+			fputs("</svg>\n", out);
+			fprintf(out, "<rect class=\"statemap-border\" x=\"%d\" "
+			    "y=\"%u\" width=\"%u\" height=\"%u\" />\n",
+			    LEGEND_WIDTH, y, width, h);
+			write_labels(out, m, LEGEND_WIDTH + width + 6, y, opts);
+			y += h + STACK_GAP;
+		}
+	}
+
+	legend_y = TOP_MARGIN;
+	for (i = 0; i < n; i++) {
+		if (i == 0 || !smap_same_states(&maps[order[i]],
+		    &maps[order[i - 1]])) {
+			write_legend(out, &maps[order[i]], i, &legend_y);
+			legend_y += 20;
+		}
+	}
+
+	/* The data for the viewer: inert JSON, every string escaped. */
+	fputs("<script type=\"application/json\" id=\"statemap-data\">"
+	    "<![CDATA[\n", out);
+	jsonout_write(out, maps, n, order);
+	fputs("]]></script>\n</svg>\n", out);
+	free(mix);
+}

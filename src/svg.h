@@ -1,0 +1,38 @@
+/*
+ * svg.h: the classic statemap as one self-contained SVG file.
+ *
+ * The picture is complete without scripting: title, time axis with
+ * human units, legend, and per entity a strip of rectangles coloured by
+ * state (or by the time-weighted blend of a coalesced rectangle's
+ * states), with the entity's name and description as a tooltip.  The
+ * same document as `-T json` is embedded (as inert JSON in a CDATA
+ * section, every string escaped) along with the viewer script, so the
+ * interactive viewer needs nothing else.
+ *
+ * Every string from a trace is escaped for where it lands: XML text,
+ * attribute, or JSON inside CDATA.
+ */
+#ifndef SM_SVG_H
+#define SM_SVG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "smap.h"
+
+typedef struct svg_options {
+	unsigned strip_height;	/* pixels per entity (-h), default 10 */
+	unsigned strip_width;	/* pixels for the time span, default 862 */
+} svg_options;
+
+/* order[i] is the index in maps of the i-th statemap, top to bottom. */
+void svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
+    const svg_options *opts);
+
+/*
+ * Writes len bytes as XML character data (also safe in attributes):
+ * & < > " ' escaped; characters XML 1.0 forbids become U+FFFD.
+ */
+void svg_escape(FILE *out, const char *s, size_t len);
+
+#endif

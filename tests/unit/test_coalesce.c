@@ -1,0 +1,312 @@
+/*
+ * Tests for src/coalesce.c: hand-computed cases for each way a rectangle
+ * can be merged, and properties (time is conserved exactly; the budget
+ * holds) over random streams checked against the store.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalesce.h"
+#include "store.h"
+#include "unit.h"
+
+/* An entity's rectangles as "[start,end) state:ns ... tag#id:ns | ...". */
+static const char *
+rects(const coalesce *c, uint32_t entity, uint32_t nstates)
+{
+	static char buf[4096];
+	size_t o = 0;
+	uint32_t r;
+
+	buf[0] = '\0';
+	for (r = coalesce_first(c, entity); r != COALESCE_NONE;
+	    r = coalesce_next(c, r)) {
+		coalesce_rect x;
+		uint32_t s;
+		size_t t;
+
+		coalesce_get(c, r, &x);
+		o += (size_t)snprintf(buf + o, sizeof (buf) - o, "%s[%llu,%llu)",
+		    o > 0 ? " | " : "", (unsigned long long)x.start,
+		    (unsigned long long)(x.start + x.duration));
+		for (s = 0; s < nstates; s++) {
+			if (x.states[s] != 0)
+				o += (size_t)snprintf(buf + o, sizeof (buf) - o,
+				    " %u:%llu", s,
+				    (unsigned long long)x.states[s]);
+		}
+		for (t = 0; t < x.ntags; t++)
+			o += (size_t)snprintf(buf + o, sizeof (buf) - o,
+			    " #%u:%llu", x.tags[t].tag,
+			    (unsigned long long)x.tags[t].time);
+	}
+	return (buf);
+}
+
+typedef struct datum {
+	uint32_t entity;
+	uint64_t time;
+	uint32_t state, tag;
+} datum;
+
+#define NT	COALESCE_NO_TAG
+
+static coalesce *
+run(const datum *d, size_t n, uint32_t nstates, uint64_t budget,
+    int64_t begin, int64_t end)
+{
+	coalesce *c = coalesce_new(nstates, budget, begin, end);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		coalesce_datum(c, d[i].entity, d[i].time, d[i].state, d[i].tag);
+	coalesce_finish(c, n > 0 ? d[n - 1].time : 0);
+	return (c);
+}
+
+static void
+test_merges(void)
+{
+	/* The lightest rectangle is last: its left neighbour absorbs it. */
+	static const datum last[] = {
+		{ 0, 0, 0, NT }, { 0, 10, 1, NT }, { 0, 30, 0, NT },
+		{ 0, 35, 1, NT }, { 0, 100, 0, NT }
+	};
+	/* Middle victim, neighbours of equal length: it absorbs the right. */
+	static const datum tie[] = {
+		{ 0, 0, 0, NT }, { 0, 50, 1, NT }, { 0, 51, 0, NT },
+		{ 0, 52, 1, NT }, { 0, 53, 0, NT }, { 0, 103, 1, NT },
+		{ 0, 200, 0, NT }
+	};
+	/* Middle victim, shorter left neighbour: the left absorbs it. */
+	static const datum left[] = {
+		{ 0, 0, 0, NT }, { 0, 50, 1, NT }, { 0, 51, 0, NT },
+		{ 0, 52, 1, NT }, { 0, 54, 0, NT }, { 0, 104, 1, NT }
+	};
+	coalesce *c;
+
+	c = run(last, 5, 2, 3, 0, 0);
+	CHECK_STR("coalesce last rectangle merges left, first absorbs right",
+	    rects(c, 0, 2), "[0,35) 0:15 1:20 | [35,100) 1:65");
+	CHECK_U64("coalesce size after merges", coalesce_size(c), 2);
+	coalesce_free(c);
+
+	c = run(tie, 7, 2, 5, 0, 0);
+	CHECK_STR("coalesce equal neighbours: victim absorbs its right",
+	    rects(c, 0, 2),
+	    "[0,51) 0:50 1:1 | [51,53) 0:1 1:1 | [53,103) 0:50 | "
+	    "[103,200) 1:97");
+	coalesce_free(c);
+
+	c = run(left, 6, 2, 5, 0, 0);
+	CHECK_STR("coalesce shorter left neighbour absorbs the victim",
+	    rects(c, 0, 2),
+	    "[0,50) 0:50 | [50,52) 0:1 1:1 | [52,54) 1:2 | [54,104) 0:50");
+	coalesce_free(c);
+}
+
+static void
+test_single_and_ties(void)
+{
+	/*
+	 * A's only rectangle is the lightest: it leaves the set, comes back
+	 * when A gets a second one, and ties on weight go by start time.
+	 * B's datum at 100 precedes A's at 20 in the file, so the trace
+	 * ends at 20 and B gets no final rectangle beyond its [0,100).
+	 */
+	static const datum d[] = {
+		{ 0, 0, 0, NT }, { 1, 0, 0, NT }, { 0, 10, 1, NT },
+		{ 1, 100, 1, NT }, { 0, 20, 0, NT }
+	};
+	coalesce *c = run(d, 5, 2, 2, 0, 0);
+
+	CHECK_STR("coalesce single rectangle entity, weight tie by start",
+	    rects(c, 0, 2), "[0,20) 0:10 1:10");
+	CHECK_STR("coalesce entity past the trace end gets no final",
+	    rects(c, 1, 2), "[0,100) 0:100");
+	CHECK_U64("coalesce set size excludes popped singles",
+	    coalesce_size(c), 1);
+	CHECK_U64("coalesce end is the last datum in file order",
+	    coalesce_end(c), 20);
+	coalesce_free(c);
+}
+
+static void
+test_tie_by_start(void)
+{
+	/* [0,5) and [10,15) both weigh 10: the earlier one goes first. */
+	static const datum d[] = {
+		{ 0, 0, 0, NT }, { 0, 5, 1, NT }, { 0, 10, 0, NT },
+		{ 0, 15, 1, NT }
+	};
+	coalesce *c = run(d, 4, 2, 3, 0, 0);
+
+	CHECK_STR("coalesce tie on weight: earlier start merges first",
+	    rects(c, 0, 2), "[0,10) 0:5 1:5 | [10,15) 0:5");
+	coalesce_free(c);
+}
+
+static void
+test_tie_by_entity(void)
+{
+	/* Equal weight and start: the lower entity number goes first. */
+	static const datum d[] = {
+		{ 0, 0, 0, NT }, { 1, 0, 0, NT }, { 0, 10, 1, NT },
+		{ 1, 10, 1, NT }, { 0, 20, 0, NT }, { 1, 20, 0, NT },
+	};
+	coalesce *c = run(d, 6, 2, 4, 0, 0);
+
+	/*
+	 * After {1,20}: A has [0,10) w20 [10,20) w20, B the same; size 4:
+	 * A's [0,10) goes first and absorbs [10,20); then size 3 < 4.
+	 */
+	CHECK_STR("coalesce tie on weight and start: entity 0 first",
+	    rects(c, 0, 2), "[0,20) 0:10 1:10");
+	CHECK_STR("coalesce tie: entity 1 untouched", rects(c, 1, 2),
+	    "[0,10) 0:10 | [10,20) 1:10");
+	coalesce_free(c);
+}
+
+static void
+test_bounds(void)
+{
+	static const datum d[] = {
+		{ 0, 0, 0, NT }, { 0, 10, 1, NT }, { 0, 20, 0, NT },
+		{ 0, 30, 1, NT }, { 0, 40, 0, NT }
+	};
+	coalesce *c = run(d, 5, 2, 100, 15, 35);
+
+	CHECK_STR("coalesce begin clips, end bounds the final rectangle",
+	    rects(c, 0, 2), "[15,20) 1:5 | [20,30) 0:10 | [30,35) 1:5");
+	CHECK_U64("coalesce end used is the end bound", coalesce_end(c), 35);
+	coalesce_free(c);
+
+	/* Negative end (a stacked file wholly after the window): nothing. */
+	c = run(d, 5, 2, 100, -100, -50);
+	CHECK_STR("coalesce negative end gives no rectangles", rects(c, 0, 2),
+	    "");
+	coalesce_free(c);
+
+	/* A state held across the whole window becomes one rectangle. */
+	{
+		static const datum one[] = {
+			{ 0, 0, 1, NT }, { 1, 5, 0, NT }, { 1, 100, 1, NT }
+		};
+
+		c = run(one, 3, 2, 100, 20, 60);
+		CHECK_STR("coalesce state across the window", rects(c, 0, 2),
+		    "[20,60) 1:40");
+		coalesce_free(c);
+	}
+}
+
+static void
+test_tags(void)
+{
+	static const datum d[] = {
+		{ 0, 0, 0, 3 }, { 0, 10, 1, NT }, { 0, 20, 0, 1 },
+		{ 0, 30, 1, NT }
+	};
+	coalesce *c = run(d, 4, 2, 2, 0, 0);
+
+	CHECK_STR("coalesce merges tag times, sorted by tag id",
+	    rects(c, 0, 2), "[0,30) 0:20 1:10 #1:10 #3:10");
+	coalesce_free(c);
+}
+
+/* ---- properties ---- */
+
+static uint64_t rng_state = 12345;
+
+static uint64_t
+rng(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31));
+}
+
+static void
+test_properties(void)
+{
+	int round, ok_time = 1, ok_budget = 1, ok_order = 1;
+
+	for (round = 0; round < 200; round++) {
+		uint32_t nent = 1 + rng() % 20, nstates = 1 + rng() % 6;
+		uint64_t budget = 1 + rng() % 60, t = 0;
+		size_t n = 1 + rng() % 2000, i, total = 0;
+		coalesce *c = coalesce_new(nstates, budget, 0, 0);
+		store *s = store_new(nstates);
+		uint64_t *want = calloc(nstates, sizeof (uint64_t));
+		uint64_t *got = calloc(nstates, sizeof (uint64_t));
+		uint32_t e;
+
+		for (i = 0; i < n; i++) {
+			uint32_t ent = (uint32_t)(rng() % nent);
+			uint32_t st = (uint32_t)(rng() % nstates);
+
+			t += rng() % 4 == 0 ? 0 : rng() % 1000;
+			coalesce_datum(c, ent, t, st, NT);
+			store_append(s, ent, t, st, STORE_NONE);
+		}
+		coalesce_finish(c, t);
+		store_finish(s, 0, t);
+		for (e = 0; e < coalesce_nentities(c); e++) {
+			uint64_t prev_end = 0;
+			uint32_t r, k;
+			int first = 1;
+
+			memset(want, 0, nstates * sizeof (uint64_t));
+			memset(got, 0, nstates * sizeof (uint64_t));
+			store_time_in(s, e, 0, t, want);
+			for (r = coalesce_first(c, e); r != COALESCE_NONE;
+			    r = coalesce_next(c, r)) {
+				coalesce_rect x;
+				uint64_t sum = 0;
+
+				coalesce_get(c, r, &x);
+				for (k = 0; k < nstates; k++) {
+					got[k] += x.states[k];
+					sum += x.states[k];
+				}
+				if (sum != x.duration ||
+				    (!first && x.start != prev_end))
+					ok_order = 0;
+				prev_end = x.start + x.duration;
+				first = 0;
+				total++;
+			}
+			if (memcmp(want, got, nstates * sizeof (uint64_t)) != 0)
+				ok_time = 0;
+		}
+		/* Under budget, plus popped singles and final rectangles. */
+		if (coalesce_size(c) >= budget ||
+		    total > budget + 2 * (size_t)nent)
+			ok_budget = 0;
+		free(want);
+		free(got);
+		coalesce_free(c);
+		store_free(s);
+	}
+	CHECK("coalesce property: time per state per entity is conserved",
+	    ok_time);
+	CHECK("coalesce property: rectangles tile time, states sum to "
+	    "duration", ok_order);
+	CHECK("coalesce property: rectangle count within the budget",
+	    ok_budget);
+}
+
+int
+main(void)
+{
+	test_merges();
+	test_single_and_ties();
+	test_tie_by_start();
+	test_tie_by_entity();
+	test_bounds();
+	test_tags();
+	test_properties();
+	return (unit_exit());
+}

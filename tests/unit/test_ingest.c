@@ -1,0 +1,272 @@
+/*
+ * Tests for src/ingest.c: every payload kind, and for each kind of bad
+ * input the message and its exact line and column.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ingest.h"
+#include "unit.h"
+
+typedef struct seen {
+	char log[4096];
+	size_t len;
+} seen;
+
+static void
+record(void *ctx, const trace *tr, uint32_t entity, uint64_t time,
+    uint32_t state, uint32_t tag)
+{
+	seen *s = ctx;
+	const char *name = trace_entity_name(tr, entity, NULL);
+
+	s->len += (size_t)snprintf(s->log + s->len, sizeof (s->log) - s->len,
+	    "%s@%llu=%u%s%d ", name, (unsigned long long)time, state,
+	    tag == TRACE_NO_TAG ? "" : "#", tag == TRACE_NO_TAG ? -1 :
+	    (int)tag);
+}
+
+static int
+parse(const char *text, trace **out, seen *s, sm_error *err,
+    const ingest_options *opts)
+{
+	trace *tr = trace_new("t.out");
+	int rv;
+
+	memset(s, 0, sizeof (*s));
+	memset(err, 0, sizeof (*err));
+	rv = ingest_buffer("t.out", text, strlen(text), tr, opts, record, s,
+	    err);
+	if (out != NULL)
+		*out = tr;
+	else
+		trace_free(tr);
+	return (rv);
+}
+
+#define META "{\"start\": [1700000000, 5], \"states\": {\"on\": " \
+	"{\"value\": 0, \"color\": \"#00ff00\"}, \"off\": {\"value\": 1}}}\n"
+
+static void
+test_good(void)
+{
+	const char *text =
+	    "{\"title\": \"demo\", \"host\": \"h1\"}\n"
+	    "{\"start\": [1700000000, 5], \"entityKind\": \"Thread\"}"
+	    "{\"states\": {\"on\": {\"value\": 0, \"color\": \"#00ff00\"},"
+	    " \"off\": {\"value\": 1}}}\n"
+	    "{\"entity\": \"b\", \"description\": \"the <b> thread\"}\n"
+	    "{\"time\": \"10\", \"entity\": \"a\", \"state\": 0, "
+	    "\"tag\": \"t1\"}\n"
+	    "{\"state\": 0, \"tag\": \"t1\", \"pid\": 12, \"name\": \"x\"}\n"
+	    "{\"time\": 20, \"entity\": \"b\", \"state\": 1}\n"
+	    "{\"state\": 1, \"tag\": \"t2\", \"pid\": 13}\n"
+	    "{\"time\": \"30\", \"entity\": \"a\", \"state\": 1, "
+	    "\"tag\": \"t2\"}\n"
+	    "{\"state\": 0, \"tag\": \"t1\", \"pid\": 99}\n"
+	    "{\"time\": \"35\", \"entity\": \"a\", \"event\": \"wakeup\", "
+	    "\"target\": \"b\"}\n"
+	    "  \t\r\n";
+	trace *tr;
+	seen s;
+	sm_error err;
+	int rv = parse(text, &tr, &s, &err, NULL);
+
+	CHECK_INT("ingest accepts every payload kind", rv, 0);
+	if (rv != 0)
+		error_print(&err, stdout);
+	CHECK_STR("ingest data in file order, tags numbered by first use",
+	    s.log, "a@10=0#0 b@20=1 a@30=1#1 ");
+	CHECK_STR("ingest split metadata: title", tr->title, "demo");
+	CHECK_STR("ingest split metadata: host", tr->host, "h1");
+	CHECK_STR("ingest split metadata: entityKind", tr->entity_kind,
+	    "Thread");
+	CHECK_U64("ingest start", trace_start_ns(tr),
+	    1700000000ULL * 1000000000ULL + 5);
+	CHECK_INT("ingest states", tr->nstates, 2);
+	CHECK_STR("ingest state names by value", tr->states[1].name, "off");
+	CHECK("ingest colour parsed", tr->states[0].color.g == 255 &&
+	    tr->states[0].color.r == 0);
+	CHECK("ingest generated colour for a state without one",
+	    tr->states[1].color_text == NULL);
+	CHECK_INT("ingest entities in order of first appearance (a "
+	    "description counts)", trace_nentities(tr), 2);
+	CHECK_STR("ingest entity 0 is the described one",
+	    trace_entity_name(tr, 0, NULL), "b");
+	CHECK_STR("ingest description", tr->descriptions[0],
+	    "the <b> thread");
+	CHECK_INT("ingest tags", trace_ntags(tr), 2);
+	CHECK_STR("ingest tag redefinition replaces members",
+	    tr->tags[0].members, "\"pid\":99");
+	CHECK_STR("ingest tag defined after use", tr->tags[1].members,
+	    "\"pid\":13");
+	CHECK_U64("ingest events kept", tr->nevents, 1);
+	CHECK("ingest event target", tr->nevents == 1 &&
+	    tr->events[0].target != TRACE_NO_ENTITY &&
+	    tr->events[0].time == 35);
+	CHECK_U64("ingest records counted after metadata", tr->nrecords, 8);
+	CHECK_U64("ingest last time", tr->last_time, 30);
+	trace_free(tr);
+}
+
+static void
+test_options(void)
+{
+	const char *text = META
+	    "{\"time\": \"1\", \"entity\": \"cpu1\", \"state\": 0, "
+	    "\"tag\": \"x\"}\n"
+	    "{\"time\": \"2\", \"entity\": \"disk0\", \"state\": 1}\n"
+	    "{\"time\": \"3\", \"entity\": \"cpu2\", \"state\": 1}\n"
+	    "{\"time\": \"1\", \"entity\": \"disk0\", \"state\": 1}\n";
+	ingest_options opts = { 1, NULL };
+	regex_t re;
+	seen s;
+	sm_error err;
+
+	regcomp(&re, "^cpu", REG_EXTENDED | REG_NOSUB);
+	opts.filter = &re;
+	CHECK_INT("ingest with filter and ignore-tags",
+	    parse(text, NULL, &s, &err, &opts), 0);
+	/* disk0 goes backwards, but it is filtered out: no error. */
+	CHECK_STR("ingest filter keeps matching entities, drops tags", s.log,
+	    "cpu1@1=0 cpu2@3=1 ");
+	regfree(&re);
+}
+
+typedef struct bad {
+	const char *name;
+	const char *text;
+	uint64_t line, column;
+	const char *message;	/* a substring of the message */
+} bad;
+
+static void
+test_bad(void)
+{
+	static const bad cases[] = {
+		{ "empty input", "", 1, 1, "empty input" },
+		{ "whitespace only", "\n\n  ", 3, 3, "empty input" },
+		{ "malformed JSON", META "{\"time\": \"1\", \"entity\": \"x\" "
+		    "\"state\": 0}", 2, 29, "expected" },
+		{ "ends mid-object", META "{\"time\": \"1\", \"ent", 2, 15,
+		    "end of input" },
+		{ "ends mid-string", META "{\"time\": \"1\", \"entity\": \"abc",
+		    2, 25, "end of input" },
+		{ "not an object", META "[1, 2]", 2, 1, "expected a JSON "
+		    "object" },
+		{ "unknown payload", META "{\"time\": \"1\", \"entity\": "
+		    "\"x\", \"state\": 0}\n{\"foo\": 1}", 3, 2,
+		    "unrecognized record: member \"foo\"" },
+		{ "unexpected member in datum", META "{\"time\": \"1\", "
+		    "\"entity\": \"x\", \"state\": 0, \"colour\": 1}", 2, 43,
+		    "unexpected member \"colour\" in a datum" },
+		{ "datum before metadata", "{\"time\": \"1\", \"entity\": "
+		    "\"x\", \"state\": 0}", 1, 1, "before the metadata" },
+		{ "missing start", "{\"states\": {\"a\": {\"value\": 0}}}\n"
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 0}", 2, 1,
+		    "\"start\"" },
+		{ "missing states at the end", "{\"start\": [0, 0]}\n", 2, 1,
+		    "without metadata field \"states\"" },
+		{ "duplicate metadata field", "{\"title\": \"a\"}\n"
+		    "{\"title\": \"b\"}", 2, 2, "field \"title\" is given "
+		    "twice" },
+		{ "duplicate member", "{\"title\": \"a\", \"title\": \"b\"}",
+		    1, 16, "appears twice" },
+		{ "state value out of range", "{\"start\": [0, 0], "
+		    "\"states\": {\"a\": {\"value\": 1}}}", 1, 42,
+		    "values must be 0 to 0" },
+		{ "duplicate state value", "{\"start\": [0, 0], \"states\": "
+		    "{\"a\": {\"value\": 0}, \"b\": {\"value\": 0}}}", 1, 62,
+		    "which state \"a\" already has" },
+		{ "state value 2^31", "{\"start\": [0, 0], \"states\": "
+		    "{\"a\": {\"value\": 2147483648}}}", 1, 42,
+		    "values must be 0 to 0" },
+		{ "bad colour", "{\"start\": [0, 0], \"states\": {\"a\": "
+		    "{\"value\": 0, \"color\": \"reddish\"}}}", 1, 54,
+		    "\"reddish\" of state \"a\" is not a colour" },
+		{ "undefined state", META "{\"time\": \"1\", \"entity\": "
+		    "\"x\", \"state\": 2}", 2, 41, "state 2 is not defined" },
+		{ "time backwards", META "{\"time\": \"9\", \"entity\": "
+		    "\"x\", \"state\": 0}\n{\"time\": \"8\", \"entity\": "
+		    "\"x\", \"state\": 0}", 3, 10,
+		    "time 8 for entity \"x\" is before its previous time 9" },
+		{ "fractional time", META "{\"time\": \"1.5\", \"entity\": "
+		    "\"x\", \"state\": 0}", 2, 10, "time \"1.5\" is not" },
+		{ "negative time", META "{\"time\": -1, \"entity\": \"x\", "
+		    "\"state\": 0}", 2, 10, "time -1 is not" },
+		{ "exponent time", META "{\"time\": 1e3, \"entity\": \"x\", "
+		    "\"state\": 0}", 2, 10, "time 1e3 is not" },
+		{ "time beyond 64 bits", META "{\"time\": "
+		    "\"18446744073709551616\", \"entity\": \"x\", "
+		    "\"state\": 0}", 2, 10, "fits in 64 bits" },
+		{ "empty time", META "{\"time\": \"\", \"entity\": \"x\", "
+		    "\"state\": 0}", 2, 10, "time \"\" is not" },
+		{ "entity not a string", META "{\"time\": \"1\", \"entity\": "
+		    "7, \"state\": 0}", 2, 25, "entity must be a string" },
+		{ "line and column count characters", META "\n  {\"entity\": "
+		    "\"\xc3\xa9\xc3\xa9\", \"description\": 5}", 3, 35,
+		    "description must be a string" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
+		const bad *c = &cases[i];
+		seen s;
+		sm_error err;
+		char name[128];
+		int rv = parse(c->text, NULL, &s, &err, NULL);
+
+		snprintf(name, sizeof (name), "ingest error: %s", c->name);
+		UNIT_REPORT(rv != 0 && err.line == c->line &&
+		    err.column == c->column &&
+		    strstr(err.message, c->message) != NULL &&
+		    strcmp(err.file, "t.out") == 0, name,
+		    "got rv %d at %llu:%llu \"%s\", want %llu:%llu \"%s\"",
+		    rv, (unsigned long long)err.line,
+		    (unsigned long long)err.column, err.message,
+		    (unsigned long long)c->line,
+		    (unsigned long long)c->column, c->message);
+	}
+}
+
+static void
+test_file(void)
+{
+	char path[] = "/tmp/test_ingest_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp = fdopen(fd, "w");
+	trace *tr = trace_new(path);
+	seen s;
+	sm_error err;
+	int i, rv;
+
+	fputs(META, fp);
+	for (i = 0; i < 1000; i++)
+		fprintf(fp, "{\"time\": \"%d\", \"entity\": \"e%d\", "
+		    "\"state\": %d}\n", i, i % 3, i % 2);
+	fclose(fp);
+	memset(&s, 0, sizeof (s));
+	rv = ingest_file(path, tr, NULL, record, &s, &err);
+	CHECK_INT("ingest_file reads a mapped file", rv, 0);
+	CHECK_U64("ingest_file data count", tr->ndata, 1000);
+	trace_free(tr);
+	unlink(path);
+
+	tr = trace_new("/nonexistent");
+	rv = ingest_file("/nonexistent/x.out", tr, NULL, record, &s, &err);
+	CHECK("ingest_file: missing file is an error naming it", rv != 0 &&
+	    strstr(err.message, "cannot open") != NULL &&
+	    strcmp(err.file, "/nonexistent/x.out") == 0);
+	trace_free(tr);
+}
+
+int
+main(void)
+{
+	test_good();
+	test_options();
+	test_bad();
+	test_file();
+	return (unit_exit());
+}

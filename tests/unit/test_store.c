@@ -1,0 +1,180 @@
+/*
+ * Tests for src/store.c: each query on a small hand-built trace, with
+ * equal times (zero-length intervals), bounds and entity sets.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+#include "unit.h"
+
+#define NT	STORE_NONE
+
+/*
+ * Entity 0: s0 at 0, s1 at 10, s2 at 10 (the later wins), s0 at 30.
+ * Entity 1: s1 at 5 (tag 7).  Entity 2: s0 at 0.  The trace ends at 50.
+ */
+static store *
+sample(uint64_t begin)
+{
+	store *s = store_new(3);
+
+	store_append(s, 0, 0, 0, NT);
+	store_append(s, 1, 5, 1, 7);
+	store_append(s, 0, 10, 1, NT);
+	store_append(s, 0, 10, 2, 4);
+	store_append(s, 0, 30, 0, NT);
+	store_append(s, 2, 0, 0, NT);
+	store_finish(s, begin, 50);
+	return (s);
+}
+
+static void
+test_state_at(void)
+{
+	store *s = sample(0);
+	store_interval iv;
+
+	CHECK("store_state_at finds the interval", store_state_at(s, 0, 9,
+	    &iv) && iv.state == 0 && iv.start == 0 && iv.end == 10);
+	CHECK("store_state_at: the later of equal times wins",
+	    store_state_at(s, 0, 10, &iv) && iv.state == 2 &&
+	    iv.tag == 4 && iv.start == 10 && iv.end == 30);
+	CHECK("store_state_at: last state runs to the end",
+	    store_state_at(s, 0, 49, &iv) && iv.state == 0 &&
+	    iv.end == 50);
+	CHECK("store_state_at: nothing at the end", !store_state_at(s, 0,
+	    50, &iv));
+	CHECK("store_state_at: nothing before the first transition",
+	    !store_state_at(s, 1, 4, &iv));
+	CHECK("store_state_at: tag of the interval",
+	    store_state_at(s, 1, 5, &iv) && iv.state == 1 && iv.tag == 7);
+	CHECK("store_state_at: unknown entity", !store_state_at(s, 9, 5,
+	    &iv));
+	store_free(s);
+}
+
+static void
+test_all_at(void)
+{
+	store *s = sample(0);
+	uint32_t states[3];
+	uint64_t counts[3];
+
+	store_states_at(s, 10, states);
+	CHECK("store_states_at", states[0] == 2 && states[1] == 1 &&
+	    states[2] == 0);
+	store_states_at(s, 3, states);
+	CHECK("store_states_at: no state yet", states[0] == 0 &&
+	    states[1] == STORE_NONE);
+	store_count_at(s, 10, counts);
+	CHECK("store_count_at", counts[0] == 1 && counts[1] == 1 &&
+	    counts[2] == 1);
+	store_free(s);
+}
+
+static void
+test_time_in(void)
+{
+	store *s = sample(0);
+	uint64_t t[3] = { 0, 0, 0 };
+
+	store_time_in(s, 0, 0, 50, t);
+	CHECK("store_time_in one entity, whole trace", t[0] == 30 &&
+	    t[1] == 0 && t[2] == 20);
+	memset(t, 0, sizeof (t));
+	store_time_in(s, 0, 5, 35, t);
+	CHECK("store_time_in clipped range", t[0] == 10 && t[1] == 0 &&
+	    t[2] == 20);
+	memset(t, 0, sizeof (t));
+	store_time_in(s, STORE_NONE, 0, 50, t);
+	CHECK("store_time_in all entities", t[0] == 80 && t[1] == 45 &&
+	    t[2] == 20);
+	memset(t, 0, sizeof (t));
+	store_time_in(s, 0, 40, 20, t);
+	CHECK("store_time_in empty range", t[0] == 0 && t[2] == 0);
+	store_free(s);
+
+	s = sample(12);
+	memset(t, 0, sizeof (t));
+	store_time_in(s, 0, 0, 100, t);
+	CHECK("store_time_in honours the store's bounds", t[0] == 20 &&
+	    t[2] == 18);
+	store_free(s);
+}
+
+static void
+test_iter(void)
+{
+	store *s = sample(0);
+	static const uint32_t which[] = { 1, 0 };
+	store_iter it;
+	store_interval iv;
+	char buf[512];
+	size_t o = 0;
+
+	store_iter_init(&it, s, which, 2, 5, 40);
+	while (store_iter_next(&it, &iv))
+		o += (size_t)snprintf(buf + o, sizeof (buf) - o,
+		    "%u:[%llu,%llu)s%u ", iv.entity,
+		    (unsigned long long)iv.start, (unsigned long long)iv.end,
+		    iv.state);
+	buf[o] = '\0';
+	CHECK_STR("store_iter over chosen entities, clipped, skipping "
+	    "zero-length", buf,
+	    "1:[5,40)s1 0:[5,10)s0 0:[10,30)s2 0:[30,40)s0 ");
+
+	o = 0;
+	store_iter_init(&it, s, NULL, 0, 45, 100);
+	while (store_iter_next(&it, &iv))
+		o += (size_t)snprintf(buf + o, sizeof (buf) - o,
+		    "%u:[%llu,%llu) ", iv.entity,
+		    (unsigned long long)iv.start, (unsigned long long)iv.end);
+	buf[o] = '\0';
+	CHECK_STR("store_iter all entities, range past the end", buf,
+	    "0:[45,50) 1:[45,50) 2:[45,50) ");
+	store_free(s);
+}
+
+static void
+test_large(void)
+{
+	/* Binary search against a linear scan on a long column. */
+	store *s = store_new(4);
+	uint64_t i, t = 0;
+	int ok = 1;
+
+	for (i = 0; i < 100000; i++) {
+		t += 1 + (i * 7919) % 13;
+		store_append(s, 0, t, (uint32_t)(i % 4), NT);
+	}
+	store_finish(s, 0, t + 10);
+	for (i = 0; i < 1000; i++) {
+		uint64_t q = (i * 104729) % (t + 10);
+		store_interval iv;
+		const uint64_t *times = store_times(s, 0);
+		size_t n = store_count(s, 0), k = 0;
+		int found = store_state_at(s, 0, q, &iv);
+
+		while (k < n && times[k] <= q)
+			k++;
+		if (k == 0 ? found : (!found ||
+		    iv.start != times[k - 1] ||
+		    iv.state != store_states(s, 0)[k - 1]))
+			ok = 0;
+	}
+	CHECK("store_state_at agrees with a linear scan", ok);
+	CHECK_U64("store_total", store_total(s), 100000);
+	store_free(s);
+}
+
+int
+main(void)
+{
+	test_state_at();
+	test_all_at();
+	test_time_in();
+	test_iter();
+	test_large();
+	return (unit_exit());
+}
