@@ -1,0 +1,158 @@
+#include "duration.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- Parsing ------------------------------------------------------------ */
+
+typedef struct duration_unit {
+	const char *name;
+	int64_t ns;		/* nanoseconds per unit, a power of ten */
+	int digits;		/* log10(ns): fraction digits that count */
+} duration_unit;
+
+/*
+ * Units are case sensitive: "Ms" or "MS" could as well mean megaseconds,
+ * and a mistyped unit should fail rather than be guessed at.  Both micro
+ * signs are accepted: the header's U+03BC and U+00B5, which is what many
+ * keyboards type (AltGr+m) and what looks the same on screen.
+ */
+static const duration_unit units[] = {
+	{ "", 1, 0 },
+	{ "ns", 1, 0 },
+	{ "us", 1000, 3 },
+	{ "\xce\xbcs", 1000, 3 },	/* U+03BC GREEK SMALL LETTER MU */
+	{ "\xc2\xb5s", 1000, 3 },	/* U+00B5 MICRO SIGN */
+	{ "ms", 1000000, 6 },
+	{ "s", 1000000000, 9 },
+	{ "sec", 1000000000, 9 },
+};
+
+static int
+is_digit(int ch)
+{
+	return (ch >= '0' && ch <= '9');
+}
+
+static int
+duration_fail(const char **why, const char *msg)
+{
+	if (why != NULL)
+		*why = msg;
+	return (0);
+}
+
+/*
+ * The number is kept as text until the unit is known and then converted
+ * with integers only, so "1.5ms" is exactly 1500000 and "0.1s" is exactly
+ * 100000000, which a double would not guarantee.  Either side of the point
+ * may be empty (".5s" and "1.s" are accepted, as strtod would) but not
+ * both.  Fraction digits below a nanosecond are dropped: truncation, so
+ * a parsed value never exceeds what was written.  *out is written only on
+ * success; out may be NULL to validate only.
+ */
+int
+duration_parse(const char *text, int64_t *out, const char **why)
+{
+	const char *p, *ip, *fp, *unit;
+	size_t ilen = 0, flen = 0, i;
+	const duration_unit *u = NULL;
+	int64_t whole = 0, frac = 0;
+	int d;
+
+	if (text == NULL || text[0] == '\0')
+		return (duration_fail(why, "empty duration"));
+	if (text[0] == '-')
+		return (duration_fail(why, "negative duration"));
+
+	p = ip = text;
+	while (is_digit((unsigned char)*p))
+		p++;
+	ilen = (size_t)(p - ip);
+	fp = p;
+	if (*p == '.') {
+		fp = ++p;
+		while (is_digit((unsigned char)*p))
+			p++;
+		flen = (size_t)(p - fp);
+	}
+	if (ilen == 0 && flen == 0)
+		return (duration_fail(why, "not a number"));
+
+	unit = p;
+	for (i = 0; i < sizeof (units) / sizeof (units[0]); i++) {
+		if (strcmp(unit, units[i].name) == 0) {
+			u = &units[i];
+			break;
+		}
+	}
+	if (u == NULL) {
+		/* Name the likely mistake if it is not the unit's spelling. */
+		if (*unit == '.')
+			return (duration_fail(why,
+			    "more than one decimal point"));
+		if (*unit == 'e' || *unit == 'E') {
+			if (is_digit((unsigned char)unit[1]) ||
+			    unit[1] == '+' || unit[1] == '-')
+				return (duration_fail(why,
+				    "exponents are not allowed"));
+		}
+		if (*unit == ' ' || *unit == '\t')
+			return (duration_fail(why, "space before unit"));
+		return (duration_fail(why,
+		    "unknown unit (use ns, us, ms, s or sec)"));
+	}
+
+	for (i = 0; i < ilen; i++) {
+		d = ip[i] - '0';
+		if (whole > (INT64_MAX - d) / 10)
+			return (duration_fail(why, "too large"));
+		whole = whole * 10 + d;
+	}
+	/* The first u->digits fraction digits, zero-padded on the right. */
+	for (i = 0; i < (size_t)u->digits; i++)
+		frac = frac * 10 + (i < flen ? fp[i] - '0' : 0);
+
+	if (whole > (INT64_MAX - frac) / u->ns)
+		return (duration_fail(why, "too large"));
+	if (out != NULL)
+		*out = whole * u->ns + frac;
+	return (1);
+}
+
+/* ---- Formatting --------------------------------------------------------- */
+
+/*
+ * Extra digits are truncated, not rounded: rounding would print 999999999
+ * ns as "1000.000ms", or carry it into a unit the rule did not pick, and a
+ * truncated value never claims more time than was spent.  So 1999999 ns
+ * is "1.999ms".
+ */
+char *
+duration_format(uint64_t ns, char *buf, size_t size)
+{
+	static const struct {
+		const char *name;
+		uint64_t ns;
+	} fmt_units[] = {
+		{ "s", 1000000000 },
+		{ "ms", 1000000 },
+		{ "us", 1000 },
+	};
+	size_t i;
+
+	if (size == 0)
+		return (buf);
+	for (i = 0; i < sizeof (fmt_units) / sizeof (fmt_units[0]); i++) {
+		if (ns >= fmt_units[i].ns) {
+			snprintf(buf, size, "%llu.%03llu%s",
+			    (unsigned long long)(ns / fmt_units[i].ns),
+			    (unsigned long long)(ns % fmt_units[i].ns /
+			    (fmt_units[i].ns / 1000)),
+			    fmt_units[i].name);
+			return (buf);
+		}
+	}
+	snprintf(buf, size, "%lluns", (unsigned long long)ns);
+	return (buf);
+}
