@@ -56,8 +56,8 @@ parse_time_option(const char *name, const char *text)
 	char msg[256];
 
 	if (!duration_parse(text, &v, &why)) {
-		snprintf(msg, sizeof (msg), "invalid %s \"%%s\": %s "
-		    "(examples: 1500, 2.5ms, 10s)", name, why);
+		snprintf(msg, sizeof (msg), "invalid %s \"%%s\": %s",
+		    name, why);
 		usage_error(msg, text);
 	}
 	return (v);
@@ -159,11 +159,12 @@ main(int argc, char **argv)
 	if (argc > 1 && is_script(argv[1]))
 		return (lua_script_run(argc - 1, argv + 1));
 
+	opterr = 0;		/* our own messages, without argv[0]'s path */
 	memset(&o, 0, sizeof (o));
 	o.coalesce = 25000;
 	o.strip_height = 10;
 	o.format = FORMAT_SVG;
-	while ((c = getopt_long(argc, argv, "b:e:d:c:s:S:ih:f:no:T:",
+	while ((c = getopt_long(argc, argv, ":b:e:d:c:s:S:ih:f:no:T:",
 	    longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': b = optarg; break;
@@ -198,10 +199,18 @@ main(int argc, char **argv)
 		case 'V':
 			printf("statemap-lua %s\n", STATEMAP_VERSION);
 			return (0);
+		case ':':
+			usage_error("option %s needs a value",
+			    argv[optind - 1]);
+			break;
 		default:
-			fputs("Try 'statemap-lua --help' for more "
-			    "information.\n", stderr);
-			return (EXIT_USAGE);
+			if (optopt != 0) {
+				char opt[3] = { '-', (char)optopt, '\0' };
+
+				usage_error("unknown option %s", opt);
+			}
+			usage_error("unknown option %s", argv[optind - 1]);
+			break;
 		}
 	}
 	if (optind >= argc)
