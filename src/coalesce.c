@@ -37,17 +37,24 @@ struct coalesce {
 	ent_state *ents;
 	size_t nents, ents_cap;
 
-	uint32_t *heap;		/* rect indices, a binary min-heap */
+	struct heap_entry *heap; /* a binary min-heap */
 	size_t heap_len, heap_cap;
 };
 
 /* ---- the ordered set: a min-heap on (weight, start, entity) ---- */
 
-static int
-rect_less(const coalesce *c, uint32_t a, uint32_t b)
-{
-	const rect *x = &c->rects[a], *y = &c->rects[b];
+/*
+ * Heap entries carry their keys, so sifting compares without touching
+ * the rectangles (which would be a cache miss per comparison).
+ */
+typedef struct heap_entry {
+	uint64_t weight, start;
+	uint32_t entity, rect;
+} heap_entry;
 
+static int
+entry_less(const heap_entry *x, const heap_entry *y)
+{
 	if (x->weight != y->weight)
 		return (x->weight < y->weight);
 	if (x->start != y->start)
@@ -58,36 +65,36 @@ rect_less(const coalesce *c, uint32_t a, uint32_t b)
 	 * Only zero-length rectangles can tie this far (the reference then
 	 * corrupts its own state); the index keeps us deterministic.
 	 */
-	return (a < b);
+	return (x->rect < y->rect);
 }
 
 static void
-heap_place(coalesce *c, size_t pos, uint32_t r)
+heap_place(coalesce *c, size_t pos, const heap_entry *e)
 {
-	c->heap[pos] = r;
-	c->rects[r].heap = (uint32_t)pos;
+	c->heap[pos] = *e;
+	c->rects[e->rect].heap = (uint32_t)pos;
 }
 
 static void
 heap_up(coalesce *c, size_t pos)
 {
-	uint32_t r = c->heap[pos];
+	heap_entry e = c->heap[pos];
 
 	while (pos > 0) {
 		size_t parent = (pos - 1) / 2;
 
-		if (!rect_less(c, r, c->heap[parent]))
+		if (!entry_less(&e, &c->heap[parent]))
 			break;
-		heap_place(c, pos, c->heap[parent]);
+		heap_place(c, pos, &c->heap[parent]);
 		pos = parent;
 	}
-	heap_place(c, pos, r);
+	heap_place(c, pos, &e);
 }
 
 static void
 heap_down(coalesce *c, size_t pos)
 {
-	uint32_t r = c->heap[pos];
+	heap_entry e = c->heap[pos];
 
 	for (;;) {
 		size_t child = 2 * pos + 1;
@@ -95,54 +102,61 @@ heap_down(coalesce *c, size_t pos)
 		if (child >= c->heap_len)
 			break;
 		if (child + 1 < c->heap_len &&
-		    rect_less(c, c->heap[child + 1], c->heap[child]))
+		    entry_less(&c->heap[child + 1], &c->heap[child]))
 			child++;
-		if (!rect_less(c, c->heap[child], r))
+		if (!entry_less(&c->heap[child], &e))
 			break;
-		heap_place(c, pos, c->heap[child]);
+		heap_place(c, pos, &c->heap[child]);
 		pos = child;
 	}
-	heap_place(c, pos, r);
-}
-
-static void
-heap_insert(coalesce *c, uint32_t r)
-{
-	grow_array(&c->heap, &c->heap_cap, c->heap_len + 1, sizeof (uint32_t));
-	c->heap[c->heap_len++] = r;
-	heap_up(c, c->heap_len - 1);
+	heap_place(c, pos, &e);
 }
 
 static void
 heap_remove(coalesce *c, uint32_t r)
 {
 	size_t pos = c->rects[r].heap;
-	uint32_t last;
 
 	if (pos == COALESCE_NONE)
 		return;
 	c->rects[r].heap = COALESCE_NONE;
-	last = c->heap[--c->heap_len];
-	if (pos == c->heap_len)
+	if (pos == --c->heap_len)
 		return;
-	heap_place(c, pos, last);
+	heap_place(c, pos, &c->heap[c->heap_len]);
 	heap_down(c, pos);
-	heap_up(c, c->rects[last].heap);
+	heap_up(c, c->rects[c->heap[c->heap_len].rect].heap);
 }
 
-/* Recomputes a rectangle's weight and (re)enters it in the set. */
+/*
+ * Recomputes a rectangle's weight and puts it in the set under its new
+ * key: moved in place if it is there, added if it is not (a rectangle
+ * that left the set as its entity's only one comes back this way).
+ */
 static void
 reweigh(coalesce *c, uint32_t r)
 {
 	rect *x = &c->rects[r];
+	heap_entry e;
 
 	x->weight = x->duration;
 	if (x->prev != COALESCE_NONE)
 		x->weight += c->rects[x->prev].duration;
 	if (x->next != COALESCE_NONE)
 		x->weight += c->rects[x->next].duration;
-	heap_remove(c, r);
-	heap_insert(c, r);
+	e.weight = x->weight;
+	e.start = x->start;
+	e.entity = x->entity;
+	e.rect = r;
+	if (x->heap == COALESCE_NONE) {
+		grow_array(&c->heap, &c->heap_cap, c->heap_len + 1,
+		    sizeof (heap_entry));
+		heap_place(c, c->heap_len++, &e);
+		heap_up(c, c->heap_len - 1);
+		return;
+	}
+	heap_place(c, x->heap, &e);
+	heap_down(c, x->heap);
+	heap_up(c, x->heap);
 }
 
 /* ---- rectangles ---- */
@@ -308,7 +322,7 @@ absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 static void
 trim(coalesce *c)
 {
-	uint32_t r = c->heap[0], prev, next;
+	uint32_t r = c->heap[0].rect, prev, next;
 	rect *x = &c->rects[r];
 
 	heap_remove(c, r);
