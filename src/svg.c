@@ -80,6 +80,29 @@ tick_step(double span)
 	}
 }
 
+/* A tick label: "1.500s" reads better as "1.5s", "2.000ms" as "2ms". */
+static const char *
+tick_label(uint64_t t, char *buf, size_t size)
+{
+	char *dot, *end;
+
+	duration_format(t, buf, size);
+	if ((dot = strchr(buf, '.')) == NULL)
+		return (buf);
+	for (end = dot + 1; *end >= '0' && *end <= '9'; end++)
+		continue;
+	{
+		char *last = end;
+
+		while (last > dot + 1 && last[-1] == '0')
+			last--;
+		if (last == dot + 1)
+			last = dot;
+		memmove(last, end, strlen(end) + 1);
+	}
+	return (buf);
+}
+
 static void
 write_axis(FILE *out, double span, unsigned width)
 {
@@ -97,7 +120,7 @@ write_axis(FILE *out, double span, unsigned width)
 		    "y2=\"%d\" stroke=\"#888\" />", x, AXIS_Y - 4, x, AXIS_Y);
 		fprintf(out, "<text x=\"%.2f\" y=\"%d\" font-size=\"9\" "
 		    "text-anchor=\"middle\" class=\"sansserif\">%s</text>\n",
-		    x, AXIS_Y - 6, duration_format(t, buf, sizeof (buf)));
+		    x, AXIS_Y - 6, tick_label(t, buf, sizeof (buf)));
 		if (t > UINT64_MAX - step)
 			break;
 	}
