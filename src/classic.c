@@ -41,14 +41,18 @@ make_coalescer(file_ctx *fc, const trace *tr)
 }
 
 static void
-on_datum(void *ctx, const trace *tr, uint32_t entity, uint64_t time,
-    uint32_t state, uint32_t tag)
+on_datum(void *ctx, trace *tr, uint32_t entity, uint64_t time,
+    uint32_t state, const char *tag, size_t tag_len)
 {
 	file_ctx *fc = ctx;
 
 	if (fc->map->co == NULL)
 		make_coalescer(fc, tr);
-	coalesce_datum(fc->map->co, entity, time, state, tag);
+	/* Data past the end number no tags, as in the reference. */
+	if (!coalesce_in_bounds(fc->map->co, time))
+		return;
+	coalesce_datum(fc->map->co, entity, time, state, tag == NULL ?
+	    COALESCE_NO_TAG : trace_tag_id(tr, state, tag, tag_len));
 }
 
 static const char *

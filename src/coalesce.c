@@ -18,6 +18,7 @@ typedef struct rect {
 typedef struct entity {
 	uint32_t first, last;
 	uint32_t nrects;
+	int seen;		/* had a datum within the end bound */
 	int has_state;
 	uint64_t start;		/* when the open state began */
 	uint32_t state, tag;
@@ -378,15 +379,22 @@ coalesce_free(coalesce *c)
 	free(c);
 }
 
+int
+coalesce_in_bounds(const coalesce *c, uint64_t time)
+{
+	return (c->end == 0 || !after(time, c->end));
+}
+
 void
 coalesce_datum(coalesce *c, uint32_t id, uint64_t time, uint32_t state,
     uint32_t tag)
 {
 	ent_state *e;
 
-	if (c->end != 0 && after(time, c->end))
+	if (!coalesce_in_bounds(c, time))
 		return;
 	e = entity_get(c, id);
+	e->seen = 1;
 	if (e->has_state && after(time, c->begin)) {
 		if (c->begin > 0 && e->start < (uint64_t)c->begin)
 			e->start = (uint64_t)c->begin;
@@ -464,6 +472,12 @@ coalesce_get(const coalesce *c, uint32_t r, coalesce_rect *out)
 	out->states = states_of(c, r);
 	out->tags = x->tags;
 	out->ntags = x->ntags;
+}
+
+int
+coalesce_seen(const coalesce *c, uint32_t entity)
+{
+	return (entity < c->nents && c->ents[entity].seen);
 }
 
 uint64_t

@@ -44,6 +44,9 @@ coalesce *coalesce_new(uint32_t nstates, uint64_t budget, int64_t begin,
     int64_t end);
 void coalesce_free(coalesce *c);
 
+/* Whether a datum at this time is within the end bound (else skipped). */
+int coalesce_in_bounds(const coalesce *c, uint64_t time);
+
 /* One transition: entity enters state (with tag or COALESCE_NO_TAG). */
 void coalesce_datum(coalesce *c, uint32_t entity, uint64_t time,
     uint32_t state, uint32_t tag);
@@ -63,6 +66,13 @@ uint64_t coalesce_end(const coalesce *c);
 
 /* Entities are the ids given to coalesce_datum; this is the largest + 1. */
 uint32_t coalesce_nentities(const coalesce *c);
+
+/*
+ * Whether the entity had a datum that was not past the end bound.  The
+ * reference tool never creates an entity whose data all lie past the end
+ * (it skips them before looking the entity up), so neither do we.
+ */
+int coalesce_seen(const coalesce *c, uint32_t entity);
 
 /* Walks an entity's rectangles in time order: first, then next. */
 uint32_t coalesce_first(const coalesce *c, uint32_t entity);

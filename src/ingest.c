@@ -508,7 +508,9 @@ do_datum(ingest *in, const json_value *obj, const fields *f)
 	const json_value *allowed[] = { f->time, f->entity, f->state, f->tag };
 	trace *tr = in->tr;
 	uint64_t time;
-	uint32_t entity, state, tag = TRACE_NO_TAG;
+	uint32_t entity, state;
+	const char *tag = NULL;
+	size_t tag_len = 0;
 	char q[96];
 
 	if (only_members(in, f, "a datum", allowed, 4) != 0 ||
@@ -538,9 +540,11 @@ do_datum(ingest *in, const json_value *obj, const fields *f)
 	}
 	in->last_time[entity] = time;
 	if (f->tag != NULL && f->tag->type == JSON_STRING &&
-	    !in->opts->ignore_tags)
-		tag = trace_tag_id(tr, state, f->tag->str, f->tag->len);
-	in->datum(in->ctx, tr, entity, time, state, tag);
+	    !in->opts->ignore_tags) {
+		tag = f->tag->str;
+		tag_len = f->tag->len;
+	}
+	in->datum(in->ctx, tr, entity, time, state, tag, tag_len);
 	return (0);
 }
 

@@ -26,12 +26,14 @@ typedef struct ingest_options {
 } ingest_options;
 
 /*
- * Called for every datum in file order, after validation.  entity and tag
- * are ids in tr (tag is TRACE_NO_TAG when there is none); state is a
- * valid state value.
+ * Called for every datum in file order, after validation.  entity is an
+ * id in tr; state is a valid state value; tag is the datum's tag (tag_len
+ * bytes), or NULL when it has none or tags are ignored.  The consumer
+ * numbers tags with trace_tag_id, so that it can leave out the tags of
+ * data it drops (as the reference does for data past the end bound).
  */
-typedef void (*ingest_datum_fn)(void *ctx, const trace *tr, uint32_t entity,
-    uint64_t time, uint32_t state, uint32_t tag);
+typedef void (*ingest_datum_fn)(void *ctx, trace *tr, uint32_t entity,
+    uint64_t time, uint32_t state, const char *tag, size_t tag_len);
 
 /*
  * Reads path ("-" for stdin) into tr, calling datum for each transition.

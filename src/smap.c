@@ -57,14 +57,20 @@ smap_sort(smap *m, const char *state, sm_error *err)
 			return (-1);
 		}
 	}
-	m->nentities = trace_nentities(m->tr);
-	keys = xcalloc(m->nentities, sizeof (sort_key));
-	for (i = 0; i < m->nentities; i++) {
-		keys[i].id = i;
-		keys[i].name = trace_entity_name(m->tr, i, &keys[i].len);
+	keys = xcalloc(trace_nentities(m->tr), sizeof (sort_key));
+	m->nentities = 0;
+	for (i = 0; i < trace_nentities(m->tr); i++) {
+		sort_key *k = &keys[m->nentities];
+
+		/* Shown: entities with data in bounds, or a description. */
+		if (m->tr->descriptions[i] == NULL &&
+		    (m->co == NULL || !coalesce_seen(m->co, i)))
+			continue;
+		k->id = i;
+		k->name = trace_entity_name(m->tr, i, &k->len);
 		if (s >= 0 && m->co != NULL)
-			keys[i].time = coalesce_state_time(m->co, i,
-			    (uint32_t)s);
+			k->time = coalesce_state_time(m->co, i, (uint32_t)s);
+		m->nentities++;
 	}
 	qsort(keys, m->nentities, sizeof (sort_key), compare_keys);
 	free(m->order);

@@ -15,11 +15,13 @@ typedef struct seen {
 } seen;
 
 static void
-record(void *ctx, const trace *tr, uint32_t entity, uint64_t time,
-    uint32_t state, uint32_t tag)
+record(void *ctx, trace *tr, uint32_t entity, uint64_t time, uint32_t state,
+    const char *tagname, size_t tag_len)
 {
 	seen *s = ctx;
 	const char *name = trace_entity_name(tr, entity, NULL);
+	uint32_t tag = tagname == NULL ? TRACE_NO_TAG :
+	    trace_tag_id(tr, state, tagname, tag_len);
 
 	if (s->len > sizeof (s->log) - 128)
 		return;		/* the long tests only count */
