@@ -616,9 +616,9 @@ do_tag_definition(ingest *in, const json_value *obj, const fields *f)
 		if (m == f->state || m == f->tag)
 			continue;
 		if (n++ > 0)
-			fputc(',', out);
+			fputs(", ", out);
 		json_write_string(out, m->key, m->key_len);
-		fputc(':', out);
+		fputs(": ", out);
 		write_value(out, m);
 	}
 	fclose(out);

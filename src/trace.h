@@ -33,8 +33,8 @@ typedef struct trace_tag {
 	uint32_t state;
 	uint32_t name;		/* id in trace.tag_names */
 	/*
-	 * The definition's other members as compact JSON object members
-	 * ("\"pid\":12,\"execname\":\"postgres\""), or NULL if the tag was
+	 * The definition's other members as JSON object members
+	 * ("\"pid\": 12, \"execname\": \"postgres\""), or NULL if the tag was
 	 * used but never defined.  A redefinition replaces it.
 	 */
 	char *members;

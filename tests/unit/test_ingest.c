@@ -105,9 +105,9 @@ test_good(void)
 	    "the <b> thread");
 	CHECK_INT("ingest tags", trace_ntags(tr), 2);
 	CHECK_STR("ingest tag redefinition replaces members",
-	    tr->tags[0].members, "\"pid\":99");
+	    tr->tags[0].members, "\"pid\": 99");
 	CHECK_STR("ingest tag defined after use", tr->tags[1].members,
-	    "\"pid\":13");
+	    "\"pid\": 13");
 	CHECK_U64("ingest events kept", tr->nevents, 1);
 	CHECK("ingest event target", tr->nevents == 1 &&
 	    tr->events[0].target != TRACE_NO_ENTITY &&
