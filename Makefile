@@ -19,7 +19,7 @@ LDLIBS	+= $(PKG_LIBS) -lm
 BUILD	= build
 # The core: every module but main.c, also linked into the unit tests.
 CORE_SRC = $(filter-out src/main.c,$(wildcard src/*.c))
-CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/%.o)
+CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/lua_modules.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/%)
 LUA_MODS = $(wildcard lua/*.lua)
@@ -33,6 +33,13 @@ $(BIN): $(BUILD)/main.o $(CORE_OBJ)
 
 $(BUILD)/%.o: src/%.c | $(BUILD)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The lua/ modules, compiled into the binary.
+$(BUILD)/lua_modules.c: src/embed.lua $(LUA_MODS) | $(BUILD)
+	lua5.4 src/embed.lua $@ $(LUA_MODS)
+
+$(BUILD)/lua_modules.o: $(BUILD)/lua_modules.c src/lua_modules.h
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/test_%: tests/unit/test_%.c $(CORE_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDFLAGS) $(LDLIBS)
