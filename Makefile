@@ -55,7 +55,7 @@ test: $(BIN) $(UNIT_BIN)
 # The whole suite again under AddressSanitizer and UBSan (LeakSanitizer on).
 check-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	$(MAKE) BUILD=build-asan BIN=build-asan/statemap-lua \
+	$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/statemap-lua \
 		OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 
