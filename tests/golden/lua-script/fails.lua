@@ -1,0 +1,4 @@
+local function inner(t)
+	return t.field.subfield
+end
+inner({})
