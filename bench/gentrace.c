@@ -6,7 +6,7 @@
  *
  * Records are one per line, in time order overall, entities interleaved
  * at random; with -t most data carry one of a few hundred tags, each
- * defined (with a pid and an execname) just before its first use.
+ * defined (with a pid and an execname) just after its first use.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -141,12 +141,22 @@ main(int argc, char **argv)
 
 		/* About 3 us between records: ~30 s over 10M records. */
 		t += (r >> 40) % 6000;
+		put_str("{\"time\": \"");
+		put_u64(t);
+		put_str("\", \"entity\": \"");
+		put_u64(entity);
+		put_str("\", \"state\": ");
+		put_u64(state);
 		if (tags && (r >> 32) % 10 != 0) {
 			uint64_t tag = (r >> 12) % NTAGS;
 
+			put_str(", \"tag\": \"t");
+			put_u64(tag);
+			put_str("\"");
 			if (!defined[tag][state % 8]) {
+				/* Defined right after its first use. */
 				defined[tag][state % 8] = 1;
-				put_str("{\"state\": ");
+				put_str("}\n{\"state\": ");
 				put_u64(state);
 				put_str(", \"tag\": \"t");
 				put_u64(tag);
@@ -154,25 +164,9 @@ main(int argc, char **argv)
 				put_u64(1000 + tag);
 				put_str(", \"execname\": \"proc");
 				put_u64(tag % 37);
-				put_str("\"}\n");
+				put_str("\"");
 			}
-			put_str("{\"time\": \"");
-			put_u64(t);
-			put_str("\", \"entity\": \"");
-			put_u64(entity);
-			put_str("\", \"state\": ");
-			put_u64(state);
-			put_str(", \"tag\": \"t");
-			put_u64(tag);
-			put_str("\"}\n");
-			continue;
 		}
-		put_str("{\"time\": \"");
-		put_u64(t);
-		put_str("\", \"entity\": \"");
-		put_u64(entity);
-		put_str("\", \"state\": ");
-		put_u64(state);
 		put_str("}\n");
 	}
 	flush_out();

@@ -508,6 +508,17 @@ parse_literal(parser *p, const char *word, json_type type)
 
 static json_value *parse_value(parser *p);
 
+/* Skips whitespace to the next token; fails if the input ends first. */
+static int
+next_token(parser *p, size_t from, const char *inside)
+{
+	p->pos = json_skip_space(p->buf, p->len, from);
+	if (p->pos < p->len)
+		return (0);
+	fail_end(p, inside);
+	return (-1);
+}
+
 static json_value *
 parse_container(parser *p, int object)
 {
@@ -519,9 +530,8 @@ parse_container(parser *p, int object)
 	if (++p->depth > JSON_MAX_DEPTH)
 		return (fail_at(p, p->pos, "nesting too deep: more than "
 		    "1000 levels of arrays and objects"));
-	p->pos = json_skip_space(p->buf, p->len, p->pos + 1);
-	if (p->pos >= p->len)
-		return (fail_end(p, inside));
+	if (next_token(p, p->pos + 1, inside) != 0)
+		return (NULL);
 	if (p->buf[p->pos] == close) {
 		p->pos++;
 		p->depth--;
@@ -539,9 +549,8 @@ parse_container(parser *p, int object)
 				    "'\"' (a member name)"));
 			if (parse_string(p, &key, &key_len) != 0)
 				return (NULL);
-			p->pos = json_skip_space(p->buf, p->len, p->pos);
-			if (p->pos >= p->len)
-				return (fail_end(p, inside));
+			if (next_token(p, p->pos, inside) != 0)
+				return (NULL);
 			if (p->buf[p->pos] != ':')
 				return (fail_found(p, p->pos, "':' after the "
 				    "member name"));
@@ -558,9 +567,8 @@ parse_container(parser *p, int object)
 			tail->next = m;
 		tail = m;
 		v->len++;
-		p->pos = json_skip_space(p->buf, p->len, p->pos);
-		if (p->pos >= p->len)
-			return (fail_end(p, inside));
+		if (next_token(p, p->pos, inside) != 0)
+			return (NULL);
 		if (p->buf[p->pos] == close) {
 			p->pos++;
 			p->depth--;
@@ -570,9 +578,8 @@ parse_container(parser *p, int object)
 			return (fail_found(p, p->pos, object ?
 			    "',' or '}' after an object member" :
 			    "',' or ']' after an array element"));
-		p->pos = json_skip_space(p->buf, p->len, p->pos + 1);
-		if (p->pos >= p->len)
-			return (fail_end(p, inside));
+		if (next_token(p, p->pos + 1, inside) != 0)
+			return (NULL);
 	}
 }
 
