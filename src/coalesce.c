@@ -40,6 +40,9 @@ struct coalesce {
 
 	struct heap_entry *heap; /* a binary min-heap */
 	size_t heap_len, heap_cap;
+
+	coalesce_tag *scratch;	/* for merging tag lists */
+	uint32_t scratch_cap;
 };
 
 /* ---- the ordered set: a min-heap on (weight, start, entity) ---- */
@@ -286,6 +289,61 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 	reweigh(c, r);
 }
 
+/*
+ * Adds the victim's tag times to the survivor's.  Both lists are sorted
+ * by tag id, so long ones merge in one pass into the scratch buffer, which
+ * then trades places with the survivor's list: no allocation once warm.
+ */
+static void
+merge_tags(coalesce *c, rect *s, rect *v)
+{
+	uint32_t i = 0, j = 0, n = 0, cap;
+	coalesce_tag *swap;
+
+	if (v->ntags == 0)
+		return;
+	/* The usual case: a long list gains a tag or two; insert in place. */
+	if (v->ntags <= 4) {
+		for (i = 0; i < v->ntags; i++)
+			add_tag_time(s, v->tags[i].tag, v->tags[i].time);
+		return;
+	}
+	if (s->ntags == 0) {
+		swap = s->tags;
+		cap = s->tags_cap;
+		s->tags = v->tags;
+		s->tags_cap = v->tags_cap;
+		s->ntags = v->ntags;
+		v->tags = swap;
+		v->tags_cap = cap;
+		v->ntags = 0;
+		return;
+	}
+	if (c->scratch_cap < s->ntags + v->ntags) {
+		c->scratch_cap = s->ntags + v->ntags;
+		c->scratch = xrealloc(c->scratch,
+		    c->scratch_cap * sizeof (coalesce_tag));
+	}
+	while (i < s->ntags || j < v->ntags) {
+		if (j == v->ntags || (i < s->ntags &&
+		    s->tags[i].tag < v->tags[j].tag)) {
+			c->scratch[n++] = s->tags[i++];
+		} else if (i == s->ntags || v->tags[j].tag < s->tags[i].tag) {
+			c->scratch[n++] = v->tags[j++];
+		} else {
+			c->scratch[n] = s->tags[i++];
+			c->scratch[n++].time += v->tags[j++].time;
+		}
+	}
+	swap = s->tags;
+	cap = s->tags_cap;
+	s->tags = c->scratch;
+	s->tags_cap = c->scratch_cap;
+	s->ntags = n;
+	c->scratch = swap;
+	c->scratch_cap = cap;
+}
+
 /* The victim's time goes to the survivor; the victim leaves its list. */
 static void
 absorb(coalesce *c, uint32_t survivor, uint32_t victim)
@@ -298,8 +356,7 @@ absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 	s->duration += v->duration;
 	for (i = 0; i < c->nstates; i++)
 		st[i] += vt[i];
-	for (i = 0; i < v->ntags; i++)
-		add_tag_time(s, v->tags[i].tag, v->tags[i].time);
+	merge_tags(c, s, v);
 	s->next = v->next;
 	if (v->next != COALESCE_NONE)
 		c->rects[v->next].prev = survivor;
@@ -376,6 +433,7 @@ coalesce_free(coalesce *c)
 	free(c->state_time);
 	free(c->ents);
 	free(c->heap);
+	free(c->scratch);
 	free(c);
 }
 

@@ -15,6 +15,7 @@
 #include "util.h"
 
 #define READ_CHUNK	(4 << 20)
+#define RELEASE_CHUNK	((size_t)64 << 20)
 
 /* The metadata fields, each of which may be given once. */
 enum {
@@ -37,6 +38,7 @@ typedef struct reader {
 	char *mem;		/* the stream buffer, if streaming */
 	size_t cap;
 	int eof;
+	size_t released;	/* mapped bytes handed back to the kernel */
 	uint64_t line_base;	/* newlines before buf[0] */
 	uint64_t col_base;	/* characters after the last of them */
 } reader;
@@ -250,6 +252,25 @@ reader_refill(ingest *in, size_t *pos)
 	}
 	rd->len += (size_t)n;
 	return (1);
+}
+
+/*
+ * Gives back the pages of a mapped file that have been parsed, so memory
+ * stays bounded by entities and rectangles, not by the size of the input.
+ * Nothing points into parsed records (names are copied), and an error
+ * position that needs them again just faults them back in.
+ */
+static void
+reader_release(reader *rd, size_t pos)
+{
+	size_t page = 4096, end;
+
+	if (rd->mem != NULL || pos - rd->released < RELEASE_CHUNK)
+		return;
+	end = pos & ~(page - 1);
+	(void) madvise((char *)rd->buf + rd->released, end - rd->released,
+	    MADV_DONTNEED);
+	rd->released = end;
 }
 
 /* ---- members of a record ---- */
@@ -884,6 +905,7 @@ run(ingest *in)
 		if (do_record(in, v) != 0)
 			return (-1);
 		pos = next;
+		reader_release(rd, pos);
 	}
 
 	if (!in->any_record)

@@ -231,7 +231,7 @@ rng(void)
 static void
 test_properties(void)
 {
-	int round, ok_time = 1, ok_budget = 1, ok_order = 1;
+	int round, ok_time = 1, ok_budget = 1, ok_order = 1, ok_tags = 1;
 
 	for (round = 0; round < 200; round++) {
 		uint32_t nent = 1 + rng() % 20, nstates = 1 + rng() % 6;
@@ -247,9 +247,13 @@ test_properties(void)
 			uint32_t ent = (uint32_t)(rng() % nent);
 			uint32_t st = (uint32_t)(rng() % nstates);
 
+			uint32_t tag = rng() % 3 == 0 ? NT :
+			    (uint32_t)(rng() % 7);
+
 			t += rng() % 4 == 0 ? 0 : rng() % 1000;
-			coalesce_datum(c, ent, t, st, NT);
-			store_append(s, ent, t, st, STORE_NONE);
+			coalesce_datum(c, ent, t, st, tag);
+			store_append(s, ent, t, st, tag == NT ? STORE_NONE :
+			    tag);
 		}
 		coalesce_finish(c, t);
 		store_finish(s, 0, t);
@@ -258,6 +262,15 @@ test_properties(void)
 			uint32_t r, k;
 			int first = 1;
 
+			uint64_t tag_want[7] = { 0 }, tag_got[7] = { 0 };
+			store_iter it;
+			store_interval iv;
+
+			store_iter_init(&it, s, &e, 1, 0, t);
+			while (store_iter_next(&it, &iv)) {
+				if (iv.tag != STORE_NONE)
+					tag_want[iv.tag] += iv.end - iv.start;
+			}
 			memset(want, 0, nstates * sizeof (uint64_t));
 			memset(got, 0, nstates * sizeof (uint64_t));
 			store_time_in(s, e, 0, t, want);
@@ -271,6 +284,12 @@ test_properties(void)
 					got[k] += x.states[k];
 					sum += x.states[k];
 				}
+				for (k = 0; k < x.ntags; k++) {
+					tag_got[x.tags[k].tag] += x.tags[k].time;
+					if (k > 0 && x.tags[k - 1].tag >=
+					    x.tags[k].tag)
+						ok_tags = 0;
+				}
 				if (sum != x.duration ||
 				    (!first && x.start != prev_end))
 					ok_order = 0;
@@ -280,6 +299,8 @@ test_properties(void)
 			}
 			if (memcmp(want, got, nstates * sizeof (uint64_t)) != 0)
 				ok_time = 0;
+			if (memcmp(tag_want, tag_got, sizeof (tag_want)) != 0)
+				ok_tags = 0;
 		}
 		/* Under budget, plus popped singles and final rectangles. */
 		if (coalesce_size(c) >= budget ||
@@ -296,6 +317,8 @@ test_properties(void)
 	    "duration", ok_order);
 	CHECK("coalesce property: rectangle count within the budget",
 	    ok_budget);
+	CHECK("coalesce property: time per tag is conserved, tags sorted",
+	    ok_tags);
 }
 
 int
