@@ -65,6 +65,29 @@ bench: statemap-lua $(BUILD)/gentrace
 $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 	$(CC) $(CFLAGS_BASE) -o $@ $<
 
+# libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/):
+# each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME.
+FUZZ_SECONDS ?= 60
+FUZZERS	= json ingest duration
+FUZZ_SRC = $(filter-out src/main.c src/lua_%.c,$(wildcard src/*.c))
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
+	@for f in $(FUZZERS); do \
+		mkdir -p build-fuzz/corpus-$$f; \
+		echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
+		build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) \
+		    -print_final_stats=1 build-fuzz/corpus-$$f tests/fuzz/$$f \
+		    2>&1 | grep -E "^(stat::number_of_executed_units|==|SUMMARY|artifact)" \
+		    || true; \
+		test -z "$$(ls crash-* leak-* timeout-* oom-* 2>/dev/null)" || exit 1; \
+	done
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
+	@mkdir -p build-fuzz
+	clang $(FUZZ_FLAGS) -o $@ $^ -lm
+
 install: statemap-lua
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(MANDIR)
 	install -m 755 statemap-lua $(DESTDIR)$(BINDIR)/statemap-lua
@@ -72,6 +95,6 @@ install: statemap-lua
 	install -m 644 src/statemap-lua.1 $(DESTDIR)$(MANDIR)/statemap-lua.1
 
 clean:
-	rm -rf build build-asan statemap-lua
+	rm -rf build build-asan build-fuzz statemap-lua
 
-.PHONY: all test check-asan bench install clean
+.PHONY: all test check-asan bench fuzz install clean

@@ -1,0 +1,77 @@
+/*
+ * libFuzzer harness for whole-trace ingest: any bytes as a trace, fed to
+ * a small coalescer and a store, then written as JSON and SVG, with the
+ * store queried at a few times.  Errors are fine; crashes, leaks, hangs
+ * and undefined behaviour are not.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalesce.h"
+#include "ingest.h"
+#include "jsonout.h"
+#include "smap.h"
+#include "store.h"
+#include "svg.h"
+
+typedef struct sink {
+	smap *map;
+	store *st;
+} sink;
+
+static void
+on_datum(void *ctx, trace *tr, uint32_t entity, uint64_t time,
+    uint32_t state, const char *tag, size_t tag_len)
+{
+	sink *s = ctx;
+	uint32_t id = tag == NULL ? COALESCE_NO_TAG :
+	    trace_tag_id(tr, state, tag, tag_len);
+
+	if (s->map->co == NULL) {
+		s->map->co = coalesce_new(tr->nstates, 4, 0, 0);
+		s->st = store_new(tr->nstates);
+	}
+	coalesce_datum(s->map->co, entity, time, state, id);
+	store_append(s->st, entity, time, state, id);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	smap m;
+	sink s = { &m, NULL };
+	sm_error err;
+	FILE *null = fopen("/dev/null", "w");
+
+	memset(&m, 0, sizeof (m));
+	m.tr = trace_new("fuzz.out");
+	if (ingest_buffer("fuzz.out", (const char *)data, size, m.tr, NULL,
+	    on_datum, &s, &err) == 0) {
+		size_t order = 0;
+		svg_options so = { 10, 862 };
+		uint64_t *counts;
+
+		if (m.co == NULL) {
+			m.co = coalesce_new(m.tr->nstates, 4, 0, 0);
+			s.st = store_new(m.tr->nstates);
+		}
+		coalesce_finish(m.co, m.tr->last_time);
+		store_finish(s.st, 0, m.tr->last_time);
+		m.end = coalesce_end(m.co);
+		if (smap_sort(&m, size % 2 ? "entity" : NULL, &err) == 0) {
+			jsonout_write(null, &m, 1, &order);
+			svg_write(null, &m, 1, &order, &so);
+		}
+		counts = calloc(m.tr->nstates, sizeof (uint64_t));
+		store_count_at(s.st, m.tr->last_time / 2, counts);
+		store_time_in(s.st, STORE_NONE, 0, m.tr->last_time, counts);
+		free(counts);
+	}
+	fclose(null);
+	store_free(s.st);
+	smap_free(&m);
+	return (0);
+}
