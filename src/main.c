@@ -17,7 +17,8 @@
 
 static const char usage_text[] =
 "Usage: statemap-lua [OPTIONS] FILE...        classic statemap of FILEs\n"
-"       statemap-lua SCRIPT.lua [ARGS...]      run a Lua script\n"
+"       statemap-lua [--timeout TIME] [--memory-limit SIZE] SCRIPT.lua [ARGS...]\n"
+"                                              run a Lua script\n"
 "\n"
 "Options for the classic statemap (FILE may be - for standard input;\n"
 "several files are stacked, the first one fixing the time bounds):\n"
@@ -129,6 +130,74 @@ is_script(const char *arg)
 	return (len > 4 && strcmp(arg + len - 4, ".lua") == 0);
 }
 
+/* A size with an optional K, M or G suffix (powers of 1024). */
+static size_t
+parse_size(const char *name, const char *text)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+	char msg[128];
+
+	v = strtoull(text, &end, 10);
+	if (end != text && text[0] != '-') {
+		if (*end == 'K' || *end == 'k')
+			shift = 10;
+		else if (*end == 'M' || *end == 'm')
+			shift = 20;
+		else if (*end == 'G' || *end == 'g')
+			shift = 30;
+		if (shift != 0)
+			end++;
+		if (*end == '\0' && v > 0 && v < (1ULL << (62 - shift)))
+			return ((size_t)(v << shift));
+	}
+	snprintf(msg, sizeof (msg), "invalid %s \"%%s\": expected a size "
+	    "such as 512M or 2G", name);
+	usage_error(msg, text);
+	return (0);
+}
+
+/*
+ * Script mode: [--timeout TIME] [--memory-limit SIZE] SCRIPT.lua ARGS...
+ * Returns the index of the script in argv, or 0 if this is not script
+ * mode.  A bare --timeout number is seconds.
+ */
+static int
+script_options(int argc, char **argv, script_limits *limits)
+{
+	int i = 1;
+
+	memset(limits, 0, sizeof (*limits));
+	while (i + 1 < argc) {
+		if (strcmp(argv[i], "--timeout") == 0) {
+			const char *t = argv[i + 1];
+			char *end;
+			double secs = strtod(t, &end);
+
+			if (end != t && *end == '\0' && secs > 0 &&
+			    secs < 1e9 && t[0] != '-')
+				limits->timeout_ns = (uint64_t)(secs * 1e9);
+			else if ((limits->timeout_ns = (uint64_t)
+			    parse_time_option("timeout", t)) == 0)
+				usage_error("invalid timeout \"%s\": must be "
+				    "more than 0", t);
+		} else if (strcmp(argv[i], "--memory-limit") == 0) {
+			limits->memory_bytes = parse_size("memory limit",
+			    argv[i + 1]);
+		} else {
+			break;
+		}
+		i += 2;
+	}
+	if (i < argc && is_script(argv[i]))
+		return (i);
+	if (i > 1)
+		usage_error("%s", "--timeout and --memory-limit go before a "
+		    "script (SCRIPT.lua)");
+	return (0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -154,10 +223,11 @@ main(int argc, char **argv)
 	classic_options o;
 	const char *b = NULL, *e = NULL, *d = NULL, *filter = NULL;
 	regex_t re;
-	int c, rv;
+	script_limits limits;
+	int c, i, rv;
 
-	if (argc > 1 && is_script(argv[1]))
-		return (lua_script_run(argc - 1, argv + 1));
+	if ((i = script_options(argc, argv, &limits)) > 0)
+		return (lua_script_run(argc - i, argv + i, &limits));
 
 	opterr = 0;		/* our own messages, without argv[0]'s path */
 	memset(&o, 0, sizeof (o));

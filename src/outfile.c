@@ -20,6 +20,28 @@ outfile_open(outfile *of, const char *path, sm_error *err)
 		of->fp = stdout;
 		return (0);
 	}
+	/*
+	 * A device or a pipe (-o /dev/null, a FIFO) is written in place:
+	 * renaming over it would replace the device with a plain file.
+	 */
+	{
+		struct stat st;
+
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			if (S_ISDIR(st.st_mode)) {
+				error_at(err, path, 0, 0, "is a directory");
+				return (-1);
+			}
+			if ((of->fp = fopen(path, "w")) == NULL) {
+				error_at(err, path, 0, 0, "cannot open output: "
+				    "%s", strerror(errno));
+				return (-1);
+			}
+			of->device = 1;
+			of->name = path;
+			return (0);
+		}
+	}
 	/* Same directory, so the rename cannot cross filesystems. */
 	slash = strrchr(path, '/');
 	dirlen = slash == NULL ? 0 : (size_t)(slash - path) + 1;
@@ -55,13 +77,21 @@ outfile_commit(outfile *of, sm_error *err)
 	int bad = fflush(of->fp) != 0 || ferror(of->fp);
 	int saved = errno;
 
+	if (of->device) {
+		if (fclose(of->fp) != 0 && !bad) {
+			bad = 1;
+			saved = errno;
+		}
+		of->fp = NULL;
+	}
 	if (of->path == NULL) {
-		if (bad) {
+		if (bad && of->device)
+			error_at(err, of->name, 0, 0, "cannot write output: %s",
+			    strerror(saved));
+		else if (bad)
 			error_set(err, "error writing standard output: %s",
 			    strerror(saved));
-			return (-1);
-		}
-		return (0);
+		return (bad ? -1 : 0);
 	}
 	if (fclose(of->fp) != 0 && !bad) {
 		bad = 1;
@@ -86,6 +116,10 @@ outfile_commit(outfile *of, sm_error *err)
 void
 outfile_abort(outfile *of)
 {
+	if (of->device && of->fp != NULL) {
+		fclose(of->fp);
+		of->fp = NULL;
+	}
 	if (of->path == NULL)
 		return;
 	if (of->fp != NULL)

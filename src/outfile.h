@@ -16,8 +16,10 @@
 
 typedef struct outfile {
 	FILE *fp;		/* write here */
-	char *path;		/* NULL for stdout */
+	char *path;		/* the file to rename onto; NULL if written directly */
 	char *tmp;
+	int device;		/* an existing non-regular file, opened in place */
+	const char *name;	/* its name (borrowed), for errors */
 } outfile;
 
 /* Opens path (NULL or "-" for stdout).  Returns 0, or -1 with err. */
