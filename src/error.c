@@ -43,14 +43,26 @@ error_at(sm_error *err, const char *file, uint64_t line, uint64_t column,
 }
 
 void
-error_print(const sm_error *err, FILE *out)
+error_format(const sm_error *err, char *buf, size_t size)
 {
 	if (err->file[0] == '\0')
-		fprintf(out, "statemap-lua: %s\n", err->message);
+		snprintf(buf, size, "%s", err->message);
 	else if (err->line == 0)
-		fprintf(out, "%s: %s\n", err->file, err->message);
+		snprintf(buf, size, "%s: %s", err->file, err->message);
 	else
-		fprintf(out, "%s:%llu:%llu: %s\n", err->file,
+		snprintf(buf, size, "%s:%llu:%llu: %s", err->file,
 		    (unsigned long long)err->line,
 		    (unsigned long long)err->column, err->message);
+}
+
+void
+error_print(const sm_error *err, FILE *out)
+{
+	char buf[sizeof (err->file) + sizeof (err->message) + 64];
+
+	error_format(err, buf, sizeof (buf));
+	if (err->file[0] == '\0')
+		fprintf(out, "statemap-lua: %s\n", buf);
+	else
+		fprintf(out, "%s\n", buf);
 }

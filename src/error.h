@@ -32,4 +32,7 @@ void error_at(sm_error *err, const char *file, uint64_t line,
 /* Writes the error as one line, ending in a newline. */
 void error_print(const sm_error *err, FILE *out);
 
+/* The same line, without "statemap-lua: " or a newline, into buf. */
+void error_format(const sm_error *err, char *buf, size_t size);
+
 #endif

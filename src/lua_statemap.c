@@ -3,6 +3,7 @@
 #include <lauxlib.h>
 
 #include "duration.h"
+#include "lua_trace.h"
 #include "version.h"
 
 /* statemap.duration(text or ns) -> ns; raises on bad input. */
@@ -50,6 +51,7 @@ int
 luaopen_statemap(lua_State *L)
 {
 	luaL_newlib(L, statemap_functions);
+	lua_trace_open(L);
 	lua_pushstring(L, STATEMAP_VERSION);
 	lua_setfield(L, -2, "version");
 	return (1);

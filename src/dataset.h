@@ -1,0 +1,42 @@
+/*
+ * dataset.h: a trace read whole into a store, for scripts to query.
+ *
+ * Where the classic command streams a file through the coalescer, a
+ * script wants to ask questions of every transition: the store keeps them
+ * all, per entity, and the trace keeps the names.  Bounds clip what the
+ * queries see; nothing outside them is dropped from memory.
+ *
+ * Ownership: a dataset owns its trace and store.
+ */
+#ifndef SM_DATASET_H
+#define SM_DATASET_H
+
+#include <regex.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "store.h"
+#include "trace.h"
+
+typedef struct dataset_options {
+	int64_t begin, end;	/* ns since the metadata start; end 0: none */
+	int ignore_tags;
+	const regex_t *filter;	/* keep only entities whose names match */
+} dataset_options;
+
+typedef struct dataset {
+	trace *tr;
+	store *st;
+	uint64_t begin, end;	/* the bounds queries see: [begin, end) */
+} dataset;
+
+/*
+ * Reads path ("-" for stdin).  The end is the last datum's time (as for
+ * the classic statemap) or the end bound if earlier.  Returns NULL with
+ * err filled on error.
+ */
+dataset *dataset_load(const char *path, const dataset_options *opts,
+    sm_error *err);
+void dataset_free(dataset *d);
+
+#endif

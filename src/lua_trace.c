@@ -1,0 +1,653 @@
+/*
+ * lua_trace.c: the trace and entity objects of the statemap Lua module.
+ *
+ * A trace is a userdata holding a dataset (dataset.h); an entity is a
+ * userdata holding an entity id, with its trace as user value so the
+ * trace lives as long as any of its entities.  Every query is one call
+ * into the store: scripts run at C speed and Lua sees only results.
+ */
+#include "lua_trace.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "dataset.h"
+#include "duration.h"
+
+#define TRACE_MT	"statemap.trace"
+#define ENTITY_MT	"statemap.entity"
+#define ITER_MT		"statemap.intervals"
+
+typedef struct ltrace {
+	dataset *d;
+} ltrace;
+
+typedef struct lentity {
+	uint32_t id;
+} lentity;
+
+typedef struct liter {
+	store_iter it;
+	uint32_t *entities;	/* the entities asked for, or NULL: all */
+	unsigned char *states;	/* nstates flags, or NULL: all */
+} liter;
+
+/* ---- arguments ---- */
+
+static dataset *
+check_trace(lua_State *L, int idx)
+{
+	return (((ltrace *)luaL_checkudata(L, idx, TRACE_MT))->d);
+}
+
+/* A time: integer ns, or a duration string such as "1.5s". */
+static uint64_t
+check_time(lua_State *L, int idx)
+{
+	const char *why = NULL;
+	int64_t ns;
+
+	if (lua_type(L, idx) == LUA_TSTRING) {
+		if (!duration_parse(lua_tostring(L, idx), &ns, &why))
+			luaL_error(L, "bad time \"%s\": %s",
+			    lua_tostring(L, idx), why);
+		return ((uint64_t)ns);
+	}
+	if (!lua_isinteger(L, idx) || lua_tointeger(L, idx) < 0)
+		luaL_typeerror(L, idx, "time (ns as a non-negative integer, "
+		    "or a string like \"1.5s\")");
+	return ((uint64_t)lua_tointeger(L, idx));
+}
+
+static uint64_t
+opt_time(lua_State *L, int idx, uint64_t dflt)
+{
+	return (lua_isnoneornil(L, idx) ? dflt : check_time(L, idx));
+}
+
+static uint32_t
+state_value(lua_State *L, const trace *tr, const char *name)
+{
+	int64_t s = trace_state_by_name(tr, name);
+
+	if (s < 0)
+		luaL_error(L, "no state \"%s\" in trace %s", name, tr->name);
+	return ((uint32_t)s);
+}
+
+static uint32_t
+entity_id(lua_State *L, const dataset *d, int idx)
+{
+	size_t len;
+	const char *name;
+	uint32_t id;
+
+	if (lua_type(L, idx) == LUA_TUSERDATA)
+		return (((lentity *)luaL_checkudata(L, idx, ENTITY_MT))->id);
+	name = luaL_checklstring(L, idx, &len);
+	id = intern_find(d->tr->entities, name, len);
+	if (id == INTERN_NONE)
+		luaL_error(L, "no entity \"%s\" in trace %s", name,
+		    d->tr->name);
+	return (id);
+}
+
+/* ---- results ---- */
+
+static void
+push_state(lua_State *L, const trace *tr, uint32_t s)
+{
+	lua_pushlstring(L, tr->states[s].name, tr->states[s].name_len);
+}
+
+static void
+push_tag(lua_State *L, const trace *tr, uint32_t tag)
+{
+	size_t len;
+	const char *name;
+
+	if (tag == STORE_NONE) {
+		lua_pushnil(L);
+		return;
+	}
+	name = intern_name(tr->tag_names, tr->tags[tag].name, &len);
+	lua_pushlstring(L, name, len);
+}
+
+/* {state name = ns} for every state. */
+static void
+push_state_times(lua_State *L, const trace *tr, const uint64_t *times)
+{
+	uint32_t s;
+
+	lua_createtable(L, 0, (int)tr->nstates);
+	for (s = 0; s < tr->nstates; s++) {
+		push_state(L, tr, s);
+		lua_pushinteger(L, (lua_Integer)times[s]);
+		lua_settable(L, -3);
+	}
+}
+
+static void
+push_entity(lua_State *L, int trace_idx, uint32_t id)
+{
+	lentity *e = lua_newuserdatauv(L, sizeof (lentity), 1);
+
+	e->id = id;
+	luaL_setmetatable(L, ENTITY_MT);
+	lua_pushvalue(L, trace_idx);
+	lua_setiuservalue(L, -2, 1);
+}
+
+/* ---- statemap.load ---- */
+
+static int64_t
+field_time(lua_State *L, int opts, const char *key, int *given)
+{
+	int64_t v;
+
+	lua_getfield(L, opts, key);
+	*given = !lua_isnil(L, -1);
+	v = *given ? (int64_t)check_time(L, lua_gettop(L)) : 0;
+	lua_pop(L, 1);
+	return (v);
+}
+
+/* statemap.load(path [, {begin=, ["end"]=, duration=, ignore_tags=, filter=}]) */
+static int
+f_load(lua_State *L)
+{
+	const char *path = luaL_checkstring(L, 1);
+	dataset_options o;
+	dataset *d;
+	ltrace *t;
+	sm_error err;
+	regex_t re;
+	int have_b = 0, have_e = 0, have_d = 0, have_re = 0;
+	int64_t dur = 0;
+	char msg[sizeof (err.message) + sizeof (err.file) + 64];
+
+	memset(&o, 0, sizeof (o));
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		o.begin = field_time(L, 2, "begin", &have_b);
+		o.end = field_time(L, 2, "end", &have_e);
+		dur = field_time(L, 2, "duration", &have_d);
+		lua_getfield(L, 2, "ignore_tags");
+		o.ignore_tags = lua_toboolean(L, -1);
+		lua_getfield(L, 2, "filter");
+		if (!lua_isnil(L, -1)) {
+			const char *pat = luaL_checkstring(L, -1);
+			int rc = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB);
+
+			if (rc != 0) {
+				regerror(rc, &re, msg, sizeof (msg));
+				return (luaL_error(L, "bad filter \"%s\": %s",
+				    pat, msg));
+			}
+			o.filter = &re;
+			have_re = 1;
+		}
+		lua_pop(L, 2);
+	}
+	if (have_d) {
+		if (have_b && have_e)
+			return (luaL_error(L, "give at most two of begin, "
+			    "end and duration"));
+		if (have_e)
+			o.begin = o.end - dur;
+		else
+			o.end = o.begin + dur;
+		if (o.begin < 0)
+			return (luaL_error(L, "duration exceeds end"));
+	}
+	if (o.end != 0 && o.end <= o.begin)
+		return (luaL_error(L, "begin must be before end"));
+
+	d = dataset_load(path, &o, &err);
+	if (have_re)
+		regfree(&re);
+	if (d == NULL) {
+		error_format(&err, msg, sizeof (msg));
+		return (luaL_error(L, "%s", msg));
+	}
+	t = lua_newuserdatauv(L, sizeof (ltrace), 0);
+	t->d = d;
+	luaL_setmetatable(L, TRACE_MT);
+	return (1);
+}
+
+/* ---- the trace ---- */
+
+static int
+trace_gc(lua_State *L)
+{
+	ltrace *t = luaL_checkudata(L, 1, TRACE_MT);
+
+	dataset_free(t->d);
+	t->d = NULL;
+	return (0);
+}
+
+static int
+trace_tostring(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	char span[64];
+
+	duration_format(d->end - d->begin, span, sizeof (span));
+	lua_pushfstring(L, "<trace \"%s\": %d entities, %d states, %I "
+	    "transitions, %s>", d->tr->title != NULL ? d->tr->title :
+	    d->tr->name, (int)trace_nentities(d->tr), (int)d->tr->nstates,
+	    (lua_Integer)store_total(d->st), span);
+	return (1);
+}
+
+static void
+push_opt_string(lua_State *L, const char *s)
+{
+	if (s == NULL)
+		lua_pushnil(L);
+	else
+		lua_pushstring(L, s);
+}
+
+static void
+push_states(lua_State *L, const trace *tr)
+{
+	uint32_t s;
+
+	lua_createtable(L, (int)tr->nstates, 0);
+	for (s = 0; s < tr->nstates; s++) {
+		char hex[8];
+
+		color_format(tr->states[s].color, hex);
+		lua_createtable(L, 0, 3);
+		push_state(L, tr, s);
+		lua_setfield(L, -2, "name");
+		lua_pushinteger(L, s);
+		lua_setfield(L, -2, "value");
+		lua_pushstring(L, hex);
+		lua_setfield(L, -2, "color");
+		lua_rawseti(L, -2, (lua_Integer)s + 1);
+	}
+}
+
+/* t:entities() -> every entity, in order of first appearance */
+static int
+t_entities(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	uint32_t i, n = trace_nentities(d->tr);
+
+	lua_createtable(L, (int)n, 0);
+	for (i = 0; i < n; i++) {
+		push_entity(L, 1, i);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return (1);
+}
+
+/* t:entity(name) -> the entity; an error if there is none */
+static int
+t_entity(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+
+	push_entity(L, 1, entity_id(L, d, 2));
+	return (1);
+}
+
+/* t:at(time) -> {entity name = state name} for entities with a state */
+static int
+t_at(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	uint64_t t = check_time(L, 2);
+	uint32_t e, n = store_nentities(d->st);
+	store_interval iv;
+
+	lua_createtable(L, 0, (int)n);
+	for (e = 0; e < n; e++) {
+		size_t len;
+		const char *name;
+
+		if (!store_state_at(d->st, e, t, &iv))
+			continue;
+		name = trace_entity_name(d->tr, e, &len);
+		lua_pushlstring(L, name, len);
+		push_state(L, d->tr, iv.state);
+		lua_settable(L, -3);
+	}
+	return (1);
+}
+
+/* t:time_in([from, to]) -> {state name = ns} over all entities */
+static int
+t_time_in(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	uint64_t from = opt_time(L, 2, d->begin), to = opt_time(L, 3, d->end);
+	uint64_t *times = calloc(d->tr->nstates, sizeof (uint64_t));
+
+	if (times == NULL)
+		return (luaL_error(L, "out of memory"));
+	store_time_in(d->st, STORE_NONE, from, to, times);
+	push_state_times(L, d->tr, times);
+	free(times);
+	return (1);
+}
+
+/* t:count_at(time) -> {state name = entities in it} */
+static int
+t_count_at(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	uint64_t *counts = calloc(d->tr->nstates, sizeof (uint64_t));
+
+	if (counts == NULL)
+		return (luaL_error(L, "out of memory"));
+	store_count_at(d->st, check_time(L, 2), counts);
+	push_state_times(L, d->tr, counts);
+	free(counts);
+	return (1);
+}
+
+/* The iterator of t:intervals: one interval per call, as a table. */
+static int
+intervals_next(lua_State *L)
+{
+	liter *it = luaL_checkudata(L, lua_upvalueindex(1), ITER_MT);
+	dataset *d;
+	store_interval iv;
+
+	lua_getiuservalue(L, lua_upvalueindex(1), 1);
+	d = check_trace(L, -1);
+	while (store_iter_next(&it->it, &iv)) {
+		size_t len;
+		const char *name;
+
+		if (it->states != NULL && !it->states[iv.state])
+			continue;
+		lua_createtable(L, 0, 5);
+		name = trace_entity_name(d->tr, iv.entity, &len);
+		lua_pushlstring(L, name, len);
+		lua_setfield(L, -2, "entity");
+		push_state(L, d->tr, iv.state);
+		lua_setfield(L, -2, "state");
+		push_tag(L, d->tr, iv.tag);
+		lua_setfield(L, -2, "tag");
+		lua_pushinteger(L, (lua_Integer)iv.start);
+		lua_setfield(L, -2, "start");
+		lua_pushinteger(L, (lua_Integer)iv.end);
+		lua_setfield(L, -2, "finish");
+		return (1);
+	}
+	return (0);
+}
+
+static int
+intervals_gc(lua_State *L)
+{
+	liter *it = luaL_checkudata(L, 1, ITER_MT);
+
+	free(it->entities);
+	free(it->states);
+	it->entities = NULL;
+	it->states = NULL;
+	return (0);
+}
+
+/*
+ * t:intervals{from=, to=, entities={...}, states={...}} -> an iterator
+ * over the intervals overlapping [from, to), clipped, entity by entity.
+ */
+static int
+t_intervals(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	uint64_t from = d->begin, to = d->end;
+	size_t n = 0;
+	liter *it;
+
+	if (!lua_isnoneornil(L, 2))
+		luaL_checktype(L, 2, LUA_TTABLE);
+	else
+		lua_newtable(L);
+	lua_settop(L, 2);
+	it = lua_newuserdatauv(L, sizeof (liter), 1);
+	memset(it, 0, sizeof (*it));
+	luaL_setmetatable(L, ITER_MT);
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, 3, 1);
+
+	if (lua_getfield(L, 2, "from") != LUA_TNIL)
+		from = check_time(L, -1);
+	if (lua_getfield(L, 2, "to") != LUA_TNIL)
+		to = check_time(L, -1);
+	lua_pop(L, 2);
+	if (lua_getfield(L, 2, "entities") != LUA_TNIL) {
+		size_t i;
+
+		luaL_checktype(L, -1, LUA_TTABLE);
+		n = lua_rawlen(L, -1);
+		it->entities = calloc(n + 1, sizeof (uint32_t));
+		for (i = 0; i < n; i++) {
+			lua_rawgeti(L, -1, (lua_Integer)i + 1);
+			it->entities[i] = entity_id(L, d, lua_gettop(L));
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 2, "states") != LUA_TNIL) {
+		size_t i, ns;
+
+		luaL_checktype(L, -1, LUA_TTABLE);
+		ns = lua_rawlen(L, -1);
+		it->states = calloc(d->tr->nstates, 1);
+		for (i = 0; i < ns; i++) {
+			lua_rawgeti(L, -1, (lua_Integer)i + 1);
+			it->states[state_value(L, d->tr,
+			    luaL_checkstring(L, -1))] = 1;
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+	store_iter_init(&it->it, d->st, it->entities, n, from, to);
+	lua_pushcclosure(L, intervals_next, 1);
+	return (1);
+}
+
+static const luaL_Reg trace_methods[] = {
+	{ "entities", t_entities },
+	{ "entity", t_entity },
+	{ "at", t_at },
+	{ "time_in", t_time_in },
+	{ "count_at", t_count_at },
+	{ "intervals", t_intervals },
+	{ NULL, NULL }
+};
+
+/* Fields are computed on access; anything else is a method. */
+static int
+trace_index(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	const char *k = luaL_checkstring(L, 2);
+
+	if (strcmp(k, "title") == 0)
+		push_opt_string(L, d->tr->title);
+	else if (strcmp(k, "host") == 0)
+		push_opt_string(L, d->tr->host);
+	else if (strcmp(k, "entity_kind") == 0)
+		push_opt_string(L, d->tr->entity_kind);
+	else if (strcmp(k, "name") == 0)
+		lua_pushstring(L, d->tr->name);
+	else if (strcmp(k, "start") == 0)
+		lua_pushinteger(L, (lua_Integer)trace_start_ns(d->tr));
+	else if (strcmp(k, "begin") == 0)
+		lua_pushinteger(L, (lua_Integer)d->begin);
+	else if (strcmp(k, "finish") == 0)
+		lua_pushinteger(L, (lua_Integer)d->end);
+	else if (strcmp(k, "states") == 0)
+		push_states(L, d->tr);
+	else if (strcmp(k, "records") == 0)
+		lua_pushinteger(L, (lua_Integer)d->tr->nrecords);
+	else if (strcmp(k, "transitions") == 0)
+		lua_pushinteger(L, (lua_Integer)store_total(d->st));
+	else {
+		luaL_getmetafield(L, 1, "methods");
+		lua_getfield(L, -1, k);
+	}
+	return (1);
+}
+
+/* ---- the entity ---- */
+
+static dataset *
+entity_dataset(lua_State *L, int idx, uint32_t *id)
+{
+	lentity *e = luaL_checkudata(L, idx, ENTITY_MT);
+	dataset *d;
+
+	lua_getiuservalue(L, idx, 1);
+	d = check_trace(L, -1);
+	lua_pop(L, 1);
+	*id = e->id;
+	return (d);
+}
+
+/* e:at(time) -> state, tag, start, finish; or nil */
+static int
+e_at(lua_State *L)
+{
+	uint32_t id;
+	dataset *d = entity_dataset(L, 1, &id);
+	store_interval iv;
+
+	if (!store_state_at(d->st, id, check_time(L, 2), &iv))
+		return (0);
+	push_state(L, d->tr, iv.state);
+	push_tag(L, d->tr, iv.tag);
+	lua_pushinteger(L, (lua_Integer)iv.start);
+	lua_pushinteger(L, (lua_Integer)iv.end);
+	return (4);
+}
+
+/* e:time_in([from, to]) -> {state name = ns} */
+static int
+e_time_in(lua_State *L)
+{
+	uint32_t id;
+	dataset *d = entity_dataset(L, 1, &id);
+	uint64_t from = opt_time(L, 2, d->begin), to = opt_time(L, 3, d->end);
+	uint64_t *times = calloc(d->tr->nstates, sizeof (uint64_t));
+
+	if (times == NULL)
+		return (luaL_error(L, "out of memory"));
+	store_time_in(d->st, id, from, to, times);
+	push_state_times(L, d->tr, times);
+	free(times);
+	return (1);
+}
+
+static int
+entity_tostring(lua_State *L)
+{
+	uint32_t id;
+	dataset *d = entity_dataset(L, 1, &id);
+
+	lua_pushfstring(L, "<entity \"%s\": %I transitions>",
+	    trace_entity_name(d->tr, id, NULL),
+	    (lua_Integer)store_count(d->st, id));
+	return (1);
+}
+
+static int
+entity_eq(lua_State *L)
+{
+	uint32_t a, b;
+	dataset *da = entity_dataset(L, 1, &a), *db = entity_dataset(L, 2, &b);
+
+	lua_pushboolean(L, da == db && a == b);
+	return (1);
+}
+
+static const luaL_Reg entity_methods[] = {
+	{ "at", e_at },
+	{ "time_in", e_time_in },
+	{ NULL, NULL }
+};
+
+static int
+entity_index(lua_State *L)
+{
+	uint32_t id;
+	dataset *d = entity_dataset(L, 1, &id);
+	const char *k = luaL_checkstring(L, 2);
+	size_t len;
+
+	if (strcmp(k, "name") == 0) {
+		const char *name = trace_entity_name(d->tr, id, &len);
+
+		lua_pushlstring(L, name, len);
+	} else if (strcmp(k, "description") == 0) {
+		push_opt_string(L, d->tr->descriptions[id]);
+	} else if (strcmp(k, "transitions") == 0) {
+		lua_pushinteger(L, (lua_Integer)store_count(d->st, id));
+	} else {
+		luaL_getmetafield(L, 1, "methods");
+		lua_getfield(L, -1, k);
+	}
+	return (1);
+}
+
+/* ---- registration ---- */
+
+static void
+new_class(lua_State *L, const char *name, const luaL_Reg *methods,
+    lua_CFunction index, lua_CFunction tostring, lua_CFunction gc)
+{
+	luaL_newmetatable(L, name);
+	lua_newtable(L);
+	luaL_setfuncs(L, methods, 0);
+	lua_setfield(L, -2, "methods");
+	lua_pushcfunction(L, index);
+	lua_setfield(L, -2, "__index");
+	if (tostring != NULL) {
+		lua_pushcfunction(L, tostring);
+		lua_setfield(L, -2, "__tostring");
+	}
+	if (gc != NULL) {
+		lua_pushcfunction(L, gc);
+		lua_setfield(L, -2, "__gc");
+	}
+	lua_pop(L, 1);
+}
+
+static int
+no_index(lua_State *L)
+{
+	return (luaL_error(L, "an interval iterator has no fields"));
+}
+
+void
+lua_trace_open(lua_State *L)
+{
+	static const luaL_Reg no_methods[] = { { NULL, NULL } };
+
+	new_class(L, TRACE_MT, trace_methods, trace_index, trace_tostring,
+	    trace_gc);
+	new_class(L, ENTITY_MT, entity_methods, entity_index,
+	    entity_tostring, NULL);
+	luaL_getmetatable(L, ENTITY_MT);
+	lua_pushcfunction(L, entity_eq);
+	lua_setfield(L, -2, "__eq");
+	lua_pop(L, 1);
+	new_class(L, ITER_MT, no_methods, no_index, NULL, intervals_gc);
+	lua_pushcfunction(L, f_load);
+	lua_setfield(L, -2, "load");
+}

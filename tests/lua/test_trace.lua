@@ -1,0 +1,124 @@
+-- Tests for statemap.load and the trace and entity objects (src/lua_trace.c),
+-- on tests/golden/json-basic/input.out, whose answers are worked out by hand:
+--   cpu0: idle@0 user/postgres@100 idle@160 sys@210 idle@215 user/vim@220 idle@400
+--   cpu1 (described first, so entity 1): idle@0 sys@150 user/postgres@200 idle@300
+--   the trace ends at 400, the last datum.
+local sm = require "statemap"
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+local path = here .. "/../golden/json-basic/input.out"
+
+local function check(name, cond, detail)
+	print((cond and "PASS " or "FAIL ") .. name ..
+	    ((not cond and detail) and (": " .. tostring(detail)) or ""))
+end
+
+local function same(a, b)
+	if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+	for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+	for k in pairs(b) do if a[k] == nil then return false end end
+	return true
+end
+
+local function show(v)
+	if type(v) ~= "table" then return tostring(v) end
+	local keys, out = {}, {}
+	for k in pairs(v) do keys[#keys + 1] = k end
+	table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+	for _, k in ipairs(keys) do out[#out + 1] = tostring(k) .. "=" .. show(v[k]) end
+	return "{" .. table.concat(out, ", ") .. "}"
+end
+
+local function check_eq(name, got, want)
+	check(name, same(got, want), "got " .. show(got) .. ", want " .. show(want))
+end
+
+local function check_error(name, f, pattern)
+	local ok, err = pcall(f)
+	check(name, not ok and tostring(err):find(pattern, 1, true) ~= nil,
+	    ok and "no error" or tostring(err))
+end
+
+local t = sm.load(path)
+
+-- metadata
+check_eq("trace title", t.title, "basic")
+check_eq("trace host", t.host, "h1")
+check_eq("trace entity_kind", t.entity_kind, "CPU")
+check_eq("trace start is ns since the epoch", t.start, 1700000000 * 1000000000)
+check_eq("trace bounds", { t.begin, t.finish }, { 0, 400 })
+check_eq("trace records and transitions", { t.records, t.transitions }, { 14, 11 })
+check_eq("trace states", t.states, {
+	{ name = "idle", value = 0, color = "#e0e0e0" },
+	{ name = "user", value = 1, color = "#008000" },
+	{ name = "sys", value = 2, color = "#4e79a7" },
+})
+check_eq("trace tostring", tostring(t),
+    '<trace "basic": 2 entities, 3 states, 11 transitions, 400ns>')
+
+-- entities
+local es = t:entities()
+check_eq("entities in order of first appearance", { es[1].name, es[2].name }, { "cpu1", "cpu0" })
+local cpu0 = t:entity("cpu0")
+check("entity lookup gives the same entity", cpu0 == es[2])
+check_eq("entity description", { es[1].description, cpu0.description }, { "second CPU", nil })
+check_eq("entity transitions", cpu0.transitions, 7)
+check_eq("entity tostring", tostring(cpu0), '<entity "cpu0": 7 transitions>')
+check_error("unknown entity", function() t:entity("cpu9") end, 'no entity "cpu9"')
+
+-- state at a time
+check_eq("entity at: state, tag, interval", { cpu0:at(100) }, { "user", "postgres", 100, 160 })
+check_eq("entity at: untagged", { cpu0:at(215) }, { "idle", nil, 215, 220 })
+check_eq("entity at: a duration string", { cpu0:at("0.21us") }, { "sys", nil, 210, 215 })
+check_eq("entity at: nothing at the end", { cpu0:at(400) }, {})
+check_eq("trace at: every entity", t:at(100), { cpu0 = "user", cpu1 = "idle" })
+check_eq("trace count_at", t:count_at(210), { idle = 0, user = 1, sys = 1 })
+
+-- time in states
+check_eq("trace time_in, whole trace", t:time_in(), { idle = 405, user = 340, sys = 55 })
+check_eq("trace time_in, a range", t:time_in(150, 250), { idle = 55, user = 90, sys = 55 })
+check_eq("entity time_in", cpu0:time_in(), { idle = 155, user = 240, sys = 5 })
+
+-- intervals
+local got = {}
+for iv in t:intervals{ from = 150, to = 250, entities = { "cpu0" } } do
+	got[#got + 1] = ("%s %s %s %d-%d"):format(iv.entity, iv.state, iv.tag or "-", iv.start, iv.finish)
+end
+check_eq("intervals of one entity, clipped to the range", got, {
+	"cpu0 user postgres 150-160", "cpu0 idle - 160-210", "cpu0 sys - 210-215",
+	"cpu0 idle - 215-220", "cpu0 user vim 220-250" })
+got = {}
+for iv in t:intervals{ states = { "sys" } } do
+	got[#got + 1] = ("%s %d-%d"):format(iv.entity, iv.start, iv.finish)
+end
+check_eq("intervals of one state, all entities by id", got, { "cpu1 150-200", "cpu0 210-215" })
+local n = 0
+for _ in t:intervals() do n = n + 1 end
+check_eq("intervals of everything (the last datum at 400 starts nothing)", n, 10)
+check_error("intervals of an unknown state", function() t:intervals{ states = { "busy" } } end,
+    'no state "busy"')
+check_error("a bad time", function() cpu0:at("soon") end, 'bad time "soon"')
+check_error("a negative time", function() cpu0:at(-1) end, "non-negative integer")
+
+-- load options
+local w = sm.load(path, { begin = 100, ["end"] = "300ns" })
+check_eq("load with begin and end", { w.begin, w.finish }, { 100, 300 })
+check_eq("load bounds clip queries", w:time_in(), { idle = 105, user = 240, sys = 55 })
+check_eq("load with duration", { sm.load(path, { duration = "150ns" }).finish }, { 150 })
+check_eq("load with end and duration", { sm.load(path, { ["end"] = 300, duration = 100 }).begin }, { 200 })
+check_eq("load with a filter", #sm.load(path, { filter = "0$" }):entities(), 1)
+check_eq("load ignoring tags", { sm.load(path, { ignore_tags = true }):entity("cpu0"):at(100) },
+    { "user", nil, 100, 160 })
+check_error("load with all three bounds", function()
+	sm.load(path, { begin = 1, ["end"] = 2, duration = 1 }) end, "at most two")
+check_error("load with begin after end", function()
+	sm.load(path, { begin = 300, ["end"] = 200 }) end, "begin must be before end")
+check_error("load with a bad filter", function() sm.load(path, { filter = "(" }) end, "bad filter")
+check_error("load a missing file", function() sm.load("/nonexistent/x.out") end,
+    "/nonexistent/x.out: cannot open")
+local bad = os.tmpname()
+local f = io.open(bad, "w")
+f:write('{"start": [0, 0], "states": {"a": {"value": 0}}}\n{"time": "1", "entity": 5, "state": 0}\n')
+f:close()
+check_error("load a bad trace: the error names file, line and column",
+    function() sm.load(bad) end, bad .. ":2:25: entity must be a string")
+os.remove(bad)
