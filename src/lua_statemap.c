@@ -3,6 +3,7 @@
 #include <lauxlib.h>
 
 #include "duration.h"
+#include "lua_json.h"
 #include "lua_trace.h"
 #include "version.h"
 
@@ -52,6 +53,7 @@ luaopen_statemap(lua_State *L)
 {
 	luaL_newlib(L, statemap_functions);
 	lua_trace_open(L);
+	lua_json_open(L);
 	lua_pushstring(L, STATEMAP_VERSION);
 	lua_setfield(L, -2, "version");
 	return (1);
