@@ -26,13 +26,31 @@ LUA_MODS = $(wildcard lua/*.lua)
 
 BIN	?= statemap-lua
 
-all: $(BIN)
+all: $(BIN) statemap.so
 
 $(BIN): $(BUILD)/main.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/%.o: src/%.c | $(BUILD)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# statemap.so: the same module for plain lua5.4 (require "statemap").
+# Lua's symbols come from the interpreter that loads it.
+PIC_SRC = $(filter-out src/main.c src/lua_script.c,$(wildcard src/*.c))
+PIC_OBJ = $(PIC_SRC:src/%.c=build-pic/%.o) build-pic/lua_modules.o
+PIC_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -fPIC -Wall -Wextra -Werror \
+	$(PKG_CFLAGS) -Isrc -I$(BUILD)
+
+statemap.so: $(PIC_OBJ)
+	$(CC) -shared -o $@ $^ -lm
+
+build-pic/%.o: src/%.c
+	@mkdir -p build-pic
+	$(CC) $(PIC_CFLAGS) -c -o $@ $<
+
+build-pic/lua_modules.o: $(BUILD)/lua_modules.c src/lua_modules.h
+	@mkdir -p build-pic
+	$(CC) $(PIC_CFLAGS) -c -o $@ $<
 
 # The lua/ modules, compiled into the binary.
 $(BUILD)/lua_modules.c: src/embed.lua $(LUA_MODS) | $(BUILD)
@@ -49,7 +67,7 @@ $(BUILD):
 
 -include $(wildcard $(BUILD)/*.d)
 
-test: $(BIN) $(UNIT_BIN)
+test: $(BIN) $(UNIT_BIN) statemap.so
 	@BIN=$(BIN) BUILD=$(BUILD) sh tests/run
 
 # The whole suite again under AddressSanitizer and UBSan (LeakSanitizer on).
@@ -88,13 +106,15 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 	@mkdir -p build-fuzz
 	clang $(FUZZ_FLAGS) -o $@ $^ -lm
 
-install: statemap-lua
+install: statemap-lua statemap.so
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(MANDIR)
 	install -m 755 statemap-lua $(DESTDIR)$(BINDIR)/statemap-lua
 	for f in $(LUA_MODS); do install -m 644 $$f $(DESTDIR)$(DATADIR)/lua/; done
 	install -m 644 src/statemap-lua.1 $(DESTDIR)$(MANDIR)/statemap-lua.1
+	install -d $(DESTDIR)$(LUA_CMOD)
+	install -m 755 statemap.so $(DESTDIR)$(LUA_CMOD)/statemap.so
 
 clean:
-	rm -rf build build-asan build-fuzz statemap-lua
+	rm -rf build build-asan build-fuzz build-pic statemap-lua statemap.so
 
 .PHONY: all test check-asan bench fuzz install clean

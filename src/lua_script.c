@@ -9,7 +9,6 @@
 #include <lua.h>
 #include <lualib.h>
 
-#include "lua_modules.h"
 #include "lua_statemap.h"
 
 /* ---- limits ---- */
@@ -101,39 +100,6 @@ message_handler(lua_State *L)
 	return (1);
 }
 
-/* package.preload loader for an embedded module (upvalue: its index). */
-static int
-load_embedded(lua_State *L)
-{
-	const lua_module *m = &lua_modules[lua_tointeger(L,
-	    lua_upvalueindex(1))];
-	char chunkname[256];
-
-	snprintf(chunkname, sizeof (chunkname), "@%s", m->path);
-	if (luaL_loadbufferx(L, m->source, m->len, chunkname, "t") != LUA_OK)
-		return (lua_error(L));
-	lua_pushstring(L, m->name);
-	lua_call(L, 1, 1);
-	return (1);
-}
-
-static void
-preload_modules(lua_State *L)
-{
-	int i;
-
-	lua_getglobal(L, "package");
-	lua_getfield(L, -1, "preload");
-	lua_pushcfunction(L, luaopen_statemap);
-	lua_setfield(L, -2, "statemap");
-	for (i = 0; lua_modules[i].name != NULL; i++) {
-		lua_pushinteger(L, i);
-		lua_pushcclosure(L, load_embedded, 1);
-		lua_setfield(L, -2, lua_modules[i].name);
-	}
-	lua_pop(L, 2);
-}
-
 static int
 run_protected(lua_State *L)
 {
@@ -142,7 +108,6 @@ run_protected(lua_State *L)
 	int i, status;
 
 	luaL_openlibs(L);
-	preload_modules(L);
 	luaL_requiref(L, "statemap", luaopen_statemap, 1);
 	lua_pop(L, 1);
 

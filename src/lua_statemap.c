@@ -1,9 +1,12 @@
 #include "lua_statemap.h"
 
+#include <stdio.h>
+
 #include <lauxlib.h>
 
 #include "duration.h"
 #include "lua_json.h"
+#include "lua_modules.h"
 #include "lua_trace.h"
 #include "version.h"
 
@@ -48,9 +51,46 @@ static const luaL_Reg statemap_functions[] = {
 	{ NULL, NULL }
 };
 
+/* package.preload loader for an embedded module (upvalue: its index). */
+static int
+load_embedded(lua_State *L)
+{
+	const lua_module *m = &lua_modules[lua_tointeger(L,
+	    lua_upvalueindex(1))];
+	char chunkname[256];
+
+	snprintf(chunkname, sizeof (chunkname), "@%s", m->path);
+	if (luaL_loadbufferx(L, m->source, m->len, chunkname, "t") != LUA_OK)
+		return (lua_error(L));
+	lua_pushstring(L, m->name);
+	lua_call(L, 1, 1);
+	return (1);
+}
+
+/*
+ * The modules of lua/ become requirable as statemap.NAME, whether the
+ * program runs a script or plain lua5.4 loads statemap.so.
+ */
+static void
+preload_modules(lua_State *L)
+{
+	int i;
+
+	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+	lua_pushcfunction(L, luaopen_statemap);
+	lua_setfield(L, -2, "statemap");
+	for (i = 0; lua_modules[i].name != NULL; i++) {
+		lua_pushinteger(L, i);
+		lua_pushcclosure(L, load_embedded, 1);
+		lua_setfield(L, -2, lua_modules[i].name);
+	}
+	lua_pop(L, 1);
+}
+
 int
 luaopen_statemap(lua_State *L)
 {
+	preload_modules(L);
 	luaL_newlib(L, statemap_functions);
 	lua_trace_open(L);
 	lua_json_open(L);
