@@ -16,6 +16,7 @@
 
 #include "dataset.h"
 #include "duration.h"
+#include "natural.h"
 
 #define TRACE_MT	"statemap.trace"
 #define ENTITY_MT	"statemap.entity"
@@ -461,7 +462,126 @@ t_intervals(lua_State *L)
 	return (1);
 }
 
+/* ---- sorting ---- */
+
+typedef struct sort_item {
+	uint32_t id;
+	const char *name;
+	size_t len;
+	double key;		/* number keys, or time in a state (negated) */
+	int key_ref;		/* string keys: index in a key table, or 0 */
+} sort_item;
+
+static lua_State *sort_L;	/* qsort has no context argument */
+
+static int
+compare_items(const void *pa, const void *pb)
+{
+	const sort_item *a = pa, *b = pb;
+	int r;
+
+	if (a->key_ref != 0) {
+		size_t la, lb;
+		const char *ka, *kb;
+
+		lua_rawgeti(sort_L, -1, a->key_ref);
+		lua_rawgeti(sort_L, -2, b->key_ref);
+		ka = lua_tolstring(sort_L, -2, &la);
+		kb = lua_tolstring(sort_L, -1, &lb);
+		r = natural_compare(ka, la, kb, lb);
+		lua_pop(sort_L, 2);
+		if (r != 0)
+			return (r);
+	} else if (a->key != b->key) {
+		return (a->key < b->key ? -1 : 1);
+	}
+	if ((r = natural_compare(a->name, a->len, b->name, b->len)) != 0)
+		return (r);
+	return (a->id < b->id ? -1 : a->id > b->id);
+}
+
+/*
+ * t:sorted([how [, from, to]]) -> entities in order: how is nil or
+ * "name" (natural order), a state name (most time in it first, over the
+ * window or [from, to)), or a function of an entity returning a number or
+ * a string (ascending; called once per entity).  Ties go by name.
+ */
+static int
+t_sorted(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	uint32_t i, n = trace_nentities(d->tr);
+	int fn = lua_type(L, 2) == LUA_TFUNCTION, strings = 0;
+	int64_t state = -1;
+	uint64_t from, to, *times = NULL;
+	sort_item *items;
+
+	if (lua_type(L, 2) == LUA_TSTRING &&
+	    strcmp(lua_tostring(L, 2), "name") != 0)
+		state = state_value(L, d->tr, lua_tostring(L, 2));
+	else if (!fn && !lua_isnoneornil(L, 2) &&
+	    lua_type(L, 2) != LUA_TSTRING)
+		luaL_typeerror(L, 2, "nil, \"name\", a state name or a "
+		    "function");
+	from = opt_time(L, 3, d->begin);
+	to = opt_time(L, 4, d->end);
+	items = lua_newuserdatauv(L, (n + 1) * sizeof (sort_item), 0);
+	lua_newtable(L);	/* string keys, by ref */
+	if (state >= 0 && (times = calloc(d->tr->nstates,
+	    sizeof (uint64_t))) == NULL)
+		return (luaL_error(L, "out of memory"));
+	for (i = 0; i < n; i++) {
+		sort_item *it = &items[i];
+
+		it->id = i;
+		it->name = trace_entity_name(d->tr, i, &it->len);
+		it->key = 0;
+		it->key_ref = 0;
+		if (state >= 0) {
+			memset(times, 0, d->tr->nstates * sizeof (uint64_t));
+			store_time_in(d->st, i, from, to, times);
+			it->key = -(double)times[state];
+		} else if (fn) {
+			lua_pushvalue(L, 2);
+			push_entity(L, 1, i);
+			lua_call(L, 1, 1);
+			if (lua_type(L, -1) == LUA_TNUMBER) {
+				it->key = (double)lua_tonumber(L, -1);
+			} else if (lua_type(L, -1) == LUA_TSTRING) {
+				strings = 1;
+				lua_rawseti(L, -2, (lua_Integer)i + 1);
+				it->key_ref = (int)i + 1;
+				continue;
+			} else {
+				free(times);
+				return (luaL_error(L, "sort key for entity "
+				    "\"%s\" is a %s; keys are numbers or "
+				    "strings", it->name, luaL_typename(L, -1)));
+			}
+			lua_pop(L, 1);
+		}
+	}
+	free(times);
+	if (strings) {
+		for (i = 0; i < n; i++) {
+			if (items[i].key_ref == 0) {
+				return (luaL_error(L, "sort keys mix numbers "
+				    "and strings"));
+			}
+		}
+	}
+	sort_L = L;
+	qsort(items, n, sizeof (sort_item), compare_items);
+	lua_createtable(L, (int)n, 0);
+	for (i = 0; i < n; i++) {
+		push_entity(L, 1, items[i].id);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return (1);
+}
+
 static const luaL_Reg trace_methods[] = {
+	{ "sorted", t_sorted },
 	{ "entities", t_entities },
 	{ "entity", t_entity },
 	{ "at", t_at },

@@ -122,3 +122,26 @@ f:close()
 check_error("load a bad trace: the error names file, line and column",
     function() sm.load(bad) end, bad .. ":2:25: entity must be a string")
 os.remove(bad)
+
+-- sorting (names: cpu0, cpu1; user time: cpu0 240, cpu1 100)
+local function names(list)
+	local out = {}
+	for i, e in ipairs(list) do out[i] = e.name end
+	return out
+end
+local s = sm.load(here .. "/../golden/sort-natural/input.out")
+check_eq("sorted: natural name order", names(s:sorted()), { "cpu1", "cpu2", "cpu9", "cpu10" })
+check_eq("sorted: \"name\" is the same", names(s:sorted("name")), { "cpu1", "cpu2", "cpu9", "cpu10" })
+check_eq("sorted: most time in a state first, ties by name", names(s:sorted("busy")),
+    { "cpu1", "cpu10", "cpu9", "cpu2" })
+check_eq("sorted: by a state over a range", names(s:sorted("busy", 0, 55)),
+    { "cpu1", "cpu10", "cpu2", "cpu9" })
+check_eq("sorted: by a number key", names(s:sorted(function(e) return -e.transitions end)),
+    { "cpu2", "cpu9", "cpu10", "cpu1" })
+check_eq("sorted: by a string key in natural order",
+    names(s:sorted(function(e) return e.name:reverse() end)), { "cpu10", "cpu1", "cpu2", "cpu9" })
+check_error("sorted: unknown state", function() s:sorted("asleep") end, 'no state "asleep"')
+check_error("sorted: bad key", function() s:sorted(function() return {} end) end,
+    "keys are numbers or strings")
+check_error("sorted: mixed keys", function()
+	s:sorted(function(e) return e.name == "cpu1" and 1 or "x" end) end, "mix numbers and strings")
