@@ -45,6 +45,43 @@ dataset_load(const char *path, const dataset_options *opts, sm_error *err)
 	return (d);
 }
 
+dataset *
+dataset_derive(const dataset *src, trace_state *states, uint32_t nstates,
+    const uint32_t *by_state, const uint32_t *by_tag)
+{
+	dataset *d = xcalloc(1, sizeof (*d));
+	uint32_t e, i;
+
+	d->tr = trace_copy_without_states(src->tr);
+	d->tr->states = states;
+	d->tr->nstates = nstates;
+	for (i = 0; i < trace_ntags(d->tr); i++)
+		d->tr->tags[i].state = by_tag[i];
+	d->st = store_new(nstates);
+	for (e = 0; e < store_nentities(src->st); e++) {
+		const uint64_t *time = store_times(src->st, e);
+		const uint16_t *state = store_states(src->st, e);
+		const uint32_t *tag = store_tags(src->st, e);
+		size_t k, n = store_count(src->st, e);
+		uint32_t last_state = STORE_NONE, last_tag = STORE_NONE;
+
+		for (k = 0; k < n; k++) {
+			uint32_t s = tag[k] == STORE_NONE ? by_state[state[k]] :
+			    by_tag[tag[k]];
+
+			if (s == last_state && tag[k] == last_tag)
+				continue;
+			store_append(d->st, e, time[k], s, tag[k]);
+			last_state = s;
+			last_tag = tag[k];
+		}
+	}
+	d->begin = src->begin;
+	d->end = src->end;
+	store_finish(d->st, d->begin, d->end);
+	return (d);
+}
+
 void
 dataset_free(dataset *d)
 {

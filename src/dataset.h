@@ -39,4 +39,15 @@ dataset *dataset_load(const char *path, const dataset_options *opts,
     sm_error *err);
 void dataset_free(dataset *d);
 
+/*
+ * A new dataset whose states are `states` (nstates of them, the array is
+ * taken over) and whose transitions are those of src with each state
+ * mapped: by_tag[tag id] for tagged transitions, by_state[state] for the
+ * others.  Transitions that no longer change anything (same state and tag
+ * as the one before) are dropped.  Tags keep their ids, with their state
+ * mapped by by_tag.
+ */
+dataset *dataset_derive(const dataset *src, trace_state *states,
+    uint32_t nstates, const uint32_t *by_state, const uint32_t *by_tag);
+
 #endif

@@ -143,6 +143,15 @@ push_entity(lua_State *L, int trace_idx, uint32_t id)
 	lua_setiuservalue(L, -2, 1);
 }
 
+static void
+push_dataset(lua_State *L, dataset *d)
+{
+	ltrace *t = lua_newuserdatauv(L, sizeof (ltrace), 0);
+
+	t->d = d;
+	luaL_setmetatable(L, TRACE_MT);
+}
+
 /* ---- statemap.load ---- */
 
 static int64_t
@@ -164,7 +173,6 @@ f_load(lua_State *L)
 	const char *path = luaL_checkstring(L, 1);
 	dataset_options o;
 	dataset *d;
-	ltrace *t;
 	sm_error err;
 	regex_t re;
 	int have_b = 0, have_e = 0, have_d = 0, have_re = 0;
@@ -215,9 +223,7 @@ f_load(lua_State *L)
 		error_format(&err, msg, sizeof (msg));
 		return (luaL_error(L, "%s", msg));
 	}
-	t = lua_newuserdatauv(L, sizeof (ltrace), 0);
-	t->d = d;
-	luaL_setmetatable(L, TRACE_MT);
+	push_dataset(L, d);
 	return (1);
 }
 
@@ -462,6 +468,196 @@ t_intervals(lua_State *L)
 	return (1);
 }
 
+/* ---- transforms ---- */
+
+/* A copy of the states, owned by the caller. */
+static trace_state *
+copy_states(const trace *tr, uint32_t extra)
+{
+	trace_state *st = calloc(tr->nstates + extra, sizeof (trace_state));
+	uint32_t i;
+
+	for (i = 0; st != NULL && i < tr->nstates; i++) {
+		st[i].name = strdup(tr->states[i].name);
+		st[i].name_len = tr->states[i].name_len;
+		st[i].color = tr->states[i].color;
+		st[i].color_text = tr->states[i].color_text == NULL ? NULL :
+		    strdup(tr->states[i].color_text);
+	}
+	return (st);
+}
+
+/*
+ * The new state value for the name on the stack top: the one it already
+ * has, or the next.  New states live in Lua tables until every call of
+ * the mapping function is done, so an error there leaks nothing: names
+ * (at index `names`) maps name -> value + 1, order (at `order`) lists
+ * the names by value.
+ */
+static uint32_t
+mapped_state(lua_State *L, int names, int order, uint32_t *n)
+{
+	uint32_t v;
+
+	lua_pushvalue(L, -1);
+	if (lua_rawget(L, names) == LUA_TNUMBER) {
+		v = (uint32_t)lua_tointeger(L, -1) - 1;
+		lua_pop(L, 1);
+		return (v);
+	}
+	lua_pop(L, 1);
+	if (*n >= TRACE_MAX_STATES)
+		luaL_error(L, "map makes more than %d states",
+		    TRACE_MAX_STATES);
+	v = (*n)++;
+	lua_pushvalue(L, -1);
+	lua_pushinteger(L, (lua_Integer)v + 1);
+	lua_rawset(L, names);
+	lua_pushvalue(L, -1);
+	lua_rawseti(L, order, (lua_Integer)v + 1);
+	return (v);
+}
+
+/* Calls fn(state, tag) on the stack top pair; leaves the new name. */
+static void
+call_mapping(lua_State *L, const trace *tr, uint32_t state)
+{
+	lua_call(L, 2, 1);
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		push_state(L, tr, state);
+	} else if (lua_type(L, -1) != LUA_TSTRING) {
+		luaL_error(L, "map function returned a %s; it must return a "
+		    "state name (a string) or nil to keep the state",
+		    luaL_typename(L, -1));
+	}
+}
+
+/*
+ * t:map(function(state, tag) return new_state end) -> a new trace.  The
+ * function runs once per state (tag nil) and once per (state, tag) pair;
+ * the mapping is then applied to every transition in C.  A new state
+ * named like an old one keeps its colour; others get generated ones.
+ */
+static int
+t_map(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	const trace *tr = d->tr;
+	uint32_t ntags = trace_ntags(tr), nnew = 0, gen = 0, i;
+	uint32_t *by_state, *by_tag;
+	trace_state *states;
+	int names, order;
+
+	luaL_checktype(L, 2, LUA_TFUNCTION);
+	lua_newtable(L);
+	names = lua_gettop(L);
+	lua_newtable(L);
+	order = lua_gettop(L);
+	by_state = lua_newuserdatauv(L, (tr->nstates + 1) * sizeof (uint32_t),
+	    0);
+	by_tag = lua_newuserdatauv(L, (ntags + 1) * sizeof (uint32_t), 0);
+	for (i = 0; i < tr->nstates; i++) {
+		lua_pushvalue(L, 2);
+		push_state(L, tr, i);
+		lua_pushnil(L);
+		call_mapping(L, tr, i);
+		by_state[i] = mapped_state(L, names, order, &nnew);
+		lua_pop(L, 1);
+	}
+	for (i = 0; i < ntags; i++) {
+		lua_pushvalue(L, 2);
+		push_state(L, tr, tr->tags[i].state);
+		push_tag(L, tr, i);
+		call_mapping(L, tr, tr->tags[i].state);
+		by_tag[i] = mapped_state(L, names, order, &nnew);
+		lua_pop(L, 1);
+	}
+	if ((states = calloc(nnew, sizeof (trace_state))) == NULL)
+		return (luaL_error(L, "out of memory"));
+	for (i = 0; i < nnew; i++) {
+		size_t len;
+		const char *name;
+		int64_t old = -1;
+		uint32_t k;
+
+		lua_rawgeti(L, order, (lua_Integer)i + 1);
+		name = lua_tolstring(L, -1, &len);
+		states[i].name = malloc(len + 1);
+		memcpy(states[i].name, name, len + 1);
+		states[i].name_len = len;
+		for (k = 0; k < tr->nstates && old < 0; k++) {
+			if (tr->states[k].name_len == len &&
+			    memcmp(tr->states[k].name, name, len) == 0)
+				old = k;
+		}
+		if (old >= 0) {
+			states[i].color = tr->states[old].color;
+			states[i].color_text = tr->states[old].color_text ==
+			    NULL ? NULL : strdup(tr->states[old].color_text);
+		} else {
+			states[i].color = color_generated(gen++);
+		}
+		lua_pop(L, 1);
+	}
+	push_dataset(L, dataset_derive(d, states, nnew, by_state, by_tag));
+	return (1);
+}
+
+/* t:recolor{state = colour, ...} -> a new trace with those colours */
+static int
+t_recolor(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	const trace *tr = d->tr;
+	uint32_t ntags = trace_ntags(tr), i;
+	uint32_t *by_state, *by_tag;
+	trace_state *states;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	by_state = lua_newuserdatauv(L, (tr->nstates + 1) * sizeof (uint32_t),
+	    0);
+	by_tag = lua_newuserdatauv(L, (ntags + 1) * sizeof (uint32_t), 0);
+	for (i = 0; i < tr->nstates; i++)
+		by_state[i] = i;
+	for (i = 0; i < ntags; i++)
+		by_tag[i] = tr->tags[i].state;
+	/* Check everything before allocating what an error would leak. */
+	lua_pushnil(L);
+	while (lua_next(L, 2) != 0) {
+		size_t len;
+		const char *c;
+		color col;
+
+		if (lua_type(L, -2) != LUA_TSTRING)
+			return (luaL_error(L, "recolor takes state names as "
+			    "keys"));
+		state_value(L, tr, lua_tostring(L, -2));
+		c = luaL_checklstring(L, -1, &len);
+		if (!color_parse(c, len, &col))
+			return (luaL_error(L, "\"%s\" is not a colour: use "
+			    "#rrggbb or a CSS colour name", c));
+		lua_pop(L, 1);
+	}
+	if ((states = copy_states(tr, 0)) == NULL)
+		return (luaL_error(L, "out of memory"));
+	lua_pushnil(L);
+	while (lua_next(L, 2) != 0) {
+		size_t len;
+		const char *c = lua_tolstring(L, -1, &len);
+		uint32_t v = (uint32_t)trace_state_by_name(tr,
+		    lua_tostring(L, -2));
+
+		color_parse(c, len, &states[v].color);
+		free(states[v].color_text);
+		states[v].color_text = strdup(c);
+		lua_pop(L, 1);
+	}
+	push_dataset(L, dataset_derive(d, states, tr->nstates, by_state,
+	    by_tag));
+	return (1);
+}
+
 /* ---- sorting ---- */
 
 typedef struct sort_item {
@@ -582,6 +778,8 @@ t_sorted(lua_State *L)
 
 static const luaL_Reg trace_methods[] = {
 	{ "sorted", t_sorted },
+	{ "map", t_map },
+	{ "recolor", t_recolor },
 	{ "entities", t_entities },
 	{ "entity", t_entity },
 	{ "at", t_at },

@@ -151,6 +151,59 @@ trace_add_event(trace *tr, uint64_t time, const char *entity,
 	    intern_add(tr->event_entities, target, target_len, NULL);
 }
 
+static char *
+copy_or_null(const char *s)
+{
+	return (s == NULL ? NULL : xstrndup(s, strlen(s)));
+}
+
+trace *
+trace_copy_without_states(const trace *src)
+{
+	trace *tr = trace_new(src->name);
+	uint32_t i;
+	size_t k;
+
+	tr->title = copy_or_null(src->title);
+	tr->host = copy_or_null(src->host);
+	tr->entity_kind = copy_or_null(src->entity_kind);
+	tr->have_start = src->have_start;
+	tr->start_sec = src->start_sec;
+	tr->start_nsec = src->start_nsec;
+	for (i = 0; i < trace_nentities(src); i++) {
+		size_t len;
+		const char *name = trace_entity_name(src, i, &len);
+
+		trace_entity(tr, name, len);
+		tr->descriptions[i] = copy_or_null(src->descriptions[i]);
+	}
+	for (i = 0; i < trace_ntags(src); i++) {
+		size_t len;
+		const char *name = intern_name(src->tag_names,
+		    src->tags[i].name, &len);
+
+		trace_tag_id(tr, src->tags[i].state, name, len);
+		tr->tags[i].members = copy_or_null(src->tags[i].members);
+	}
+	for (k = 0; k < src->nevents; k++) {
+		const trace_event *ev = &src->events[k];
+		size_t elen, klen, tlen = 0;
+		const char *e = intern_name(src->event_entities, ev->entity,
+		    &elen);
+		const char *kind = intern_name(src->event_kinds, ev->kind,
+		    &klen);
+		const char *t = ev->target == TRACE_NO_ENTITY ? NULL :
+		    intern_name(src->event_entities, ev->target, &tlen);
+
+		trace_add_event(tr, ev->time, e, elen, kind, klen, t, tlen);
+	}
+	tr->nrecords = src->nrecords;
+	tr->ndata = src->ndata;
+	tr->have_data = src->have_data;
+	tr->last_time = src->last_time;
+	return (tr);
+}
+
 int64_t
 trace_state_by_name(const trace *tr, const char *name)
 {

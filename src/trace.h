@@ -104,6 +104,14 @@ void trace_add_event(trace *tr, uint64_t time, const char *entity,
     size_t entity_len, const char *kind, size_t kind_len,
     const char *target, size_t target_len);
 
+/*
+ * A new trace with everything of src but its states (entities in the same
+ * order, descriptions, tags with the same ids, events, metadata).  The
+ * caller sets the states; tags keep their old state values until the
+ * caller maps them.
+ */
+trace *trace_copy_without_states(const trace *src);
+
 /* The state value with this name, or -1. */
 int64_t trace_state_by_name(const trace *tr, const char *name);
 

@@ -145,3 +145,34 @@ check_error("sorted: bad key", function() s:sorted(function() return {} end) end
     "keys are numbers or strings")
 check_error("sorted: mixed keys", function()
 	s:sorted(function(e) return e.name == "cpu1" and 1 or "x" end) end, "mix numbers and strings")
+
+-- transforms: new traces, the original untouched
+local calls = 0
+local m = t:map(function(state, tag)
+	calls = calls + 1
+	if state == "idle" then return nil end          -- nil keeps the state
+	if tag == "vim" then return "editing" end
+	return "busy"
+end)
+check_eq("map calls the function once per state and per (state, tag)", calls, 5)
+check_eq("map states: kept names keep colours, new ones get generated ones",
+    m.states, { { name = "idle", value = 0, color = "#e0e0e0" },
+    { name = "busy", value = 1, color = "#4e79a7" },
+    { name = "editing", value = 2, color = "#f28e2b" } })
+check_eq("map applies to every transition", m:time_in(), { idle = 405, busy = 215, editing = 180 })
+check_eq("map keeps tags and intervals", { m:entity("cpu0"):at(100) }, { "busy", "postgres", 100, 160 })
+check_eq("map leaves the original alone", t:time_in(), { idle = 405, user = 340, sys = 55 })
+check_eq("map drops transitions that change nothing",
+    t:map(function() return "x" end).transitions, 8)
+check_eq("map without tags collapses to one transition per entity",
+    sm.load(path, { ignore_tags = true }):map(function() return "x" end).transitions, 2)
+check_error("map must return a name", function() t:map(function() return 5 end) end,
+    "must return a state name")
+check_error("map passes errors on", function() t:map(function() error("boom") end) end, "boom")
+local r = t:recolor{ user = "orange", idle = "#123456" }
+check_eq("recolor", { r.states[1].color, r.states[2].color, r.states[3].color },
+    { "#123456", "#ffa500", "#4e79a7" })
+check_eq("recolor keeps the data", r:time_in(), t:time_in())
+check_error("recolor an unknown state", function() t:recolor{ nope = "red" } end, 'no state "nope"')
+check_error("recolor with a bad colour", function() t:recolor{ user = "reddish" } end,
+    '"reddish" is not a colour')
