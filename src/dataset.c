@@ -1,6 +1,7 @@
 #include "dataset.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ingest.h"
 #include "util.h"
@@ -75,6 +76,45 @@ dataset_derive(const dataset *src, trace_state *states, uint32_t nstates,
 			last_state = s;
 			last_tag = tag[k];
 		}
+	}
+	d->begin = src->begin;
+	d->end = src->end;
+	store_finish(d->st, d->begin, d->end);
+	return (d);
+}
+
+dataset *
+dataset_select(const dataset *src, const uint32_t *ids, uint32_t n,
+    const char *const *names, const size_t *name_lens)
+{
+	const trace *st = src->tr;
+	dataset *d = xcalloc(1, sizeof (*d));
+	trace *tr = trace_copy_header(st);
+	uint32_t i;
+
+	tr->nstates = st->nstates;
+	tr->states = trace_copy_states(st);
+	d->tr = tr;
+	d->st = store_new(st->nstates);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *name = names != NULL ? names[i] :
+		    trace_entity_name(st, ids[i], &len);
+		const uint64_t *time = store_times(src->st, ids[i]);
+		const uint16_t *state = store_states(src->st, ids[i]);
+		const uint32_t *tag = store_tags(src->st, ids[i]);
+		size_t c, count = store_count(src->st, ids[i]);
+
+		if (names != NULL)
+			len = name_lens[i];
+		if (intern_find(tr->entities, name, len) != INTERN_NONE) {
+			dataset_free(d);
+			return (NULL);
+		}
+		trace_entity(tr, name, len);
+		tr->descriptions[i] = xstrdup_or_null(st->descriptions[ids[i]]);
+		for (c = 0; c < count; c++)
+			store_append(d->st, i, time[c], state[c], tag[c]);
 	}
 	d->begin = src->begin;
 	d->end = src->end;

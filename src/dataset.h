@@ -50,4 +50,13 @@ void dataset_free(dataset *d);
 dataset *dataset_derive(const dataset *src, trace_state *states,
     uint32_t nstates, const uint32_t *by_state, const uint32_t *by_tag);
 
+/*
+ * A new dataset with only the entities in `ids` (n of them, in that
+ * order, which becomes their order of appearance), named names[i] (or
+ * their old names if names is NULL); states, tags and bounds as in src.
+ * Returns NULL if two entities would get the same name.
+ */
+dataset *dataset_select(const dataset *src, const uint32_t *ids, uint32_t n,
+    const char *const *names, const size_t *name_lens);
+
 #endif

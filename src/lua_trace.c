@@ -470,23 +470,6 @@ t_intervals(lua_State *L)
 
 /* ---- transforms ---- */
 
-/* A copy of the states, owned by the caller. */
-static trace_state *
-copy_states(const trace *tr, uint32_t extra)
-{
-	trace_state *st = calloc(tr->nstates + extra, sizeof (trace_state));
-	uint32_t i;
-
-	for (i = 0; st != NULL && i < tr->nstates; i++) {
-		st[i].name = strdup(tr->states[i].name);
-		st[i].name_len = tr->states[i].name_len;
-		st[i].color = tr->states[i].color;
-		st[i].color_text = tr->states[i].color_text == NULL ? NULL :
-		    strdup(tr->states[i].color_text);
-	}
-	return (st);
-}
-
 /*
  * The new state value for the name on the stack top: the one it already
  * has, or the next.  New states live in Lua tables until every call of
@@ -639,8 +622,7 @@ t_recolor(lua_State *L)
 			    "#rrggbb or a CSS colour name", c));
 		lua_pop(L, 1);
 	}
-	if ((states = copy_states(tr, 0)) == NULL)
-		return (luaL_error(L, "out of memory"));
+	states = trace_copy_states(tr);
 	lua_pushnil(L);
 	while (lua_next(L, 2) != 0) {
 		size_t len;
@@ -655,6 +637,146 @@ t_recolor(lua_State *L)
 	}
 	push_dataset(L, dataset_derive(d, states, tr->nstates, by_state,
 	    by_tag));
+	return (1);
+}
+
+/*
+ * Whether entity i is selected by the argument at idx: a POSIX extended
+ * regex (as -f) matched against its name, or a function of the entity.
+ */
+static int
+selected(lua_State *L, int idx, const regex_t *re, uint32_t i)
+{
+	int r;
+
+	if (re != NULL) {
+		dataset *d = check_trace(L, 1);
+
+		return (regexec(re, trace_entity_name(d->tr, i, NULL), 0, NULL,
+		    0) == 0);
+	}
+	lua_pushvalue(L, idx);
+	push_entity(L, 1, i);
+	lua_call(L, 1, 1);
+	r = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return (r);
+}
+
+/* Regexes are compiled into a userdata whose __gc frees them. */
+static int
+regex_gc(lua_State *L)
+{
+	regfree(luaL_checkudata(L, 1, "statemap.regex"));
+	return (0);
+}
+
+static regex_t *
+check_selector(lua_State *L, int idx)
+{
+	regex_t *re;
+	int rc;
+
+	if (lua_type(L, idx) == LUA_TFUNCTION)
+		return (NULL);
+	luaL_checktype(L, idx, LUA_TSTRING);
+	re = lua_newuserdatauv(L, sizeof (regex_t), 0);
+	if ((rc = regcomp(re, lua_tostring(L, idx), REG_EXTENDED |
+	    REG_NOSUB)) != 0) {
+		char msg[256];
+
+		regerror(rc, re, msg, sizeof (msg));
+		return (luaL_error(L, "bad pattern \"%s\": %s",
+		    lua_tostring(L, idx), msg), NULL);
+	}
+	if (luaL_newmetatable(L, "statemap.regex")) {
+		lua_pushcfunction(L, regex_gc);
+		lua_setfield(L, -2, "__gc");
+	}
+	lua_setmetatable(L, -2);
+	return (re);
+}
+
+static int
+keep_or_drop(lua_State *L, int keep)
+{
+	dataset *d = check_trace(L, 1);
+	uint32_t i, n = trace_nentities(d->tr), k = 0;
+	regex_t *re = check_selector(L, 2);
+	uint32_t *ids = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
+
+	for (i = 0; i < n; i++) {
+		if (selected(L, 2, re, i) == keep)
+			ids[k++] = i;
+	}
+	push_dataset(L, dataset_select(d, ids, k, NULL, NULL));
+	return (1);
+}
+
+/* t:keep(regex or function(entity)) -> a trace of the entities that match */
+static int
+t_keep(lua_State *L)
+{
+	return (keep_or_drop(L, 1));
+}
+
+/* t:drop(regex or function(entity)) -> a trace without those entities */
+static int
+t_drop(lua_State *L)
+{
+	return (keep_or_drop(L, 0));
+}
+
+/*
+ * t:rename(function(entity) or {old = new}) -> a trace with entities
+ * renamed (nil keeps a name); two entities may not end up with one name.
+ */
+static int
+t_rename(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	uint32_t i, n = trace_nentities(d->tr);
+	const char **names;
+	size_t *lens;
+	uint32_t *ids;
+	int fn = lua_type(L, 2) == LUA_TFUNCTION, list;
+	dataset *nd;
+
+	if (!fn)
+		luaL_checktype(L, 2, LUA_TTABLE);
+	names = lua_newuserdatauv(L, (n + 1) * sizeof (char *), 0);
+	lens = lua_newuserdatauv(L, (n + 1) * sizeof (size_t), 0);
+	ids = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
+	lua_createtable(L, (int)n, 0);	/* keeps the new names alive */
+	list = lua_gettop(L);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *old = trace_entity_name(d->tr, i, &len);
+
+		if (fn) {
+			lua_pushvalue(L, 2);
+			push_entity(L, 1, i);
+			lua_call(L, 1, 1);
+		} else {
+			lua_pushlstring(L, old, len);
+			lua_gettable(L, 2);
+		}
+		if (lua_isnil(L, -1)) {
+			lua_pop(L, 1);
+			lua_pushlstring(L, old, len);
+		} else if (lua_type(L, -1) != LUA_TSTRING) {
+			return (luaL_error(L, "new name for entity \"%s\" "
+			    "is a %s, not a string", old,
+			    luaL_typename(L, -1)));
+		}
+		names[i] = lua_tolstring(L, -1, &lens[i]);
+		lua_rawseti(L, list, (lua_Integer)i + 1);
+		ids[i] = i;
+	}
+	if ((nd = dataset_select(d, ids, n, names, lens)) == NULL)
+		return (luaL_error(L, "rename gives two entities the same "
+		    "name"));
+	push_dataset(L, nd);
 	return (1);
 }
 
@@ -780,6 +902,9 @@ static const luaL_Reg trace_methods[] = {
 	{ "sorted", t_sorted },
 	{ "map", t_map },
 	{ "recolor", t_recolor },
+	{ "keep", t_keep },
+	{ "drop", t_drop },
+	{ "rename", t_rename },
 	{ "entities", t_entities },
 	{ "entity", t_entity },
 	{ "at", t_at },

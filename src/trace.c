@@ -151,39 +151,26 @@ trace_add_event(trace *tr, uint64_t time, const char *entity,
 	    intern_add(tr->event_entities, target, target_len, NULL);
 }
 
-static char *
-copy_or_null(const char *s)
-{
-	return (s == NULL ? NULL : xstrndup(s, strlen(s)));
-}
-
 trace *
-trace_copy_without_states(const trace *src)
+trace_copy_header(const trace *src)
 {
 	trace *tr = trace_new(src->name);
 	uint32_t i;
 	size_t k;
 
-	tr->title = copy_or_null(src->title);
-	tr->host = copy_or_null(src->host);
-	tr->entity_kind = copy_or_null(src->entity_kind);
+	tr->title = xstrdup_or_null(src->title);
+	tr->host = xstrdup_or_null(src->host);
+	tr->entity_kind = xstrdup_or_null(src->entity_kind);
 	tr->have_start = src->have_start;
 	tr->start_sec = src->start_sec;
 	tr->start_nsec = src->start_nsec;
-	for (i = 0; i < trace_nentities(src); i++) {
-		size_t len;
-		const char *name = trace_entity_name(src, i, &len);
-
-		trace_entity(tr, name, len);
-		tr->descriptions[i] = copy_or_null(src->descriptions[i]);
-	}
 	for (i = 0; i < trace_ntags(src); i++) {
 		size_t len;
 		const char *name = intern_name(src->tag_names,
 		    src->tags[i].name, &len);
 
 		trace_tag_id(tr, src->tags[i].state, name, len);
-		tr->tags[i].members = copy_or_null(src->tags[i].members);
+		tr->tags[i].members = xstrdup_or_null(src->tags[i].members);
 	}
 	for (k = 0; k < src->nevents; k++) {
 		const trace_event *ev = &src->events[k];
@@ -202,6 +189,37 @@ trace_copy_without_states(const trace *src)
 	tr->have_data = src->have_data;
 	tr->last_time = src->last_time;
 	return (tr);
+}
+
+trace *
+trace_copy_without_states(const trace *src)
+{
+	trace *tr = trace_copy_header(src);
+	uint32_t i;
+
+	for (i = 0; i < trace_nentities(src); i++) {
+		size_t len;
+		const char *name = trace_entity_name(src, i, &len);
+
+		trace_entity(tr, name, len);
+		tr->descriptions[i] = xstrdup_or_null(src->descriptions[i]);
+	}
+	return (tr);
+}
+
+trace_state *
+trace_copy_states(const trace *src)
+{
+	trace_state *st = xcalloc(src->nstates, sizeof (trace_state));
+	uint32_t i;
+
+	for (i = 0; i < src->nstates; i++) {
+		st[i] = src->states[i];
+		st[i].name = xstrndup(src->states[i].name,
+		    src->states[i].name_len);
+		st[i].color_text = xstrdup_or_null(src->states[i].color_text);
+	}
+	return (st);
 }
 
 int64_t

@@ -112,6 +112,12 @@ void trace_add_event(trace *tr, uint64_t time, const char *entity,
  */
 trace *trace_copy_without_states(const trace *src);
 
+/* The same without entities (nor descriptions). */
+trace *trace_copy_header(const trace *src);
+
+/* A copy of src's states array (src->nstates of them), owned by caller. */
+trace_state *trace_copy_states(const trace *src);
+
 /* The state value with this name, or -1. */
 int64_t trace_state_by_name(const trace *tr, const char *name);
 

@@ -52,6 +52,12 @@ xstrndup(const char *s, size_t len)
 	return (p);
 }
 
+char *
+xstrdup_or_null(const char *s)
+{
+	return (s == NULL ? NULL : xstrndup(s, strlen(s)));
+}
+
 void
 grow_array(void *array, size_t *cap, size_t need, size_t size)
 {

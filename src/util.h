@@ -12,6 +12,7 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrndup(const char *s, size_t len);
+char *xstrdup_or_null(const char *s);	/* NULL stays NULL */
 
 /*
  * Makes room for at least `need` elements of `size` bytes in *array,

@@ -176,3 +176,20 @@ check_eq("recolor keeps the data", r:time_in(), t:time_in())
 check_error("recolor an unknown state", function() t:recolor{ nope = "red" } end, 'no state "nope"')
 check_error("recolor with a bad colour", function() t:recolor{ user = "reddish" } end,
     '"reddish" is not a colour')
+
+-- selecting and renaming entities
+check_eq("keep by regex", names(s:keep("^cpu[0-9]$"):entities()), { "cpu2", "cpu1", "cpu9" })
+check_eq("drop by regex", names(s:drop("^cpu[0-9]$"):entities()), { "cpu10" })
+check_eq("keep by predicate", names(s:keep(function(e) return e.transitions > 1 end):entities()),
+    { "cpu10", "cpu2", "cpu9" })
+check_eq("keep keeps the data", s:keep("cpu1$"):entity("cpu1"):time_in(), s:entity("cpu1"):time_in())
+check_eq("keep keeps descriptions", t:keep("cpu1"):entity("cpu1").description, "second CPU")
+check_error("keep with a bad regex", function() s:keep("(") end, 'bad pattern "("')
+local rn = t:rename(function(e) return e.name:upper() end)
+check_eq("rename by function", names(rn:entities()), { "CPU1", "CPU0" })
+check_eq("rename keeps the data", { rn:entity("CPU0"):at(100) }, { "user", "postgres", 100, 160 })
+check_eq("rename by table, others kept", names(t:rename{ cpu0 = "zero" }:entities()), { "cpu1", "zero" })
+check_error("rename to one name", function() t:rename(function() return "same" end) end,
+    "same name")
+check_error("rename to a non-string", function() t:rename(function() return 1 end) end,
+    "is a number, not a string")
