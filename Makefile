@@ -95,7 +95,7 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \
 		mkdir -p build-fuzz/corpus-$$f; \
 		echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
-		build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) \
+		build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 		    -print_final_stats=1 build-fuzz/corpus-$$f tests/fuzz/$$f \
 		    2>&1 | grep -E "^(stat::number_of_executed_units|==|SUMMARY|artifact)" \
 		    || true; \
