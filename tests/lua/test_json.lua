@@ -1,20 +1,8 @@
 -- Tests for statemap.json (src/lua_json.c).
 local json = require("statemap").json
-
-local function check(name, cond, detail)
-	print((cond and "PASS " or "FAIL ") .. name ..
-	    ((not cond and detail) and (": " .. tostring(detail)) or ""))
-end
-
-local function check_eq(name, got, want)
-	check(name, got == want, ("got %s, want %s"):format(tostring(got), tostring(want)))
-end
-
-local function check_error(name, f, pattern)
-	local ok, err = pcall(f)
-	check(name, not ok and tostring(err):find(pattern, 1, true) ~= nil,
-	    ok and "no error" or tostring(err))
-end
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local unit = require "unit"
+local check, check_eq, check_error = unit.check, unit.check_eq, unit.check_error
 
 local v = json.decode('{"a": [1, 2.5, true, false, null, "x\\u00e9\\ud834\\udd1e"], "n": -9223372036854775808}')
 check_eq("decode integer", math.type(v.a[1]), "integer")

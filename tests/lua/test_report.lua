@@ -1,15 +1,8 @@
 -- Tests for lua/report.lua (embedded as statemap.report).
 local report = require "statemap.report"
-
-local function check(name, cond, detail)
-	print((cond and "PASS " or "FAIL ") .. name ..
-	    ((not cond and detail) and (": " .. detail) or ""))
-end
-
-local function check_eq(name, got, want)
-	check(name, got == want, ("got\n%s\nwant\n%s"):format(tostring(got),
-	    tostring(want)))
-end
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local unit = require "unit"
+local check, check_eq, check_error = unit.check, unit.check_eq, unit.check_error
 
 check_eq("percent", report.percent(0.125), "12.5%")
 check_eq("percent of nothing", report.percent(0 / 0), "-")

@@ -1,24 +1,8 @@
 -- Tests for the statemap Lua module (src/lua_statemap.c).
 local sm = require "statemap"
-
-local function check(name, cond, detail)
-	if cond then
-		print("PASS " .. name)
-	else
-		print("FAIL " .. name .. (detail and (": " .. detail) or ""))
-	end
-end
-
-local function check_eq(name, got, want)
-	check(name, got == want, ("got %s, want %s"):format(tostring(got),
-	    tostring(want)))
-end
-
-local function check_error(name, f, pattern)
-	local ok, err = pcall(f)
-	check(name, not ok and tostring(err):find(pattern, 1, true) ~= nil,
-	    ok and "no error" or tostring(err))
-end
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local unit = require "unit"
+local check, check_eq, check_error = unit.check, unit.check_eq, unit.check_error
 
 check_eq("statemap is preloaded as a global", statemap, sm)
 check_eq("duration ms", sm.duration("1.5ms"), 1500000)

@@ -4,39 +4,11 @@
 --   cpu1 (described first, so entity 1): idle@0 sys@150 user/postgres@200 idle@300
 --   the trace ends at 400, the last datum.
 local sm = require "statemap"
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local unit = require "unit"
+local check, check_eq, check_error = unit.check, unit.check_eq, unit.check_error
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local path = here .. "/../golden/json-basic/input.out"
-
-local function check(name, cond, detail)
-	print((cond and "PASS " or "FAIL ") .. name ..
-	    ((not cond and detail) and (": " .. tostring(detail)) or ""))
-end
-
-local function same(a, b)
-	if type(a) ~= "table" or type(b) ~= "table" then return a == b end
-	for k, v in pairs(a) do if not same(v, b[k]) then return false end end
-	for k in pairs(b) do if a[k] == nil then return false end end
-	return true
-end
-
-local function show(v)
-	if type(v) ~= "table" then return tostring(v) end
-	local keys, out = {}, {}
-	for k in pairs(v) do keys[#keys + 1] = k end
-	table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-	for _, k in ipairs(keys) do out[#out + 1] = tostring(k) .. "=" .. show(v[k]) end
-	return "{" .. table.concat(out, ", ") .. "}"
-end
-
-local function check_eq(name, got, want)
-	check(name, same(got, want), "got " .. show(got) .. ", want " .. show(want))
-end
-
-local function check_error(name, f, pattern)
-	local ok, err = pcall(f)
-	check(name, not ok and tostring(err):find(pattern, 1, true) ~= nil,
-	    ok and "no error" or tostring(err))
-end
 
 local t = sm.load(path)
 
