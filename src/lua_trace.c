@@ -780,6 +780,35 @@ t_rename(lua_State *L)
 	return (1);
 }
 
+/* t:slice(from, to) -> a trace whose window is [from, to) within this one */
+static int
+t_slice(lua_State *L)
+{
+	dataset *d = check_trace(L, 1), *nd;
+	uint64_t from = check_time(L, 2), to = check_time(L, 3);
+	uint32_t i, n = trace_nentities(d->tr);
+	uint32_t *ids;
+
+	if (from < d->begin)
+		from = d->begin;
+	if (to > d->end)
+		to = d->end;
+	if (to <= from)
+		return (luaL_error(L, "slice [%I, %I) is empty within the "
+		    "trace's window [%I, %I)", (lua_Integer)from,
+		    (lua_Integer)to, (lua_Integer)d->begin,
+		    (lua_Integer)d->end));
+	ids = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
+	for (i = 0; i < n; i++)
+		ids[i] = i;
+	nd = dataset_select(d, ids, n, NULL, NULL);
+	nd->begin = from;
+	nd->end = to;
+	store_finish(nd->st, from, to);
+	push_dataset(L, nd);
+	return (1);
+}
+
 /* ---- sorting ---- */
 
 typedef struct sort_item {
@@ -905,6 +934,7 @@ static const luaL_Reg trace_methods[] = {
 	{ "keep", t_keep },
 	{ "drop", t_drop },
 	{ "rename", t_rename },
+	{ "slice", t_slice },
 	{ "entities", t_entities },
 	{ "entity", t_entity },
 	{ "at", t_at },

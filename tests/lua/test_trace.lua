@@ -165,3 +165,11 @@ check_error("rename to one name", function() t:rename(function() return "same" e
     "same name")
 check_error("rename to a non-string", function() t:rename(function() return 1 end) end,
     "is a number, not a string")
+
+-- slices
+local sl = t:slice(150, "0.25us")
+check_eq("slice sets the window", { sl.begin, sl.finish }, { 150, 250 })
+check_eq("slice clips queries", sl:time_in(), t:time_in(150, 250))
+check_eq("slice of a slice stays inside", { sl:slice(0, 1000).begin, sl:slice(0, 1000).finish }, { 150, 250 })
+check_eq("slice: nothing outside", { sl:entity("cpu0"):at(100) }, {})
+check_error("slice that is empty", function() t:slice(300, 200) end, "is empty")
