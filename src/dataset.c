@@ -1,5 +1,6 @@
 #include "dataset.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,89 @@ dataset_select(const dataset *src, const uint32_t *ids, uint32_t n,
 		for (c = 0; c < count; c++)
 			store_append(d->st, i, time[c], state[c], tag[c]);
 	}
+	d->begin = src->begin;
+	d->end = src->end;
+	store_finish(d->st, d->begin, d->end);
+	return (d);
+}
+
+typedef struct step {
+	uint64_t time;
+	int64_t delta;
+} step;
+
+static int
+compare_steps(const void *pa, const void *pb)
+{
+	const step *a = pa, *b = pb;
+
+	return (a->time < b->time ? -1 : a->time > b->time);
+}
+
+dataset *
+dataset_count(const dataset *src, const unsigned char *counted,
+    const char *name, size_t name_len)
+{
+	const trace *st = src->tr;
+	uint32_t n = trace_nentities(st), i;
+	dataset *d = xcalloc(1, sizeof (*d));
+	trace *tr = trace_new(st->name);
+	step *steps = NULL;
+	size_t nsteps = 0, cap = 0, k;
+	store_iter it;
+	store_interval iv;
+	int64_t count = 0, last = -1;
+
+	tr->title = xstrdup_or_null(st->title);
+	tr->host = xstrdup_or_null(st->host);
+	tr->entity_kind = xstrdup_or_null(st->entity_kind);
+	tr->have_start = st->have_start;
+	tr->start_sec = st->start_sec;
+	tr->start_nsec = st->start_nsec;
+	tr->last_time = st->last_time;
+	tr->nstates = n + 1;
+	tr->states = xcalloc(n + 1, sizeof (trace_state));
+	for (i = 0; i <= n; i++) {
+		/* From near white to deep blue as the count grows. */
+		double f = n == 0 ? 1 : (double)i / n;
+		char buf[16];
+
+		snprintf(buf, sizeof (buf), "%u", i);
+		tr->states[i].name = xstrndup(buf, strlen(buf));
+		tr->states[i].name_len = strlen(buf);
+		tr->states[i].color.r = (uint8_t)(0xf0 - f * (0xf0 - 0x08));
+		tr->states[i].color.g = (uint8_t)(0xf4 - f * (0xf4 - 0x30));
+		tr->states[i].color.b = (uint8_t)(0xf8 - f * (0xf8 - 0x6b));
+	}
+	trace_entity(tr, name, name_len);
+	d->tr = tr;
+	d->st = store_new(n + 1);
+
+	/* Each counted interval is +1 at its start and -1 at its end. */
+	store_iter_init(&it, src->st, NULL, 0, src->begin, src->end);
+	while (store_iter_next(&it, &iv)) {
+		if (!counted[iv.state])
+			continue;
+		grow_array(&steps, &cap, nsteps + 2, sizeof (step));
+		steps[nsteps].time = iv.start;
+		steps[nsteps++].delta = 1;
+		steps[nsteps].time = iv.end;
+		steps[nsteps++].delta = -1;
+	}
+	qsort(steps, nsteps, sizeof (step), compare_steps);
+	store_append(d->st, 0, src->begin, 0, STORE_NONE);
+	last = 0;
+	for (k = 0; k < nsteps; ) {
+		uint64_t t = steps[k].time;
+
+		while (k < nsteps && steps[k].time == t)
+			count += steps[k++].delta;
+		if (count != last && t < src->end) {
+			store_append(d->st, 0, t, (uint32_t)count, STORE_NONE);
+			last = count;
+		}
+	}
+	free(steps);
 	d->begin = src->begin;
 	d->end = src->end;
 	store_finish(d->st, d->begin, d->end);

@@ -59,4 +59,13 @@ dataset *dataset_derive(const dataset *src, trace_state *states,
 dataset *dataset_select(const dataset *src, const uint32_t *ids, uint32_t n,
     const char *const *names, const size_t *name_lens);
 
+/*
+ * A new dataset with one entity (named name) whose state at any time is
+ * how many of src's entities are then in a state flagged in counted
+ * (src->tr->nstates flags): its states are "0" to "N", N the number of
+ * entities, shaded from light to dark.  Same window and metadata as src.
+ */
+dataset *dataset_count(const dataset *src, const unsigned char *counted,
+    const char *name, size_t name_len);
+
 #endif

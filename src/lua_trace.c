@@ -809,6 +809,37 @@ t_slice(lua_State *L)
 	return (1);
 }
 
+/*
+ * t:count(states [, name]) -> a trace with one entity (default "count")
+ * whose state is how many entities are in any of the named states: its
+ * states are "0" to the number of entities.
+ */
+static int
+t_count(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	size_t len, i, n;
+	const char *name = luaL_optlstring(L, 3, "count", &len);
+	unsigned char *counted;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	counted = lua_newuserdatauv(L, d->tr->nstates + 1, 0);
+	memset(counted, 0, d->tr->nstates + 1);
+	n = lua_rawlen(L, 2);
+	if (n == 0)
+		return (luaL_error(L, "count needs a list of states"));
+	for (i = 1; i <= n; i++) {
+		lua_rawgeti(L, 2, (lua_Integer)i);
+		counted[state_value(L, d->tr, luaL_checkstring(L, -1))] = 1;
+		lua_pop(L, 1);
+	}
+	if (trace_nentities(d->tr) >= TRACE_MAX_STATES)
+		return (luaL_error(L, "count of more than %d entities",
+		    TRACE_MAX_STATES - 1));
+	push_dataset(L, dataset_count(d, counted, name, len));
+	return (1);
+}
+
 /* ---- sorting ---- */
 
 typedef struct sort_item {
@@ -935,6 +966,7 @@ static const luaL_Reg trace_methods[] = {
 	{ "drop", t_drop },
 	{ "rename", t_rename },
 	{ "slice", t_slice },
+	{ "count", t_count },
 	{ "entities", t_entities },
 	{ "entity", t_entity },
 	{ "at", t_at },

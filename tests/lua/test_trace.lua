@@ -173,3 +173,19 @@ check_eq("slice clips queries", sl:time_in(), t:time_in(150, 250))
 check_eq("slice of a slice stays inside", { sl:slice(0, 1000).begin, sl:slice(0, 1000).finish }, { 150, 250 })
 check_eq("slice: nothing outside", { sl:entity("cpu0"):at(100) }, {})
 check_error("slice that is empty", function() t:slice(300, 200) end, "is empty")
+
+-- a counting entity: how many CPUs are in user (cpu0 100-160 and 220-400,
+-- cpu1 200-300): 0 from 0, 1 from 100, 0 from 160, 1 from 200, 2 from 220,
+-- 1 from 300 to the end at 400
+local c = t:count({ "user" }, "busy CPUs")
+check_eq("count: one entity", names(c:entities()), { "busy CPUs" })
+check_eq("count: states 0 to the number of entities", { #c.states, c.states[1].name, c.states[3].name },
+    { 3, "0", "2" })
+check_eq("count: its transitions", c.transitions, 6)
+check_eq("count: time at each count", c:time_in(), { ["0"] = 140, ["1"] = 180, ["2"] = 80 })
+check_eq("count: at a time", { c:entity("busy CPUs"):at(250) }, { "2", nil, 220, 300 })
+check_eq("count: several states, default name", c.transitions > 0 and
+    names(t:count{ "user", "sys" }:entities()), { "count" })
+check_eq("count: several states", t:count{ "user", "sys" }:time_in(),
+    { ["0"] = 100, ["1"] = 205, ["2"] = 95 })
+check_error("count: unknown state", function() t:count{ "busy" } end, 'no state "busy"')
