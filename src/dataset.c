@@ -47,17 +47,23 @@ dataset_load(const char *path, const dataset_options *opts, sm_error *err)
 	return (d);
 }
 
-dataset *
-dataset_derive(const dataset *src, trace_state *states, uint32_t nstates,
-    const uint32_t *by_state, const uint32_t *by_tag)
+/*
+ * The shared part of deriving: a copy of src with new states, whose
+ * transitions get their state from by_state/by_tag or, if each is not
+ * NULL, from each[k] for the k-th transition overall.
+ */
+static dataset *
+derive(const dataset *src, trace_state *states, uint32_t nstates,
+    const uint32_t *by_state, const uint32_t *by_tag, const uint32_t *each)
 {
 	dataset *d = xcalloc(1, sizeof (*d));
 	uint32_t e, i;
+	size_t index = 0;
 
 	d->tr = trace_copy_without_states(src->tr);
 	d->tr->states = states;
 	d->tr->nstates = nstates;
-	for (i = 0; i < trace_ntags(d->tr); i++)
+	for (i = 0; by_tag != NULL && i < trace_ntags(d->tr); i++)
 		d->tr->tags[i].state = by_tag[i];
 	d->st = store_new(nstates);
 	for (e = 0; e < store_nentities(src->st); e++) {
@@ -67,10 +73,12 @@ dataset_derive(const dataset *src, trace_state *states, uint32_t nstates,
 		size_t k, n = store_count(src->st, e);
 		uint32_t last_state = STORE_NONE, last_tag = STORE_NONE;
 
-		for (k = 0; k < n; k++) {
-			uint32_t s = tag[k] == STORE_NONE ? by_state[state[k]] :
+		for (k = 0; k < n; k++, index++) {
+			uint32_t s = each != NULL ? each[index] :
+			    tag[k] == STORE_NONE ? by_state[state[k]] :
 			    by_tag[tag[k]];
 
+			/* A transition that changes nothing is dropped. */
 			if (s == last_state && tag[k] == last_tag)
 				continue;
 			store_append(d->st, e, time[k], s, tag[k]);
@@ -82,6 +90,20 @@ dataset_derive(const dataset *src, trace_state *states, uint32_t nstates,
 	d->end = src->end;
 	store_finish(d->st, d->begin, d->end);
 	return (d);
+}
+
+dataset *
+dataset_derive(const dataset *src, trace_state *states, uint32_t nstates,
+    const uint32_t *by_state, const uint32_t *by_tag)
+{
+	return (derive(src, states, nstates, by_state, by_tag, NULL));
+}
+
+dataset *
+dataset_derive_each(const dataset *src, trace_state *states,
+    uint32_t nstates, const uint32_t *each)
+{
+	return (derive(src, states, nstates, NULL, NULL, each));
 }
 
 dataset *

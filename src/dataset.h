@@ -51,6 +51,14 @@ dataset *dataset_derive(const dataset *src, trace_state *states,
     uint32_t nstates, const uint32_t *by_state, const uint32_t *by_tag);
 
 /*
+ * The same with a new state for every transition: each[k] for the k-th
+ * transition counting entity by entity in id order, each in time order
+ * (store_total(src->st) entries).  Tags keep their old state values.
+ */
+dataset *dataset_derive_each(const dataset *src, trace_state *states,
+    uint32_t nstates, const uint32_t *each);
+
+/*
  * A new dataset with only the entities in `ids` (n of them, in that
  * order, which becomes their order of appearance), named names[i] (or
  * their old names if names is NULL); states, tags and bounds as in src.

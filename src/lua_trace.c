@@ -517,6 +517,47 @@ call_mapping(lua_State *L, const trace *tr, uint32_t state)
 }
 
 /*
+ * The states named in the order table (at index `order`, nnew of them),
+ * as a C array for a new trace: a name an old state had keeps its
+ * colour; new names get generated colours.
+ */
+static trace_state *
+states_from_order(lua_State *L, const trace *tr, int order, uint32_t nnew)
+{
+	trace_state *states;
+	uint32_t i, gen = 0;
+
+	if ((states = calloc(nnew, sizeof (trace_state))) == NULL)
+		luaL_error(L, "out of memory");
+	for (i = 0; i < nnew; i++) {
+		size_t len;
+		const char *name;
+		int64_t old = -1;
+		uint32_t k;
+
+		lua_rawgeti(L, order, (lua_Integer)i + 1);
+		name = lua_tolstring(L, -1, &len);
+		states[i].name = malloc(len + 1);
+		memcpy(states[i].name, name, len + 1);
+		states[i].name_len = len;
+		for (k = 0; k < tr->nstates && old < 0; k++) {
+			if (tr->states[k].name_len == len &&
+			    memcmp(tr->states[k].name, name, len) == 0)
+				old = k;
+		}
+		if (old >= 0) {
+			states[i].color = tr->states[old].color;
+			states[i].color_text = tr->states[old].color_text ==
+			    NULL ? NULL : strdup(tr->states[old].color_text);
+		} else {
+			states[i].color = color_generated(gen++);
+		}
+		lua_pop(L, 1);
+	}
+	return (states);
+}
+
+/*
  * t:map(function(state, tag) return new_state end) -> a new trace.  The
  * function runs once per state (tag nil) and once per (state, tag) pair;
  * the mapping is then applied to every transition in C.  A new state
@@ -527,7 +568,7 @@ t_map(lua_State *L)
 {
 	dataset *d = check_trace(L, 1);
 	const trace *tr = d->tr;
-	uint32_t ntags = trace_ntags(tr), nnew = 0, gen = 0, i;
+	uint32_t ntags = trace_ntags(tr), nnew = 0, i;
 	uint32_t *by_state, *by_tag;
 	trace_state *states;
 	int names, order;
@@ -556,34 +597,73 @@ t_map(lua_State *L)
 		by_tag[i] = mapped_state(L, names, order, &nnew);
 		lua_pop(L, 1);
 	}
-	if ((states = calloc(nnew, sizeof (trace_state))) == NULL)
-		return (luaL_error(L, "out of memory"));
-	for (i = 0; i < nnew; i++) {
-		size_t len;
-		const char *name;
-		int64_t old = -1;
-		uint32_t k;
-
-		lua_rawgeti(L, order, (lua_Integer)i + 1);
-		name = lua_tolstring(L, -1, &len);
-		states[i].name = malloc(len + 1);
-		memcpy(states[i].name, name, len + 1);
-		states[i].name_len = len;
-		for (k = 0; k < tr->nstates && old < 0; k++) {
-			if (tr->states[k].name_len == len &&
-			    memcmp(tr->states[k].name, name, len) == 0)
-				old = k;
-		}
-		if (old >= 0) {
-			states[i].color = tr->states[old].color;
-			states[i].color_text = tr->states[old].color_text ==
-			    NULL ? NULL : strdup(tr->states[old].color_text);
-		} else {
-			states[i].color = color_generated(gen++);
-		}
-		lua_pop(L, 1);
-	}
+	states = states_from_order(L, tr, order, nnew);
 	push_dataset(L, dataset_derive(d, states, nnew, by_state, by_tag));
+	return (1);
+}
+
+/*
+ * t:map_intervals(function(iv) return state end) -> a new trace: the
+ * function gets every interval as {entity, state, tag, start, finish}
+ * and returns its new state (nil keeps it).  It runs once per
+ * transition, so it is for what t:map cannot express.
+ */
+static int
+t_map_intervals(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	const trace *tr = d->tr;
+	uint32_t e, nnew = 0;
+	uint32_t *each;
+	size_t index = 0;
+	int names, order;
+
+	luaL_checktype(L, 2, LUA_TFUNCTION);
+	lua_newtable(L);
+	names = lua_gettop(L);
+	lua_newtable(L);
+	order = lua_gettop(L);
+	each = lua_newuserdatauv(L, (store_total(d->st) + 1) *
+	    sizeof (uint32_t), 0);
+	for (e = 0; e < store_nentities(d->st); e++) {
+		size_t k, n = store_count(d->st, e), len;
+		const char *ename = trace_entity_name(tr, e, &len);
+
+		for (k = 0; k < n; k++, index++) {
+			store_interval iv;
+
+			iv.state = store_states(d->st, e)[k];
+			iv.tag = store_tags(d->st, e)[k];
+			iv.start = store_times(d->st, e)[k];
+			iv.end = k + 1 < n ? store_times(d->st, e)[k + 1] :
+			    d->end;
+			lua_pushvalue(L, 2);
+			lua_createtable(L, 0, 5);
+			lua_pushlstring(L, ename, len);
+			lua_setfield(L, -2, "entity");
+			push_state(L, tr, iv.state);
+			lua_setfield(L, -2, "state");
+			push_tag(L, tr, iv.tag);
+			lua_setfield(L, -2, "tag");
+			lua_pushinteger(L, (lua_Integer)iv.start);
+			lua_setfield(L, -2, "start");
+			lua_pushinteger(L, (lua_Integer)iv.end);
+			lua_setfield(L, -2, "finish");
+			lua_call(L, 1, 1);
+			if (lua_isnil(L, -1)) {
+				lua_pop(L, 1);
+				push_state(L, tr, iv.state);
+			} else if (lua_type(L, -1) != LUA_TSTRING) {
+				return (luaL_error(L, "map_intervals function "
+				    "returned a %s; it must return a state "
+				    "name or nil", luaL_typename(L, -1)));
+			}
+			each[index] = mapped_state(L, names, order, &nnew);
+			lua_pop(L, 1);
+		}
+	}
+	push_dataset(L, dataset_derive_each(d, states_from_order(L, tr,
+	    order, nnew), nnew, each));
 	return (1);
 }
 
@@ -961,6 +1041,7 @@ t_sorted(lua_State *L)
 static const luaL_Reg trace_methods[] = {
 	{ "sorted", t_sorted },
 	{ "map", t_map },
+	{ "map_intervals", t_map_intervals },
 	{ "recolor", t_recolor },
 	{ "keep", t_keep },
 	{ "drop", t_drop },

@@ -189,3 +189,17 @@ check_eq("count: several states, default name", c.transitions > 0 and
 check_eq("count: several states", t:count{ "user", "sys" }:time_in(),
     { ["0"] = 100, ["1"] = 205, ["2"] = 95 })
 check_error("count: unknown state", function() t:count{ "busy" } end, 'no state "busy"')
+
+-- a per-interval function: short user intervals (under 100 ns) become "blip"
+local seen = 0
+local mi = t:map_intervals(function(iv)
+	seen = seen + 1
+	if iv.state == "user" and iv.finish - iv.start < 100 then return "blip" end
+end)
+check_eq("map_intervals runs once per transition", seen, 11)
+check_eq("map_intervals: states in the order first returned", names(mi.states), { "idle", "sys", "user", "blip" })
+check_eq("map_intervals applies per interval", mi:time_in(),
+    { idle = 405, user = 280, sys = 55, blip = 60 })
+check_eq("map_intervals sees the whole interval", { mi:entity("cpu0"):at(100) }, { "blip", "postgres", 100, 160 })
+check_error("map_intervals must return a name",
+    function() t:map_intervals(function() return true end) end, "must return a state name")
