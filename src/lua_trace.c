@@ -332,20 +332,29 @@ t_at(lua_State *L)
 	return (1);
 }
 
-/* t:time_in([from, to]) -> {state name = ns} over all entities */
+/*
+ * Pushes {state name = ns} for one entity (or STORE_NONE: all) over
+ * [from, to), the optional arguments at 2 and 3 (default: the window).
+ */
 static int
-t_time_in(lua_State *L)
+push_time_in(lua_State *L, dataset *d, uint32_t entity)
 {
-	dataset *d = check_trace(L, 1);
 	uint64_t from = opt_time(L, 2, d->begin), to = opt_time(L, 3, d->end);
 	uint64_t *times = calloc(d->tr->nstates, sizeof (uint64_t));
 
 	if (times == NULL)
 		return (luaL_error(L, "out of memory"));
-	store_time_in(d->st, STORE_NONE, from, to, times);
+	store_time_in(d->st, entity, from, to, times);
 	push_state_times(L, d->tr, times);
 	free(times);
 	return (1);
+}
+
+/* t:time_in([from, to]) -> {state name = ns} over all entities */
+static int
+t_time_in(lua_State *L)
+{
+	return (push_time_in(L, check_trace(L, 1), STORE_NONE));
 }
 
 /* t:count_at(time) -> {state name = entities in it} */
@@ -1129,15 +1138,8 @@ e_time_in(lua_State *L)
 {
 	uint32_t id;
 	dataset *d = entity_dataset(L, 1, &id);
-	uint64_t from = opt_time(L, 2, d->begin), to = opt_time(L, 3, d->end);
-	uint64_t *times = calloc(d->tr->nstates, sizeof (uint64_t));
 
-	if (times == NULL)
-		return (luaL_error(L, "out of memory"));
-	store_time_in(d->st, id, from, to, times);
-	push_state_times(L, d->tr, times);
-	free(times);
-	return (1);
+	return (push_time_in(L, d, id));
 }
 
 static int
