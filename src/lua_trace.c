@@ -1142,6 +1142,52 @@ e_time_in(lua_State *L)
 	return (push_time_in(L, d, id));
 }
 
+/*
+ * e:stats([from, to]) -> {min=, max=, mean=} of an entity whose state
+ * names are numbers (a counting entity): the mean is weighted by time.
+ * Nothing is returned if the entity has no state in the range.
+ */
+static int
+e_stats(lua_State *L)
+{
+	uint32_t id;
+	dataset *d = entity_dataset(L, 1, &id);
+	uint64_t from = opt_time(L, 2, d->begin), to = opt_time(L, 3, d->end);
+	double min = 0, max = 0, sum = 0, total = 0;
+	store_iter it;
+	store_interval iv;
+	int any = 0;
+
+	store_iter_init(&it, d->st, &id, 1, from, to);
+	while (store_iter_next(&it, &iv)) {
+		const trace_state *st = &d->tr->states[iv.state];
+		char *end;
+		double v = strtod(st->name, &end);
+
+		if (end == st->name || *end != '\0')
+			return (luaL_error(L, "stats needs numeric states, but "
+			    "entity \"%s\" is in state \"%s\"",
+			    trace_entity_name(d->tr, id, NULL), st->name));
+		if (!any || v < min)
+			min = v;
+		if (!any || v > max)
+			max = v;
+		any = 1;
+		sum += v * (double)(iv.end - iv.start);
+		total += (double)(iv.end - iv.start);
+	}
+	if (!any)
+		return (0);
+	lua_createtable(L, 0, 3);
+	lua_pushnumber(L, (lua_Number)min);
+	lua_setfield(L, -2, "min");
+	lua_pushnumber(L, (lua_Number)max);
+	lua_setfield(L, -2, "max");
+	lua_pushnumber(L, (lua_Number)(sum / total));
+	lua_setfield(L, -2, "mean");
+	return (1);
+}
+
 static int
 entity_tostring(lua_State *L)
 {
@@ -1167,6 +1213,7 @@ entity_eq(lua_State *L)
 static const luaL_Reg entity_methods[] = {
 	{ "at", e_at },
 	{ "time_in", e_time_in },
+	{ "stats", e_stats },
 	{ NULL, NULL }
 };
 

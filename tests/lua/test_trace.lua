@@ -203,3 +203,11 @@ check_eq("map_intervals applies per interval", mi:time_in(),
 check_eq("map_intervals sees the whole interval", { mi:entity("cpu0"):at(100) }, { "blip", "postgres", 100, 160 })
 check_error("map_intervals must return a name",
     function() t:map_intervals(function() return true end) end, "must return a state name")
+
+-- stats of a numeric signal (the user count above: 0 for 140, 1 for 180,
+-- 2 for 80 of the 400 ns; over [200, 300): 1 for 20, 2 for 80)
+local cs = c:entity("busy CPUs")
+check_eq("stats over the window", cs:stats(), { min = 0, max = 2, mean = (180 + 160) / 400 })
+check_eq("stats over a range", cs:stats(200, 300), { min = 1, max = 2, mean = (20 + 160) / 100 })
+check_eq("stats of nothing", { cs:stats(400, 500) }, {})
+check_error("stats needs numbers", function() cpu0:stats() end, "needs numeric states")
