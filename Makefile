@@ -42,7 +42,7 @@ PIC_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -fPIC -Wall -Wextra -Werror \
 	$(PKG_CFLAGS) -Isrc -I$(BUILD)
 
 statemap.so: $(PIC_OBJ)
-	$(CC) -shared -o $@ $^ -lm
+	$(CC) -shared -o $@ $^ $(shell pkg-config --libs cairo) -lm
 
 build-pic/%.o: src/%.c
 	@mkdir -p build-pic
@@ -72,7 +72,7 @@ test: $(BIN) $(UNIT_BIN) statemap.so
 
 # The whole suite again under AddressSanitizer and UBSan (LeakSanitizer on).
 check-asan:
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/statemap-lua \
 		OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
@@ -87,7 +87,7 @@ $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 # each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME.
 FUZZ_SECONDS ?= 60
 FUZZERS	= json ingest duration
-FUZZ_SRC = $(filter-out src/main.c src/lua_%.c,$(wildcard src/*.c))
+FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c,$(wildcard src/*.c))
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 

@@ -7,6 +7,7 @@
 #include "duration.h"
 #include "lua_json.h"
 #include "lua_modules.h"
+#include "lua_render.h"
 #include "lua_trace.h"
 #include "version.h"
 
@@ -94,6 +95,7 @@ luaopen_statemap(lua_State *L)
 	luaL_newlib(L, statemap_functions);
 	lua_trace_open(L);
 	lua_json_open(L);
+	lua_render_open(L);
 	lua_pushstring(L, STATEMAP_VERSION);
 	lua_setfield(L, -2, "version");
 	return (1);

@@ -44,6 +44,20 @@ check_trace(lua_State *L, int idx)
 	return (((ltrace *)luaL_checkudata(L, idx, TRACE_MT))->d);
 }
 
+dataset *
+lua_trace_check(lua_State *L, int idx)
+{
+	return (check_trace(L, idx));
+}
+
+dataset *
+lua_trace_test(lua_State *L, int idx)
+{
+	ltrace *t = luaL_testudata(L, idx, TRACE_MT);
+
+	return (t != NULL ? t->d : NULL);
+}
+
 /* A time: integer ns, or a duration string such as "1.5s". */
 static uint64_t
 check_time(lua_State *L, int idx)
@@ -79,16 +93,28 @@ state_value(lua_State *L, const trace *tr, const char *name)
 	return ((uint32_t)s);
 }
 
-static uint32_t
-entity_id(lua_State *L, const dataset *d, int idx)
+uint32_t
+lua_trace_entity_id(lua_State *L, const dataset *d, int idx)
 {
 	size_t len;
 	const char *name;
 	uint32_t id;
 
-	if (lua_type(L, idx) == LUA_TUSERDATA)
-		return (((lentity *)luaL_checkudata(L, idx, ENTITY_MT))->id);
-	name = luaL_checklstring(L, idx, &len);
+	if (lua_type(L, idx) == LUA_TUSERDATA) {
+		lentity *e = luaL_checkudata(L, idx, ENTITY_MT);
+		const dataset *owner;
+
+		lua_getiuservalue(L, idx, 1);
+		owner = check_trace(L, -1);
+		lua_pop(L, 1);
+		if (owner == d)
+			return (e->id);
+		/* An entity of another trace (say the one this was derived
+		 * from) stands for the entity of the same name here. */
+		name = intern_name(owner->tr->entities, e->id, &len);
+	} else {
+		name = luaL_checklstring(L, idx, &len);
+	}
 	id = intern_find(d->tr->entities, name, len);
 	if (id == INTERN_NONE)
 		luaL_error(L, "no entity \"%s\" in trace %s", name,
@@ -304,7 +330,7 @@ t_entity(lua_State *L)
 {
 	dataset *d = check_trace(L, 1);
 
-	push_entity(L, 1, entity_id(L, d, 2));
+	push_entity(L, 1, lua_trace_entity_id(L, d, 2));
 	return (1);
 }
 
@@ -453,7 +479,7 @@ t_intervals(lua_State *L)
 		it->entities = calloc(n + 1, sizeof (uint32_t));
 		for (i = 0; i < n; i++) {
 			lua_rawgeti(L, -1, (lua_Integer)i + 1);
-			it->entities[i] = entity_id(L, d, lua_gettop(L));
+			it->entities[i] = lua_trace_entity_id(L, d, lua_gettop(L));
 			lua_pop(L, 1);
 		}
 	}

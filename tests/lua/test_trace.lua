@@ -37,6 +37,19 @@ check_eq("entity transitions", cpu0.transitions, 7)
 check_eq("entity tostring", tostring(cpu0), '<entity "cpu0": 7 transitions>')
 check_error("unknown entity", function() t:entity("cpu9") end, 'no entity "cpu9"')
 
+-- An entity of one trace stands for the entity of the same name in another
+-- (entity ids differ between them: cpu0 is entity 1 here, 0 in `only0`).
+do
+	local only0 = t:keep("^cpu0$")
+	check_eq("an entity of a parent trace is found by name",
+	    only0:entity(cpu0).name, "cpu0")
+	local n = 0
+	for iv in only0:intervals{ entities = { cpu0 } } do n = n + 1; assert(iv.entity == "cpu0") end
+	check_eq("intervals take entities of another trace", n, 6)
+	check_error("an entity missing from the other trace", function()
+		only0:entity(t:entity("cpu1")) end, 'no entity "cpu1"')
+end
+
 -- state at a time
 check_eq("entity at: state, tag, interval", { cpu0:at(100) }, { "user", "postgres", 100, 160 })
 check_eq("entity at: untagged", { cpu0:at(215) }, { "idle", nil, 215, 220 })

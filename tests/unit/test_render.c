@@ -1,0 +1,137 @@
+/*
+ * Tests for src/render.c: the pixel-exact strip (each column the
+ * time-weighted blend of its states) and a whole PNG read back through
+ * Cairo, pixel by pixel.
+ */
+#include <cairo.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render.h"
+#include "unit.h"
+
+/*
+ * Entity "a": red [0, 50), blue [50, 100).  Entity "b": red from 25 on.
+ * Red is #ff0000, blue #0000ff.
+ */
+static dataset *
+sample(void)
+{
+	dataset *d = calloc(1, sizeof (*d));
+	trace *tr = trace_new("sample");
+
+	tr->nstates = 2;
+	tr->states = calloc(2, sizeof (trace_state));
+	tr->states[0].name = strdup("red");
+	tr->states[0].name_len = 3;
+	tr->states[0].color = (color){ 255, 0, 0 };
+	tr->states[1].name = strdup("blue");
+	tr->states[1].name_len = 4;
+	tr->states[1].color = (color){ 0, 0, 255 };
+	trace_entity(tr, "a", 1);
+	trace_entity(tr, "b", 1);
+	d->tr = tr;
+	d->st = store_new(2);
+	store_append(d->st, 0, 0, 0, STORE_NONE);
+	store_append(d->st, 0, 50, 1, STORE_NONE);
+	store_append(d->st, 1, 25, 0, STORE_NONE);
+	d->begin = 0;
+	d->end = 100;
+	store_finish(d->st, 0, 100);
+	return (d);
+}
+
+static int
+is(color c, int r, int g, int b)
+{
+	return (c.r == r && c.g == g && c.b == b);
+}
+
+static void
+test_strip(void)
+{
+	dataset *d = sample();
+	color px[8];
+	double covered[8], work[16];
+
+	render_strip(d, 0, 0, 100, 4, px, covered, work);
+	CHECK("render_strip: whole columns take their state's colour",
+	    is(px[0], 255, 0, 0) && is(px[1], 255, 0, 0) &&
+	    is(px[2], 0, 0, 255) && is(px[3], 0, 0, 255) &&
+	    covered[0] == 1 && covered[3] == 1);
+	render_strip(d, 0, 0, 100, 3, px, covered, work);
+	CHECK("render_strip: a shared column is the time-weighted blend",
+	    is(px[0], 255, 0, 0) && is(px[1], 128, 0, 128) &&
+	    is(px[2], 0, 0, 255));
+	render_strip(d, 0, 20, 80, 3, px, covered, work);
+	CHECK("render_strip: a time range picks its own columns",
+	    is(px[0], 255, 0, 0) && is(px[1], 128, 0, 128) &&
+	    is(px[2], 0, 0, 255));
+	render_strip(d, 1, 0, 100, 2, px, covered, work);
+	CHECK("render_strip: partly covered columns say how much",
+	    covered[0] == 0.5 && is(px[0], 255, 0, 0) && covered[1] == 1);
+	render_strip(d, 1, 0, 100, 8, px, covered, work);
+	CHECK("render_strip: columns before the first state are empty",
+	    covered[0] == 0 && covered[1] == 0 && covered[2] == 1);
+	dataset_free(d);
+}
+
+static uint32_t
+pixel(cairo_surface_t *s, int x, int y)
+{
+	unsigned char *data = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s);
+
+	return (((uint32_t *)(void *)(data + (size_t)y * stride))[x] &
+	    0xffffff);
+}
+
+static void
+test_png(void)
+{
+	dataset *d = sample();
+	uint32_t order[2] = { 1, 0 };	/* b above a */
+	render_panel p = { d, order, 2 };
+	/* 130 px of margin and labels; a 100-pixel strip, 1 ns a pixel. */
+	render_options o = { "test", 240, 10, 0, 100 };
+	char path[] = "/tmp/test_render_XXXXXX";
+	int fd = mkstemp(path);
+	sm_error err;
+	cairo_surface_t *s;
+
+	close(fd);
+	CHECK_INT("render_png writes a PNG", render_png(path, &o, &p, 1, &err),
+	    0);
+	s = cairo_image_surface_create_from_png(path);
+	CHECK("render_png: the PNG reads back",
+	    cairo_surface_status(s) == CAIRO_STATUS_SUCCESS &&
+	    cairo_image_surface_get_width(s) == 240);
+	if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
+		/* Strips start at x 130, y 46; b's row first, then a's. */
+		CHECK("render_png: b before its first state is background",
+		    pixel(s, 130 + 10, 46 + 5) == 0xf0f0f0);
+		CHECK("render_png: b in red after 25 ns",
+		    pixel(s, 130 + 30, 46 + 5) == 0xff0000);
+		CHECK("render_png: a in red at 10 ns",
+		    pixel(s, 130 + 10, 56 + 5) == 0xff0000);
+		CHECK("render_png: a in blue at 60 ns, every row",
+		    pixel(s, 130 + 60, 56) == 0x0000ff &&
+		    pixel(s, 130 + 60, 65) == 0x0000ff);
+	}
+	cairo_surface_destroy(s);
+	unlink(path);
+	o.width = 100;
+	CHECK("render_png: too narrow is an error",
+	    render_png(path, &o, &p, 1, &err) != 0 &&
+	    strstr(err.message, "too small") != NULL);
+	dataset_free(d);
+}
+
+int
+main(void)
+{
+	test_strip();
+	test_png();
+	return (unit_exit());
+}
