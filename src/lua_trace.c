@@ -77,6 +77,12 @@ check_time(lua_State *L, int idx)
 	return ((uint64_t)lua_tointeger(L, idx));
 }
 
+uint64_t
+lua_trace_check_time(lua_State *L, int idx)
+{
+	return (check_time(L, idx));
+}
+
 static uint64_t
 opt_time(lua_State *L, int idx, uint64_t dflt)
 {

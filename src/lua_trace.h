@@ -23,6 +23,9 @@ dataset *lua_trace_test(lua_State *L, int idx);
  * An entity of another trace stands for the entity of the same name in d
  * (so entities of a trace work with the traces derived from it). Raises
  * a Lua error if d has no such entity. */
+/* A time argument: integer ns, or a duration string such as "1.5s". */
+uint64_t lua_trace_check_time(lua_State *L, int idx);
+
 uint32_t lua_trace_entity_id(lua_State *L, const dataset *d, int idx);
 
 #endif

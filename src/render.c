@@ -1,20 +1,25 @@
 #include "render.h"
 
 #include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <math.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "coalesce.h"
 #include "duration.h"
+#include "intern.h"
 #include "outfile.h"
+#include "smap.h"
 #include "util.h"
 
-#define MARGIN		10
-#define LABEL_WIDTH	120
-#define LEGEND_HEIGHT	24
-#define TITLE_HEIGHT	28
-#define AXIS_HEIGHT	18
+/* Cairo's image surfaces stop at 32767 pixels a side. */
+#define MAX_PIXELS	32767
+#define LABEL_GAP	6
 #define PANEL_GAP	10
-static const color background = { 0xf0, 0xf0, 0xf0 };
+#define TICK_SPACING	90	/* at least this many pixels between ticks */
 
 /*
  * One pass over the entity's intervals: each adds its time to the
@@ -61,7 +66,7 @@ render_strip(const dataset *d, uint32_t entity, uint64_t t0, uint64_t t1,
 		}
 		covered[x] = total > 1 ? 1 : total;
 		if (total <= 0) {
-			out[x] = background;
+			memset(&out[x], 0, sizeof (color));
 			continue;
 		}
 		out[x].r = (uint8_t)(r / total + 0.5);
@@ -70,65 +75,537 @@ render_strip(const dataset *d, uint32_t entity, uint64_t t0, uint64_t t1,
 	}
 }
 
+int
+render_format_of(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (dot == NULL)
+		return (-1);
+	if (strcasecmp(dot, ".png") == 0)
+		return (RENDER_PNG);
+	if (strcasecmp(dot, ".svg") == 0)
+		return (RENDER_SVG);
+	if (strcasecmp(dot, ".pdf") == 0)
+		return (RENDER_PDF);
+	return (-1);
+}
+
+void
+render_defaults(render_options *o, const dataset *d)
+{
+	static const color white = { 0xff, 0xff, 0xff };
+	static const color black = { 0, 0, 0 };
+	static const color grey = { 0xf0, 0xf0, 0xf0 };
+
+	memset(o, 0, sizeof (*o));
+	o->width = 1600;
+	o->row_height = 10;
+	o->margin = 10;
+	o->t0 = d->begin;
+	o->t1 = d->end;
+	o->budget = 25000;
+	o->font = "sans-serif";
+	o->font_size = 11;
+	o->background = white;
+	o->foreground = black;
+	o->empty = grey;
+	o->legend = 1;
+}
+
+/* ---- drawing ---- */
+
+typedef struct canvas {
+	cairo_t *cr;
+	cairo_surface_t *surface;
+	int draw;		/* 0: only measure, for the layout */
+	int pixels;		/* strips go straight into image data */
+	const render_options *o;
+	unsigned label_width, strip_x, strip_width;
+	char *text;		/* scratch for sanitized text */
+	size_t text_cap;
+} canvas;
+
 static void
 set_color(cairo_t *cr, color c)
 {
 	cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0);
 }
 
-static void
-draw_text(cairo_t *cr, double x, double y, double size, const char *text,
-    int align_right)
+/*
+ * Cairo takes only valid UTF-8 (anything else puts the context in an
+ * error state and silently stops drawing), and names are data that a
+ * script may have built from anything: invalid bytes become '?'.
+ */
+static const char *
+clean_text(canvas *c, const char *s)
+{
+	size_t len = strlen(s), i = 0, o = 0;
+
+	if (c->text_cap < len + 1) {
+		free(c->text);
+		c->text_cap = len + 1;
+		c->text = xmalloc(c->text_cap);
+	}
+	while (i < len) {
+		unsigned char b = (unsigned char)s[i];
+		size_t n = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 ? 2 :
+		    (b & 0xf0) == 0xe0 ? 3 : (b & 0xf8) == 0xf0 ? 4 : 0;
+		size_t k;
+		uint32_t cp = n == 2 ? b & 0x1f : n == 3 ? b & 0x0f : b & 0x07;
+		int ok = n > 0 && i + n <= len && (n == 1 || b >= 0xc2);
+
+		for (k = 1; ok && k < n; k++) {
+			unsigned char cb = (unsigned char)s[i + k];
+
+			ok = (cb & 0xc0) == 0x80;
+			cp = cp << 6 | (cb & 0x3f);
+		}
+		if (ok && n > 1 && ((n == 3 && cp < 0x800) ||
+		    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff)))
+			ok = 0;
+		if (!ok || b < 0x20) {
+			c->text[o++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(c->text + o, s + i, n);
+		o += n;
+		i += n;
+	}
+	c->text[o] = '\0';
+	return (c->text);
+}
+
+static double
+text_width(canvas *c, double size, const char *text)
 {
 	cairo_text_extents_t ext;
 
-	cairo_set_font_size(cr, size);
-	cairo_text_extents(cr, text, &ext);
-	cairo_move_to(cr, align_right ? x - ext.x_advance : x, y);
-	cairo_show_text(cr, text);
+	cairo_set_font_size(c->cr, size);
+	cairo_text_extents(c->cr, clean_text(c, text), &ext);
+	return (ext.x_advance);
 }
 
-/* Strips written straight into the image: exact pixels, no antialiasing. */
+/* Text with its baseline at y; align 0 left, 1 right, 2 centred. */
 static void
-draw_panel(cairo_surface_t *surface, const render_panel *p,
-    const render_options *o, unsigned x0, unsigned y0, unsigned width)
+draw_text(canvas *c, double x, double y, double size, const char *text,
+    int align)
 {
-	unsigned char *data = cairo_image_surface_get_data(surface);
-	int stride = cairo_image_surface_get_stride(surface);
+	double w;
+
+	if (!c->draw)
+		return;
+	w = text_width(c, size, text);
+	cairo_move_to(c->cr, align == 1 ? x - w : align == 2 ? x - w / 2 : x,
+	    y);
+	cairo_show_text(c->cr, c->text);
+}
+
+static unsigned
+row_height(const render_options *o, const render_panel *p)
+{
+	return (p->row_height != 0 ? p->row_height : o->row_height);
+}
+
+/* Labels are drawn only where a row is tall enough to read them. */
+static double
+label_size(const render_options *o, unsigned rh)
+{
+	return (rh < 7 ? 0 : rh - 2 < o->font_size ? rh - 2 : o->font_size);
+}
+
+static void
+measure_labels(canvas *c, const render_panel *panels, size_t n)
+{
+	double widest = 0, max = c->o->width / 3.0;
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < n; i++) {
+		double size = label_size(c->o, row_height(c->o, &panels[i]));
+
+		for (k = 0; size > 0 && k < panels[i].nentities; k++) {
+			double w = text_width(c, size, trace_entity_name(
+			    panels[i].d->tr, panels[i].entities[k], NULL));
+
+			if (w > widest)
+				widest = w;
+		}
+	}
+	c->label_width = (unsigned)ceil(widest < max ? widest : max);
+	c->strip_x = c->o->margin + c->label_width + LABEL_GAP;
+	c->strip_width = c->o->width - c->strip_x - c->o->margin;
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten ns, about `want` long. */
+static uint64_t
+tick_step(double want)
+{
+	uint64_t step = 1;
+
+	for (;;) {
+		if ((double)step >= want)
+			return (step);
+		if ((double)step * 2 >= want)
+			return (step * 2);
+		if ((double)step * 5 >= want)
+			return (step * 5);
+		if (step > UINT64_MAX / 100)
+			return (step);
+		step *= 10;
+	}
+}
+
+/* An axis label: the offset in the unit of the span, as few digits as
+ * the step needs ("0", "250ms", "1.5s"). */
+static void
+tick_label(uint64_t v, uint64_t step, uint64_t span, char *buf, size_t size)
+{
+	static const struct { uint64_t ns; const char *name; } units[] = {
+		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" },
+		{ 1, "ns" },
+	};
+	size_t u = 0;
+	int decimals = 0;
+	uint64_t scale;
+
+	while (u < 3 && span < units[u].ns)
+		u++;
+	for (scale = units[u].ns; scale > step && decimals < 9;
+	    scale /= 10)
+		decimals++;
+	if (v == 0)
+		snprintf(buf, size, "0");
+	else
+		snprintf(buf, size, "%.*f%s", decimals,
+		    (double)v / (double)units[u].ns, units[u].name);
+}
+
+static unsigned
+draw_axis(canvas *c, unsigned y, unsigned bottom)
+{
+	const render_options *o = c->o;
+	uint64_t span = o->t1 - o->t0;
+	double px = (double)c->strip_width / (double)span;
+	uint64_t step = tick_step(TICK_SPACING / px), v;
+	double size = o->font_size - 1;
+	unsigned h = (unsigned)ceil(size * 1.6) + 4;
+
+	if (!c->draw)
+		return (h);
+	set_color(c->cr, o->foreground);
+	cairo_set_line_width(c->cr, 1);
+	for (v = 0; v <= span; v += step) {
+		double x = floor(c->strip_x + v * px) + 0.5;
+		char buf[48];
+
+		tick_label(v, step, span, buf, sizeof (buf));
+		draw_text(c, x, y + size, size, buf, v == 0 ? 0 : 2);
+		cairo_move_to(c->cr, x, y + h - 4);
+		cairo_line_to(c->cr, x, bottom);
+		cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
+		    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.15);
+		cairo_stroke(c->cr);
+		set_color(c->cr, o->foreground);
+		if (span - v < step)
+			break;
+	}
+	return (h);
+}
+
+/* Straight into the image: exact pixels, no antialiasing. */
+static void
+draw_strips_pixels(canvas *c, const render_panel *p, unsigned y0)
+{
+	const render_options *o = c->o;
+	unsigned width = c->strip_width, rh = row_height(o, p);
+	unsigned char *data;
+	int stride;
 	color *px = xcalloc(width, sizeof (color));
 	double *covered = xcalloc(width, sizeof (double));
-	double *work = xcalloc((size_t)width * p->d->tr->nstates,
+	double *work = xcalloc((size_t)width * (p->d->tr->nstates + 1),
 	    sizeof (double));
 	uint32_t k;
 
-	cairo_surface_flush(surface);
+	cairo_surface_flush(c->surface);
+	data = cairo_image_surface_get_data(c->surface);
+	stride = cairo_image_surface_get_stride(c->surface);
 	for (k = 0; k < p->nentities; k++) {
 		unsigned x, row;
 
 		render_strip(p->d, p->entities[k], o->t0, o->t1, width, px,
 		    covered, work);
-		for (row = 0; row < o->row_height; row++) {
-			uint32_t *line = (uint32_t *)(void *)(data + (size_t)(y0 +
-			    k * o->row_height + row) * stride) + x0;
+		for (row = 0; row < rh; row++) {
+			uint32_t *line = (uint32_t *)(void *)(data +
+			    (size_t)(y0 + k * rh + row) * stride) + c->strip_x;
 
 			for (x = 0; x < width; x++) {
-				/* Partly covered columns fade to background. */
-				double c = covered[x];
-				unsigned r = (unsigned)(px[x].r * c +
-				    background.r * (1 - c) + 0.5);
-				unsigned g = (unsigned)(px[x].g * c +
-				    background.g * (1 - c) + 0.5);
-				unsigned b = (unsigned)(px[x].b * c +
-				    background.b * (1 - c) + 0.5);
+				/* Partly covered columns fade to empty. */
+				double f = covered[x];
+				unsigned r = (unsigned)(px[x].r * f +
+				    o->empty.r * (1 - f) + 0.5);
+				unsigned g = (unsigned)(px[x].g * f +
+				    o->empty.g * (1 - f) + 0.5);
+				unsigned b = (unsigned)(px[x].b * f +
+				    o->empty.b * (1 - f) + 0.5);
 
 				line[x] = 0xff000000u | r << 16 | g << 8 | b;
 			}
 		}
 	}
-	cairo_surface_mark_dirty(surface);
+	cairo_surface_mark_dirty(c->surface);
 	free(px);
 	free(covered);
 	free(work);
+}
+
+/* Vector output: the coalesced rectangles, each its states' blend. */
+static void
+draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
+{
+	const render_options *o = c->o;
+	const trace *tr = p->d->tr;
+	unsigned rh = row_height(o, p);
+	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
+	color *mix = xcalloc(tr->nstates + 1, sizeof (color));
+	smap m;
+	uint32_t k, s;
+
+	for (s = 0; s < tr->nstates; s++)
+		mix[s] = tr->states[s].color;
+	set_color(c->cr, o->empty);
+	cairo_rectangle(c->cr, c->strip_x, y0, c->strip_width,
+	    (double)p->nentities * rh);
+	cairo_fill(c->cr);
+	smap_from_dataset(&m, p->d, p->entities, p->nentities, o->budget,
+	    o->t0, o->t1);
+	for (k = 0; k < p->nentities; k++) {
+		uint32_t r;
+
+		if (!coalesce_seen(m.co, p->entities[k]))
+			continue;
+		for (r = coalesce_first(m.co, p->entities[k]);
+		    r != COALESCE_NONE; r = coalesce_next(m.co, r)) {
+			coalesce_rect rect;
+			uint64_t a, b;
+
+			coalesce_get(m.co, r, &rect);
+			a = rect.start < o->t0 ? o->t0 : rect.start;
+			b = rect.start + rect.duration > o->t1 ? o->t1 :
+			    rect.start + rect.duration;
+			if (b <= a)
+				continue;
+			set_color(c->cr, color_blend(mix, rect.states,
+			    tr->nstates));
+			cairo_rectangle(c->cr, c->strip_x + (a - o->t0) * px,
+			    y0 + (double)k * rh, (b - a) * px, rh);
+			cairo_fill(c->cr);
+		}
+	}
+	smap_free(&m);
+	free(mix);
+}
+
+/* Event markers on their entity's strip; an arrow to a shown target. */
+static void
+draw_events(canvas *c, const render_panel *p, unsigned y0)
+{
+	const render_options *o = c->o;
+	const trace *tr = p->d->tr;
+	uint32_t nev = tr->event_entities != NULL ?
+	    intern_count(tr->event_entities) : 0;
+	uint32_t *row, k;
+	unsigned rh = row_height(o, p);
+	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
+	size_t i;
+
+	if (nev == 0 || tr->nevents == 0)
+		return;
+	row = xmalloc((size_t)nev * sizeof (uint32_t));
+	for (k = 0; k < nev; k++)
+		row[k] = UINT32_MAX;
+	for (k = 0; k < p->nentities; k++) {
+		size_t len;
+		const char *name = trace_entity_name(tr, p->entities[k], &len);
+		uint32_t id = intern_find(tr->event_entities, name, len);
+
+		if (id != INTERN_NONE)
+			row[id] = k;
+	}
+	/* Thin and translucent: events are many, and the states matter. */
+	cairo_set_line_width(c->cr, 0.6);
+	for (i = 0; i < tr->nevents; i++) {
+		const trace_event *ev = &tr->events[i];
+		double x, y;
+
+		if (ev->time < o->t0 || ev->time >= o->t1 ||
+		    row[ev->entity] == UINT32_MAX)
+			continue;
+		x = c->strip_x + (ev->time - o->t0) * px;
+		y = y0 + row[ev->entity] * (double)rh + rh / 2.0;
+		cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
+		    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.45);
+		if (ev->target != TRACE_NO_ENTITY &&
+		    row[ev->target] != UINT32_MAX && row[ev->target] !=
+		    row[ev->entity]) {
+			double ty = y0 + row[ev->target] * (double)rh + rh / 2.0;
+			double dir = ty > y ? 1 : -1;
+
+			cairo_move_to(c->cr, x, y);
+			cairo_line_to(c->cr, x, ty);
+			cairo_stroke(c->cr);
+			cairo_move_to(c->cr, x, ty);
+			cairo_line_to(c->cr, x - 2, ty - 4 * dir);
+			cairo_line_to(c->cr, x + 2, ty - 4 * dir);
+			cairo_close_path(c->cr);
+			cairo_fill(c->cr);
+		}
+		/* A small downward triangle on the strip. */
+		cairo_move_to(c->cr, x - 2.5, y - rh / 2.0);
+		cairo_line_to(c->cr, x + 2.5, y - rh / 2.0);
+		cairo_line_to(c->cr, x, y);
+		cairo_close_path(c->cr);
+		cairo_fill(c->cr);
+	}
+	free(row);
+}
+
+static unsigned
+draw_panel(canvas *c, const render_panel *p, unsigned y)
+{
+	const render_options *o = c->o;
+	unsigned rh = row_height(o, p), h = 0;
+	double size = label_size(o, rh);
+	uint32_t k;
+
+	if (p->title != NULL) {
+		h = (unsigned)ceil(o->font_size * 1.6);
+		set_color(c->cr, o->foreground);
+		draw_text(c, c->strip_x, y + o->font_size * 1.2, o->font_size,
+		    p->title, 0);
+	}
+	y += h;
+	if (c->draw) {
+		set_color(c->cr, o->foreground);
+		for (k = 0; size > 0 && k < p->nentities; k++)
+			draw_text(c, c->strip_x - LABEL_GAP, y + (k + 1.0) *
+			    rh - (rh - size) / 2 - size * 0.15, size,
+			    trace_entity_name(p->d->tr, p->entities[k], NULL),
+			    1);
+		if (c->pixels)
+			draw_strips_pixels(c, p, y);
+		else
+			draw_strips_vector(c, p, y);
+		if (p->events)
+			draw_events(c, p, y);
+	}
+	return (h + p->nentities * rh);
+}
+
+/* Swatch, name and total time of each state, wrapped to the width. */
+static unsigned
+draw_legend(canvas *c, const render_panel *p, unsigned y)
+{
+	const render_options *o = c->o;
+	const trace *tr = p->d->tr;
+	uint64_t *times = xcalloc(tr->nstates + 1, sizeof (uint64_t));
+	uint64_t total = 0;
+	double x = c->strip_x, size = o->font_size, line = ceil(size * 1.8);
+	unsigned h = (unsigned)line;
+	uint32_t k, s;
+
+	for (k = 0; k < p->nentities; k++)
+		store_time_in(p->d->st, p->entities[k], o->t0, o->t1, times);
+	for (s = 0; s < tr->nstates; s++)
+		total += times[s];
+	for (s = 0; s < tr->nstates; s++) {
+		char text[512], dur[48];
+		double w;
+
+		if (times[s] == 0)
+			continue;	/* not in this span: no need to explain */
+		snprintf(text, sizeof (text), "%s  %s (%.1f%%)",
+		    tr->states[s].name, duration_format(times[s], dur,
+		    sizeof (dur)), total > 0 ? 100.0 * times[s] / total : 0);
+		w = size + 4 + text_width(c, size, text) + 2 * size;
+		if (x > c->strip_x && x + w > o->width - o->margin) {
+			x = c->strip_x;
+			y += (unsigned)line;
+			h += (unsigned)line;
+		}
+		if (c->draw) {
+			set_color(c->cr, tr->states[s].color);
+			cairo_rectangle(c->cr, x, y + line / 2 - size / 2,
+			    size, size);
+			cairo_fill(c->cr);
+			set_color(c->cr, o->foreground);
+			draw_text(c, x + size + 4, y + line / 2 + size * 0.35,
+			    size, text, 0);
+		}
+		x += w;
+	}
+	free(times);
+	return (h);
+}
+
+static int
+same_states(const trace *a, const trace *b)
+{
+	uint32_t s;
+
+	if (a->nstates != b->nstates)
+		return (0);
+	for (s = 0; s < a->nstates; s++)
+		if (strcmp(a->states[s].name, b->states[s].name) != 0 ||
+		    memcmp(&a->states[s].color, &b->states[s].color,
+		    sizeof (color)) != 0)
+			return (0);
+	return (1);
+}
+
+/* Lays everything out (and draws it, if c->draw): returns the height. */
+static unsigned
+draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
+{
+	const render_options *o = c->o;
+	const char *title = o->title != NULL ? o->title :
+	    panels[0].d->tr->title != NULL ? panels[0].d->tr->title :
+	    "statemap";
+	double tsize = o->font_size * 1.4;
+	unsigned y = o->margin, top, bottom, i;
+
+	if (c->draw) {
+		set_color(c->cr, o->background);
+		cairo_paint(c->cr);
+		set_color(c->cr, o->foreground);
+	}
+	draw_text(c, c->strip_x, y + tsize, tsize, title, 0);
+	y += (unsigned)ceil(tsize * 1.5);
+	/* The axis's grid lines run down over the panels: measure first. */
+	top = y;
+	bottom = top + draw_axis(c, y, 0);
+	for (i = 0; i < n; i++)
+		bottom += (i > 0 ? PANEL_GAP : 0) + (panels[i].title != NULL ?
+		    (unsigned)ceil(o->font_size * 1.6) : 0) +
+		    panels[i].nentities * row_height(o, &panels[i]);
+	y += draw_axis(c, y, bottom);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			y += PANEL_GAP;
+		if (panel_y != NULL)
+			panel_y[i] = y + (panels[i].title != NULL ?
+			    (unsigned)ceil(o->font_size * 1.6) : 0);
+		y += draw_panel(c, &panels[i], y);
+	}
+	for (i = 0; o->legend && i < n; i++) {
+		if (i > 0 && same_states(panels[i].d->tr,
+		    panels[i - 1].d->tr))
+			continue;
+		y += draw_legend(c, &panels[i], y + 4) + 4;
+	}
+	return (y + o->margin);
 }
 
 static cairo_status_t
@@ -138,104 +615,121 @@ write_to_file(void *closure, const unsigned char *data, unsigned int length)
 	    CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR);
 }
 
-int
-render_png(const char *path, const render_options *o,
-    const render_panel *panels, size_t npanels, sm_error *err)
+static void
+begin_canvas(canvas *c, cairo_surface_t *surface, const render_options *o)
 {
-	unsigned strip = o->width - 2 * MARGIN - LABEL_WIDTH;
-	unsigned height = TITLE_HEIGHT + AXIS_HEIGHT + LEGEND_HEIGHT + MARGIN;
-	cairo_surface_t *surface;
-	cairo_t *cr;
-	unsigned y;
-	size_t i;
-	outfile of;
-	int rv;
-
-	if (o->width < 2 * MARGIN + LABEL_WIDTH + 10) {
-		error_set(err, "render: width %u is too small (at least %d)",
-		    o->width, 2 * MARGIN + LABEL_WIDTH + 10);
-		return (-1);
-	}
-	for (i = 0; i < npanels; i++)
-		height += panels[i].nentities * o->row_height + PANEL_GAP;
-	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
-	    (int)o->width, (int)height);
-	if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
-		error_set(err, "render: cannot make a %ux%u picture", o->width,
-		    height);
-		cairo_surface_destroy(surface);
-		return (-1);
-	}
-	cr = cairo_create(surface);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+	c->surface = surface;
+	c->cr = cairo_create(surface);
+	c->o = o;
+	cairo_select_font_face(c->cr, o->font, CAIRO_FONT_SLANT_NORMAL,
 	    CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	{
-		const char *title = o->title != NULL ? o->title :
-		    panels[0].d->tr->title != NULL ? panels[0].d->tr->title :
-		    "statemap";
+}
 
-		draw_text(cr, MARGIN + LABEL_WIDTH, 20, 15, title, 0);
+static int
+check_args(const render_options *o, const render_panel *panels,
+    size_t n, sm_error *err)
+{
+	size_t i;
+
+	if (n == 0) {
+		error_set(err, "render: no panels");
+		return (-1);
 	}
-	/* The axis: the span's ends, in human units. */
-	{
-		char a[64], b[64];
-
-		draw_text(cr, MARGIN + LABEL_WIDTH, TITLE_HEIGHT + 12, 10,
-		    duration_format(0, a, sizeof (a)), 0);
-		draw_text(cr, MARGIN + LABEL_WIDTH + strip, TITLE_HEIGHT + 12,
-		    10, duration_format(o->t1 - o->t0, b, sizeof (b)), 1);
+	if (o->t1 <= o->t0) {
+		error_set(err, "render: the time span is empty");
+		return (-1);
 	}
-	y = TITLE_HEIGHT + AXIS_HEIGHT;
-	for (i = 0; i < npanels; i++) {
-		const render_panel *p = &panels[i];
-		uint32_t k;
-
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		for (k = 0; o->row_height >= 8 && k < p->nentities; k++)
-			draw_text(cr, MARGIN + LABEL_WIDTH - 4, y + (k + 1) *
-			    o->row_height - 1, o->row_height > 12 ? 11 :
-			    o->row_height - 1, trace_entity_name(p->d->tr,
-			    p->entities[k], NULL), 1);
-		cairo_surface_flush(surface);
-		draw_panel(surface, p, o, MARGIN + LABEL_WIDTH, y, strip);
-		y += p->nentities * o->row_height + PANEL_GAP;
+	if (o->width < 2 * o->margin + 40 || o->width > MAX_PIXELS) {
+		error_set(err, "render: width %u is out of range (%u to %d)",
+		    o->width, 2 * o->margin + 40, MAX_PIXELS);
+		return (-1);
 	}
-	/* The legend: each state of the first panel, with its colour. */
-	{
-		const trace *tr = panels[0].d->tr;
-		double x = MARGIN + LABEL_WIDTH;
-		uint32_t s;
-
-		for (s = 0; s < tr->nstates; s++) {
-			cairo_text_extents_t ext;
-
-			set_color(cr, tr->states[s].color);
-			cairo_rectangle(cr, x, y + 4, 12, 12);
-			cairo_fill(cr);
-			cairo_set_source_rgb(cr, 0, 0, 0);
-			cairo_set_font_size(cr, 11);
-			cairo_text_extents(cr, tr->states[s].name, &ext);
-			cairo_move_to(cr, x + 16, y + 14);
-			cairo_show_text(cr, tr->states[s].name);
-			x += 16 + ext.x_advance + 14;
+	for (i = 0; i < n; i++)
+		if (row_height(o, &panels[i]) == 0) {
+			error_set(err, "render: row height must be at least 1");
+			return (-1);
 		}
-	}
-	cairo_destroy(cr);
-	if (outfile_open(&of, path, err) != 0) {
-		cairo_surface_destroy(surface);
+	return (0);
+}
+
+int
+render_file(const char *path, const render_options *o,
+    const render_panel *panels, size_t npanels, render_layout *layout,
+    sm_error *err)
+{
+	int format = render_format_of(path);
+	canvas c;
+	cairo_surface_t *surface;
+	cairo_status_t st;
+	unsigned height;
+	outfile of;
+
+	if (format < 0) {
+		error_set(err, "render: \"%s\": the name must end in .png, "
+		    ".svg or .pdf", path);
 		return (-1);
 	}
-	if (cairo_surface_write_to_png_stream(surface, write_to_file, of.fp) !=
-	    CAIRO_STATUS_SUCCESS) {
-		outfile_abort(&of);
-		error_at(err, path, 0, 0, "cannot write the PNG");
-		cairo_surface_destroy(surface);
+	if (check_args(o, panels, npanels, err) != 0)
 		return (-1);
-	}
-	rv = outfile_commit(&of, err);
+	/* Measure on a scratch surface to learn the picture's height. */
+	memset(&c, 0, sizeof (c));
+	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	begin_canvas(&c, surface, o);
+	measure_labels(&c, panels, npanels);
+	height = draw_all(&c, panels, npanels, NULL);
+	cairo_destroy(c.cr);
 	cairo_surface_destroy(surface);
-	return (rv);
+	if (c.strip_width < 10) {
+		error_set(err, "render: width %u leaves no room for the "
+		    "strips", o->width);
+		free(c.text);
+		return (-1);
+	}
+	if (format == RENDER_PNG && height > MAX_PIXELS) {
+		error_set(err, "render: the picture would be %u pixels tall "
+		    "(at most %d): use fewer entities or lower rows", height,
+		    MAX_PIXELS);
+		free(c.text);
+		return (-1);
+	}
+	if (outfile_open(&of, path, err) != 0) {
+		free(c.text);
+		return (-1);
+	}
+	if (format == RENDER_PNG)
+		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
+		    (int)o->width, (int)height);
+	else if (format == RENDER_SVG)
+		surface = cairo_svg_surface_create_for_stream(write_to_file,
+		    of.fp, o->width, height);
+	else
+		surface = cairo_pdf_surface_create_for_stream(write_to_file,
+		    of.fp, o->width, height);
+	begin_canvas(&c, surface, o);
+	c.draw = 1;
+	c.pixels = (format == RENDER_PNG);
+	if (layout != NULL) {
+		layout->width = o->width;
+		layout->height = height;
+		layout->strip_x = c.strip_x;
+		layout->strip_width = c.strip_width;
+	}
+	draw_all(&c, panels, npanels, layout != NULL ? layout->panel_y : NULL);
+	st = cairo_status(c.cr);
+	cairo_destroy(c.cr);
+	if (st == CAIRO_STATUS_SUCCESS && format == RENDER_PNG)
+		st = cairo_surface_write_to_png_stream(surface, write_to_file,
+		    of.fp);
+	cairo_surface_finish(surface);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(surface);
+	cairo_surface_destroy(surface);
+	free(c.text);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		outfile_abort(&of);
+		error_at(err, path, 0, 0, "cannot draw the picture: %s",
+		    cairo_status_to_string(st));
+		return (-1);
+	}
+	return (outfile_commit(&of, err));
 }

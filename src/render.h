@@ -1,9 +1,13 @@
 /*
- * render.h: pixel-exact pictures of loaded traces, drawn with Cairo.
+ * render.h: pictures of loaded traces, drawn with Cairo as PNG, SVG or
+ * PDF: a title, a time axis in human units, one strip per entity with
+ * its label, event markers, and a legend with each state's total time.
  *
- * No coalescing: each pixel column of each entity's strip shows the
- * time-weighted blend of the states inside that column's time span,
- * computed in one pass over the entity's intervals.
+ * PNG strips are pixel-exact, not coalesced: each pixel column of each
+ * strip is the time-weighted blend of the states inside that column's
+ * span, computed in one pass over the entity's intervals.  Vector output
+ * (SVG, PDF) draws the rectangles of the same coalescing as the classic
+ * command line, to a rectangle budget, so files stay small.
  *
  * Ownership: the caller owns the datasets and arrays it passes.
  */
@@ -27,21 +31,54 @@
 void render_strip(const dataset *d, uint32_t entity, uint64_t t0,
     uint64_t t1, unsigned width, color *out, double *covered, double *work);
 
+typedef enum render_format {
+	RENDER_PNG, RENDER_SVG, RENDER_PDF
+} render_format;
+
+/* The format named by a path's extension (.png, .svg, .pdf); -1 if none. */
+int render_format_of(const char *path);
+
 typedef struct render_panel {
 	const dataset *d;
 	const uint32_t *entities;	/* in display order */
 	uint32_t nentities;
+	const char *title;		/* shown above the panel; may be NULL */
+	unsigned row_height;		/* 0: the options' row height */
+	int events;			/* draw the trace's events */
 } render_panel;
 
 typedef struct render_options {
 	const char *title;		/* NULL: the first trace's title */
 	unsigned width;			/* of the whole picture, pixels */
 	unsigned row_height;		/* pixels per entity */
+	unsigned margin;		/* around everything, pixels */
 	uint64_t t0, t1;		/* the time span: [t0, t1) */
+	uint64_t budget;		/* rectangles, for vector output */
+	const char *font;		/* a font family, e.g. "sans-serif" */
+	double font_size;		/* of labels; titles are larger */
+	color background;		/* of the picture */
+	color foreground;		/* text, axis and markers */
+	color empty;			/* a strip where there is no state */
+	int legend;			/* draw the legend */
 } render_options;
 
-/* Draws the panels stacked and writes a PNG to path (atomically). */
-int render_png(const char *path, const render_options *opts,
-    const render_panel *panels, size_t npanels, sm_error *err);
+/* Fills o with the defaults (1600 wide, 10-pixel rows, all of d). */
+void render_defaults(render_options *o, const dataset *d);
+
+/* Where things landed, for callers that annotate or test a picture. */
+typedef struct render_layout {
+	unsigned width, height;
+	unsigned strip_x, strip_width;	/* the time span's pixels */
+	unsigned *panel_y;		/* npanels entries, or NULL */
+} render_layout;
+
+/*
+ * Draws the panels stacked top to bottom into path, in the format its
+ * extension names, atomically (a failure leaves nothing at path).
+ * layout may be NULL.  Returns 0, or -1 with err filled.
+ */
+int render_file(const char *path, const render_options *o,
+    const render_panel *panels, size_t npanels, render_layout *layout,
+    sm_error *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "coalesce.h"
+#include "dataset.h"
 #include "error.h"
 #include "trace.h"
 
@@ -28,6 +29,18 @@ typedef struct smap {
 } smap;
 
 void smap_free(smap *m);
+
+/*
+ * Fills m with a statemap of a loaded trace: the entities in `entities`
+ * (n ids, in display order) over [t0, t1), their transitions fed to a
+ * coalescer of about `budget` rectangles in time order (ties in display
+ * order).  For a file whose records are in time order that is the order
+ * the command line reads them in, so the rectangles are the same.
+ * Entities without a transition before t1 are left out, as the command
+ * line leaves them out.  m gets its own copy of the trace's names.
+ */
+void smap_from_dataset(smap *m, const dataset *d, const uint32_t *entities,
+    uint32_t n, uint64_t budget, uint64_t t0, uint64_t t1);
 
 /*
  * Orders the entities: by descending time in the named state, ties in

@@ -18,8 +18,10 @@ sm.render{ output = out, panels = { { trace = t }, { trace = t:map(function() re
 check("render stacks panels over a chosen span", io.open(out, "rb") ~= nil)
 os.remove(out)
 check_error("render wants an output", function() sm.render{ trace = t } end, "output = a file name")
-check_error("render: only PNG so far", function() sm.render{ output = "x.svg", trace = t } end,
-    "only PNG output")
+check_error("render: an unknown format", function() sm.render{ output = "x.gif", trace = t } end,
+    "must end in .png, .svg or .pdf")
+check_error("render: interactive is SVG", function()
+	sm.render{ output = "x.png", trace = t, interactive = true } end, "interactive output is SVG")
 check_error("render wants a trace", function() sm.render{ output = out, trace = 5 } end,
     "a panel needs trace")
 check_error("render: a bad width", function() sm.render{ output = out, trace = t, width = 0 } end,
@@ -29,3 +31,79 @@ check_error("render: an empty span", function() sm.render{ output = out, trace =
 check_error("render: entities of another kind", function()
 	sm.render{ output = out, trace = t, entities = { "nosuch" } } end, "no entity \"nosuch\"")
 check("render leaves no file behind on errors", io.open(out, "rb") == nil)
+
+-- The layout returned tells where the strips are: read pixels back with
+-- the PNG through a tiny PNG reader is C's job (test_render.c); here check
+-- the numbers hang together.
+do
+	local png = os.tmpname() .. ".png"
+	local lay = sm.render{ output = png, trace = t, width = 500, row_height = 12 }
+	check_eq("render returns its size", { lay.width, lay.strip_x + lay.strip_width <= 500 }, { 500, true })
+	check("render returns where each panel starts", #lay.panel_y == 1 and lay.panel_y[1] > 0
+	    and lay.panel_y[1] + 2 * 12 < lay.height)
+	os.remove(png)
+end
+
+-- Vector output: SVG that xmllint accepts, PDF that pdfinfo reads.
+local function shell_ok(cmd) local ok = os.execute(cmd .. " >/dev/null 2>&1"); return ok == true end
+do
+	local svg, pdf, isvg = os.tmpname() .. ".svg", os.tmpname() .. ".pdf", os.tmpname() .. ".svg"
+	sm.render{ output = svg, trace = t, title = "a <b>&amp; title" }
+	check("render: SVG output is well-formed XML", shell_ok("xmllint --noout " .. svg))
+	sm.render{ output = pdf, panels = { { trace = t, title = "first" },
+	    { trace = t:count({ "user" }, "busy"), title = "busy CPUs", row_height = 20, events = false } } }
+	check("render: PDF output is a valid PDF", shell_ok("pdfinfo " .. pdf))
+	local f = io.open(pdf, "rb"); local head = f:read(5); f:close()
+	check_eq("render: PDF output starts as a PDF", head, "%PDF-")
+	-- The interactive statemap of the command line, from a script's order.
+	sm.render{ output = isvg, trace = t, entities = { "cpu0", "cpu1" }, interactive = true }
+	local text = io.open(isvg):read("a")
+	check("render: interactive SVG is well-formed", shell_ok("xmllint --noout " .. isvg))
+	check("render: interactive SVG keeps the script's order",
+	    (text:find(">cpu0<", 1, true) or math.huge) < (text:find(">cpu1<", 1, true) or 0))
+	check("render: interactive SVG has the viewer's data", text:find('id="statemap-data"', 1, true) ~= nil)
+	os.remove(svg); os.remove(pdf); os.remove(isvg)
+end
+
+-- The same picture twice is the same bytes (PNG has no timestamp).
+do
+	local a, b = os.tmpname() .. ".png", os.tmpname() .. ".png"
+	sm.render{ output = a, trace = t }; sm.render{ output = b, trace = t }
+	check("render: PNG output is deterministic", io.open(a, "rb"):read("a") == io.open(b, "rb"):read("a"))
+	os.remove(a); os.remove(b)
+end
+do
+	local png = os.tmpname() .. ".png"
+	check("render: colours and fonts are options", pcall(sm.render, { output = png, trace = t,
+	    background = "black", foreground = "#fff", empty = "#333333", font = "monospace",
+	    font_size = 9, margin = 0, legend = false, coalesce = 10 }))
+	os.remove(png)
+end
+check_error("render: a bad colour", function()
+	sm.render{ output = out, trace = t, background = "nocolour" } end, "background must be a colour")
+check_error("render: a bad time", function()
+	sm.render{ output = out, trace = t, from = "soon" } end, "bad time")
+check_error("render: too tall", function()
+	sm.render{ output = out, trace = t, row_height = 1000, panels = { { trace = t }, { trace = t },
+	    { trace = t }, { trace = t }, { trace = t }, { trace = t }, { trace = t }, { trace = t },
+	    { trace = t }, { trace = t }, { trace = t }, { trace = t }, { trace = t }, { trace = t },
+	    { trace = t }, { trace = t }, { trace = t } } } end, "pixels tall")
+check("render: no file after those errors", io.open(out, "rb") == nil)
+
+-- From a script, the interactive SVG of entities in natural name order is
+-- byte for byte the command line's (tests/run sets $SM to the program).
+if os.getenv("SM") then
+	for _, name in ipairs({ "db-threads.out", "cpu.out" }) do
+		local path = here .. "/../../examples/data/" .. name
+		local a, b = os.tmpname() .. ".svg", os.tmpname() .. ".svg"
+		local tr = sm.load(path)
+		sm.render{ output = a, trace = tr, entities = tr:sorted(), interactive = true }
+		os.execute(string.format("%q -o %q %q 2>/dev/null", os.getenv("SM"), b, path))
+		local fa, fb = io.open(a, "rb"), io.open(b, "rb")
+		check("render: interactive SVG of " .. name .. " equals the command line's",
+		    fa and fb and fa:read("a") == fb:read("a"))
+		if fa then fa:close() end
+		if fb then fb:close() end
+		os.remove(a); os.remove(b)
+	end
+end

@@ -92,39 +92,62 @@ test_png(void)
 {
 	dataset *d = sample();
 	uint32_t order[2] = { 1, 0 };	/* b above a */
-	render_panel p = { d, order, 2 };
-	/* 130 px of margin and labels; a 100-pixel strip, 1 ns a pixel. */
-	render_options o = { "test", 240, 10, 0, 100 };
-	char path[] = "/tmp/test_render_XXXXXX";
-	int fd = mkstemp(path);
+	render_panel p = { d, order, 2, NULL, 0, 0 };
+	render_options o;
+	render_layout lay;
+	unsigned panel_y[1];
+	char path[] = "/tmp/test_render_XXXXXX.png";
+	int fd = mkstemps(path, 4);
 	sm_error err;
 	cairo_surface_t *s;
 
 	close(fd);
-	CHECK_INT("render_png writes a PNG", render_png(path, &o, &p, 1, &err),
-	    0);
+	render_defaults(&o, d);
+	o.title = "test";
+	o.t0 = 0;
+	o.t1 = 100;
+	lay.panel_y = panel_y;
+	/* Find the layout's strip width first, then make it 1 ns a pixel. */
+	CHECK_INT("render_file writes a PNG",
+	    render_file(path, &o, &p, 1, &lay, &err), 0);
+	o.width = lay.width - lay.strip_width + 100;
+	CHECK_INT("render_file: a 100-pixel strip",
+	    render_file(path, &o, &p, 1, &lay, &err), 0);
+	CHECK_INT("render_file: the strip is 100 pixels", lay.strip_width,
+	    100);
 	s = cairo_image_surface_create_from_png(path);
-	CHECK("render_png: the PNG reads back",
+	CHECK("render_file: the PNG reads back at its size",
 	    cairo_surface_status(s) == CAIRO_STATUS_SUCCESS &&
-	    cairo_image_surface_get_width(s) == 240);
+	    cairo_image_surface_get_width(s) == (int)lay.width &&
+	    cairo_image_surface_get_height(s) == (int)lay.height);
 	if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
-		/* Strips start at x 130, y 46; b's row first, then a's. */
-		CHECK("render_png: b before its first state is background",
-		    pixel(s, 130 + 10, 46 + 5) == 0xf0f0f0);
-		CHECK("render_png: b in red after 25 ns",
-		    pixel(s, 130 + 30, 46 + 5) == 0xff0000);
-		CHECK("render_png: a in red at 10 ns",
-		    pixel(s, 130 + 10, 56 + 5) == 0xff0000);
-		CHECK("render_png: a in blue at 60 ns, every row",
-		    pixel(s, 130 + 60, 56) == 0x0000ff &&
-		    pixel(s, 130 + 60, 65) == 0x0000ff);
+		unsigned x = lay.strip_x, y = panel_y[0];
+
+		/* b's row first, then a's. */
+		CHECK("render_file: b before its first state is empty",
+		    pixel(s, x + 10, y + 5) == 0xf0f0f0);
+		CHECK("render_file: b in red after 25 ns",
+		    pixel(s, x + 30, y + 5) == 0xff0000);
+		CHECK("render_file: a in red at 10 ns",
+		    pixel(s, x + 10, y + 15) == 0xff0000);
+		CHECK("render_file: a in blue at 60 ns, every row",
+		    pixel(s, x + 60, y + 10) == 0x0000ff &&
+		    pixel(s, x + 60, y + 19) == 0x0000ff);
+		CHECK("render_file: nothing drawn past the strip's end",
+		    pixel(s, x + 103, y + 5) == 0xffffff);
 	}
 	cairo_surface_destroy(s);
 	unlink(path);
-	o.width = 100;
-	CHECK("render_png: too narrow is an error",
-	    render_png(path, &o, &p, 1, &err) != 0 &&
-	    strstr(err.message, "too small") != NULL);
+	o.width = 30;
+	CHECK("render_file: too narrow is an error",
+	    render_file(path, &o, &p, 1, NULL, &err) != 0 &&
+	    strstr(err.message, "width 30") != NULL);
+	CHECK("render_file: no file is left after an error",
+	    access(path, F_OK) != 0);
+	o.width = 400;
+	CHECK("render_file: an unknown extension is an error",
+	    render_file("/tmp/x.gif", &o, &p, 1, NULL, &err) != 0 &&
+	    strstr(err.message, ".png, .svg or .pdf") != NULL);
 	dataset_free(d);
 }
 
