@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ingest.h"
+#include "merge.h"
 #include "util.h"
 
 static void
@@ -222,6 +223,84 @@ dataset_count(const dataset *src, const unsigned char *counted,
 		}
 	}
 	free(steps);
+	d->begin = src->begin;
+	d->end = src->end;
+	store_finish(d->st, d->begin, d->end);
+	return (d);
+}
+
+/* The state of lowest rank that any member is in, or STORE_NONE. */
+static uint32_t
+group_state(const uint32_t *counts, const uint32_t *rank, uint32_t nstates)
+{
+	uint32_t best = STORE_NONE, s;
+
+	for (s = 0; s < nstates; s++)
+		if (counts[s] > 0 && (best == STORE_NONE ||
+		    rank[s] < rank[best]))
+			best = s;
+	return (best);
+}
+
+dataset *
+dataset_group(const dataset *src, const uint32_t *group_of,
+    uint32_t ngroups, const char *const *names, const size_t *name_lens,
+    const uint32_t *rank)
+{
+	uint32_t n = trace_nentities(src->tr), ns = src->tr->nstates, g, e;
+	uint32_t *members = xcalloc(n + 1, sizeof (uint32_t));
+	uint32_t *in = xcalloc(n + 1, sizeof (uint32_t));
+	uint32_t *counts = xcalloc(ns + 1, sizeof (uint32_t));
+	dataset *d = xcalloc(1, sizeof (*d));
+
+	d->tr = trace_copy_header(src->tr);
+	d->tr->states = trace_copy_states(src->tr);
+	d->tr->nstates = ns;
+	for (g = 0; g < ngroups; g++)
+		trace_entity(d->tr, names[g], name_lens[g]);
+	d->st = store_new(ns);
+	for (g = 0; g < ngroups; g++) {
+		uint32_t nm = 0, cur = STORE_NONE;
+		merge *mg;
+		merge_item it;
+		uint64_t pending = 0;
+		int have = 0;
+
+		for (e = 0; e < n; e++)
+			if (group_of[e] == g)
+				members[nm++] = e;
+		memset(counts, 0, (ns + 1) * sizeof (uint32_t));
+		for (e = 0; e < nm; e++)
+			in[e] = STORE_NONE;
+		/* Transitions at one time all land before the group's state
+		 * is judged, so a hand-over between members is no blip. */
+		mg = merge_new(src->st, members, nm);
+		for (;;) {
+			int more = merge_next(mg, &it);
+
+			if (have && (!more || it.time != pending)) {
+				uint32_t s = group_state(counts, rank, ns);
+
+				if (s != cur && s != STORE_NONE)
+					store_append(d->st, g, pending, s,
+					    STORE_NONE);
+				cur = s;
+				have = 0;
+			}
+			if (!more)
+				break;
+			if (in[it.rank] != STORE_NONE)
+				counts[in[it.rank]]--;
+			in[it.rank] = it.state;
+			counts[it.state]++;
+			pending = it.time;
+			have = 1;
+		}
+		merge_free(mg);
+	}
+	free(members);
+	free(in);
+	free(counts);
 	d->begin = src->begin;
 	d->end = src->end;
 	store_finish(d->st, d->begin, d->end);

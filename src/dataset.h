@@ -76,4 +76,16 @@ dataset *dataset_select(const dataset *src, const uint32_t *ids, uint32_t n,
 dataset *dataset_count(const dataset *src, const unsigned char *counted,
     const char *name, size_t name_len);
 
+/*
+ * A new dataset with one entity per group: group_of[e] is the group of
+ * src's entity e (0 to ngroups - 1), or UINT32_MAX to leave it out; group
+ * g is named names[g].  A group's state at any time is, of the states its
+ * members are then in, the one of lowest rank[state]: so a process whose
+ * threads are running and sleeping is running, with rank putting running
+ * first.  States and colours are src's; there are no tags.
+ */
+dataset *dataset_group(const dataset *src, const uint32_t *group_of,
+    uint32_t ngroups, const char *const *names, const size_t *name_lens,
+    const uint32_t *rank);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "dataset.h"
 #include "duration.h"
+#include "intern.h"
 #include "natural.h"
 
 #define TRACE_MT	"statemap.trace"
@@ -1079,7 +1080,264 @@ t_sorted(lua_State *L)
 	return (1);
 }
 
+/* ---- grouping, count series and events ---- */
+
+/*
+ * t:group(key [, priority]) -> a trace with one entity per group.  key is
+ * a function of an entity returning the group's name (nil leaves the
+ * entity out) or a table {entity name = group name}.  A group is in the
+ * first state of `priority` (state names) that any member is in; states
+ * it does not list come after, in value order.
+ */
+static int
+t_group(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+	uint32_t n = trace_nentities(d->tr), ns = d->tr->nstates, i;
+	uint32_t *group_of, *rank, ngroups = 0, next_rank = 0;
+	const char **names;
+	size_t *lens;
+	int groups;
+
+	if (!lua_isfunction(L, 2) && !lua_istable(L, 2))
+		return (luaL_typeerror(L, 2, "function or table"));
+	if (!lua_isnoneornil(L, 3))
+		luaL_checktype(L, 3, LUA_TTABLE);
+	lua_settop(L, 3);
+	group_of = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
+	names = lua_newuserdatauv(L, (n + 1) * sizeof (char *), 0);
+	lens = lua_newuserdatauv(L, (n + 1) * sizeof (size_t), 0);
+	rank = lua_newuserdatauv(L, (ns + 1) * sizeof (uint32_t), 0);
+	lua_newtable(L);	/* group name -> group number */
+	groups = lua_gettop(L);
+	for (i = 0; i < n; i++) {
+		if (lua_isfunction(L, 2)) {
+			lua_pushvalue(L, 2);
+			push_entity(L, 1, i);
+			lua_call(L, 1, 1);
+		} else {
+			size_t len;
+			const char *name = trace_entity_name(d->tr, i, &len);
+
+			lua_pushlstring(L, name, len);
+			lua_gettable(L, 2);
+		}
+		group_of[i] = UINT32_MAX;
+		if (lua_isnil(L, -1)) {
+			lua_pop(L, 1);
+			continue;
+		}
+		if (lua_type(L, -1) != LUA_TSTRING &&
+		    lua_type(L, -1) != LUA_TNUMBER)
+			return (luaL_error(L, "group: the key of entity \"%s\" "
+			    "is a %s, not a name", trace_entity_name(d->tr, i,
+			    NULL), luaL_typename(L, -1)));
+		lua_tostring(L, -1);	/* numbers name groups too */
+		lua_pushvalue(L, -1);
+		lua_rawget(L, groups);
+		if (lua_isnil(L, -1)) {
+			lua_pop(L, 1);
+			names[ngroups] = lua_tolstring(L, -1, &lens[ngroups]);
+			lua_pushvalue(L, -1);
+			lua_pushinteger(L, ngroups);
+			lua_rawset(L, groups);
+			/* The name stays alive as a key of `groups`. */
+			group_of[i] = ngroups++;
+		} else {
+			group_of[i] = (uint32_t)lua_tointeger(L, -1);
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+	for (i = 0; i < ns; i++)
+		rank[i] = UINT32_MAX;
+	if (!lua_isnil(L, 3)) {
+		size_t k, np = lua_rawlen(L, 3);
+
+		for (k = 1; k <= np; k++) {
+			uint32_t s;
+
+			lua_rawgeti(L, 3, (lua_Integer)k);
+			s = state_value(L, d->tr, luaL_checkstring(L, -1));
+			if (rank[s] == UINT32_MAX)
+				rank[s] = next_rank++;
+			lua_pop(L, 1);
+		}
+	}
+	for (i = 0; i < ns; i++)
+		if (rank[i] == UINT32_MAX)
+			rank[i] = next_rank++;
+	push_dataset(L, dataset_group(d, group_of, ngroups, names, lens,
+	    rank));
+	return (1);
+}
+
+/*
+ * t:count_series(states [, from, to]) -> { {time=, count=}, ... }: how
+ * many entities are in any of `states`, at from and at each change.
+ */
+static int
+t_count_series(lua_State *L)
+{
+	dataset *d = check_trace(L, 1), *c;
+	uint64_t from, to;
+	unsigned char *counted;
+	size_t i, n;
+	store_iter it;
+	store_interval iv;
+	uint32_t zero = 0;
+	lua_Integer k = 0;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	from = opt_time(L, 3, d->begin);
+	to = opt_time(L, 4, d->end);
+	counted = lua_newuserdatauv(L, d->tr->nstates + 1, 0);
+	memset(counted, 0, d->tr->nstates + 1);
+	n = lua_rawlen(L, 2);
+	if (n == 0)
+		return (luaL_error(L, "count_series needs a list of states"));
+	for (i = 1; i <= n; i++) {
+		lua_rawgeti(L, 2, (lua_Integer)i);
+		counted[state_value(L, d->tr, luaL_checkstring(L, -1))] = 1;
+		lua_pop(L, 1);
+	}
+	c = dataset_count(d, counted, "count", 5);
+	lua_newtable(L);
+	store_iter_init(&it, c->st, &zero, 1, from, to);
+	while (store_iter_next(&it, &iv)) {
+		lua_createtable(L, 0, 2);
+		lua_pushinteger(L, (lua_Integer)iv.start);
+		lua_setfield(L, -2, "time");
+		lua_pushinteger(L, (lua_Integer)iv.state);
+		lua_setfield(L, -2, "count");
+		lua_rawseti(L, -2, ++k);
+	}
+	dataset_free(c);
+	return (1);
+}
+
+/* Upvalues of the events iterator. */
+enum { EV_TRACE = 1, EV_NEXT, EV_FROM, EV_TO, EV_ENTITIES, EV_KINDS };
+
+static int
+in_set(lua_State *L, int set, const char *s, size_t len)
+{
+	int found;
+
+	if (lua_isnil(L, lua_upvalueindex(set)))
+		return (1);
+	lua_pushlstring(L, s, len);
+	found = lua_rawget(L, lua_upvalueindex(set)) != LUA_TNIL;
+	lua_pop(L, 1);
+	return (found);
+}
+
+static int
+events_next(lua_State *L)
+{
+	dataset *d = check_trace(L, lua_upvalueindex(EV_TRACE));
+	const trace *tr = d->tr;
+	lua_Integer i = lua_tointeger(L, lua_upvalueindex(EV_NEXT));
+	uint64_t from = (uint64_t)lua_tointeger(L, lua_upvalueindex(EV_FROM));
+	uint64_t to = (uint64_t)lua_tointeger(L, lua_upvalueindex(EV_TO));
+
+	for (; (size_t)i < tr->nevents; i++) {
+		const trace_event *ev = &tr->events[i];
+		size_t elen, klen;
+		const char *ename = intern_name(tr->event_entities, ev->entity,
+		    &elen);
+		const char *kname = intern_name(tr->event_kinds, ev->kind,
+		    &klen);
+
+		if (ev->time < from || ev->time >= to ||
+		    !in_set(L, EV_ENTITIES, ename, elen) ||
+		    !in_set(L, EV_KINDS, kname, klen))
+			continue;
+		lua_pushinteger(L, i + 1);
+		lua_replace(L, lua_upvalueindex(EV_NEXT));
+		lua_createtable(L, 0, 4);
+		lua_pushinteger(L, (lua_Integer)ev->time);
+		lua_setfield(L, -2, "time");
+		lua_pushlstring(L, ename, elen);
+		lua_setfield(L, -2, "entity");
+		lua_pushlstring(L, kname, klen);
+		lua_setfield(L, -2, "event");
+		if (ev->target != TRACE_NO_ENTITY) {
+			const char *t = intern_name(tr->event_entities,
+			    ev->target, &elen);
+
+			lua_pushlstring(L, t, elen);
+			lua_setfield(L, -2, "target");
+		}
+		return (1);
+	}
+	lua_pushinteger(L, i);
+	lua_replace(L, lua_upvalueindex(EV_NEXT));
+	return (0);
+}
+
+/* A list of names (or entities) as a set {name = true}, or nil. */
+static void
+push_name_set(lua_State *L, int opts, const char *key)
+{
+	size_t i, n;
+
+	lua_getfield(L, opts, key);
+	if (lua_isnil(L, -1))
+		return;
+	if (!lua_istable(L, -1))
+		luaL_error(L, "events: %s must be a list of names", key);
+	n = lua_rawlen(L, -1);
+	lua_createtable(L, 0, (int)n);
+	for (i = 1; i <= n; i++) {
+		lua_rawgeti(L, -2, (lua_Integer)i);
+		if (lua_type(L, -1) == LUA_TUSERDATA) {
+			lua_getfield(L, -1, "name");
+			lua_remove(L, -2);
+		}
+		if (lua_type(L, -1) != LUA_TSTRING)
+			luaL_error(L, "events: %s must be a list of names",
+			    key);
+		lua_pushboolean(L, 1);
+		lua_rawset(L, -3);
+	}
+	lua_remove(L, -2);
+}
+
+/*
+ * t:events{from=, to=, entities=, events=} -> an iterator over the
+ * event records in file order, as {time=, entity=, event=, target=}.
+ */
+static int
+t_events(lua_State *L)
+{
+	dataset *d = check_trace(L, 1);
+
+	if (!lua_isnoneornil(L, 2))
+		luaL_checktype(L, 2, LUA_TTABLE);
+	else
+		lua_newtable(L);
+	lua_settop(L, 2);
+	lua_pushvalue(L, 1);
+	lua_pushinteger(L, 0);
+	lua_getfield(L, 2, "from");
+	lua_pushinteger(L, (lua_Integer)(lua_isnil(L, -1) ? d->begin :
+	    check_time(L, lua_gettop(L))));
+	lua_remove(L, -2);
+	lua_getfield(L, 2, "to");
+	lua_pushinteger(L, (lua_Integer)(lua_isnil(L, -1) ? d->end :
+	    check_time(L, lua_gettop(L))));
+	lua_remove(L, -2);
+	push_name_set(L, 2, "entities");
+	push_name_set(L, 2, "events");
+	lua_pushcclosure(L, events_next, 6);
+	return (1);
+}
+
 static const luaL_Reg trace_methods[] = {
+	{ "group", t_group },
+	{ "count_series", t_count_series },
+	{ "events", t_events },
 	{ "sorted", t_sorted },
 	{ "map", t_map },
 	{ "map_intervals", t_map_intervals },

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "merge.h"
 #include "natural.h"
 #include "util.h"
 
@@ -16,52 +17,14 @@ smap_free(smap *m)
 	memset(m, 0, sizeof (*m));
 }
 
-/* The merge of entities' transitions: a heap of cursors, earliest first. */
-typedef struct cursor {
-	const uint64_t *times;
-	const uint16_t *states;
-	const uint32_t *tags;
-	size_t next, count;
-	uint32_t entity;
-	uint32_t rank;		/* display position: breaks ties in time */
-} cursor;
-
-static int
-cursor_before(const cursor *a, const cursor *b)
-{
-	uint64_t ta = a->times[a->next], tb = b->times[b->next];
-
-	return (ta != tb ? ta < tb : a->rank < b->rank);
-}
-
-static void
-heap_down(cursor **heap, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		cursor *tmp;
-
-		if (l < n && cursor_before(heap[l], heap[m]))
-			m = l;
-		if (r < n && cursor_before(heap[r], heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		tmp = heap[i];
-		heap[i] = heap[m];
-		heap[m] = tmp;
-		i = m;
-	}
-}
-
 void
 smap_from_dataset(smap *m, const dataset *d, const uint32_t *entities,
     uint32_t n, uint64_t budget, uint64_t t0, uint64_t t1)
 {
-	cursor *cur = xcalloc(n + 1, sizeof (cursor));
-	cursor **heap = xcalloc(n + 1, sizeof (cursor *));
-	size_t nheap = 0, i;
+	merge *mg = merge_new(d->st, entities, n);
+	merge_item it;
 	uint64_t last = 0;
+	uint32_t i;
 
 	memset(m, 0, sizeof (*m));
 	m->tr = trace_copy_without_states(d->tr);
@@ -69,35 +32,14 @@ smap_from_dataset(smap *m, const dataset *d, const uint32_t *entities,
 	m->tr->nstates = d->tr->nstates;
 	m->co = coalesce_new(d->tr->nstates, budget, (int64_t)t0,
 	    (int64_t)t1);
-	for (i = 0; i < n; i++) {
-		cursor *c = &cur[i];
-
-		c->entity = entities[i];
-		c->rank = (uint32_t)i;
-		c->count = store_count(d->st, c->entity);
-		if (c->count == 0)
-			continue;
-		c->times = store_times(d->st, c->entity);
-		c->states = store_states(d->st, c->entity);
-		c->tags = store_tags(d->st, c->entity);
-		heap[nheap++] = c;
-	}
-	for (i = nheap; i-- > 0;)
-		heap_down(heap, nheap, i);
-	while (nheap > 0) {
-		cursor *c = heap[0];
-		uint64_t t = c->times[c->next];
-
-		if (!coalesce_in_bounds(m->co, t))
+	while (merge_next(mg, &it)) {
+		if (!coalesce_in_bounds(m->co, it.time))
 			break;	/* all later transitions are past t1 too */
-		coalesce_datum(m->co, c->entity, t, c->states[c->next],
-		    c->tags[c->next] == STORE_NONE ? COALESCE_NO_TAG :
-		    c->tags[c->next]);
-		last = t;
-		if (++c->next == c->count)
-			heap[0] = heap[--nheap];
-		heap_down(heap, nheap, 0);
+		coalesce_datum(m->co, it.entity, it.time, it.state,
+		    it.tag == STORE_NONE ? COALESCE_NO_TAG : it.tag);
+		last = it.time;
 	}
+	merge_free(mg);
 	/* The trace goes on to its end even if no transition is there. */
 	if (d->end > last)
 		last = d->end;
@@ -109,8 +51,6 @@ smap_from_dataset(smap *m, const dataset *d, const uint32_t *entities,
 	for (i = 0; i < n; i++)
 		if (coalesce_seen(m->co, entities[i]))
 			m->order[m->nentities++] = entities[i];
-	free(heap);
-	free(cur);
 }
 
 typedef struct sort_key {

@@ -1,0 +1,103 @@
+#include "merge.h"
+
+#include <stdlib.h>
+
+#include "util.h"
+
+typedef struct cursor {
+	const uint64_t *times;
+	const uint16_t *states;
+	const uint32_t *tags;
+	size_t next, count;
+	size_t rank;
+	uint32_t entity;
+} cursor;
+
+struct merge {
+	cursor *cursors;
+	cursor **heap;		/* earliest next transition on top */
+	size_t nheap;
+};
+
+static int
+before(const cursor *a, const cursor *b)
+{
+	uint64_t ta = a->times[a->next], tb = b->times[b->next];
+
+	return (ta != tb ? ta < tb : a->rank < b->rank);
+}
+
+static void
+sift_down(merge *m, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, top = i;
+		cursor *tmp;
+
+		if (l < m->nheap && before(m->heap[l], m->heap[top]))
+			top = l;
+		if (r < m->nheap && before(m->heap[r], m->heap[top]))
+			top = r;
+		if (top == i)
+			return;
+		tmp = m->heap[i];
+		m->heap[i] = m->heap[top];
+		m->heap[top] = tmp;
+		i = top;
+	}
+}
+
+merge *
+merge_new(const store *s, const uint32_t *entities, size_t n)
+{
+	merge *m = xcalloc(1, sizeof (*m));
+	size_t i;
+
+	m->cursors = xcalloc(n + 1, sizeof (cursor));
+	m->heap = xcalloc(n + 1, sizeof (cursor *));
+	for (i = 0; i < n; i++) {
+		cursor *c = &m->cursors[i];
+
+		c->entity = entities[i];
+		c->rank = i;
+		c->count = store_count(s, c->entity);
+		if (c->count == 0)
+			continue;
+		c->times = store_times(s, c->entity);
+		c->states = store_states(s, c->entity);
+		c->tags = store_tags(s, c->entity);
+		m->heap[m->nheap++] = c;
+	}
+	for (i = m->nheap; i-- > 0;)
+		sift_down(m, i);
+	return (m);
+}
+
+void
+merge_free(merge *m)
+{
+	if (m == NULL)
+		return;
+	free(m->cursors);
+	free(m->heap);
+	free(m);
+}
+
+int
+merge_next(merge *m, merge_item *out)
+{
+	cursor *c;
+
+	if (m->nheap == 0)
+		return (0);
+	c = m->heap[0];
+	out->rank = c->rank;
+	out->entity = c->entity;
+	out->time = c->times[c->next];
+	out->state = c->states[c->next];
+	out->tag = c->tags[c->next];
+	if (++c->next == c->count)
+		m->heap[0] = m->heap[--m->nheap];
+	sift_down(m, 0);
+	return (1);
+}
