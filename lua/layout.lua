@@ -1,0 +1,83 @@
+--- layout: the default way to lay a trace out as a picture.
+--
+--   local layout = require "statemap.layout"
+--   layout.render(t, "cpu.png", { sort = "on-cpu" })
+--   sm.render(layout.panels_by(t, function(e) return e.description end,
+--       { output = "teams.pdf", sort = "on-cpu" }))
+--
+-- Options (all optional): sort (a state name, "name", or a function of an
+-- entity, as t:sorted takes), width (default 1600), max_height (the strips'
+-- total height the row height is chosen to fit, default 1000), row_height
+-- (fixed instead), title, from, to, and any other statemap.render field.
+
+local statemap = require "statemap"
+
+local layout = {}
+
+-- A row height that fits n rows in max pixels: 1 to 20.
+local function fit(n, max)
+	return math.max(1, math.min(20, math.floor(max / math.max(n, 1))))
+end
+
+local function copy_extra(opts, into)
+	local own = { sort = true, max_height = true }
+	for k, v in pairs(opts) do
+		if not own[k] and into[k] == nil then into[k] = v end
+	end
+	return into
+end
+
+--- The render arguments for one trace: its entities sorted, rows sized to
+--- fit. Pass the result to statemap.render (set `output` first).
+function layout.default(t, opts)
+	opts = opts or {}
+	local entities = t:sorted(opts.sort)
+	return copy_extra(opts, {
+		trace = t,
+		entities = entities,
+		row_height = opts.row_height or fit(#entities, opts.max_height or 1000),
+		width = opts.width or 1600,
+	})
+end
+
+--- Renders one trace to a file with the default layout.
+function layout.render(t, output, opts)
+	local args = layout.default(t, opts)
+	args.output = output
+	return statemap.render(args)
+end
+
+--- The render arguments for one panel per group of entities: key is a
+--- function of an entity returning its group's name (nil leaves it out).
+--- Panels come in order of their groups' names (byte order), each
+--- titled with its name and sorted as opts.sort says.
+function layout.panels_by(t, key, opts)
+	opts = opts or {}
+	local members, names = {}, {}
+	for _, e in ipairs(t:entities()) do
+		local g = key(e)
+		if g ~= nil then
+			g = tostring(g)
+			if not members[g] then members[g] = {}; names[#names + 1] = g end
+			members[g][e.name] = true
+		end
+	end
+	table.sort(names)
+	local total = 0
+	for _, g in ipairs(names) do
+		for _ in pairs(members[g]) do total = total + 1 end
+	end
+	local rh = opts.row_height or fit(total, opts.max_height or 1000)
+	local panels = {}
+	for _, g in ipairs(names) do
+		local in_group = members[g]
+		local sorted = {}
+		for _, e in ipairs(t:sorted(opts.sort)) do
+			if in_group[e.name] then sorted[#sorted + 1] = e end
+		end
+		panels[#panels + 1] = { trace = t, entities = sorted, title = g, row_height = rh }
+	end
+	return copy_extra(opts, { panels = panels, width = opts.width or 1600 })
+end
+
+return layout
