@@ -97,8 +97,16 @@ opt_time_field(lua_State *L, int t, const char *key, uint64_t dflt)
 	uint64_t v = dflt;
 
 	lua_getfield(L, t, key);
-	if (!lua_isnil(L, -1))
+	if (!lua_isnil(L, -1)) {
+		int exact = 0;
+
+		if (lua_type(L, -1) == LUA_TNUMBER &&
+		    (lua_tointegerx(L, -1, &exact) < 0 || !exact))
+			luaL_error(L, "render: %s must be a time: ns as a "
+			    "non-negative integer, or a string like \"1.5s\"",
+			    key);
 		v = lua_trace_check_time(L, lua_gettop(L));
+	}
 	lua_pop(L, 1);
 	return (v);
 }

@@ -72,10 +72,17 @@ check_time(lua_State *L, int idx)
 			    lua_tostring(L, idx), why);
 		return ((uint64_t)ns);
 	}
-	if (!lua_isinteger(L, idx) || lua_tointeger(L, idx) < 0)
-		luaL_typeerror(L, idx, "time (ns as a non-negative integer, "
-		    "or a string like \"1.5s\")");
-	return ((uint64_t)lua_tointeger(L, idx));
+	/* A float with an integral value (1e9) is as good as an integer. */
+	if (lua_type(L, idx) == LUA_TNUMBER) {
+		int exact;
+		lua_Integer v = lua_tointegerx(L, idx, &exact);
+
+		if (exact && v >= 0)
+			return ((uint64_t)v);
+	}
+	luaL_typeerror(L, idx, "time (ns as a non-negative integer, "
+	    "or a string like \"1.5s\")");
+	return (0);
 }
 
 uint64_t

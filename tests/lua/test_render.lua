@@ -107,3 +107,16 @@ if os.getenv("SM") then
 		os.remove(a); os.remove(b)
 	end
 end
+check_error("render: a negative time names its field", function()
+	sm.render{ output = out, trace = t, from = -1 } end, "render: from must be a time")
+check_error("render: a fractional ns names its field", function()
+	sm.render{ output = out, trace = t, to = 1.5 } end, "render: to must be a time")
+do
+	local png = os.tmpname() .. ".png"
+	check("render: a span past the data draws empty strips",
+	    pcall(sm.render, { output = png, trace = t, from = 1e12, to = 1e12 + 100 }))
+	check("render: no entities is an empty panel", pcall(sm.render, { output = png, trace = t, entities = {} }))
+	check("render: invalid UTF-8 in a name is drawn, not fatal",
+	    pcall(sm.render, { output = png, trace = t:rename{ cpu0 = "bad\255name\1" } }))
+	os.remove(png)
+end

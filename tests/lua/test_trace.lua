@@ -224,3 +224,6 @@ check_eq("stats over the window", cs:stats(), { min = 0, max = 2, mean = (180 + 
 check_eq("stats over a range", cs:stats(200, 300), { min = 1, max = 2, mean = (20 + 160) / 100 })
 check_eq("stats of nothing", { cs:stats(400, 500) }, {})
 check_error("stats needs numbers", function() cpu0:stats() end, "needs numeric states")
+check_eq("a float time with an integral value is a time", { t:entity("cpu0"):at(1.5e2) },
+    { "user", "postgres", 100, 160 })
+check_error("a fractional time is an error", function() t:at(1.5) end, "time (ns as a non-negative integer")
