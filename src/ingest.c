@@ -15,7 +15,7 @@
 #include "util.h"
 
 #define READ_CHUNK	(4 << 20)
-#define RELEASE_CHUNK	((size_t)64 << 20)
+#define RELEASE_CHUNK	((size_t)8 << 20)
 
 /* The metadata fields, each of which may be given once. */
 enum {

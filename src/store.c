@@ -5,6 +5,10 @@
 
 #include "util.h"
 
+/*
+ * tag is NULL until the entity's first tagged transition: most traces
+ * have no tags, and the column would be 4 of every 14 bytes.
+ */
 typedef struct column {
 	uint64_t *time;
 	uint16_t *state;
@@ -14,6 +18,7 @@ typedef struct column {
 
 struct store {
 	uint32_t nstates;
+	uint32_t *none;		/* STORE_NONE times the longest column */
 	column *cols;
 	size_t ncols, cols_cap;
 	uint64_t total;
@@ -43,6 +48,7 @@ store_free(store *s)
 		free(s->cols[i].tag);
 	}
 	free(s->cols);
+	free(s->none);
 	free(s);
 }
 
@@ -67,13 +73,24 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 		grow_array(&c->time, &cap, c->count + 1, sizeof (uint64_t));
 		cap = c->cap;
 		grow_array(&c->state, &cap, c->count + 1, sizeof (uint16_t));
-		cap = c->cap;
-		grow_array(&c->tag, &cap, c->count + 1, sizeof (uint32_t));
+		if (c->tag != NULL) {
+			cap = c->cap;
+			grow_array(&c->tag, &cap, c->count + 1,
+			    sizeof (uint32_t));
+		}
 		c->cap = cap;
+	}
+	if (tag != STORE_NONE && c->tag == NULL) {
+		size_t i;
+
+		c->tag = xmalloc(c->cap * sizeof (uint32_t));
+		for (i = 0; i < c->count; i++)
+			c->tag[i] = STORE_NONE;
 	}
 	c->time[c->count] = time;
 	c->state[c->count] = (uint16_t)state;
-	c->tag[c->count] = tag;
+	if (c->tag != NULL)
+		c->tag[c->count] = tag;
 	c->count++;
 	s->total++;
 }
@@ -83,18 +100,28 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 {
 	size_t i;
 
+	size_t longest = 1;
+
 	s->begin = begin;
 	s->end = end;
 	for (i = 0; i < s->ncols; i++) {
 		column *c = &s->cols[i];
 
+		if (c->tag == NULL && c->count > longest)
+			longest = c->count;
 		if (c->count == c->cap || c->count == 0)
 			continue;
 		c->time = xrealloc(c->time, c->count * sizeof (uint64_t));
 		c->state = xrealloc(c->state, c->count * sizeof (uint16_t));
-		c->tag = xrealloc(c->tag, c->count * sizeof (uint32_t));
+		if (c->tag != NULL)
+			c->tag = xrealloc(c->tag, c->count * sizeof (uint32_t));
 		c->cap = c->count;
 	}
+	/* One shared column of "no tag" for every untagged entity. */
+	free(s->none);
+	s->none = xmalloc(longest * sizeof (uint32_t));
+	for (i = 0; i < longest; i++)
+		s->none[i] = STORE_NONE;
 }
 
 uint32_t store_nentities(const store *s) { return ((uint32_t)s->ncols); }
@@ -124,7 +151,9 @@ store_states(const store *s, uint32_t entity)
 const uint32_t *
 store_tags(const store *s, uint32_t entity)
 {
-	return (entity < s->ncols ? s->cols[entity].tag : NULL);
+	if (entity >= s->ncols)
+		return (NULL);
+	return (s->cols[entity].tag != NULL ? s->cols[entity].tag : s->none);
 }
 
 /* The number of transitions at or before t (binary search). */
@@ -156,7 +185,7 @@ fill(const store *s, const column *c, uint32_t entity, size_t i,
 {
 	out->entity = entity;
 	out->state = c->state[i];
-	out->tag = c->tag[i];
+	out->tag = c->tag != NULL ? c->tag[i] : STORE_NONE;
 	out->start = c->time[i];
 	out->end = interval_end(s, c, i);
 }

@@ -55,6 +55,7 @@ size_t store_count(const store *s, uint32_t entity);
 uint64_t store_total(const store *s);
 const uint64_t *store_times(const store *s, uint32_t entity);
 const uint16_t *store_states(const store *s, uint32_t entity);
+/* Valid after store_finish (an untagged entity shares one column). */
 const uint32_t *store_tags(const store *s, uint32_t entity);
 
 /*
