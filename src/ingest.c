@@ -1,17 +1,14 @@
 #include "ingest.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "color.h"
 #include "json.h"
+#include "source.h"
 #include "util.h"
 
 #define READ_CHUNK	(4 << 20)
@@ -32,11 +29,13 @@ enum {
  * where that buffer starts in lines and columns for error positions.
  */
 typedef struct reader {
-	int fd;
+	source *src;		/* NULL for a buffer given by the caller */
 	const char *buf;
 	size_t len;
+	int mapped;		/* buf is the source's mapping */
 	char *mem;		/* the stream buffer, if streaming */
 	size_t cap;
+	uint64_t base;		/* input offset of buf[0] */
 	int eof;
 	size_t released;	/* mapped bytes handed back to the kernel */
 	uint64_t line_base;	/* newlines before buf[0] */
@@ -162,38 +161,14 @@ static int
 reader_open(ingest *in, const char *path)
 {
 	reader *rd = &in->rd;
-	struct stat st;
 
 	memset(rd, 0, sizeof (*rd));
-	if (strcmp(path, "-") == 0) {
-		rd->fd = STDIN_FILENO;
-	} else if ((rd->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		error_at(in->err, path, 0, 0, "cannot open: %s",
-		    strerror(errno));
+	if ((rd->src = source_open(path, in->name, in->err)) == NULL)
 		return (-1);
-	}
-	if (fstat(rd->fd, &st) != 0) {
-		error_at(in->err, in->name, 0, 0, "cannot stat: %s",
-		    strerror(errno));
-		return (-1);
-	}
-	if (S_ISDIR(st.st_mode)) {
-		error_at(in->err, in->name, 0, 0,
-		    "is a directory, not a trace file");
-		return (-1);
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
-		    MAP_PRIVATE, rd->fd, 0);
-
-		if (map != MAP_FAILED) {
-			(void) madvise(map, (size_t)st.st_size,
-			    MADV_SEQUENTIAL);
-			rd->buf = map;
-			rd->len = (size_t)st.st_size;
-			rd->eof = 1;
-			return (0);
-		}
+	if (source_map(rd->src, &rd->buf, &rd->len)) {
+		rd->mapped = 1;
+		rd->eof = 1;
+		return (0);
 	}
 	rd->cap = READ_CHUNK;
 	rd->mem = xmalloc(rd->cap);
@@ -204,11 +179,8 @@ reader_open(ingest *in, const char *path)
 static void
 reader_close(reader *rd)
 {
-	if (rd->mem == NULL && rd->buf != NULL)
-		(void) munmap((void *)rd->buf, rd->len);
 	free(rd->mem);
-	if (rd->fd > STDIN_FILENO)
-		(void) close(rd->fd);
+	source_close(rd->src);
 }
 
 /*
@@ -219,7 +191,7 @@ static int
 reader_refill(ingest *in, size_t *pos)
 {
 	reader *rd = &in->rd;
-	ssize_t n;
+	long n;
 
 	if (rd->eof)
 		return (0);
@@ -231,6 +203,7 @@ reader_refill(ingest *in, size_t *pos)
 		rd->col_base = col - 1;
 		memmove(rd->mem, rd->mem + *pos, rd->len - *pos);
 		rd->len -= *pos;
+		rd->base += *pos;
 		*pos = 0;
 	}
 	if (rd->cap - rd->len < READ_CHUNK / 2) {
@@ -238,14 +211,10 @@ reader_refill(ingest *in, size_t *pos)
 		rd->mem = xrealloc(rd->mem, rd->cap);
 	}
 	rd->buf = rd->mem;
-	do {
-		n = read(rd->fd, rd->mem + rd->len, rd->cap - rd->len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		error_at(in->err, in->name, 0, 0, "read error: %s",
-		    strerror(errno));
+	n = source_read(rd->src, rd->mem + rd->len, rd->cap - rd->len,
+	    in->err);
+	if (n < 0)
 		return (-1);
-	}
 	if (n == 0) {
 		rd->eof = 1;
 		return (0);
@@ -265,7 +234,7 @@ reader_release(reader *rd, size_t pos)
 {
 	size_t page = 4096, end;
 
-	if (rd->mem != NULL || pos - rd->released < RELEASE_CHUNK)
+	if (!rd->mapped || pos - rd->released < RELEASE_CHUNK)
 		return;
 	end = pos & ~(page - 1);
 	(void) madvise((char *)rd->buf + rd->released, end - rd->released,
@@ -1143,7 +1112,6 @@ ingest_buffer(const char *name, const char *buf, size_t len, trace *tr,
 	int rv;
 
 	ingest_init(&in, name, tr, opts, datum, ctx, err);
-	in.rd.fd = -1;
 	in.rd.buf = buf;
 	in.rd.len = len;
 	in.rd.eof = 1;
