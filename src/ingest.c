@@ -8,6 +8,7 @@
 
 #include "color.h"
 #include "json.h"
+#include "progress.h"
 #include "source.h"
 #include "util.h"
 
@@ -56,6 +57,8 @@ typedef struct ingest {
 	uint64_t *last_time;	/* per entity, for the ordering check */
 	size_t last_time_cap;
 	intern *rejected;	/* entity names the filter dropped */
+	progress *progress;	/* NULL unless a display is wanted */
+	uint32_t tick;		/* records since the last progress update */
 } ingest;
 
 /* ---- positions and errors ---- */
@@ -1005,6 +1008,19 @@ fast_datum(ingest *in, size_t pos, size_t *next)
 
 /* ---- the loop ---- */
 
+/* Every 64 K records: cheap enough to leave on for every load. */
+static void
+report(ingest *in, size_t pos)
+{
+	reader *rd = &in->rd;
+
+	if (in->progress == NULL || (++in->tick & 0xffff) != 0)
+		return;
+	progress_update(in->progress, rd->mapped || rd->src == NULL ?
+	    rd->base + pos : source_consumed(rd->src), rd->base + pos,
+	    in->tr->nrecords);
+}
+
 static int
 run(ingest *in)
 {
@@ -1029,6 +1045,7 @@ run(ingest *in)
 		if (fast_datum(in, pos, &next)) {
 			pos = next;
 			reader_release(rd, pos);
+			report(in, pos);
 			continue;
 		}
 		json_arena_reset(in->arena);
@@ -1047,6 +1064,7 @@ run(ingest *in)
 			return (-1);
 		pos = next;
 		reader_release(rd, pos);
+		report(in, pos);
 	}
 
 	if (!in->any_record)
@@ -1096,8 +1114,11 @@ ingest_file(const char *path, trace *tr, const ingest_options *opts,
 
 	ingest_init(&in, strcmp(path, "-") == 0 ? "<stdin>" : path, tr, opts,
 	    datum, ctx, err);
-	if (reader_open(&in, path) == 0)
+	if (reader_open(&in, path) == 0) {
+		in.progress = progress_new(in.name, source_size(in.rd.src));
 		rv = run(&in);
+		progress_end(in.progress);
+	}
 	reader_close(&in.rd);
 	ingest_fini(&in);
 	return (rv);
