@@ -14,6 +14,7 @@ typedef struct column {
 	uint16_t *state;
 	uint32_t *tag;
 	size_t count, cap;
+	int borrowed;		/* adopted arrays: neither grown nor freed */
 } column;
 
 struct store {
@@ -43,6 +44,8 @@ store_free(store *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->ncols; i++) {
+		if (s->cols[i].borrowed)
+			continue;
 		free(s->cols[i].time);
 		free(s->cols[i].state);
 		free(s->cols[i].tag);
@@ -52,12 +55,9 @@ store_free(store *s)
 	free(s);
 }
 
-void
-store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
-    uint32_t tag)
+static column *
+column_of(store *s, uint32_t entity)
 {
-	column *c;
-
 	if (entity >= s->ncols) {
 		size_t old = s->cols_cap;
 
@@ -66,7 +66,58 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 		memset(s->cols + old, 0, (s->cols_cap - old) * sizeof (column));
 		s->ncols = (size_t)entity + 1;
 	}
-	c = &s->cols[entity];
+	return (&s->cols[entity]);
+}
+
+/* Makes an adopted column the store's own, so that it can grow. */
+static void
+own(column *c)
+{
+	uint64_t *time = xmalloc((c->count + 1) * sizeof (uint64_t));
+	uint16_t *state = xmalloc((c->count + 1) * sizeof (uint16_t));
+	uint32_t *tag = NULL;
+
+	memcpy(time, c->time, c->count * sizeof (uint64_t));
+	memcpy(state, c->state, c->count * sizeof (uint16_t));
+	if (c->tag != NULL) {
+		tag = xmalloc((c->count + 1) * sizeof (uint32_t));
+		memcpy(tag, c->tag, c->count * sizeof (uint32_t));
+	}
+	c->time = time;
+	c->state = state;
+	c->tag = tag;
+	c->cap = c->count + 1;
+	c->borrowed = 0;
+}
+
+void
+store_adopt(store *s, uint32_t entity, const uint64_t *time,
+    const uint16_t *state, const uint32_t *tag, size_t count)
+{
+	column *c = column_of(s, entity);
+
+	c->time = (uint64_t *)time;
+	c->state = (uint16_t *)state;
+	c->tag = (uint32_t *)tag;
+	c->count = c->cap = count;
+	c->borrowed = 1;
+	s->total += count;
+}
+
+int
+store_has_tags(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols && s->cols[entity].tag != NULL);
+}
+
+void
+store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag)
+{
+	column *c = column_of(s, entity);
+
+	if (c->borrowed)
+		own(c);
 	if (c->count == c->cap) {
 		size_t cap = c->cap;
 
@@ -109,7 +160,7 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 
 		if (c->tag == NULL && c->count > longest)
 			longest = c->count;
-		if (c->count == c->cap || c->count == 0)
+		if (c->count == c->cap || c->count == 0 || c->borrowed)
 			continue;
 		c->time = xrealloc(c->time, c->count * sizeof (uint64_t));
 		c->state = xrealloc(c->state, c->count * sizeof (uint16_t));
