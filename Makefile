@@ -6,10 +6,10 @@ DATADIR	= $(PREFIX)/share/statemap-lua
 MANDIR	= $(PREFIX)/share/man/man1
 LUA_CMOD ?= $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
 
-PKGS	= lua5.4 cairo readline
+PKGS	= lua5.4 cairo readline zlib libzstd
 CC	?= cc
 OPT	?= -O2
-CFLAGS_BASE = -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror \
+CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -pthread $(OPT) -g -Wall -Wextra -Werror \
 	-Wshadow -Wstrict-prototypes -Wmissing-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -38,11 +38,11 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 # Lua's symbols come from the interpreter that loads it.
 PIC_SRC = $(filter-out src/main.c src/lua_script.c,$(wildcard src/*.c))
 PIC_OBJ = $(PIC_SRC:src/%.c=build-pic/%.o) build-pic/lua_modules.o
-PIC_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -fPIC -Wall -Wextra -Werror \
+PIC_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -O2 -g -fPIC -Wall -Wextra -Werror \
 	$(PKG_CFLAGS) -Isrc -I$(BUILD)
 
 statemap.so: $(PIC_OBJ)
-	$(CC) -shared -o $@ $^ $(shell pkg-config --libs cairo) -lm
+	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd) -lm
 
 build-pic/%.o: src/%.c
 	@mkdir -p build-pic
@@ -88,7 +88,7 @@ $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 FUZZ_SECONDS ?= 60
 FUZZERS	= json ingest duration
 FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c,$(wildcard src/*.c))
-FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
@@ -104,7 +104,7 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 	@mkdir -p build-fuzz
-	clang $(FUZZ_FLAGS) -o $@ $^ -lm
+	clang $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs zlib libzstd) -lm
 
 install: statemap-lua statemap.so
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(MANDIR)

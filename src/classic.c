@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batchq.h"
 #include "coalesce.h"
 #include "error.h"
 #include "ingest.h"
@@ -12,6 +13,7 @@
 #include "outfile.h"
 #include "smap.h"
 #include "svg.h"
+#include "threads.h"
 #include "util.h"
 
 typedef struct file_ctx {
@@ -20,7 +22,30 @@ typedef struct file_ctx {
 	int64_t begin, end;	/* this file's bounds, once known */
 	int first;
 	int64_t abs_begin, abs_end; /* from the first file, as ns since epoch */
+	batchq *q;		/* data on their way to the coalescer */
 } file_ctx;
+
+/*
+ * A datum as the coalescer takes it.  Parsing (and numbering tags, which
+ * must follow file order) happens on the reading thread; the coalescer
+ * runs on another, fed in file order, so the result is the same.
+ */
+typedef struct pending {
+	uint64_t time;
+	uint32_t entity, state, tag;
+} pending;
+
+static void
+coalesce_batch(void *ctx, const void *items, size_t n)
+{
+	coalesce *co = ctx;
+	const pending *p = items;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		coalesce_datum(co, p[i].entity, p[i].time, p[i].state,
+		    p[i].tag);
+}
 
 /*
  * Bounds are relative to each file's metadata start, which is known only
@@ -38,6 +63,8 @@ make_coalescer(file_ctx *fc, const trace *tr)
 	}
 	fc->map->co = coalesce_new(tr->nstates, fc->opts->coalesce, fc->begin,
 	    fc->end);
+	fc->q = batchq_new(sizeof (pending), threads_count(), coalesce_batch,
+	    fc->map->co);
 }
 
 static void
@@ -45,14 +72,19 @@ on_datum(void *ctx, trace *tr, uint32_t entity, uint64_t time,
     uint32_t state, const char *tag, size_t tag_len)
 {
 	file_ctx *fc = ctx;
+	pending *p;
 
 	if (fc->map->co == NULL)
 		make_coalescer(fc, tr);
 	/* Data past the end number no tags, as in the reference. */
 	if (!coalesce_in_bounds(fc->map->co, time))
 		return;
-	coalesce_datum(fc->map->co, entity, time, state, tag == NULL ?
-	    COALESCE_NO_TAG : trace_tag_id(tr, state, tag, tag_len));
+	p = batchq_slot(fc->q);
+	p->time = time;
+	p->entity = entity;
+	p->state = state;
+	p->tag = tag == NULL ? COALESCE_NO_TAG :
+	    trace_tag_id(tr, state, tag, tag_len);
 }
 
 static const char *
@@ -71,11 +103,18 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 	ingest_options io = { fc->opts->ignore_tags, fc->opts->filter };
 	smap *m = fc->map;
 
+	int rv;
+
 	m->tr = trace_new(path);
-	if (ingest_file(path, m->tr, &io, on_datum, fc, err) != 0)
+	rv = ingest_file(path, m->tr, &io, on_datum, fc, err);
+	batchq_free(fc->q);
+	fc->q = NULL;
+	if (rv != 0)
 		return (-1);
 	if (m->co == NULL)
 		make_coalescer(fc, m->tr);
+	batchq_free(fc->q);
+	fc->q = NULL;
 	coalesce_finish(m->co, m->tr->last_time);
 	m->begin = fc->begin;
 	m->end = coalesce_end(m->co);

@@ -10,7 +10,6 @@ typedef struct rect {
 	uint64_t weight;	/* own duration plus both neighbours' */
 	uint32_t prev, next;
 	uint32_t entity;
-	uint32_t heap;		/* position in the heap, or COALESCE_NONE */
 	coalesce_tag *tags;
 	uint32_t ntags, tags_cap;
 } rect;
@@ -33,6 +32,12 @@ struct coalesce {
 	rect *rects;
 	size_t nrects, rects_cap;
 	uint64_t *state_time;	/* nstates per rect, parallel to rects */
+	/*
+	 * Each rectangle's position in the heap, or COALESCE_NONE; apart
+	 * from the rectangles because sifting writes it at every level, and
+	 * a small dense array stays in cache where the rectangles do not.
+	 */
+	uint32_t *heap_pos;
 	uint32_t free_list;	/* through rect.next */
 
 	ent_state *ents;
@@ -76,8 +81,15 @@ static void
 heap_place(coalesce *c, size_t pos, const heap_entry *e)
 {
 	c->heap[pos] = *e;
-	c->rects[e->rect].heap = (uint32_t)pos;
+	c->heap_pos[e->rect] = (uint32_t)pos;
 }
+
+/*
+ * A 4-ary heap: half the depth of a binary one, and a node's four
+ * children share a cache line or two, so sifting down (what merging
+ * mostly does, as merged rectangles grow heavier) touches fewer lines.
+ */
+#define HEAP_ARITY	4
 
 static void
 heap_up(coalesce *c, size_t pos)
@@ -85,7 +97,7 @@ heap_up(coalesce *c, size_t pos)
 	heap_entry e = c->heap[pos];
 
 	while (pos > 0) {
-		size_t parent = (pos - 1) / 2;
+		size_t parent = (pos - 1) / HEAP_ARITY;
 
 		if (!entry_less(&e, &c->heap[parent]))
 			break;
@@ -99,15 +111,19 @@ static void
 heap_down(coalesce *c, size_t pos)
 {
 	heap_entry e = c->heap[pos];
+	size_t len = c->heap_len;
 
 	for (;;) {
-		size_t child = 2 * pos + 1;
+		size_t first = HEAP_ARITY * pos + 1, child, k, last;
 
-		if (child >= c->heap_len)
+		if (first >= len)
 			break;
-		if (child + 1 < c->heap_len &&
-		    entry_less(&c->heap[child + 1], &c->heap[child]))
-			child++;
+		last = first + HEAP_ARITY < len ? first + HEAP_ARITY : len;
+		child = first;
+		for (k = first + 1; k < last; k++) {
+			if (entry_less(&c->heap[k], &c->heap[child]))
+				child = k;
+		}
 		if (!entry_less(&c->heap[child], &e))
 			break;
 		heap_place(c, pos, &c->heap[child]);
@@ -119,16 +135,20 @@ heap_down(coalesce *c, size_t pos)
 static void
 heap_remove(coalesce *c, uint32_t r)
 {
-	size_t pos = c->rects[r].heap;
+	size_t pos = c->heap_pos[r];
 
 	if (pos == COALESCE_NONE)
 		return;
-	c->rects[r].heap = COALESCE_NONE;
+	c->heap_pos[r] = COALESCE_NONE;
 	if (pos == --c->heap_len)
 		return;
+	/* The last entry fills the hole and moves up or down from it. */
 	heap_place(c, pos, &c->heap[c->heap_len]);
-	heap_down(c, pos);
-	heap_up(c, c->rects[c->heap[c->heap_len].rect].heap);
+	if (pos > 0 && entry_less(&c->heap[pos],
+	    &c->heap[(pos - 1) / HEAP_ARITY]))
+		heap_up(c, pos);
+	else
+		heap_down(c, pos);
 }
 
 /*
@@ -141,6 +161,7 @@ reweigh(coalesce *c, uint32_t r)
 {
 	rect *x = &c->rects[r];
 	heap_entry e;
+	size_t pos;
 
 	x->weight = x->duration;
 	if (x->prev != COALESCE_NONE)
@@ -151,16 +172,22 @@ reweigh(coalesce *c, uint32_t r)
 	e.start = x->start;
 	e.entity = x->entity;
 	e.rect = r;
-	if (x->heap == COALESCE_NONE) {
+	pos = c->heap_pos[r];
+	if (pos == COALESCE_NONE) {
 		grow_array(&c->heap, &c->heap_cap, c->heap_len + 1,
 		    sizeof (heap_entry));
 		heap_place(c, c->heap_len++, &e);
 		heap_up(c, c->heap_len - 1);
 		return;
 	}
-	heap_place(c, x->heap, &e);
-	heap_down(c, x->heap);
-	heap_up(c, x->heap);
+	/* A key moves one way only: sift in that direction alone. */
+	if (entry_less(&e, &c->heap[pos])) {
+		heap_place(c, pos, &e);
+		heap_up(c, pos);
+	} else {
+		heap_place(c, pos, &e);
+		heap_down(c, pos);
+	}
 }
 
 /* ---- rectangles ---- */
@@ -189,13 +216,15 @@ rect_alloc(coalesce *c)
 		if (c->rects_cap != old) {
 			c->state_time = xrealloc(c->state_time,
 			    c->rects_cap * c->nstates * sizeof (uint64_t));
+			c->heap_pos = xrealloc(c->heap_pos,
+			    c->rects_cap * sizeof (uint32_t));
 			memset(c->rects + old, 0,
 			    (c->rects_cap - old) * sizeof (rect));
 		}
 		r = (uint32_t)c->nrects++;
 	}
 	c->rects[r].ntags = 0;
-	c->rects[r].heap = COALESCE_NONE;
+	c->heap_pos[r] = COALESCE_NONE;
 	memset(states_of(c, r), 0, c->nstates * sizeof (uint64_t));
 	return (r);
 }
@@ -383,19 +412,25 @@ trim(coalesce *c)
 	uint32_t r = c->heap[0].rect, prev, next;
 	rect *x = &c->rects[r];
 
-	heap_remove(c, r);
-	if (c->ents[x->entity].nrects == 1)
+	if (c->ents[x->entity].nrects == 1) {
+		heap_remove(c, r);
 		return;		/* back in the set when a neighbour comes */
+	}
 	prev = x->prev;
 	next = x->next;
-	if (prev == COALESCE_NONE)
+	/*
+	 * A survivor stays at the top of the heap with its old key (still
+	 * the smallest) until absorb gives it its new one: one sift instead
+	 * of a removal and an insertion.  The order of the set is total, so
+	 * where an entry sits does not change what comes out of it.
+	 */
+	if (prev == COALESCE_NONE || (next != COALESCE_NONE &&
+	    !(c->rects[prev].duration < c->rects[next].duration))) {
 		absorb(c, r, next);
-	else if (next == COALESCE_NONE)
+	} else {
+		heap_remove(c, r);
 		absorb(c, prev, r);
-	else if (c->rects[prev].duration < c->rects[next].duration)
-		absorb(c, prev, r);
-	else
-		absorb(c, r, next);
+	}
 }
 
 /* The reference compares times with signed bounds: time as i64 > bound. */
@@ -433,6 +468,7 @@ coalesce_free(coalesce *c)
 	free(c->state_time);
 	free(c->ents);
 	free(c->heap);
+	free(c->heap_pos);
 	free(c->scratch);
 	free(c);
 }

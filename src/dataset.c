@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include "cache.h"
 #include "ingest.h"
 #include "merge.h"
 #include "util.h"
@@ -26,19 +28,35 @@ dataset_load(const char *path, const dataset_options *opts, sm_error *err)
 	static const dataset_options defaults;
 	dataset *d = xcalloc(1, sizeof (*d));
 	ingest_options io;
+	cache_key key;
+	int cached = 0, cacheable;
 	uint64_t end;
 
 	if (opts == NULL)
 		opts = &defaults;
 	io.ignore_tags = opts->ignore_tags;
 	io.filter = opts->filter;
-	d->tr = trace_new(path);
-	if (ingest_file(path, d->tr, &io, on_datum, d, err) != 0) {
-		dataset_free(d);
-		return (NULL);
+	/* The key is taken first: a file that changes while read is stale. */
+	cacheable = !opts->no_cache && !opts->ignore_tags &&
+	    opts->filter == NULL && cache_key_of(path, &key) == 0;
+	if (cacheable)
+		cached = cache_load(&key, path, &d->tr, &d->st, &d->cache_map,
+		    &d->cache_len);
+	if (!cached) {
+		d->tr = trace_new(path);
+		if (ingest_file(path, d->tr, &io, on_datum, d, err) != 0) {
+			if (cacheable)
+				cache_key_free(&key);
+			dataset_free(d);
+			return (NULL);
+		}
+		if (d->st == NULL)
+			d->st = store_new(d->tr->nstates);
+		if (cacheable)
+			cache_save(&key, d->tr, d->st);
 	}
-	if (d->st == NULL)
-		d->st = store_new(d->tr->nstates);
+	if (cacheable)
+		cache_key_free(&key);
 	end = d->tr->last_time;
 	if (opts->end > 0 && (uint64_t)opts->end < end)
 		end = (uint64_t)opts->end;
@@ -314,5 +332,7 @@ dataset_free(dataset *d)
 		return;
 	trace_free(d->tr);
 	store_free(d->st);
+	if (d->cache_map != NULL)
+		(void) munmap(d->cache_map, d->cache_len);
 	free(d);
 }

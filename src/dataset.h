@@ -22,18 +22,22 @@ typedef struct dataset_options {
 	int64_t begin, end;	/* ns since the metadata start; end 0: none */
 	int ignore_tags;
 	const regex_t *filter;	/* keep only entities whose names match */
+	int no_cache;		/* neither use nor write the cache */
 } dataset_options;
 
 typedef struct dataset {
 	trace *tr;
 	store *st;
 	uint64_t begin, end;	/* the bounds queries see: [begin, end) */
+	void *cache_map;	/* the cache file the store's columns are in */
+	size_t cache_len;
 } dataset;
 
 /*
  * Reads path ("-" for stdin).  The end is the last datum's time (as for
  * the classic statemap) or the end bound if earlier.  Returns NULL with
- * err filled on error.
+ * err filled on error.  A whole load (no filter, tags kept) of a regular
+ * file goes through the cache (cache.h) unless no_cache is set.
  */
 dataset *dataset_load(const char *path, const dataset_options *opts,
     sm_error *err);

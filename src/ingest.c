@@ -1,21 +1,19 @@
 #include "ingest.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "color.h"
 #include "json.h"
+#include "progress.h"
+#include "source.h"
 #include "util.h"
 
 #define READ_CHUNK	(4 << 20)
-#define RELEASE_CHUNK	((size_t)64 << 20)
+#define RELEASE_CHUNK	((size_t)8 << 20)
 
 /* The metadata fields, each of which may be given once. */
 enum {
@@ -32,11 +30,13 @@ enum {
  * where that buffer starts in lines and columns for error positions.
  */
 typedef struct reader {
-	int fd;
+	source *src;		/* NULL for a buffer given by the caller */
 	const char *buf;
 	size_t len;
+	int mapped;		/* buf is the source's mapping */
 	char *mem;		/* the stream buffer, if streaming */
 	size_t cap;
+	uint64_t base;		/* input offset of buf[0] */
 	int eof;
 	size_t released;	/* mapped bytes handed back to the kernel */
 	uint64_t line_base;	/* newlines before buf[0] */
@@ -57,6 +57,8 @@ typedef struct ingest {
 	uint64_t *last_time;	/* per entity, for the ordering check */
 	size_t last_time_cap;
 	intern *rejected;	/* entity names the filter dropped */
+	progress *progress;	/* NULL unless a display is wanted */
+	uint32_t tick;		/* records since the last progress update */
 } ingest;
 
 /* ---- positions and errors ---- */
@@ -162,38 +164,14 @@ static int
 reader_open(ingest *in, const char *path)
 {
 	reader *rd = &in->rd;
-	struct stat st;
 
 	memset(rd, 0, sizeof (*rd));
-	if (strcmp(path, "-") == 0) {
-		rd->fd = STDIN_FILENO;
-	} else if ((rd->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		error_at(in->err, path, 0, 0, "cannot open: %s",
-		    strerror(errno));
+	if ((rd->src = source_open(path, in->name, in->err)) == NULL)
 		return (-1);
-	}
-	if (fstat(rd->fd, &st) != 0) {
-		error_at(in->err, in->name, 0, 0, "cannot stat: %s",
-		    strerror(errno));
-		return (-1);
-	}
-	if (S_ISDIR(st.st_mode)) {
-		error_at(in->err, in->name, 0, 0,
-		    "is a directory, not a trace file");
-		return (-1);
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
-		    MAP_PRIVATE, rd->fd, 0);
-
-		if (map != MAP_FAILED) {
-			(void) madvise(map, (size_t)st.st_size,
-			    MADV_SEQUENTIAL);
-			rd->buf = map;
-			rd->len = (size_t)st.st_size;
-			rd->eof = 1;
-			return (0);
-		}
+	if (source_map(rd->src, &rd->buf, &rd->len)) {
+		rd->mapped = 1;
+		rd->eof = 1;
+		return (0);
 	}
 	rd->cap = READ_CHUNK;
 	rd->mem = xmalloc(rd->cap);
@@ -204,11 +182,8 @@ reader_open(ingest *in, const char *path)
 static void
 reader_close(reader *rd)
 {
-	if (rd->mem == NULL && rd->buf != NULL)
-		(void) munmap((void *)rd->buf, rd->len);
 	free(rd->mem);
-	if (rd->fd > STDIN_FILENO)
-		(void) close(rd->fd);
+	source_close(rd->src);
 }
 
 /*
@@ -219,7 +194,7 @@ static int
 reader_refill(ingest *in, size_t *pos)
 {
 	reader *rd = &in->rd;
-	ssize_t n;
+	long n;
 
 	if (rd->eof)
 		return (0);
@@ -231,6 +206,7 @@ reader_refill(ingest *in, size_t *pos)
 		rd->col_base = col - 1;
 		memmove(rd->mem, rd->mem + *pos, rd->len - *pos);
 		rd->len -= *pos;
+		rd->base += *pos;
 		*pos = 0;
 	}
 	if (rd->cap - rd->len < READ_CHUNK / 2) {
@@ -238,14 +214,10 @@ reader_refill(ingest *in, size_t *pos)
 		rd->mem = xrealloc(rd->mem, rd->cap);
 	}
 	rd->buf = rd->mem;
-	do {
-		n = read(rd->fd, rd->mem + rd->len, rd->cap - rd->len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		error_at(in->err, in->name, 0, 0, "read error: %s",
-		    strerror(errno));
+	n = source_read(rd->src, rd->mem + rd->len, rd->cap - rd->len,
+	    in->err);
+	if (n < 0)
 		return (-1);
-	}
 	if (n == 0) {
 		rd->eof = 1;
 		return (0);
@@ -265,7 +237,7 @@ reader_release(reader *rd, size_t pos)
 {
 	size_t page = 4096, end;
 
-	if (rd->mem != NULL || pos - rd->released < RELEASE_CHUNK)
+	if (!rd->mapped || pos - rd->released < RELEASE_CHUNK)
 		return;
 	end = pos & ~(page - 1);
 	(void) madvise((char *)rd->buf + rd->released, end - rd->released,
@@ -492,26 +464,26 @@ need_metadata(ingest *in, const json_value *obj, const char *kind)
 }
 
 static uint32_t
-entity_id(ingest *in, const json_value *name)
+entity_id(ingest *in, const char *name, size_t len)
 {
 	trace *tr = in->tr;
-	uint32_t id = intern_find(tr->entities, name->str, name->len);
+	uint32_t id = intern_find(tr->entities, name, len);
 
-	if (id != INTERN_NONE || in->opts->filter == NULL)
-		goto found;
-	if (intern_find(in->rejected, name->str, name->len) != INTERN_NONE)
-		return (TRACE_NO_ENTITY);
-	{
+	if (id != INTERN_NONE)
+		return (id);	/* known: its arrays are already sized */
+	if (in->opts->filter != NULL) {
+		uint32_t r;
+		const char *s;
+
+		if (intern_find(in->rejected, name, len) != INTERN_NONE)
+			return (TRACE_NO_ENTITY);
 		/* intern copies are NUL-terminated, as regexec needs. */
-		uint32_t r = intern_add(in->rejected, name->str, name->len,
-		    NULL);
-		const char *s = intern_name(in->rejected, r, NULL);
-
+		r = intern_add(in->rejected, name, len, NULL);
+		s = intern_name(in->rejected, r, NULL);
 		if (regexec(in->opts->filter, s, 0, NULL, 0) != 0)
 			return (TRACE_NO_ENTITY);
 	}
-found:
-	id = trace_entity(tr, name->str, name->len);
+	id = trace_entity(tr, name, len);
 	if (id >= in->last_time_cap) {
 		size_t old = in->last_time_cap;
 
@@ -549,7 +521,7 @@ do_datum(ingest *in, const json_value *obj, const fields *f)
 	tr->ndata++;
 	tr->have_data = 1;
 	tr->last_time = time;
-	entity = entity_id(in, f->entity);
+	entity = entity_id(in, f->entity->str, f->entity->len);
 	if (entity == TRACE_NO_ENTITY)
 		return (0);
 	if (time < in->last_time[entity]) {
@@ -605,7 +577,7 @@ do_description(ingest *in, const json_value *obj, const fields *f)
 	    expect_type(in, f->entity, JSON_STRING, "entity") != 0 ||
 	    expect_type(in, f->description, JSON_STRING, "description") != 0)
 		return (-1);
-	entity = entity_id(in, f->entity);
+	entity = entity_id(in, f->entity->str, f->entity->len);
 	if (entity != TRACE_NO_ENTITY)
 		trace_set_description(in->tr, entity, f->description->str,
 		    f->description->len);
@@ -867,7 +839,187 @@ do_record(ingest *in, const json_value *obj)
 	    "datum, event, entity description, tag definition or metadata"));
 }
 
+/* ---- the fast path for plain data ---- */
+
+/*
+ * Nearly every record of a large trace is a datum written by a program:
+ * {"time": "123", "entity": "42", "state": 3} with an optional plain tag.
+ * These are recognised by a direct scan, without building a JSON tree.
+ * The scan accepts only a strict subset of what the general parser does
+ * (ASCII names without escapes, integers without sign, fraction or
+ * exponent, each of the four members at most once) and only records that
+ * are valid; on anything else it gives up having changed nothing that
+ * matters, and the record goes through the general parser, which then
+ * decides, with the same result or the same error as always.
+ */
+
+enum { FAST_TIME = 1, FAST_ENTITY = 2, FAST_STATE = 4, FAST_TAG = 8 };
+
+static int
+fast_space(char c)
+{
+	return (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+}
+
+/* A string of printable ASCII without escapes: its bytes, after quote. */
+static size_t
+fast_string(const char *p, const char *end, const char **str)
+{
+	const char *q = ++p;
+
+	while (q < end && (unsigned char)*q >= 0x20 && *q != '"' &&
+	    *q != '\\' && (unsigned char)*q < 0x7f)
+		q++;
+	if (q == end || *q != '"')
+		return (0);
+	*str = p;
+	return ((size_t)(q - p));
+}
+
+/*
+ * Digits of a non-negative integer that fits without doubt: at most 19
+ * digits, so no overflow; a leading zero only alone (as JSON requires).
+ */
+static size_t
+fast_digits(const char *p, const char *end, uint64_t *out)
+{
+	const char *q = p;
+	uint64_t v = 0;
+
+	while (q < end && (unsigned)(*q - '0') <= 9 && q - p < 20) {
+		v = v * 10 + (uint64_t)(*q - '0');
+		q++;
+	}
+	if (q == p || q - p > 19 || q == end || (*p == '0' && q - p > 1))
+		return (0);
+	*out = v;
+	return ((size_t)(q - p));
+}
+
+/*
+ * Tries the record at pos as a plain datum.  Returns 1 with *next past
+ * its closing brace if it was consumed, 0 to leave it to the general
+ * parser.
+ */
+static int
+fast_datum(ingest *in, size_t pos, size_t *next)
+{
+	const char *p = in->rd.buf + pos, *end = in->rd.buf + in->rd.len;
+	const char *ename = NULL, *tag = NULL, *key;
+	size_t elen = 0, tag_len = 0, n;
+	uint64_t time = 0, state = 0;
+	unsigned seen = 0, bit;
+	uint32_t entity;
+	trace *tr = in->tr;
+
+	if ((in->meta_seen & (META_START | META_STATES)) !=
+	    (META_START | META_STATES) || *p != '{')
+		return (0);
+	p++;
+	for (;;) {
+		while (p < end && fast_space(*p))
+			p++;
+		if (p == end || *p != '"' || (n = fast_string(p, end, &key)) == 0)
+			return (0);
+		p = key + n + 1;
+		if (n == 4 && memcmp(key, "time", 4) == 0)
+			bit = FAST_TIME;
+		else if (n == 6 && memcmp(key, "entity", 6) == 0)
+			bit = FAST_ENTITY;
+		else if (n == 5 && memcmp(key, "state", 5) == 0)
+			bit = FAST_STATE;
+		else if (n == 3 && memcmp(key, "tag", 3) == 0)
+			bit = FAST_TAG;
+		else
+			return (0);
+		if (seen & bit)
+			return (0);
+		seen |= bit;
+		while (p < end && fast_space(*p))
+			p++;
+		if (p == end || *p++ != ':')
+			return (0);
+		while (p < end && fast_space(*p))
+			p++;
+		if (p == end)
+			return (0);
+		switch (bit) {
+		case FAST_TIME:
+			if (*p == '"') {
+				if ((n = fast_digits(p + 1, end, &time)) == 0 ||
+				    p[1 + n] != '"')
+					return (0);
+				p += n + 2;
+			} else {
+				if ((n = fast_digits(p, end, &time)) == 0)
+					return (0);
+				p += n;
+			}
+			break;
+		case FAST_STATE:
+			if ((n = fast_digits(p, end, &state)) == 0 ||
+			    state >= tr->nstates)
+				return (0);
+			p += n;
+			break;
+		case FAST_ENTITY:
+			if (*p != '"' || (elen = fast_string(p, end, &ename)) == 0)
+				return (0);
+			p = ename + elen + 1;
+			break;
+		default:
+			if (*p != '"')
+				return (0);
+			tag_len = fast_string(p, end, &tag);
+			if (tag == NULL)
+				return (0);
+			p = tag + tag_len + 1;
+			break;
+		}
+		while (p < end && fast_space(*p))
+			p++;
+		if (p == end)
+			return (0);
+		if (*p == '}')
+			break;
+		if (*p++ != ',')
+			return (0);
+	}
+	if ((seen & (FAST_TIME | FAST_ENTITY | FAST_STATE)) !=
+	    (FAST_TIME | FAST_ENTITY | FAST_STATE))
+		return (0);
+	entity = entity_id(in, ename, elen);
+	if (entity != TRACE_NO_ENTITY && time < in->last_time[entity])
+		return (0);	/* the general path reports it */
+	in->any_record = 1;
+	tr->nrecords++;
+	tr->ndata++;
+	tr->have_data = 1;
+	tr->last_time = time;
+	*next = (size_t)(p + 1 - in->rd.buf);
+	if (entity == TRACE_NO_ENTITY)
+		return (1);
+	in->last_time[entity] = time;
+	if (in->opts->ignore_tags)
+		tag = NULL;
+	in->datum(in->ctx, tr, entity, time, (uint32_t)state, tag, tag_len);
+	return (1);
+}
+
 /* ---- the loop ---- */
+
+/* Every 64 K records: cheap enough to leave on for every load. */
+static void
+report(ingest *in, size_t pos)
+{
+	reader *rd = &in->rd;
+
+	if (in->progress == NULL || (++in->tick & 0xffff) != 0)
+		return;
+	progress_update(in->progress, rd->mapped || rd->src == NULL ?
+	    rd->base + pos : source_consumed(rd->src), rd->base + pos,
+	    in->tr->nrecords);
+}
 
 static int
 run(ingest *in)
@@ -890,6 +1042,12 @@ run(ingest *in)
 				break;
 			continue;
 		}
+		if (fast_datum(in, pos, &next)) {
+			pos = next;
+			reader_release(rd, pos);
+			report(in, pos);
+			continue;
+		}
 		json_arena_reset(in->arena);
 		next = pos;
 		v = json_parse_value(in->arena, rd->buf, rd->len, &next,
@@ -906,6 +1064,7 @@ run(ingest *in)
 			return (-1);
 		pos = next;
 		reader_release(rd, pos);
+		report(in, pos);
 	}
 
 	if (!in->any_record)
@@ -955,8 +1114,11 @@ ingest_file(const char *path, trace *tr, const ingest_options *opts,
 
 	ingest_init(&in, strcmp(path, "-") == 0 ? "<stdin>" : path, tr, opts,
 	    datum, ctx, err);
-	if (reader_open(&in, path) == 0)
+	if (reader_open(&in, path) == 0) {
+		in.progress = progress_new(in.name, source_size(in.rd.src));
 		rv = run(&in);
+		progress_end(in.progress);
+	}
 	reader_close(&in.rd);
 	ingest_fini(&in);
 	return (rv);
@@ -971,7 +1133,6 @@ ingest_buffer(const char *name, const char *buf, size_t len, trace *tr,
 	int rv;
 
 	ingest_init(&in, name, tr, opts, datum, ctx, err);
-	in.rd.fd = -1;
 	in.rd.buf = buf;
 	in.rd.len = len;
 	in.rd.eof = 1;

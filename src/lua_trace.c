@@ -206,7 +206,10 @@ field_time(lua_State *L, int opts, const char *key, int *given)
 	return (v);
 }
 
-/* statemap.load(path [, {begin=, ["end"]=, duration=, ignore_tags=, filter=}]) */
+/*
+ * statemap.load(path [, {begin=, ["end"]=, duration=, ignore_tags=,
+ * filter=, cache=}])
+ */
 static int
 f_load(lua_State *L)
 {
@@ -227,6 +230,9 @@ f_load(lua_State *L)
 		dur = field_time(L, 2, "duration", &have_d);
 		lua_getfield(L, 2, "ignore_tags");
 		o.ignore_tags = lua_toboolean(L, -1);
+		lua_getfield(L, 2, "cache");
+		o.no_cache = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
+		lua_pop(L, 1);
 		lua_getfield(L, 2, "filter");
 		if (!lua_isnil(L, -1)) {
 			const char *pat = luaL_checkstring(L, -1);

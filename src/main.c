@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "classic.h"
 #include "duration.h"
 #include "lua_script.h"
@@ -17,8 +18,8 @@
 
 static const char usage_text[] =
 "Usage: statemap-lua [OPTIONS] FILE...        classic statemap of FILEs\n"
-"       statemap-lua [--timeout TIME] [--memory-limit SIZE] SCRIPT.lua [ARGS...]\n"
-"                                              run a Lua script\n"
+"       statemap-lua [--timeout TIME] [--memory-limit SIZE] [--no-cache]\n"
+"                    SCRIPT.lua [ARGS...]     run a Lua script\n"
 "\n"
 "Options for the classic statemap (FILE may be - for standard input;\n"
 "several files are stacked, the first one fixing the time bounds):\n"
@@ -37,6 +38,8 @@ static const char usage_text[] =
 "  -n, --dry-run            read and coalesce, but write nothing\n"
 "  -o, --output FILE        write to FILE instead of standard output\n"
 "  -T, --format FORMAT      svg (default) or json\n"
+"      --no-cache           neither use nor write the cache of traces that\n"
+"                           scripts load (the classic statemap streams)\n"
 "      --help               show this help\n"
 "      --version            show the version\n";
 
@@ -166,10 +169,15 @@ parse_size(const char *name, const char *text)
 static int
 script_options(int argc, char **argv, script_limits *limits)
 {
-	int i = 1;
+	int i = 1, limited = 0;
 
 	memset(limits, 0, sizeof (*limits));
 	while (i + 1 < argc) {
+		if (strcmp(argv[i], "--no-cache") == 0) {
+			cache_disable();
+			i++;
+			continue;
+		}
 		if (strcmp(argv[i], "--timeout") == 0) {
 			const char *t = argv[i + 1];
 			char *end;
@@ -188,11 +196,12 @@ script_options(int argc, char **argv, script_limits *limits)
 		} else {
 			break;
 		}
+		limited = 1;
 		i += 2;
 	}
 	if (i < argc && is_script(argv[i]))
 		return (i);
-	if (i > 1)
+	if (limited)
 		usage_error("%s", "--timeout and --memory-limit go before a "
 		    "script (SCRIPT.lua)");
 	return (0);
@@ -218,6 +227,7 @@ main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'H' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "no-cache", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
 	classic_options o;
@@ -263,6 +273,7 @@ main(int argc, char **argv)
 				usage_error("unknown format \"%s\": expected "
 				    "svg or json", optarg);
 			break;
+		case 'C': cache_disable(); break;	/* classic never caches */
 		case 'H':
 			fputs(usage_text, stdout);
 			return (0);

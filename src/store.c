@@ -5,15 +5,21 @@
 
 #include "util.h"
 
+/*
+ * tag is NULL until the entity's first tagged transition: most traces
+ * have no tags, and the column would be 4 of every 14 bytes.
+ */
 typedef struct column {
 	uint64_t *time;
 	uint16_t *state;
 	uint32_t *tag;
 	size_t count, cap;
+	int borrowed;		/* adopted arrays: neither grown nor freed */
 } column;
 
 struct store {
 	uint32_t nstates;
+	uint32_t *none;		/* STORE_NONE times the longest column */
 	column *cols;
 	size_t ncols, cols_cap;
 	uint64_t total;
@@ -38,20 +44,20 @@ store_free(store *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->ncols; i++) {
+		if (s->cols[i].borrowed)
+			continue;
 		free(s->cols[i].time);
 		free(s->cols[i].state);
 		free(s->cols[i].tag);
 	}
 	free(s->cols);
+	free(s->none);
 	free(s);
 }
 
-void
-store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
-    uint32_t tag)
+static column *
+column_of(store *s, uint32_t entity)
 {
-	column *c;
-
 	if (entity >= s->ncols) {
 		size_t old = s->cols_cap;
 
@@ -60,20 +66,82 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 		memset(s->cols + old, 0, (s->cols_cap - old) * sizeof (column));
 		s->ncols = (size_t)entity + 1;
 	}
-	c = &s->cols[entity];
+	return (&s->cols[entity]);
+}
+
+/* Makes an adopted column the store's own, so that it can grow. */
+static void
+own(column *c)
+{
+	uint64_t *time = xmalloc((c->count + 1) * sizeof (uint64_t));
+	uint16_t *state = xmalloc((c->count + 1) * sizeof (uint16_t));
+	uint32_t *tag = NULL;
+
+	memcpy(time, c->time, c->count * sizeof (uint64_t));
+	memcpy(state, c->state, c->count * sizeof (uint16_t));
+	if (c->tag != NULL) {
+		tag = xmalloc((c->count + 1) * sizeof (uint32_t));
+		memcpy(tag, c->tag, c->count * sizeof (uint32_t));
+	}
+	c->time = time;
+	c->state = state;
+	c->tag = tag;
+	c->cap = c->count + 1;
+	c->borrowed = 0;
+}
+
+void
+store_adopt(store *s, uint32_t entity, const uint64_t *time,
+    const uint16_t *state, const uint32_t *tag, size_t count)
+{
+	column *c = column_of(s, entity);
+
+	c->time = (uint64_t *)time;
+	c->state = (uint16_t *)state;
+	c->tag = (uint32_t *)tag;
+	c->count = c->cap = count;
+	c->borrowed = 1;
+	s->total += count;
+}
+
+int
+store_has_tags(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols && s->cols[entity].tag != NULL);
+}
+
+void
+store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag)
+{
+	column *c = column_of(s, entity);
+
+	if (c->borrowed)
+		own(c);
 	if (c->count == c->cap) {
 		size_t cap = c->cap;
 
 		grow_array(&c->time, &cap, c->count + 1, sizeof (uint64_t));
 		cap = c->cap;
 		grow_array(&c->state, &cap, c->count + 1, sizeof (uint16_t));
-		cap = c->cap;
-		grow_array(&c->tag, &cap, c->count + 1, sizeof (uint32_t));
+		if (c->tag != NULL) {
+			cap = c->cap;
+			grow_array(&c->tag, &cap, c->count + 1,
+			    sizeof (uint32_t));
+		}
 		c->cap = cap;
+	}
+	if (tag != STORE_NONE && c->tag == NULL) {
+		size_t i;
+
+		c->tag = xmalloc(c->cap * sizeof (uint32_t));
+		for (i = 0; i < c->count; i++)
+			c->tag[i] = STORE_NONE;
 	}
 	c->time[c->count] = time;
 	c->state[c->count] = (uint16_t)state;
-	c->tag[c->count] = tag;
+	if (c->tag != NULL)
+		c->tag[c->count] = tag;
 	c->count++;
 	s->total++;
 }
@@ -83,18 +151,28 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 {
 	size_t i;
 
+	size_t longest = 1;
+
 	s->begin = begin;
 	s->end = end;
 	for (i = 0; i < s->ncols; i++) {
 		column *c = &s->cols[i];
 
-		if (c->count == c->cap || c->count == 0)
+		if (c->tag == NULL && c->count > longest)
+			longest = c->count;
+		if (c->count == c->cap || c->count == 0 || c->borrowed)
 			continue;
 		c->time = xrealloc(c->time, c->count * sizeof (uint64_t));
 		c->state = xrealloc(c->state, c->count * sizeof (uint16_t));
-		c->tag = xrealloc(c->tag, c->count * sizeof (uint32_t));
+		if (c->tag != NULL)
+			c->tag = xrealloc(c->tag, c->count * sizeof (uint32_t));
 		c->cap = c->count;
 	}
+	/* One shared column of "no tag" for every untagged entity. */
+	free(s->none);
+	s->none = xmalloc(longest * sizeof (uint32_t));
+	for (i = 0; i < longest; i++)
+		s->none[i] = STORE_NONE;
 }
 
 uint32_t store_nentities(const store *s) { return ((uint32_t)s->ncols); }
@@ -124,7 +202,9 @@ store_states(const store *s, uint32_t entity)
 const uint32_t *
 store_tags(const store *s, uint32_t entity)
 {
-	return (entity < s->ncols ? s->cols[entity].tag : NULL);
+	if (entity >= s->ncols)
+		return (NULL);
+	return (s->cols[entity].tag != NULL ? s->cols[entity].tag : s->none);
 }
 
 /* The number of transitions at or before t (binary search). */
@@ -156,7 +236,7 @@ fill(const store *s, const column *c, uint32_t entity, size_t i,
 {
 	out->entity = entity;
 	out->state = c->state[i];
-	out->tag = c->tag[i];
+	out->tag = c->tag != NULL ? c->tag[i] : STORE_NONE;
 	out->start = c->time[i];
 	out->end = interval_end(s, c, i);
 }

@@ -40,6 +40,19 @@ void store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag);
 
 /*
+ * Gives an entity (which has no transitions yet) count transitions kept
+ * elsewhere, such as in a mapped cache file: they are used in place, not
+ * copied, and must stay valid until store_free (tag may be NULL: none
+ * tagged).  The caller vouches that times are sorted, states are below
+ * nstates; an append to such an entity copies its columns first.
+ */
+void store_adopt(store *s, uint32_t entity, const uint64_t *time,
+    const uint16_t *state, const uint32_t *tag, size_t count);
+
+/* Whether any transition of the entity has a tag. */
+int store_has_tags(const store *s, uint32_t entity);
+
+/*
  * Sets the bounds: intervals are clipped to [begin, end), and the last
  * state of every entity runs to end.  Also trims spare capacity.
  */
@@ -55,6 +68,7 @@ size_t store_count(const store *s, uint32_t entity);
 uint64_t store_total(const store *s);
 const uint64_t *store_times(const store *s, uint32_t entity);
 const uint16_t *store_states(const store *s, uint32_t entity);
+/* Valid after store_finish (an untagged entity shares one column). */
 const uint32_t *store_tags(const store *s, uint32_t entity);
 
 /*

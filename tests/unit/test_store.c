@@ -168,6 +168,33 @@ test_large(void)
 	store_free(s);
 }
 
+/* Tags columns are made on the first tag; untagged entities share one. */
+static void
+test_tags(void)
+{
+	store *s = sample(0);
+	const uint32_t *t0 = store_tags(s, 0), *t2 = store_tags(s, 2);
+	size_t i;
+	int ok = 1;
+
+	CHECK("store_tags: earlier untagged transitions read as none",
+	    t0 != NULL && t0[0] == NT && t0[1] == NT && t0[2] == 4 &&
+	    t0[3] == NT);
+	CHECK("store_tags: an untagged entity reads as none",
+	    t2 != NULL && t2[0] == NT);
+	store_free(s);
+	s = store_new(2);
+	for (i = 0; i < 1000; i++)
+		store_append(s, 0, i, i % 2, NT);
+	store_append(s, 1, 0, 0, NT);
+	store_finish(s, 0, 2000);
+	for (i = 0; i < 1000; i++)
+		ok &= store_tags(s, 0)[i] == NT;
+	CHECK("store_tags: the shared column covers the longest entity",
+	    ok && store_tags(s, 1)[0] == NT);
+	store_free(s);
+}
+
 int
 main(void)
 {
@@ -176,5 +203,6 @@ main(void)
 	test_time_in();
 	test_iter();
 	test_large();
+	test_tags();
 	return (unit_exit());
 }

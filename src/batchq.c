@@ -1,0 +1,141 @@
+#include "batchq.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+/*
+ * A few batches of a few thousand items: big enough that locking costs
+ * nothing per item, small enough to stay in cache between the cores and
+ * to keep memory flat (a few megabytes whatever the input size).
+ */
+#define NBATCH		4
+#define BATCH_ITEMS	8192
+
+struct batchq {
+	size_t item_size;
+	batchq_consume_fn consume;
+	void *ctx;
+	char *batch[NBATCH];
+	size_t count[NBATCH];
+	size_t fill;		/* the batch the producer fills */
+	size_t take;		/* the consumer's next batch */
+	size_t nready;		/* batches handed over, not yet consumed */
+	int threaded, done, finished;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t ready, space;
+};
+
+static void *
+consumer(void *arg)
+{
+	batchq *q = arg;
+
+	pthread_mutex_lock(&q->lock);
+	for (;;) {
+		size_t b;
+
+		while (q->nready == 0 && !q->done)
+			pthread_cond_wait(&q->ready, &q->lock);
+		if (q->nready == 0)
+			break;
+		b = q->take;
+		pthread_mutex_unlock(&q->lock);
+		q->consume(q->ctx, q->batch[b], q->count[b]);
+		pthread_mutex_lock(&q->lock);
+		q->take = (b + 1) % NBATCH;
+		q->nready--;
+		pthread_cond_signal(&q->space);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return (NULL);
+}
+
+batchq *
+batchq_new(size_t item_size, int threads, batchq_consume_fn consume,
+    void *ctx)
+{
+	batchq *q = xcalloc(1, sizeof (*q));
+	size_t i;
+
+	q->item_size = item_size;
+	q->consume = consume;
+	q->ctx = ctx;
+	for (i = 0; i < NBATCH; i++)
+		q->batch[i] = xmalloc(BATCH_ITEMS * item_size);
+	if (threads < 2)
+		return (q);
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->ready, NULL);
+	pthread_cond_init(&q->space, NULL);
+	/* Without a thread the queue still works: inline, same result. */
+	q->threaded = pthread_create(&q->thread, NULL, consumer, q) == 0;
+	if (!q->threaded) {
+		pthread_mutex_destroy(&q->lock);
+		pthread_cond_destroy(&q->ready);
+		pthread_cond_destroy(&q->space);
+	}
+	return (q);
+}
+
+/* Hands the batch being filled to the consumer and takes a free one. */
+static void
+submit(batchq *q)
+{
+	if (!q->threaded) {
+		q->consume(q->ctx, q->batch[q->fill], q->count[q->fill]);
+		q->count[q->fill] = 0;
+		return;
+	}
+	pthread_mutex_lock(&q->lock);
+	q->nready++;
+	pthread_cond_signal(&q->ready);
+	while (q->nready == NBATCH)
+		pthread_cond_wait(&q->space, &q->lock);
+	pthread_mutex_unlock(&q->lock);
+	q->fill = (q->fill + 1) % NBATCH;
+	q->count[q->fill] = 0;
+}
+
+void *
+batchq_slot(batchq *q)
+{
+	if (q->count[q->fill] == BATCH_ITEMS)
+		submit(q);
+	return (q->batch[q->fill] + q->count[q->fill]++ * q->item_size);
+}
+
+void
+batchq_finish(batchq *q)
+{
+	if (q->finished)
+		return;
+	q->finished = 1;
+	if (q->count[q->fill] > 0)
+		submit(q);
+	if (!q->threaded)
+		return;
+	pthread_mutex_lock(&q->lock);
+	q->done = 1;
+	pthread_cond_signal(&q->ready);
+	pthread_mutex_unlock(&q->lock);
+	pthread_join(q->thread, NULL);
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->ready);
+	pthread_cond_destroy(&q->space);
+}
+
+void
+batchq_free(batchq *q)
+{
+	size_t i;
+
+	if (q == NULL)
+		return;
+	batchq_finish(q);
+	for (i = 0; i < NBATCH; i++)
+		free(q->batch[i]);
+	free(q);
+}
