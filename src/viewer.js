@@ -452,7 +452,7 @@
 	/* Tag fields of the selected state, or one field's values with times. */
 	function stateLines() {
 		const group = maps.filter(function (m) { return m.legend === stateSel.legend; });
-		line('state ' + stateSel.name + ' selected (click it again to clear)',
+		line('state ' + stateSel.name + ' selected (click again to clear)',
 		    'statemap-panel-head');
 		const fields = [];
 		group.forEach(function (m) {
@@ -576,7 +576,7 @@
 		const scale = ctm ? ctm.d : 1;
 		const shift = Math.max(0, window.scrollY / (scale || 1) - 60);
 		panel.setAttribute('transform', 'translate(0,' + shift + ')');
-		const h = Math.max(origHeight, Math.ceil(panelY + shift + 10));
+		const h = Math.max(origHeight, mapsBottom + 16, Math.ceil(panelY + shift + 10));
 		if (h !== +root.getAttribute('height')) {
 			root.setAttribute('height', h);
 			root.setAttribute('viewBox', '0 0 ' + (origWidth + PANEL_WIDTH) + ' ' + h);
