@@ -166,6 +166,17 @@ async function plain(page) {
 	check('plain: wheel zooms in around the pointer', vw.width < 2e6 && Math.abs(under - mid) < 2e3,
 	    JSON.stringify(vw));
 	await page.keyboard.press('Escape');
+	eq('plain: Escape removes the time bars', (await page.$$('.statemap-timebar')).length, 0);
+	for (let i = 0; i < 20; i++)
+		await page.keyboard.press('+');
+	check('plain: the deepest zoom is 1/10000 of the span', (await spanLabel(page)).startsWith('span = 1.000μs'),
+	    await spanLabel(page));
+	await page.keyboard.type('5x');
+	await page.keyboard.press('Backspace');
+	await page.keyboard.type('ms');
+	eq('plain: the typed duration is shown', await page.textContent('.statemap-typed'), 'zoom to 5ms ⏎');
+	await page.keyboard.press('Enter');
+	check('plain: Backspace edits it', (await spanLabel(page)).startsWith('span = 5.000ms'), await spanLabel(page));
 	for (let i = 0; i < 6; i++)
 		await page.keyboard.press('-');
 
@@ -183,7 +194,8 @@ async function plain(page) {
 	await page.click('#statemap-events-toggle');
 
 	// Search: a regex, then a substring that is not a valid regex.
-	await page.fill('#statemap-search', 't[23]');
+	await page.keyboard.press('/');
+	await page.keyboard.type('t[23]');
 	eq('plain: search by regex', await texts(page, '.statemap-match'), ['t2', 't3']);
 	eq('plain: search count', await page.textContent('.statemap-search-count'), '2 matching');
 	await page.fill('#statemap-search', 'worker');
@@ -243,7 +255,7 @@ async function tagged(page) {
 	eq('tagged: tag names at the selected time', await texts(page, '.statemap-panel-value'),
 	    ['w1: 500ns', 'r1: 300ns']);
 	await page.screenshot({ path: path.join(artefacts, 'tagged-time.png') });
-	await page.click('#statemap-legend-0-1');
+	await page.click('.statemap-legendlabel >> text=io');
 	eq('tagged: clicking again clears', await page.$$eval('.statemap-legend-selected', (e) => e.length), 0);
 	const op = await page.$eval('#statemap-0 g > rect', (r) => getComputedStyle(r).opacity);
 	eq('tagged: nothing faded', op, '1');
