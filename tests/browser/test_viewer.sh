@@ -16,6 +16,7 @@ if [ ! -d node_modules/playwright-core ] &&
 	exit 1
 fi
 "$SM" -o "$tmp/plain.svg" plain.out 2>/dev/null &&
+"$SM" -o "$tmp/window.svg" -b 2ms plain.out 2>/dev/null &&
 "$SM" -o "$tmp/tagged.svg" tagged.out 2>/dev/null &&
 "$SM" -o "$tmp/blend.svg" -c 5 ../golden/json-basic/input.out 2>/dev/null &&
 "$SM" -o "$tmp/stacked.svg" stack-a.out stack-b.out 2>/dev/null &&

@@ -207,6 +207,21 @@ async function plain(page) {
 	await clickAt(page, 0, 0, 3e6);
 }
 
+// plain.out from 2ms on (-b 2ms): the window is [2ms, 10ms) of the trace.
+async function window_(page) {
+	eq('window: the span label gives the left edge', await spanLabel(page),
+	    'span = 8.000ms; left edge at 2.000ms from start (epoch 1700000000.502000000s)');
+	await page.click('#statemap-zoomin');
+	eq('window: zoomed, both offsets', await spanLabel(page), 'span = 4.000ms; left edge at ' +
+	    '2.000ms into the window, 4.000ms from start (epoch 1700000000.504000000s)');
+	await clickAt(page, 0, 1, 3e6);
+	const p = await panel(page);
+	near('window: the time bar from the trace start', p[0], /\(([0-9.]+)ms from start\)$/, 5, 0.006);
+	eq('window: t2 and its rectangle in the window', p.slice(2, 4),
+	    ['Thread t2', 'state: run']);
+	eq('window: rectangle offsets in the window', p[4], 'from 0ns to 4.000ms (4.000ms)');
+}
+
 // tagged.out: d1 cpu [0,100) io r1 [100,400) cpu [400,500) io w1
 // [500,1000); d2 io r2 [0,300) cpu [300,600) io r1 [600,900) cpu
 // [900,1000).  r1 = sd0 read, w1 = sd1 write, r2 = sd1 read.
@@ -344,6 +359,7 @@ async function big(page) {
 		args: ['--headless', '--no-sandbox', '--disable-gpu'],
 	});
 	await open(browser, 'plain', plain);
+	await open(browser, 'window', window_);
 	await open(browser, 'tagged', tagged);
 	await open(browser, 'blend', blend);
 	await open(browser, 'stacked', stacked);
