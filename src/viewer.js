@@ -58,6 +58,23 @@
 		return sign + Math.round(a) + 'ns';
 	}
 
+	/*
+	 * A point in time, with as many decimals as the view resolves (a
+	 * thousandth of the visible span), at least 3: zoomed to 2ms around
+	 * 1.075s, times read 1.075016s rather than 1.075s.
+	 */
+	function fmtAt(ns) {
+		const a = Math.abs(ns), sign = ns < 0 ? '-' : '';
+		const res = Math.max(view.w / 1e3, 1);
+		for (const u of [[1e9, 's'], [1e6, 'ms'], [1e3, 'μs']]) {
+			if (a >= u[0] - u[0] / 2e3) {
+				const dec = Math.min(Math.max(3, Math.ceil(Math.log10(u[0] / res) - 1e-9)), 9);
+				return sign + (a / u[0]).toFixed(dec) + u[1];
+			}
+		}
+		return sign + Math.round(a) + 'ns';
+	}
+
 	/* Seconds since the epoch of a time relative to a metadata start. */
 	function epoch(start, rel) {
 		const ns = start[1] + Math.round(rel);
@@ -295,8 +312,8 @@
 			const rel = first.begin + view.t0;
 			s += '; left edge at ';
 			if (first.begin !== 0 && view.t0 > 0)
-				s += fmt(view.t0) + ' into the window, ';
-			s += fmt(rel) + ' from start (epoch ' + epoch(first.start, rel) + 's)';
+				s += fmtAt(view.t0) + ' into the window, ';
+			s += fmtAt(rel) + ' from start (epoch ' + epoch(first.start, rel) + 's)';
 		}
 		if (spanText)
 			spanText.textContent = s;
@@ -363,7 +380,7 @@
 				return;
 			el('line', { x1: x, y1: axisY, x2: x, y2: mapsBottom,
 			    class: 'statemap-timebar' + (i > 0 ? ' statemap-timebar2' : '') }, barLayer);
-			const t = text(barLayer, x, mapsBottom + 11, fmt(off),
+			const t = text(barLayer, x, mapsBottom + 11, fmtAt(off),
 			    'statemap-timebar-label');
 			t.setAttribute('text-anchor', 'middle');
 		});
@@ -388,7 +405,7 @@
 
 	function timeLines(label, off, m) {
 		const rel = m.json.begin + off;
-		line(label + ': ' + fmt(off) + (m.json.begin !== 0 ? ' (' + fmt(rel) + ' from start)' : ''),
+		line(label + ': ' + fmtAt(off) + (m.json.begin !== 0 ? ' (' + fmtAt(rel) + ' from start)' : ''),
 		    'statemap-panel-time');
 		line('epoch ' + epoch(m.json.start, rel) + 's', 'statemap-panel-small', 10);
 	}
@@ -442,15 +459,15 @@
 				    fmt(rect.states[n]) + ')', 'statemap-panel-blend', 10);
 			});
 		}
-		line('from ' + fmt(rect.start - m.json.begin) + ' to ' +
-		    fmt(rect.start + rect.duration - m.json.begin) + ' (' + fmt(rect.duration) + ')',
+		line('from ' + fmtAt(rect.start - m.json.begin) + ' to ' +
+		    fmtAt(rect.start + rect.duration - m.json.begin) + ' (' + fmt(rect.duration) + ')',
 		    'statemap-panel-rect');
 		tagLines(m, rect);
 	}
 
 	function eventLines(ev, m) {
 		line('event ' + ev.event, 'statemap-panel-event');
-		line('at ' + fmt(ev.time - m.json.begin) + ' on ' + ev.entity, 'statemap-panel-small', 10);
+		line('at ' + fmtAt(ev.time - m.json.begin) + ' on ' + ev.entity, 'statemap-panel-small', 10);
 		line(ev.target === null ? 'no target' : 'target ' + ev.target,
 		    'statemap-panel-small', 10);
 	}
@@ -489,8 +506,8 @@
 		if (!stateSel.field)
 			return;
 		const times = tagTimes(group, stateSel.field);
-		line(stateSel.field + ' ' + (bars.length > 0 ? 'at ' + fmt(bars[0]) :
-		    'over ' + fmt(view.t0) + ' to ' + fmt(view.t0 + view.w)) + ':',
+		line(stateSel.field + ' ' + (bars.length > 0 ? 'at ' + fmtAt(bars[0]) :
+		    'over ' + fmtAt(view.t0) + ' to ' + fmtAt(view.t0 + view.w)) + ':',
 		    'statemap-panel-head');
 		times.slice(0, 25).forEach(function (vt) {
 			line(vt[0] + ': ' + fmt(vt[1]), 'statemap-panel-value', 10);
