@@ -19,7 +19,8 @@ LDLIBS	+= $(PKG_LIBS) -lm
 BUILD	= build
 # The core: every module but main.c, also linked into the unit tests.
 CORE_SRC = $(filter-out src/main.c,$(wildcard src/*.c))
-CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/lua_modules.o
+CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/lua_modules.o \
+	$(BUILD)/viewer_assets.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/%)
 LUA_MODS = $(wildcard lua/*.lua)
@@ -37,7 +38,8 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 # statemap.so: the same module for plain lua5.4 (require "statemap").
 # Lua's symbols come from the interpreter that loads it.
 PIC_SRC = $(filter-out src/main.c src/lua_script.c,$(wildcard src/*.c))
-PIC_OBJ = $(PIC_SRC:src/%.c=build-pic/%.o) build-pic/lua_modules.o
+PIC_OBJ = $(PIC_SRC:src/%.c=build-pic/%.o) build-pic/lua_modules.o \
+	build-pic/viewer_assets.o
 PIC_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -O2 -g -fPIC -Wall -Wextra -Werror \
 	$(PKG_CFLAGS) -Isrc -I$(BUILD)
 
@@ -59,6 +61,19 @@ $(BUILD)/lua_modules.c: src/embed.lua $(LUA_MODS) | $(BUILD)
 $(BUILD)/lua_modules.o: $(BUILD)/lua_modules.c src/lua_modules.h
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# The SVG viewer's script and style sheet, compiled into the binary.
+VIEWER_FILES = src/viewer.js src/viewer.css
+$(BUILD)/viewer_assets.c: src/embed_text.lua $(VIEWER_FILES) | $(BUILD)
+	lua5.4 src/embed_text.lua $@ viewer.h viewer_js=src/viewer.js \
+	    viewer_css=src/viewer.css
+
+$(BUILD)/viewer_assets.o: $(BUILD)/viewer_assets.c src/viewer.h
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+build-pic/viewer_assets.o: $(BUILD)/viewer_assets.c src/viewer.h
+	@mkdir -p build-pic
+	$(CC) $(PIC_CFLAGS) -c -o $@ $<
+
 $(BUILD)/test_%: tests/unit/test_%.c $(CORE_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
@@ -69,6 +84,11 @@ $(BUILD):
 
 test: $(BIN) $(UNIT_BIN) statemap.so
 	@BIN=$(BIN) BUILD=$(BUILD) sh tests/run
+
+# Only the browser tests (headless Chromium driven by Playwright; run
+# `npm ci` in tests/browser first).
+test-browser: $(BIN)
+	@BIN=$(BIN) BUILD=$(BUILD) ONLY=browser sh tests/run
 
 # The whole suite again under AddressSanitizer and UBSan (LeakSanitizer on).
 check-asan:
@@ -102,7 +122,7 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 		test -z "$$(ls crash-* leak-* timeout-* oom-* 2>/dev/null)" || exit 1; \
 	done
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(BUILD)/viewer_assets.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs zlib libzstd) -lm
 
@@ -117,4 +137,4 @@ install: statemap-lua statemap.so
 clean:
 	rm -rf build build-asan build-fuzz build-pic statemap-lua statemap.so
 
-.PHONY: all test check-asan bench fuzz install clean
+.PHONY: all test test-browser check-asan bench fuzz install clean

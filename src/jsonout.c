@@ -115,6 +115,52 @@ write_entity(FILE *out, const smap *m, uint32_t e)
 	fputs("]}", out);
 }
 
+/*
+ * Events inside the window, in file order, at most JSONOUT_MAX_EVENTS of
+ * them (a viewer draws each one; the rest are only counted).
+ */
+static void
+write_events(FILE *out, const smap *m)
+{
+	const trace *tr = m->tr;
+	uint64_t end = m->end, omitted = 0;
+	size_t k, n = 0;
+
+	if (m->end_bound > 0 && (uint64_t)m->end_bound > end)
+		end = (uint64_t)m->end_bound;
+	fputs(",\n  \"events\": [", out);
+	for (k = 0; k < tr->nevents; k++) {
+		const trace_event *ev = &tr->events[k];
+		const char *name;
+		size_t len;
+
+		if ((m->begin > 0 && ev->time < (uint64_t)m->begin) ||
+		    ev->time > end)
+			continue;
+		if (n == JSONOUT_MAX_EVENTS) {
+			omitted++;
+			continue;
+		}
+		fputs(n++ > 0 ? ",\n   " : "\n   ", out);
+		fprintf(out, "{\"time\": %" PRIu64 ", \"entity\": ", ev->time);
+		name = intern_name(tr->event_entities, ev->entity, &len);
+		json_write_string(out, name, len);
+		fputs(", \"event\": ", out);
+		name = intern_name(tr->event_kinds, ev->kind, &len);
+		json_write_string(out, name, len);
+		fputs(", \"target\": ", out);
+		if (ev->target == TRACE_NO_ENTITY) {
+			fputs("null", out);
+		} else {
+			name = intern_name(tr->event_entities, ev->target,
+			    &len);
+			json_write_string(out, name, len);
+		}
+		fputc('}', out);
+	}
+	fprintf(out, "], \"events_omitted\": %" PRIu64, omitted);
+}
+
 void
 jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 {
@@ -130,6 +176,10 @@ jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 		write_cstring(out, m->tr->title);
 		fputs(", \"host\": ", out);
 		write_cstring(out, m->tr->host);
+		fputs(", \"entityKind\": ", out);
+		write_cstring(out, m->tr->entity_kind);
+		fprintf(out, ", \"start\": [%" PRIu64 ", %" PRIu64 "]",
+		    m->tr->start_sec, m->tr->start_nsec);
 		fprintf(out, ", \"begin\": %" PRId64 ", \"end\": %" PRIu64
 		    ",\n", m->begin, m->end);
 		write_states(out, m->tr);
@@ -139,7 +189,9 @@ jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 			fputs(k > 0 ? ",\n" : "\n", out);
 			write_entity(out, m, m->order[k]);
 		}
-		fputs("]}", out);
+		fputc(']', out);
+		write_events(out, m);
+		fputc('}', out);
 	}
 	fputs("]}\n", out);
 }

@@ -8,6 +8,7 @@
 #include "duration.h"
 #include "jsonout.h"
 #include "util.h"
+#include "viewer.h"
 
 /* Layout, in pixels. */
 #define LEGEND_X	20
@@ -217,7 +218,7 @@ done:
 }
 
 static void
-write_labels(FILE *out, const smap *m, unsigned x, unsigned y,
+write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
     const svg_options *opts)
 {
 	unsigned size = opts->strip_height > 12 ? 11 : opts->strip_height - 1;
@@ -226,7 +227,7 @@ write_labels(FILE *out, const smap *m, unsigned x, unsigned y,
 	if (opts->strip_height < 6)
 		return;		/* too small to read: tooltips suffice */
 	fprintf(out, "<g class=\"statemap-labels sansserif\" "
-	    "font-size=\"%u\">\n", size);
+	    "id=\"statemap-labels-%zu\" font-size=\"%u\">\n", id, size);
 	for (k = 0; k < m->nentities; k++) {
 		const char *name;
 		size_t len;
@@ -250,6 +251,22 @@ write_style(FILE *out)
 	    ".statemap-timelabel { font-size: 12px; text-anchor: middle; }\n"
 	    ".statemap-border { fill: none; stroke: #666; }\n"
 	    "]]></style>\n", out);
+}
+
+/*
+ * The viewer last, so that when it runs the document (and the data block)
+ * is complete.  embed_text.lua guarantees neither text holds "]]>".
+ */
+static void
+write_viewer(FILE *out)
+{
+	fputs("<style type=\"text/css\" id=\"statemap-viewer-style\">"
+	    "<![CDATA[\n", out);
+	fwrite(viewer_css, 1, viewer_css_len, out);
+	fputs("]]></style>\n<script type=\"text/javascript\" "
+	    "id=\"statemap-viewer\"><![CDATA[\n", out);
+	fwrite(viewer_js, 1, viewer_js_len, out);
+	fputs("]]></script>\n", out);
 }
 
 void
@@ -286,8 +303,9 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-	    "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n",
-	    total_width, height, total_width, height);
+	    "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+	    "data-span=\"%.0f\">\n", total_width, height, total_width,
+	    height, span);
 	write_style(out);
 
 	title = smap_title(maps, n);
@@ -323,7 +341,8 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			fprintf(out, "<rect class=\"statemap-border\" x=\"%d\" "
 			    "y=\"%u\" width=\"%u\" height=\"%u\" />\n",
 			    LEGEND_WIDTH, y, width, h);
-			write_labels(out, m, LEGEND_WIDTH + width + 6, y, opts);
+			write_labels(out, m, i, LEGEND_WIDTH + width + 6, y,
+			    opts);
 			y += h + STACK_GAP;
 		}
 	}
@@ -341,6 +360,8 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	fputs("<script type=\"application/json\" id=\"statemap-data\">"
 	    "<![CDATA[\n", out);
 	jsonout_write(out, maps, n, order);
-	fputs("]]></script>\n</svg>\n", out);
+	fputs("]]></script>\n", out);
+	write_viewer(out);
+	fputs("</svg>\n", out);
 	free(mix);
 }

@@ -6,8 +6,11 @@
  * state (or by the time-weighted blend of a coalesced rectangle's
  * states), with the entity's name and description as a tooltip.  The
  * same document as `-T json` is embedded (as inert JSON in a CDATA
- * section, every string escaped) along with the viewer script, so the
- * interactive viewer needs nothing else.
+ * section, every string escaped) along with the viewer's script and style
+ * sheet (viewer.h), so the interactive viewer needs nothing else.  For
+ * it, the root element's data-span is the time (ns) the strips' width
+ * stands for, and each statemap's <svg> is statemap-I, its strips
+ * statemap-I-entity-E, its names statemap-labels-I.
  *
  * Every string from a trace is escaped for where it lands: XML text,
  * attribute, or JSON inside CDATA.

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Names from a trace shown in a real browser: the SVG with hostile names
 # (tests/golden/svg-escape) is loaded by headless Chromium and its live
-# DOM is checked: the only script element is our inert data block, and
-# each name is present as text, not as markup.
+# DOM is checked: the only script elements are our inert data block and
+# the viewer, and each name is present as text, not as markup.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 check() {
@@ -14,8 +14,8 @@ timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic \
     --disable-sync --user-data-dir="$tmp/profile" --dump-dom \
     "file://$tmp/esc.svg" > "$tmp/dom" 2>/dev/null
 check "the SVG loads" "$(grep -q 'statemap-title' "$tmp/dom" && echo yes)"
-check "one script element, the inert data" \
-    "$([ "$(grep -o '<script' "$tmp/dom" | wc -l)" = 1 ] && grep -q '<script type="application/json"' "$tmp/dom" && echo yes)"
+check "two script elements, the inert data and the viewer" \
+    "$([ "$(grep -o '<script' "$tmp/dom" | wc -l)" = 2 ] && grep -q '<script type="application/json" id="statemap-data"' "$tmp/dom" && grep -q '<script type="text/javascript" id="statemap-viewer"' "$tmp/dom" && echo yes)"
 check "no element injected by a name" \
     "$(grep -q -e '<b>' -e '<script>alert' "$tmp/dom" || echo yes)"
 check "a name with </script> is text" \

@@ -1,0 +1,32 @@
+#!/bin/sh
+# The interactive viewer in a real browser: SVGs made from the traces here
+# (and two golden inputs) are driven by viewer.test.js through
+# playwright-core and Debian's chromium (no browser is downloaded).
+# Screenshots go to $ARTEFACTS (default build/browser-artefacts).
+# playwright-core is pinned in package-lock.json: `npm ci` installs it.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+artefacts=${ARTEFACTS:-../../build/browser-artefacts}
+mkdir -p "$artefacts"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+if [ ! -d node_modules/playwright-core ] &&
+    ! npm ci --no-audit --no-fund > "$tmp/npm.log" 2>&1; then
+	echo "FAIL viewer: playwright-core is missing and npm ci failed (run it in tests/browser):"
+	tail -5 "$tmp/npm.log"
+	exit 1
+fi
+"$SM" -o "$tmp/plain.svg" plain.out 2>/dev/null &&
+"$SM" -o "$tmp/window.svg" -b 2ms plain.out 2>/dev/null &&
+"$SM" -o "$tmp/tagged.svg" tagged.out 2>/dev/null &&
+"$SM" -o "$tmp/blend.svg" -c 5 ../golden/json-basic/input.out 2>/dev/null &&
+"$SM" -o "$tmp/stacked.svg" stack-a.out stack-b.out 2>/dev/null &&
+"$SM" -o "$tmp/hostile.svg" ../golden/svg-escape/input.out 2>/dev/null || {
+	echo "FAIL viewer: could not make the SVGs"; exit 1; }
+# The largest default output: 1000 entities, 100 transitions each, 1s.
+awk 'BEGIN {
+	print "{\"start\": [0, 0], \"title\": \"big\", \"states\": {\"a\": {\"value\": 0}, \"b\": {\"value\": 1}, \"c\": {\"value\": 2}}}"
+	for (i = 0; i < 100000; i++)
+		printf "{\"time\": \"%d\", \"entity\": \"thread-%d\", \"state\": %d}\n", i * 10000, i % 1000, (i * 7 + int(i / 1000)) % 3
+}' > "$tmp/big.out"
+"$SM" -o "$tmp/big.svg" "$tmp/big.out" 2>/dev/null || { echo "FAIL viewer: big.svg"; exit 1; }
+timeout 300 node viewer.test.js "$tmp" "$artefacts"

@@ -1,0 +1,373 @@
+// viewer.test.js: drives the SVG viewer (src/viewer.js) in headless
+// Chromium through playwright-core and checks what a user would see.
+//
+//   node viewer.test.js DIR ARTEFACTS
+//
+// DIR holds the SVGs test_viewer.sh made from the traces here (whose
+// answers are worked out by hand in the comments); a screenshot of each
+// case goes to ARTEFACTS.  Prints "PASS name" or "FAIL name: why" lines.
+'use strict';
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [dir, artefacts] = process.argv.slice(2);
+let failures = 0;
+
+function check(name, ok, why) {
+	if (ok) {
+		console.log('PASS viewer: ' + name);
+	} else {
+		failures++;
+		console.log('FAIL viewer: ' + name + ': ' + why);
+	}
+}
+
+// A number the regex captures from got, within tol of want.
+function near(name, got, re, want, tol) {
+	const m = re.exec(got || '');
+	check(name, m !== null && Math.abs(parseFloat(m[1]) - want) <= tol,
+	    'got ' + JSON.stringify(got) + ', want ' + want + ' within ' + tol);
+}
+
+function eq(name, got, want) {
+	const g = JSON.stringify(got), w = JSON.stringify(want);
+	check(name, g === w, 'got ' + g + ', want ' + w);
+}
+
+// Page coordinates of offset `off` (ns from the window's begin) on row
+// `row` of statemap `map`, through the live view and the root's CTM.
+function pointFor(page, map, row, off) {
+	return page.evaluate(([mi, r, o]) => {
+		const svg = document.getElementById('statemap-' + mi);
+		const v = window.statemapViewer.view();
+		const rows = Array.from(svg.children).filter((c) => c.tagName === 'g').length;
+		const root = document.documentElement;
+		const pt = root.createSVGPoint();
+		pt.x = +svg.getAttribute('x') + (o - v.t0) / v.width * +svg.getAttribute('width');
+		pt.y = +svg.getAttribute('y') + (r + 0.5) * +svg.getAttribute('height') / rows;
+		const q = pt.matrixTransform(root.getScreenCTM());
+		return { x: q.x, y: q.y };
+	}, [map, row, off]);
+}
+
+const texts = (page, sel) => page.$$eval(sel, (ts) => ts.map((t) => t.textContent));
+const panel = (page) => texts(page, '#statemap-panel text');
+const spanLabel = (page) => page.textContent('#statemap-timelabel');
+
+async function clickAt(page, map, row, off, modifier) {
+	const p = await pointFor(page, map, row, off);
+	if (modifier)
+		await page.keyboard.down(modifier);
+	await page.mouse.click(p.x, p.y);
+	if (modifier)
+		await page.keyboard.up(modifier);
+}
+
+async function open(browser, name, fn) {
+	const page = await browser.newPage({ viewport: { width: 1500, height: 700 } });
+	const errors = [];
+	let dialogs = 0;
+	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+	page.on('pageerror', (e) => errors.push(e.message));
+	page.on('dialog', (d) => { dialogs++; d.dismiss(); });
+	try {
+		await page.goto('file://' + path.resolve(dir, name + '.svg'));
+		await page.waitForFunction(() => window.statemapViewer !== undefined, null,
+		    { timeout: 10000 });
+		await fn(page);
+	} catch (e) {
+		check(name + ': runs', false, e.message.split('\n')[0]);
+	}
+	await page.screenshot({ path: path.join(artefacts, name + '.png') }).catch(() => {});
+	eq(name + ': no console errors', errors, []);
+	eq(name + ': no dialogs', dialogs, 0);
+	await page.close();
+}
+
+// plain.out: t1 run [0,1ms) wait [1,4ms) run [4,10ms); t2 idle [0,2ms)
+// run [2,6ms) wait [6,10ms); t3 wait [0,5ms) idle [5,10ms); start is
+// epoch 1700000000.5; events at 3ms (t1 -> t3) and 8ms (t2).
+async function plain(page) {
+	eq('plain: span label', await spanLabel(page), 'span = 10.000ms');
+	await page.click('#statemap-zoomin');
+	check('plain: zoom button halves the span', (await spanLabel(page)).startsWith('span = 5.000ms; left edge at 2.500ms'),
+	    await spanLabel(page));
+	check('plain: the left edge has its epoch time',
+	    (await spanLabel(page)).includes('epoch 1700000000.502500000s'), await spanLabel(page));
+	await page.click('#statemap-zoomout');
+	await page.click('#statemap-zoomout');
+	eq('plain: never zooms out past the trace', await spanLabel(page), 'span = 10.000ms');
+
+	// A pointer lands on whole pixels: 862 of them for 10ms, 11.6us each.
+	await clickAt(page, 0, 0, 3e6);
+	const p = await panel(page);
+	near('plain: click shows the time', p[0], /^time: ([0-9.]+)ms$/, 3, 0.0117);
+	near('plain: and its epoch', p[1], /^epoch 1700000000\.(\d+)s$/, 503000000, 11700);
+	eq('plain: the clicked entity', p.slice(2, 4), ['Thread t1', 'worker one']);
+	eq('plain: its state and rectangle', p.slice(4, 6), ['state: wait', 'from 1.000ms to 4.000ms (3.000ms)']);
+	eq('plain: one time bar', (await page.$$('.statemap-timebar')).length, 1);
+	// At 3ms: t1 wait, t2 run, t3 wait.
+	eq('plain: legend counts at the time', await texts(page, '.statemap-legend-count'),
+	    ['1 (33.3%)', '2 (66.7%)', '0 (0.0%)']);
+
+	await clickAt(page, 0, 1, 7.5e6, 'Shift');
+	const p2 = await panel(page);
+	near('plain: shift-click shows the delta', p2.find((t) => t.startsWith('delta')),
+	    /^delta = ([0-9.]+)ms$/, 4.5, 0.0234);
+	eq('plain: two time bars', (await page.$$('.statemap-timebar')).length, 2);
+	await clickAt(page, 0, 2, 1e6, 'Alt');
+	near('plain: alt-click moves the second bar', (await panel(page)).find((t) => t.startsWith('delta')),
+	    /^delta = (-[0-9.]+)ms$/, -2, 0.0234);
+
+	await clickAt(page, 0, 0, 3e6);
+	await page.keyboard.press('Shift+ArrowRight');
+	eq('plain: shift+right steps to the next transition', (await panel(page))[0], 'time: 4.000ms');
+	await page.keyboard.press('Shift+ArrowLeft');
+	eq('plain: shift+left steps to the previous one', (await panel(page))[0], 'time: 1.000ms');
+	await page.keyboard.press('Shift+ArrowDown');
+	const p3 = await panel(page);
+	eq('plain: shift+down selects the entity below', [p3[2], p3[3]], ['Thread t2', 'state: idle']);
+
+	await page.keyboard.type('2ms');
+	await page.keyboard.press('Enter');
+	check('plain: a typed duration zooms to it', (await spanLabel(page)).startsWith('span = 2.000ms'),
+	    await spanLabel(page));
+	const v0 = await page.evaluate(() => window.statemapViewer.view().t0);
+	await page.keyboard.press('ArrowRight');
+	const v1 = await page.evaluate(() => window.statemapViewer.view().t0);
+	check('plain: right arrow pans', Math.abs(v1 - v0 - 2e5) < 1, v0 + ' -> ' + v1);
+	await page.keyboard.press('-');
+	check('plain: - zooms out', (await spanLabel(page)).startsWith('span = 4.000ms'), await spanLabel(page));
+	await page.keyboard.press('+');
+	check('plain: + zooms in', (await spanLabel(page)).startsWith('span = 2.000ms'), await spanLabel(page));
+	const ticks = await texts(page, '.statemap-tick');
+	check('plain: axis ticks in human units', ticks.length >= 4 && ticks.every((t) => /^[0-9.]+(ns|μs|ms|s)$/.test(t)),
+	    JSON.stringify(ticks));
+
+	// Drag to pan: 86.2 px is a tenth of the 862 px map, 200us at 2ms.
+	const a = await pointFor(page, 0, 2, 2e6);
+	const before = await page.evaluate(() => window.statemapViewer.view().t0);
+	await page.mouse.move(a.x, a.y);
+	await page.mouse.down();
+	await page.mouse.move(a.x - 43.1, a.y, { steps: 3 });
+	await page.mouse.move(a.x - 86.2, a.y, { steps: 3 });
+	await page.mouse.up();
+	const after = await page.evaluate(() => window.statemapViewer.view().t0);
+	check('plain: drag pans', Math.abs(after - before - 2e5) < 5e3, before + ' -> ' + after);
+
+	// Wheel over the map zooms around the pointer: the time under it stays.
+	const mid = after + 1e6;
+	const w = await pointFor(page, 0, 1, mid);
+	await page.mouse.move(w.x, w.y);
+	await page.mouse.wheel(0, -200);
+	await page.waitForTimeout(100);
+	const vw = await page.evaluate(() => window.statemapViewer.view());
+	const under = vw.t0 + (w.x - 138) / 862 * vw.width;
+	check('plain: wheel zooms in around the pointer', vw.width < 2e6 && Math.abs(under - mid) < 2e3,
+	    JSON.stringify(vw));
+	await page.keyboard.press('Escape');
+	eq('plain: Escape removes the time bars', (await page.$$('.statemap-timebar')).length, 0);
+	for (let i = 0; i < 20; i++)
+		await page.keyboard.press('+');
+	check('plain: the deepest zoom is 1/10000 of the span', (await spanLabel(page)).startsWith('span = 1.000μs'),
+	    await spanLabel(page));
+	await page.keyboard.type('5x');
+	await page.keyboard.press('Backspace');
+	await page.keyboard.type('ms');
+	eq('plain: the typed duration is shown', await page.textContent('.statemap-typed'), 'zoom to 5ms ⏎');
+	await page.keyboard.press('Enter');
+	check('plain: Backspace edits it', (await spanLabel(page)).startsWith('span = 5.000ms'), await spanLabel(page));
+	for (let i = 0; i < 6; i++)
+		await page.keyboard.press('-');
+
+	// Events: a marker each, an arrow for the one with a target.
+	eq('plain: event markers', (await page.$$('.statemap-event')).length, 2);
+	eq('plain: one arrow', (await page.$$('.statemap-event-arrow')).length, 1);
+	const marks = await page.$$('.statemap-event-marker');
+	await marks[0].hover();
+	const pe = await panel(page);
+	check('plain: hovering an event shows it', pe.includes('event wakeup') &&
+	    pe.includes('at 3.500ms on t1') && pe.includes('target t3'), JSON.stringify(pe));
+	await page.screenshot({ path: path.join(artefacts, 'plain-event.png') });
+	await page.click('#statemap-events-toggle');
+	check('plain: the toggle hides events', !(await page.isVisible('.statemap-event-marker')), 'still visible');
+	await page.click('#statemap-events-toggle');
+
+	// Search: a regex, then a substring that is not a valid regex.
+	await page.keyboard.press('/');
+	await page.keyboard.type('t[23]');
+	eq('plain: search by regex', await texts(page, '.statemap-match'), ['t2', 't3']);
+	eq('plain: search count', await page.textContent('.statemap-search-count'), '2 matching');
+	await page.fill('#statemap-search', 'worker');
+	eq('plain: search matches descriptions', await texts(page, '.statemap-match'), ['t1']);
+	await page.fill('#statemap-search', '(');
+	eq('plain: a bad regex is a substring', await page.textContent('.statemap-search-count'),
+	    '0 matching (as text)');
+	await page.fill('#statemap-search', 't1');
+	await clickAt(page, 0, 0, 3e6);
+}
+
+// plain.out from 2ms on (-b 2ms): the window is [2ms, 10ms) of the trace.
+async function window_(page) {
+	eq('window: the span label gives the left edge', await spanLabel(page),
+	    'span = 8.000ms; left edge at 2.000ms from start (epoch 1700000000.502000000s)');
+	await page.click('#statemap-zoomin');
+	eq('window: zoomed, both offsets', await spanLabel(page), 'span = 4.000ms; left edge at ' +
+	    '2.000ms into the window, 4.000ms from start (epoch 1700000000.504000000s)');
+	await clickAt(page, 0, 1, 3e6);
+	const p = await panel(page);
+	near('window: the time bar from the trace start', p[0], /\(([0-9.]+)ms from start\)$/, 5, 0.006);
+	eq('window: t2 and its rectangle in the window', p.slice(2, 4),
+	    ['Thread t2', 'state: run']);
+	eq('window: rectangle offsets in the window', p[4], 'from 0ns to 4.000ms (4.000ms)');
+}
+
+// tagged.out: d1 cpu [0,100) io r1 [100,400) cpu [400,500) io w1
+// [500,1000); d2 io r2 [0,300) cpu [300,600) io r1 [600,900) cpu
+// [900,1000).  r1 = sd0 read, w1 = sd1 write, r2 = sd1 read.
+async function tagged(page) {
+	await clickAt(page, 0, 0, 200);
+	const p = await panel(page);
+	eq('tagged: clicked rectangle and its tag', p.slice(2, 7),
+	    ['Disk d1', 'state: io', 'from 100ns to 400ns (300ns)', 'tags:', 'io r1: 300ns']);
+	eq('tagged: tag members', p[7], 'device="sd0", op="read"');
+	await page.keyboard.press('Escape');
+
+	await page.click('#statemap-legend-0-1');
+	check('tagged: legend entry marked', await page.$eval('#statemap-legend-0-1',
+	    (r) => r.classList.contains('statemap-legend-selected')), 'not marked');
+	const fade = await page.evaluate(() => {
+		const rs = document.querySelectorAll('#statemap-0 g > rect');
+		return Array.from(rs).map((r) => getComputedStyle(r).opacity);
+	});
+	eq('tagged: other states fade', fade, ['0.15', '1', '0.15', '1', '1', '0.15', '1', '0.15']);
+	eq('tagged: tag fields of the state', await texts(page, '.statemap-panel-field'),
+	    ['▸ tag', '▸ device', '▸ op']);
+	await page.click('.statemap-panel-field >> nth=1');
+	eq('tagged: device over the whole span', await texts(page, '.statemap-panel-value'),
+	    ['sd1: 800ns', 'sd0: 600ns']);
+	await page.click('.statemap-panel-field >> nth=2');
+	eq('tagged: op over the whole span', await texts(page, '.statemap-panel-value'),
+	    ['read: 900ns', 'write: 500ns']);
+	await page.screenshot({ path: path.join(artefacts, 'tagged-field.png') });
+	// Zoomed to [500, 1000): d1 w1 500ns, d2 r1 300ns.
+	await page.evaluate(() => {});
+	await page.keyboard.type('500');
+	await page.keyboard.press('Enter');
+	for (let i = 0; i < 10; i++)
+		await page.keyboard.press('ArrowRight');
+	eq('tagged: op over the visible span', await texts(page, '.statemap-panel-value'),
+	    ['write: 500ns', 'read: 300ns']);
+	for (let i = 0; i < 3; i++)
+		await page.keyboard.press('-');
+	// At 700: d1 in w1 (500ns), d2 in r1 (300ns).
+	await clickAt(page, 0, 1, 700);
+	eq('tagged: op at the selected time', await texts(page, '.statemap-panel-value'),
+	    ['write: 500ns', 'read: 300ns']);
+	eq('tagged: legend counts at 700ns', await texts(page, '.statemap-legend-count'),
+	    ['0 (0.0%)', '2 (100.0%)']);
+	await page.click('.statemap-panel-field >> nth=0');
+	eq('tagged: tag names at the selected time', await texts(page, '.statemap-panel-value'),
+	    ['w1: 500ns', 'r1: 300ns']);
+	await page.screenshot({ path: path.join(artefacts, 'tagged-time.png') });
+	await page.click('.statemap-legendlabel >> text=io');
+	eq('tagged: clicking again clears', await page.$$eval('.statemap-legend-selected', (e) => e.length), 0);
+	const op = await page.$eval('#statemap-0 g > rect', (r) => getComputedStyle(r).opacity);
+	eq('tagged: nothing faded', op, '1');
+}
+
+// ../golden/json-basic/input.out with -c 5: cpu0's first rectangle
+// [0, 220) merged idle 155, user 60, sys 5.
+async function blend(page) {
+	await clickAt(page, 0, 0, 100);
+	const p = await panel(page);
+	eq('blend: the blend of a merged rectangle', p.slice(2, 7),
+	    ['CPU cpu0', 'blend of states:', 'idle 70.5% (155ns)', 'user 27.3% (60ns)', 'sys 2.3% (5ns)']);
+	eq('blend: its span', p[7], 'from 0ns to 220ns (220ns)');
+}
+
+// stack-a.out (first on alpha: a1, a2) over stack-b.out (second on beta,
+// start 200ns later: b1 off [0,250) on [250,800) of its own time, which is
+// [200, 450) and [450, 1000) of the window).
+async function stacked(page) {
+	eq('stacked: one shared legend', (await page.$$('.statemap-legend')).length, 2);
+	await clickAt(page, 1, 0, 600);
+	const p = await panel(page);
+	eq('stacked: the statemap title', p[0], 'second on beta');
+	eq('stacked: its own time', p[1], 'time: 600ns (400ns from start)');
+	eq('stacked: the entity and state', p.slice(3, 7),
+	    ['Entity b1', 'the only one', 'state: on', 'from 450ns to 1.000μs (550ns)']);
+	// At 600: a1 off, a2 off, b1 on.
+	eq('stacked: counts over both', await texts(page, '.statemap-legend-count'),
+	    ['1 (33.3%)', '2 (66.7%)']);
+	await clickAt(page, 0, 0, 100);
+	eq('stacked: the first title', (await panel(page))[0], 'first on alpha');
+}
+
+// ../golden/svg-escape/input.out: names that are markup, script and "]]>".
+async function hostile(page) {
+	const labels = await texts(page, '.statemap-labels text');
+	check('hostile: names are text', labels.includes('</script><script>alert(1)</script>') &&
+	    labels.includes(']]>') && labels.includes('a"b\'c&d'), JSON.stringify(labels));
+	eq('hostile: only our two scripts', await page.$$eval('script', (s) => s.map((e) => e.id)),
+	    ['statemap-data', 'statemap-viewer']);
+	await clickAt(page, 0, 0, 5);
+	const p = await panel(page);
+	check('hostile: the panel shows the name as text', p.some((t) => t.includes('</script><script>alert(1)</script>')),
+	    JSON.stringify(p));
+	check('hostile: tag members as text', p.some((t) => t.includes(']]><script>alert(2)</script>')),
+	    JSON.stringify(p));
+	await page.click('#statemap-legend-0-0');
+	await page.click('.statemap-panel-field >> nth=1');
+	eq('hostile: tag values as text', await texts(page, '.statemap-panel-value'),
+	    [']]><script>alert(2)</script>: 8ns']);
+	eq('hostile: no element injected', await page.$$eval('b', (e) => e.length), 0);
+}
+
+// big.out: 1000 entities, 25000 rectangles (the default budget).
+async function big(page) {
+	const n = await page.$$eval('.statemap-map g > rect', (r) => r.length);
+	check('big: the largest default output', n >= 24000, n + ' rectangles');
+	const times = await page.evaluate(() => {
+		const t0 = performance.now();
+		document.getElementById('statemap-zoomin').dispatchEvent(new MouseEvent('click'));
+		const t1 = performance.now();
+		document.getElementById('statemap-panright').dispatchEvent(new MouseEvent('click'));
+		const t2 = performance.now();
+		return [t1 - t0, t2 - t1];
+	});
+	check('big: zoom and pan take under 100ms', times[0] < 100 && times[1] < 100, JSON.stringify(times));
+	const v = await page.evaluate(() => window.statemapViewer.view());
+	const p = await pointFor(page, 0, 500, v.t0 + v.width / 2);
+	const t = Date.now();
+	await page.mouse.click(p.x, p.y);
+	await page.waitForFunction(() => document.querySelectorAll('#statemap-panel text').length > 3);
+	check('big: a click answers within a second', Date.now() - t < 1000, (Date.now() - t) + 'ms');
+	const sel = Date.now();
+	await page.click('#statemap-legend-0-0');
+	check('big: a state selection within a second', Date.now() - sel < 1000, (Date.now() - sel) + 'ms');
+	const deep = Date.now();
+	await page.keyboard.type('1ms');
+	await page.keyboard.press('Enter');
+	check('big: a deep zoom within a second', Date.now() - deep < 1000 &&
+	    (await spanLabel(page)).startsWith('span = 1.000ms'), (Date.now() - deep) + 'ms');
+}
+
+(async () => {
+	const browser = await chromium.launch({
+		executablePath: process.env.BROWSER || '/usr/bin/chromium',
+		args: ['--headless', '--no-sandbox', '--disable-gpu'],
+	});
+	await open(browser, 'plain', plain);
+	await open(browser, 'window', window_);
+	await open(browser, 'tagged', tagged);
+	await open(browser, 'blend', blend);
+	await open(browser, 'stacked', stacked);
+	await open(browser, 'hostile', hostile);
+	await open(browser, 'big', big);
+	await browser.close();
+	process.exit(failures > 0 ? 1 : 0);
+})().catch((e) => {
+	console.log('FAIL viewer: ' + e.message.split('\n')[0]);
+	process.exit(1);
+});
