@@ -78,7 +78,7 @@ for line in input:lines() do
 	lineno = lineno + 1
 	if line:match("^%s*#") or line:match("^%s*$") then goto next end
 	do
-		local head, ts, class, ev, fields = line:match("^(.-)%s+(%d+%.%d+):%s+([%w_]+):([%w_]+):%s*(.*)$")
+		local head, ts, class, ev, fields = line:match("^(.-)%s+(%d+%.%d+):%s+%d*%s*([%w_]+):([%w_]+):%s*(.*)$")
 		local comm, tid, c
 		if head then
 			comm, tid, c = head:match("^%s*(.-)%s+%d+/(%d+)%s+%[(%d+)%]$")

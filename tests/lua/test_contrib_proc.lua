@@ -62,6 +62,23 @@ check_eq("proc: -p and -d", t and { C.names(t:entities()), t.finish - t.begin, (
 os.execute("kill " .. pid .. " 2> /dev/null")
 os.remove(out)
 
+-- -c: a shell and the sleep it runs (": " keeps the shell from exec'ing it).
+p = io.popen("sh -c 'sleep 3; :' > /dev/null 2>&1 & echo $!")
+pid = p:read("l")
+p:close()
+os.execute("sleep 0.2")
+out, status, err = C.run("proc-statemap.lua", "-p", pid, "-c", "-d", "200ms", "-i", "20ms")
+t = status == 0 and sm.load(out)
+local descs, kill = {}, { pid }
+for _, e in ipairs(t and t:entities() or {}) do
+	descs[#descs + 1] = e.description:match("^%S+")
+	if e.name ~= pid then kill[#kill + 1] = e.name end
+end
+table.sort(descs)
+check_eq("proc: -c follows children", descs, { "sh", "sleep" })
+os.execute("kill " .. table.concat(kill, " ") .. " 2> /dev/null")
+os.remove(out)
+
 out, status, err = C.run("proc-statemap.lua", "-a", "-d", "50ms")
 t = status == 0 and sm.load(out)
 check("proc: -a sees many threads", t and #t:entities() >= 2, err)
