@@ -143,13 +143,44 @@ local function learn(now, tid, sc, args, ret)
 	end
 end
 
+-- Written to a terminal (no -o), strace prefixes nothing until the first
+-- fork, then "[pid N]" on every line: the first prefixed line of the
+-- process traced from the start is recognised and named "main" too.
+local main_pid
+local function who(tid, body)
+	if main_pid or not threads.main or threads[tid] then
+		return tid == main_pid and "main" or tid
+	end
+	local p = threads.main.pending
+	local sc = body:match("^<%.%.%. ([%w_]+) resumed>")
+	if (p and sc == p.sc) or not p then
+		main_pid = tid
+		return "main"
+	end
+	return tid
+end
+
 local lineno = 0
+local carried	-- the start of a line that strace's own message cut short
 for line in input:lines() do
 	lineno = lineno + 1
+	if carried then
+		line = carried .. line
+		carried = nil
+	end
+	local cut = line:match("^(.+)strace: Process %d+ attached$")
+	if cut then
+		carried = cut
+		goto next
+	end
 	if line:match("^strace: ") or line:match("^%s*$") then goto next end
 	do
 		local tid, rest = line:match("^%[pid%s+(%d+)%]%s+(.*)$")
-		if not tid then tid, rest = line:match("^(%d+)%s+(%d+%..*)$") end
+		if tid then
+			tid = who(tid, rest:match("^%S+%s+(.*)$") or "")
+		else
+			tid, rest = line:match("^(%d+)%s+(%d+%..*)$")
+		end
 		if not tid then tid, rest = "main", line end
 		local ts, body = rest:match("^(%d+%.%d+)%s+(.*)$")
 		local ns = ts and smout.seconds_ns(ts)

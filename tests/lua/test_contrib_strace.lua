@@ -55,7 +55,32 @@ os.remove(out)
 out, status, err = C.run("strace2statemap.lua", "--lenient", bad)
 check("strace: --lenient skips it", status == 0 and sm.load(out):entity("100").transitions == 4, err)
 os.remove(out)
+-- Written to a terminal: no prefix until the first fork, strace's own
+-- message cutting a line in two, then "[pid N]" on every line.
+f = io.open(bad, "w")
+f:write("10.000000 execve(\"/bin/sh\", [\"sh\"], 0x0 /* 1 var */) = 0 <0.000100>\n",
+	"10.000200 clone(child_stack=NULL, flags=SIGCHLDstrace: Process 43 attached\n",
+	" <unfinished ...>\n",
+	"[pid    43] 10.000300 set_robust_list(0x1, 24 <unfinished ...>\n",
+	"[pid    42] 10.000400 <... clone resumed>, child_tidptr=0x2) = 43 <0.000200>\n",
+	"[pid    43] 10.000450 <... set_robust_list resumed>) = 0 <0.000150>\n",
+	"[pid    42] 10.000500 wait4(-1,  <unfinished ...>\n",
+	"[pid    43] 10.000600 +++ exited with 0 +++\n",
+	"[pid    42] 10.000700 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 43 <0.000200>\n",
+	"[pid    42] 10.000800 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=43, si_uid=0} ---\n")
+f:close()
+out, status, err = C.run("strace2statemap.lua", bad)
+t = status == 0 and sm.load(out)
+check_eq("strace: terminal output, the first process is main", t and {
+	C.names(t:entities()), { t:entity("main"):at(300000) }, { t:entity("main"):at(600000) },
+	t:entity("43").description }, { { "43", "main" }, { "other", "clone", 200000, 400000 },
+	{ "wait", "wait4", 500000, 700000 }, "sh" })
+check_eq("strace: terminal output, events", status == 0 and C.events(out), {
+	{ time = "400000", entity = "main", event = "clone", target = "43" },
+	{ time = "800000", entity = "43", event = "SIGCHLD", target = "main" } })
+os.remove(out)
 os.remove(bad)
+
 out, status = C.run("strace2statemap.lua", "--help")
 check("strace: --help", status == 0 and io.open(out):read("a"):find("usage:", 1, true))
 os.remove(out)
