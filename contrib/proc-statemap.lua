@@ -133,6 +133,7 @@ end
 
 local lineno = 0
 local finished = false
+local sampled_any = false
 while not finished do
 	local line = ticker:read("l")
 	if not line then break end
@@ -202,6 +203,7 @@ while not finished do
 					w:datum(now, tid, state)
 				end
 				seen[tid] = true
+				sampled_any = true
 				if p == root and tid == root and st ~= "Z" and st ~= "X" then root_alive = true end
 			end
 		end
@@ -216,7 +218,7 @@ while not finished do
 	if not root_alive then finished = true end
 end
 ticker:close()
-if not origin then
-	io.stderr:write("proc-statemap: no sample was taken\n")
+if not next(threads) and not sampled_any then
+	io.stderr:write("proc-statemap: no thread was sampled (the process ended, or never started, before the first sample)\n")
 	os.exit(1)
 end

@@ -84,6 +84,11 @@ t = status == 0 and sm.load(out)
 check("proc: -a sees many threads", t and #t:entities() >= 2, err)
 os.remove(out)
 
+out, status, err = C.run("proc-statemap.lua", "--", "/nonexistent/command")
+check("proc: a command that does not start is an error",
+	status == 1 and err:find("no thread was sampled", 1, true) ~= nil, err)
+os.remove(out)
+
 out, status, err = C.run("proc-statemap.lua", "-p", "x")
 check_eq("proc: a bad option is status 2", { status, err }, { 2, "proc-statemap: -p wants a process id\n" })
 os.remove(out)
