@@ -193,7 +193,6 @@ for line in input:lines() do
 		local t = thread(tid)
 		local dur = body:match("<(%d+%.%d+)>%s*$")
 		if body:match("^%+%+%+ ") then
-			flush(nil) -- rare: let any pending end land first
 			exited[tid] = true
 			w:datum(now, tid, "exited")
 		elseif body:match("^%-%-%- ") then

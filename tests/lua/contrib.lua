@@ -49,4 +49,19 @@ function C.events(path)
 	return ev
 end
 
+--- Whether the data and events of a converter's output are in time
+--- order, and the metadata comes first.
+function C.in_order(path)
+	local last = -1
+	for i, r in ipairs(C.records(path)) do
+		if i == 1 and not r.states then return false end
+		local t = r.time and tonumber(r.time)
+		if t then
+			if t < last then return false end
+			last = t
+		end
+	end
+	return true
+end
+
 return C

@@ -10,6 +10,7 @@ local ms = 1000000
 
 local out, status, err = C.run("apitimeline2statemap.lua", C.samples .. "/api-timeline.txt")
 check_eq("api: converts the sample", { status, err }, { 0, "" })
+check("api: metadata first, then time order", C.in_order(out))
 local t = sm.load(out)
 check_eq("api: threads", C.names(t:entities()), { "main", "worker" })
 check_eq("api: states are cpu, sleep, stopped and the APIs", C.names(t.states),

@@ -9,6 +9,7 @@ local check, check_eq = unit.check, unit.check_eq
 
 local out, status, err = C.run("chrome2statemap.lua", C.samples .. "/chrome-array.json")
 check_eq("chrome: converts the array form", { status, err }, { 0, "" })
+check("chrome: metadata first, then time order", C.in_order(out))
 local t = sm.load(out)
 check_eq("chrome: start is the first timestamp", t.start, 1000000)
 check_eq("chrome: threads are entities", C.names(t:entities()), { "1/1", "1/2" })

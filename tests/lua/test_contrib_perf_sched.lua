@@ -9,6 +9,7 @@ local check, check_eq = unit.check, unit.check_eq
 
 local out, status, err = C.run("perf-sched2statemap.lua", C.samples .. "/perf-sched.txt")
 check_eq("perf: converts the sample", { status, err }, { 0, "" })
+check("perf: metadata first, then time order", C.in_order(out))
 local t = sm.load(out)
 check_eq("perf: start is the first event", t.start, 5001000100000)
 check_eq("perf: threads and CPUs", C.names(t:entities()), { "101", "102", "103", "104", "cpu0", "cpu1" })

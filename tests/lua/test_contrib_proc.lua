@@ -17,6 +17,7 @@ check("proc: the workload builds", built)
 
 local out, status, err = C.run("proc-statemap.lua", "--", exe, "1", dir .. "/data")
 check_eq("proc: samples a command until it exits", { status, err }, { 0, "" })
+check("proc: metadata first, then time order", C.in_order(out))
 local t = sm.load(out)
 local by = {}
 for _, e in ipairs(t:entities()) do

@@ -8,6 +8,7 @@ local check, check_eq = unit.check, unit.check_eq
 
 local out, status, err = C.run("strace2statemap.lua", C.samples .. "/strace-sh.txt")
 check_eq("strace: converts the sample", { status, err }, { 0, "" })
+check("strace: metadata first, then time order", C.in_order(out))
 local t = sm.load(out)
 check_eq("strace: start is the first timestamp", t.start, 1795398980877970000)
 check_eq("strace: one entity per process", C.names(t:entities()), { "20064", "20065", "20066", "20067" })
