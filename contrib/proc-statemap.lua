@@ -97,8 +97,9 @@ local function parse_stat(text)
 	return comm, f[1], f[2], (tonumber(f[12]) or 0) + (tonumber(f[13]) or 0)
 end
 
+local host = slurp("/proc/sys/kernel/hostname")
 local w = smout.writer({ title = opts.title or ("threads of " .. (#rest > 0 and rest[1] or opts.pid or "the system")),
-	entityKind = "Thread" }, {
+	host = host and host:gsub("\n$", ""), entityKind = "Thread" }, {
 	{ "running", "#2ca02c" }, { "runnable", "#d62728" }, { "sleeping", "#e8e8e8" },
 	{ "disk-wait", "#ff7f0e" }, { "stopped", "#9467bd" }, { "zombie", "#8c564b" },
 	{ "dead", "#555555" },

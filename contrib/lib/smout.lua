@@ -17,8 +17,8 @@ smout.emit = emit
 
 --- A writer for one trace. `states` is a list of {name, color}; the
 --- values are their positions from 0. `meta` holds title, host,
---- entityKind; the start is given later by writer:start(ns since epoch),
---- or with the first datum.
+--- entityKind (any may be nil); writer:start(ns) writes the metadata and
+--- must come before any other record.
 function smout.writer(meta, states)
 	local w = { value = {}, described = {}, tagdefs = {}, started = false }
 	local st = {}
@@ -135,10 +135,6 @@ function smout.options(argv, spec, usage)
 			end
 		else
 			rest[#rest + 1] = a
-			if spec.stop_at_operand then
-				for j = i + 1, #argv do rest[#rest + 1] = argv[j] end
-				break
-			end
 		end
 		i = i + 1
 	end

@@ -26,6 +26,9 @@ for _, e in ipairs(t:entities()) do
 end
 check("proc: one entity per thread, named by the process and thread names",
 	by.spin and by.nap and by.io and by.main and #t:entities() == 4, unit.show(C.names(t:entities())))
+local hf = io.open("/proc/sys/kernel/hostname")
+check_eq("proc: the host is this machine", t.host, hf and hf:read("l"))
+if hf then hf:close() end
 check_eq("proc: states", C.names(t.states),
 	{ "dead", "disk-wait", "runnable", "running", "sleeping", "stopped", "zombie" })
 check("proc: sampled for about the workload's second", t.finish - t.begin >= 900000000
