@@ -61,7 +61,7 @@ local function each_line()
 	end
 	return io.lines(files[1])
 end
-local states = { { "cpu", "#2ca02c" }, { "sleep", "#e8e8e8" }, { "stopped", "#d62728" } }
+local states = { { "cpu", "#2ca02c" }, { "sleep", "#e8e8e8" }, { "stopped", "#222222" } }
 local known = { cpu = true, sleep = true, stopped = true }
 for l in each_line() do
 	local api = l:match("^%s*%S+%s+%S+%s+start call%s+(%S+)%s*$")

@@ -16,15 +16,31 @@ end
 smout.emit = emit
 
 --- A writer for one trace. `states` is a list of {name, color}; the
---- values are their positions from 0. `meta` holds title, host,
+--- values are their positions from 0; a missing colour is taken from
+--- the palette above. `meta` holds title, host,
 --- entityKind (any may be nil); writer:start(ns) writes the metadata and
 --- must come before any other record.
+-- Colours for states that come without one (slice names, API names), in
+-- order: distinct hues first, then lighter and darker ones; no green, which
+-- the converters keep for "on a CPU".
+local palette = {
+	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
+	"#ff9da7", "#9c755f", "#bab0ac", "#a0cbe8", "#ffbe7d", "#ff9d9a",
+	"#86bcb6", "#f1ce63", "#d4a6c8", "#fabfd2", "#d7b5a6", "#79706e",
+}
+
 function smout.writer(meta, states)
 	local w = { value = {}, described = {}, tagdefs = {}, started = false }
 	local st = {}
+	local uncoloured = 0
 	for i, s in ipairs(states) do
 		w.value[s[1]] = i - 1
-		st[s[1]] = { value = i - 1, color = s[2] }
+		local color = s[2]
+		if not color then
+			color = palette[uncoloured % #palette + 1]
+			uncoloured = uncoloured + 1
+		end
+		st[s[1]] = { value = i - 1, color = color }
 	end
 	w.meta = { title = meta.title, host = meta.host, entityKind = meta.entityKind,
 		states = st }
