@@ -88,10 +88,11 @@ for i, ev in ipairs(events) do
 	if type(ev) ~= "table" then bad(i, "an event must be an object"); goto next end
 	do
 		local ph = ev.ph
-		local key = idstr(ev.pid) .. "/" .. idstr(ev.tid)
+		local pid = ev.pid == nil and 0 or ev.pid
+		local key = idstr(pid) .. "/" .. idstr(ev.tid == nil and pid or ev.tid)
 		if ph == "M" then
 			local nm = type(ev.args) == "table" and ev.args.name
-			if ev.name == "process_name" and type(nm) == "string" then pnames[idstr(ev.pid)] = nm end
+			if ev.name == "process_name" and type(nm) == "string" then pnames[idstr(pid)] = nm end
 			if ev.name == "thread_name" and type(nm) == "string" then tnames[key] = nm end
 			goto next
 		end
