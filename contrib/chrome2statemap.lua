@@ -1,0 +1,239 @@
+-- chrome2statemap.lua: Chrome Trace Event Format / Perfetto JSON to a
+-- statemap of threads. Run with statemap-lua; see --help and
+-- contrib/README.md.
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/lib/?.lua;" .. package.path
+local smout = require "smout"
+local json = statemap.json
+
+local usage = [[
+usage: statemap-lua contrib/chrome2statemap.lua [OPTIONS] [FILE]
+
+Reads a trace in the Chrome Trace Event Format (a JSON array of events, or
+an object with "traceEvents"; FILE or standard input), as written by
+Chrome, Perfetto's JSON export, Go, tracing-chrome and many profilers,
+and writes a statemap: one entity per thread (named PID/TID, described by
+the process_name and thread_name metadata), whose state is the name of
+the innermost open slice (or, with --outermost, the outermost one), or
+"idle" outside all slices. Duration slices are "B"/"E" pairs and
+complete "X" events (ts and dur in microseconds); instant, counter, async
+and other events are skipped. Flow events ("s", "t", "f" with the same
+id, or bind_id with flow_out / flow_in) become events from one thread to
+the next, named after the flow.
+
+The whole file is read into memory (JSON has no streaming form here).
+Errors name the event by its position: FILE: event N: message.
+
+  --outermost    the outermost slice names the state (default innermost)
+  --max-states N keep the N names with the most time as states, the rest
+                 become "other" (default 40)
+  --lenient      skip bad events (reported on stderr) instead of stopping
+  --title T      the statemap's title (default: the file name)
+]]
+
+local opts, files = smout.options(arg, {
+	["--outermost"] = { "outermost" }, ["--max-states"] = { "max", true },
+	["--lenient"] = { "lenient" }, ["--title"] = { "title", true } }, usage)
+local max_states = math.tointeger(tonumber(opts.max or "40"))
+if not max_states or max_states < 1 then
+	io.stderr:write("chrome2statemap: --max-states wants a positive integer\n")
+	os.exit(2)
+end
+local input, name = smout.open(files[1])
+local text = input:read("a")
+local ok, doc = pcall(json.decode, text, name)
+if not ok then
+	io.stderr:write(tostring(doc), "\n")
+	os.exit(1)
+end
+local events = doc
+if type(doc) == "table" and doc.traceEvents then events = doc.traceEvents end
+if type(events) ~= "table" or (next(events) ~= nil and events[1] == nil) then
+	io.stderr:write(name, ": expected an array of events or {\"traceEvents\": [...]}\n")
+	os.exit(1)
+end
+
+local bad_count = 0
+local function bad(i, msg)
+	io.stderr:write(string.format("%s: event %d: %s\n", name, i, msg))
+	if not opts.lenient then os.exit(1) end
+	bad_count = bad_count + 1
+end
+
+-- Microseconds (integer or fractional) to integer nanoseconds.
+local function ns(us)
+	if math.type(us) == "integer" then return us * 1000 end
+	return math.floor(us * 1000 + 0.5)
+end
+
+local threads, order = {}, {}	-- key "pid/tid" -> {marks}, first-seen order
+local pnames, tnames = {}, {}
+local flows = {}		-- flow id -> list of {time, thread, name, seq}
+local origin, last
+local function thread(key)
+	local th = threads[key]
+	if not th then
+		th = { marks = {} }
+		threads[key] = th
+		order[#order + 1] = key
+	end
+	return th
+end
+local function seen(t)
+	if not origin or t < origin then origin = t end
+	if not last or t > last then last = t end
+end
+local function idstr(v) return type(v) == "number" and tostring(math.tointeger(v) or v) or tostring(v) end
+
+for i, ev in ipairs(events) do
+	if type(ev) ~= "table" then bad(i, "an event must be an object"); goto next end
+	do
+		local ph = ev.ph
+		local pid = ev.pid == nil and 0 or ev.pid
+		local key = idstr(pid) .. "/" .. idstr(ev.tid == nil and pid or ev.tid)
+		if ph == "M" then
+			local nm = type(ev.args) == "table" and ev.args.name
+			if ev.name == "process_name" and type(nm) == "string" then pnames[idstr(pid)] = nm end
+			if ev.name == "thread_name" and type(nm) == "string" then tnames[key] = nm end
+			goto next
+		end
+		if ph ~= "B" and ph ~= "E" and ph ~= "X" and ph ~= "s" and ph ~= "t" and ph ~= "f" then
+			goto next
+		end
+		if type(ev.ts) ~= "number" then bad(i, "\"ts\" must be a number"); goto next end
+		local t = ns(ev.ts)
+		if ph == "B" or ph == "X" then
+			if type(ev.name) ~= "string" then bad(i, "a slice needs a \"name\""); goto next end
+		end
+		if ph == "X" and (type(ev.dur) ~= "number" or ev.dur < 0) then
+			bad(i, "an \"X\" event needs a \"dur\" of at least 0"); goto next
+		end
+		seen(t)
+		local marks = thread(key).marks
+		if ph == "B" then
+			marks[#marks + 1] = { t, 1, math.huge, i, ev.name }
+		elseif ph == "E" then
+			marks[#marks + 1] = { t, 0, 0, i }
+		elseif ph == "X" then
+			local d = ns(ev.dur)
+			marks[#marks + 1] = { t, 1, d, i, ev.name }
+			marks[#marks + 1] = { t + d, 0, 0, i }
+			seen(t + d)
+		end
+		-- Flows: classic s/t/f, or bind_id with flow_out/flow_in on slices.
+		local fid, step
+		if ph == "s" or ph == "t" or ph == "f" then
+			fid, step = ev.id, ph
+			if fid == nil and ev.bind_id ~= nil then fid = ev.bind_id end
+		elseif ev.bind_id ~= nil and (ev.flow_out or ev.flow_in) then
+			fid, step = ev.bind_id, ev.flow_out and "s" or "f"
+		end
+		if fid ~= nil then
+			local k = idstr(ev.cat or "") .. "\0" .. idstr(fid)
+			flows[k] = flows[k] or {}
+			table.insert(flows[k], { t, key, ev.name or "flow", i, step })
+		end
+	end
+	::next::
+end
+if not origin then
+	io.stderr:write(name, ": no slices (B/E or X events) in the trace\n")
+	os.exit(1)
+end
+
+-- Walk each thread's marks in time order: ends before begins at the same
+-- time, longer slices (outer) before shorter ones, then file order.
+local changes = {}	-- {time, thread key, state name, seq}
+local total = {}	-- name -> ns spent as the state, to pick the states kept
+local seq = 0
+for _, key in ipairs(order) do
+	local marks = threads[key].marks
+	table.sort(marks, function(a, b)
+		if a[1] ~= b[1] then return a[1] < b[1] end
+		if a[2] ~= b[2] then return a[2] < b[2] end
+		if a[3] ~= b[3] then return a[3] > b[3] end
+		return a[4] < b[4]
+	end)
+	local stack, cur, since, prev = {}, nil, nil, nil
+	local function set(t, state)
+		if state == cur then return end
+		if cur then total[cur] = (total[cur] or 0) + (t - since) end
+		local c = changes[#changes]
+		if c and c[2] == key and c[1] == t then
+			-- several marks at one time: only the last state counts
+			c[3] = state
+			if state == prev then changes[#changes] = nil end
+		else
+			prev = cur
+			seq = seq + 1
+			changes[#changes + 1] = { t, key, state, seq }
+		end
+		cur, since = state, t
+	end
+	for _, m in ipairs(marks) do
+		if m[2] == 1 then
+			stack[#stack + 1] = m[5]
+		elseif #stack == 0 then
+			bad(m[4], "\"E\" (or the end of an \"X\") with no open slice on thread " .. key)
+		else
+			stack[#stack] = nil
+		end
+		set(m[1], (opts.outermost and stack[1] or stack[#stack]) or "idle")
+	end
+	if cur then total[cur] = (total[cur] or 0) + (last - since) end
+end
+total.idle = nil
+
+-- The states: idle first, then names by time spent, beyond the limit "other".
+local names = {}
+for n in pairs(total) do names[#names + 1] = n end
+table.sort(names, function(a, b)
+	if total[a] ~= total[b] then return total[a] > total[b] end
+	return a < b
+end)
+local keep = {}
+local states = { { "idle", "#ffffff" } }
+for i, n in ipairs(names) do
+	if i <= max_states then
+		keep[n] = n
+		states[#states + 1] = { n }
+	else
+		keep[n] = "other"
+	end
+end
+if #names > max_states then states[#states + 1] = { "other", "#aaaaaa" } end
+keep.idle = "idle"
+
+local w = smout.writer({ title = opts.title or name, entityKind = "Thread" }, states)
+w:start(origin)
+for _, key in ipairs(order) do
+	local pid = key:match("^(.-)/")
+	local desc = {}
+	if pnames[pid] then desc[#desc + 1] = pnames[pid] end
+	if tnames[key] then desc[#desc + 1] = tnames[key] end
+	if #desc > 0 then w:describe(key, table.concat(desc, ": ")) end
+end
+
+-- Flow steps in order become events from each step's thread to the next's.
+for _, steps in pairs(flows) do
+	table.sort(steps, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[4] < b[4]) end)
+	for j = 1, #steps - 1 do
+		if steps[j][5] ~= "f" then
+			seq = seq + 1
+			changes[#changes + 1] = { steps[j][1], steps[j][2], nil, seq, steps[j + 1][2], steps[j][3] }
+		end
+	end
+end
+table.sort(changes, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[4] < b[4]) end)
+local written = {}
+for _, c in ipairs(changes) do
+	if c[3] then
+		local st = keep[c[3]]
+		if written[c[2]] ~= st then
+			written[c[2]] = st
+			w:datum(c[1] - origin, c[2], st)
+		end
+	else
+		w:event(c[1] - origin, c[2], c[6], c[5])
+	end
+end
+if bad_count > 0 then io.stderr:write(string.format("%s: %d bad events skipped\n", name, bad_count)) end

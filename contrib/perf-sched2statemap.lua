@@ -1,0 +1,134 @@
+-- perf-sched2statemap.lua: `perf script` output of Linux scheduler
+-- tracepoints to a statemap of threads and CPUs. Run with statemap-lua;
+-- see --help and contrib/README.md.
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/lib/?.lua;" .. package.path
+local smout = require "smout"
+
+local usage = [[
+usage: statemap-lua contrib/perf-sched2statemap.lua [OPTIONS] [FILE]
+
+Reads `perf script` output of sched:sched_switch, sched:sched_wakeup (and
+sched_wakeup_new, sched_waking is ignored) and sched:sched_process_exit
+(FILE or standard input) and writes a statemap with two kinds of entity:
+
+  threads (named by thread id, described by their command name): on-cpu,
+    runnable (preempted, or woken and not yet running), sleeping
+    (prev_state S or I), io-wait (prev_state D: uninterruptible, usually
+    disk I/O), stopped (T, t) and dead (after sched_process_exit, or X/Z);
+  CPUs (named cpu0, cpu1, ...): idle, or on-cpu with the running thread's
+    id as the tag (tag definitions carry pid and comm).
+
+Each wakeup is also an event from the waking thread (or the CPU, when it
+comes from the idle task or an interrupt of it) to the woken one.
+
+Capture:  perf record -e sched:sched_switch -e sched:sched_wakeup \
+              -e sched:sched_process_exit -a -- sleep 5
+          perf script > sched.txt
+
+The statemap's start is perf's timestamp of the first event (seconds of
+the kernel's monotonic clock, not wall time).
+
+  --threads   only the thread entities
+  --cpus      only the CPU entities
+  --lenient   skip malformed lines (reported on stderr) instead of stopping
+  --title T   the statemap's title (default "Linux scheduler")
+]]
+
+local opts, files = smout.options(arg, {
+	["--lenient"] = { "lenient" }, ["--title"] = { "title", true },
+	["--threads"] = { "threads" }, ["--cpus"] = { "cpus" } }, usage)
+local want_threads = opts.threads or not opts.cpus
+local want_cpus = opts.cpus or not opts.threads
+local input, name = smout.open(files[1])
+local report = smout.reporter(name, opts.lenient)
+
+local w = smout.writer({ title = opts.title or "Linux scheduler", entityKind = "Thread or CPU" }, {
+	{ "on-cpu", "#2ca02c" }, { "runnable", "#d62728" }, { "sleeping", "#e8e8e8" },
+	{ "io-wait", "#ff7f0e" }, { "stopped", "#9467bd" }, { "dead", "#555555" },
+	{ "idle", "#ffffff" },
+})
+
+local prev_state = { R = "runnable", S = "sleeping", I = "sleeping", D = "io-wait",
+	T = "stopped", t = "stopped", X = "dead", Z = "dead" }
+
+local origin, last
+local state = {}	-- tid -> its current state
+
+local function thread(now, tid, st, comm)
+	if tid == "0" or not want_threads then return end
+	if comm then w:describe(tid, comm) end
+	if state[tid] == "dead" and st ~= "on-cpu" then return end	-- only reuse revives
+	state[tid] = st
+	w:datum(now, tid, st)
+end
+
+local function cpu(now, c, tid, comm)
+	if not want_cpus then return end
+	local e = "cpu" .. tonumber(c)
+	if tid == "0" then
+		w:datum(now, e, "idle")
+	else
+		w:tag("on-cpu", tid, { pid = tonumber(tid), comm = comm })
+		w:datum(now, e, "on-cpu", tid)
+	end
+end
+
+local lineno = 0
+for line in input:lines() do
+	lineno = lineno + 1
+	if line:match("^%s*#") or line:match("^%s*$") then goto next end
+	do
+		local head, ts, class, ev, fields = line:match("^(.-)%s+(%d+%.%d+):%s+%d*%s*([%w_]+):([%w_]+):%s*(.*)$")
+		local comm, tid, c
+		if head then
+			comm, tid, c = head:match("^%s*(.-)%s+%d+/(%d+)%s+%[(%d+)%]$")
+			if not comm then comm, tid, c = head:match("^%s*(.-)%s+(%d+)%s+%[(%d+)%]$") end
+		end
+		if not comm then
+			report:bad(lineno, "expected COMM TID [CPU] SECONDS: EVENT: FIELDS (perf script)")
+			goto next
+		end
+		local ns = smout.seconds_ns(ts)
+		if not origin then
+			origin = ns
+			w:start(ns)
+		end
+		local now = ns - origin
+		if last and now < last then
+			report:bad(lineno, "time goes backwards (perf script sorts events by time)")
+			goto next
+		end
+		last = now
+		if ev == "sched_switch" then
+			local pc, pp, ps, nc, np = fields:match(
+				"^prev_comm=(.-) prev_pid=(%d+) prev_prio=%-?%d+ prev_state=(%S+) ==> next_comm=(.-) next_pid=(%d+) next_prio=%-?%d+")
+			if not pc then
+				report:bad(lineno, "sched_switch fields: expected prev_comm= prev_pid= prev_prio= prev_state= ==> next_comm= next_pid= next_prio=")
+				goto next
+			end
+			thread(now, pp, prev_state[ps:sub(1, 1)] or "sleeping", pc)
+			thread(now, np, "on-cpu", nc)
+			cpu(now, c, np, nc)
+		elseif ev == "sched_wakeup" or ev == "sched_wakeup_new" then
+			local wc, wp = fields:match("^comm=(.-) pid=(%d+) prio=%-?%d+")
+			if not wc then
+				report:bad(lineno, ev .. " fields: expected comm= pid= prio=")
+				goto next
+			end
+			if state[wp] ~= "on-cpu" then thread(now, wp, "runnable", wc) end
+			if want_threads then
+				w:event(now, tid ~= "0" and tid or ("cpu" .. tonumber(c)), "wakeup", wp)
+			end
+		elseif ev == "sched_process_exit" then
+			local xc, xp = fields:match("^comm=(.-) pid=(%d+)")
+			if not xc then
+				report:bad(lineno, "sched_process_exit fields: expected comm= pid=")
+				goto next
+			end
+			thread(now, xp, "dead", xc)
+		end
+		-- other events (sched_waking, sched_migrate_task ...) are skipped
+	end
+	::next::
+end
+report:finish()

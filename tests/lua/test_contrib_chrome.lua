@@ -1,0 +1,70 @@
+-- Tests for contrib/chrome2statemap.lua on small Chrome Trace Event Format
+-- samples: tests/contrib/chrome-array.json (the array form, B/E, names,
+-- a flow) and chrome-object.json ({"traceEvents"}, nested X, bind_id).
+local sm = require "statemap"
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local unit = require "unit"
+local C = require "contrib"
+local check, check_eq = unit.check, unit.check_eq
+
+local out, status, err = C.run("chrome2statemap.lua", C.samples .. "/chrome-array.json")
+check_eq("chrome: converts the array form", { status, err }, { 0, "" })
+check("chrome: metadata first, then time order", C.in_order(out))
+local t = sm.load(out)
+check_eq("chrome: start is the first timestamp", t.start, 1000000)
+check_eq("chrome: threads are entities", C.names(t:entities()), { "1/1", "1/2" })
+check_eq("chrome: described by process and thread names",
+	{ t:entity("1/1").description, t:entity("1/2").description }, { "server: main", "server: worker" })
+check_eq("chrome: states are slice names and idle", C.names(t.states),
+	{ "compute", "idle", "parse", "request", "wait" })
+local main = t:entity("1/1")
+check_eq("chrome: the innermost slice names the state", { main:at(200000) }, { "parse", nil, 100000, 300000 })
+check_eq("chrome: back to the outer slice when it ends", { main:at(350000) }, { "request", nil, 300000, 400000 })
+check_eq("chrome: idle after the last slice", { t:entity("1/2"):at(1600000) }, { "idle", nil, 1500000, 2000000 })
+check_eq("chrome: a flow is an event from one thread to the next",
+	C.events(out), { { time = "350000", entity = "1/1", event = "job", target = "1/2" } })
+os.remove(out)
+
+out, status = C.run("chrome2statemap.lua", "--outermost", C.samples .. "/chrome-array.json")
+t = sm.load(out)
+check_eq("chrome: --outermost", { t:entity("1/1"):at(200000) }, { "request", nil, 0, 2000000 })
+os.remove(out)
+
+out, status, err = C.run("chrome2statemap.lua", C.samples .. "/chrome-object.json")
+check_eq("chrome: converts the traceEvents form", { status, err }, { 0, "" })
+t = sm.load(out)
+local f = t:entity("9/90")
+-- frame [10.5, 110.5)us holds layout [10.5, 50.5) and paint [60, 90.25)
+check_eq("chrome: nested X, fractional microseconds", { f:at(0) }, { "layout", nil, 0, 40000 })
+check_eq("chrome: between children, the parent", { f:at(45000) }, { "frame", nil, 40000, 49500 })
+check_eq("chrome: paint", { f:at(50000) }, { "paint", nil, 49500, 79750 })
+check_eq("chrome: bind_id flows", C.events(out),
+	{ { time = "49500", entity = "9/90", event = "paint", target = "9/91" } })
+os.remove(out)
+
+out, status = C.run("chrome2statemap.lua", "--max-states", "1", C.samples .. "/chrome-array.json")
+t = sm.load(out)
+check_eq("chrome: --max-states keeps the busiest names", C.names(t.states), { "idle", "other", "wait" })
+os.remove(out)
+
+local bad = os.tmpname()
+local fh = io.open(bad, "w")
+fh:write('[{"ph":"B","pid":1,"tid":1,"ts":1,"name":"a"},{"ph":"E","pid":1,"tid":1,"ts":2},',
+	'{"ph":"E","pid":1,"tid":1,"ts":3},{"ph":"X","pid":1,"tid":1,"ts":4,"name":"b"}]')
+fh:close()
+out, status, err = C.run("chrome2statemap.lua", bad)
+check_eq("chrome: a bad event is named by its position", { status, err:match(": (event %d+): ") }, { 1, "event 4" })
+os.remove(out)
+out, status, err = C.run("chrome2statemap.lua", "--lenient", bad)
+check_eq("chrome: --lenient reports both and goes on", { status, select(2, err:gsub("\n", "")) }, { 0, 3 })
+os.remove(out)
+fh = io.open(bad, "w")
+fh:write('{"traceEvents": [1,')
+fh:close()
+out, status, err = C.run("chrome2statemap.lua", bad)
+check("chrome: bad JSON is an error with line and column", status == 1 and err:match(":1:%d+: ") ~= nil, err)
+os.remove(out)
+os.remove(bad)
+out, status = C.run("chrome2statemap.lua", "--help")
+check("chrome: --help", status == 0 and io.open(out):read("a"):find("usage:", 1, true))
+os.remove(out)
