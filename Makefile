@@ -37,7 +37,7 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 
 # statemap.so: the same module for plain lua5.4 (require "statemap").
 # Lua's symbols come from the interpreter that loads it.
-PIC_SRC = $(filter-out src/main.c src/lua_script.c,$(wildcard src/*.c))
+PIC_SRC = $(filter-out src/main.c src/lua_script.c src/lua_repl.c,$(wildcard src/*.c))
 PIC_OBJ = $(PIC_SRC:src/%.c=build-pic/%.o) build-pic/lua_modules.o \
 	build-pic/viewer_assets.o
 PIC_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -O2 -g -fPIC -Wall -Wextra -Werror \

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cache.h"
 #include "classic.h"
 #include "duration.h"
+#include "lua_repl.h"
 #include "lua_script.h"
 #include "version.h"
 
@@ -20,6 +22,10 @@ static const char usage_text[] =
 "Usage: statemap-lua [OPTIONS] FILE...        classic statemap of FILEs\n"
 "       statemap-lua [--timeout TIME] [--memory-limit SIZE] [--no-cache]\n"
 "                    SCRIPT.lua [ARGS...]     run a Lua script\n"
+"       statemap-lua --interactive [-e CODE]... [SCRIPT.lua] [FILE...]\n"
+"                                              Lua REPL over FILEs\n"
+"       statemap-lua -e CODE [-e CODE]... [SCRIPT.lua] [FILE...]\n"
+"                                              run Lua code over FILEs\n"
 "\n"
 "Options for the classic statemap (FILE may be - for standard input;\n"
 "several files are stacked, the first one fixing the time bounds):\n"
@@ -31,7 +37,9 @@ static const char usage_text[] =
 "  -s, --sortby STATE       sort entities by time in STATE, descending\n"
 "                           (default: by name, in natural order)\n"
 "  -S, --stacksortby STATE  sort stacked statemaps by time in STATE\n"
-"  -i, --ignore-tags        ignore tags in the input\n"
+"  -i, --ignore-tags        ignore tags in the input (-i alone is --interactive\n"
+"                           when standard output is a terminal and -o is not\n"
+"                           given)\n"
 "  -h, --state-height PX    height of each entity's strip (default 10)\n"
 "  -f, --filter REGEX       only entities whose names match REGEX\n"
 "                           (POSIX extended regular expression)\n"
@@ -40,6 +48,15 @@ static const char usage_text[] =
 "  -T, --format FORMAT      svg (default) or json\n"
 "      --no-cache           neither use nor write the cache of traces that\n"
 "                           scripts load (the classic statemap streams)\n"
+"\n"
+"Lua mode (the REPL, or code given with -e):\n"
+"      --interactive        load the FILEs (the first is t, all are traces),\n"
+"                           run the -e code and SCRIPT.lua, then read Lua\n"
+"                           statements from standard input and print results\n"
+"  -e CODE                  run CODE (-e followed by something that is not a\n"
+"                           TIME is Lua mode; in Lua mode it is always CODE)\n"
+"      --ignore-tags        load the FILEs without tags\n"
+"\n"
 "      --help               show this help\n"
 "      --version            show the version\n";
 
@@ -161,10 +178,38 @@ parse_size(const char *name, const char *text)
 	return (0);
 }
 
+/* --timeout TIME (a bare number is seconds) or --memory-limit SIZE. */
+static void
+limit_option(const char *name, const char *value, script_limits *limits)
+{
+	if (strcmp(name, "--timeout") == 0) {
+		char *end;
+		double secs = strtod(value, &end);
+
+		if (end != value && *end == '\0' && secs > 0 && secs < 1e9 &&
+		    value[0] != '-')
+			limits->timeout_ns = (uint64_t)(secs * 1e9);
+		else if ((limits->timeout_ns = (uint64_t)
+		    parse_time_option("timeout", value)) == 0)
+			usage_error("invalid timeout \"%s\": must be more "
+			    "than 0", value);
+	} else {
+		limits->memory_bytes = parse_size("memory limit", value);
+	}
+}
+
+static int
+is_limit_option(const char *a)
+{
+	return (strcmp(a, "--timeout") == 0 ||
+	    strcmp(a, "--memory-limit") == 0);
+}
+
 /*
- * Script mode: [--timeout TIME] [--memory-limit SIZE] SCRIPT.lua ARGS...
+ * Script mode: [--timeout TIME] [--memory-limit SIZE] [--no-cache]
+ * SCRIPT.lua ARGS...
  * Returns the index of the script in argv, or 0 if this is not script
- * mode.  A bare --timeout number is seconds.
+ * mode.
  */
 static int
 script_options(int argc, char **argv, script_limits *limits)
@@ -172,32 +217,17 @@ script_options(int argc, char **argv, script_limits *limits)
 	int i = 1, limited = 0;
 
 	memset(limits, 0, sizeof (*limits));
-	while (i + 1 < argc) {
-		if (strcmp(argv[i], "--no-cache") == 0) {
+	for (;;) {
+		if (i < argc && strcmp(argv[i], "--no-cache") == 0) {
 			cache_disable();
 			i++;
-			continue;
-		}
-		if (strcmp(argv[i], "--timeout") == 0) {
-			const char *t = argv[i + 1];
-			char *end;
-			double secs = strtod(t, &end);
-
-			if (end != t && *end == '\0' && secs > 0 &&
-			    secs < 1e9 && t[0] != '-')
-				limits->timeout_ns = (uint64_t)(secs * 1e9);
-			else if ((limits->timeout_ns = (uint64_t)
-			    parse_time_option("timeout", t)) == 0)
-				usage_error("invalid timeout \"%s\": must be "
-				    "more than 0", t);
-		} else if (strcmp(argv[i], "--memory-limit") == 0) {
-			limits->memory_bytes = parse_size("memory limit",
-			    argv[i + 1]);
+		} else if (i + 1 < argc && is_limit_option(argv[i])) {
+			limit_option(argv[i], argv[i + 1], limits);
+			limited = 1;
+			i += 2;
 		} else {
 			break;
 		}
-		limited = 1;
-		i += 2;
 	}
 	if (i < argc && is_script(argv[i]))
 		return (i);
@@ -205,6 +235,108 @@ script_options(int argc, char **argv, script_limits *limits)
 		usage_error("%s", "--timeout and --memory-limit go before a "
 		    "script (SCRIPT.lua)");
 	return (0);
+}
+
+/* The index of the first argument after the script-mode options. */
+static int
+first_operand(int argc, char **argv)
+{
+	int i = 1;
+
+	for (;;) {
+		if (i < argc && strcmp(argv[i], "--no-cache") == 0)
+			i++;
+		else if (i + 1 < argc && is_limit_option(argv[i]))
+			i += 2;
+		else
+			return (i);
+	}
+}
+
+static int
+is_output_option(const char *a)
+{
+	return (strncmp(a, "-o", 2) == 0 || strcmp(a, "--output") == 0 ||
+	    strncmp(a, "--output=", 9) == 0);
+}
+
+/*
+ * Lua mode is --interactive; -i alone when standard output is a terminal
+ * and there is no -o (the original tool's -i, --ignore-tags, always has
+ * its SVG redirected or sent to -o, so both uses keep working); or -e with
+ * a value that is not a TIME (no Lua chunk is a TIME, and --end keeps its
+ * meaning).  Returns 0 for the classic command, else fills r.
+ */
+static int
+lua_mode(int argc, char **argv, repl_options *r)
+{
+	int i, repl = 0, short_i = 0, output = 0, code = 0, rest = 0;
+	int64_t ns;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--interactive") == 0)
+			repl = 1;
+		else if (strcmp(argv[i], "-i") == 0)
+			short_i = 1;
+		else if (is_output_option(argv[i]))
+			output = 1;
+		else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc &&
+		    !duration_parse(argv[i + 1], &ns, NULL))
+			code = 1;
+	}
+	if (short_i && !output && isatty(STDOUT_FILENO))
+		repl = 1;
+	if (!repl && !code)
+		return (0);
+	memset(r, 0, sizeof (*r));
+	r->interactive = repl;
+	if ((r->files = calloc((size_t)argc, sizeof (char *))) == NULL ||
+	    (r->chunks = calloc((size_t)argc, sizeof (char *))) == NULL) {
+		fputs("statemap-lua: out of memory\n", stderr);
+		exit(1);
+	}
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (rest || r->script != NULL) {
+			/* After the script, like lua: its arguments. */
+			r->files[r->nfiles++] = argv[i];
+		} else if (strcmp(a, "--") == 0) {
+			rest = 1;
+		} else if (strcmp(a, "--interactive") == 0) {
+			continue;
+		} else if (strcmp(a, "--no-cache") == 0) {
+			cache_disable();
+		} else if (strcmp(a, "-i") == 0) {
+			r->ignore_tags |= !repl;
+		} else if (strcmp(a, "--ignore-tags") == 0 ||
+		    strcmp(a, "--ignoreTags") == 0) {
+			r->ignore_tags = 1;
+		} else if (strcmp(a, "-e") == 0) {
+			if (++i == argc)
+				usage_error("%s", "option -e needs a value");
+			r->chunks[r->nchunks++] = argv[i];
+		} else if (is_limit_option(a)) {
+			if (++i == argc)
+				usage_error("option %s needs a value", a);
+			limit_option(a, argv[i], &r->limits);
+		} else if (a[0] == '-' && a[1] != '\0') {
+			usage_error("option %s is not one of Lua mode (-i, "
+			    "--interactive or -e CODE)", a);
+		} else if (is_script(a)) {
+			r->script = a;
+		} else {
+			r->files[r->nfiles++] = argv[i];
+		}
+	}
+	if (repl) {
+		for (i = 0; i < r->nfiles; i++)
+			if (strcmp(r->files[i], "-") == 0)
+				usage_error("%s", "the REPL reads its statements "
+				    "from standard input, so a trace cannot "
+				    "come from there (-)");
+	}
+	return (1);
 }
 
 int
@@ -234,8 +366,16 @@ main(int argc, char **argv)
 	const char *b = NULL, *e = NULL, *d = NULL, *filter = NULL;
 	regex_t re;
 	script_limits limits;
+	repl_options ro;
 	int c, i, rv;
 
+	i = first_operand(argc, argv);
+	if (!(i < argc && is_script(argv[i])) && lua_mode(argc, argv, &ro)) {
+		rv = lua_repl_run(&ro);
+		free(ro.files);
+		free(ro.chunks);
+		return (rv);
+	}
 	if ((i = script_options(argc, argv, &limits)) > 0)
 		return (lua_script_run(argc - i, argv + i, &limits));
 

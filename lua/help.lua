@@ -1,0 +1,98 @@
+-- help.lua: the one source of the Lua API's reference text.
+--
+-- Each entry is one row of an API table in README.md's "Lua" section,
+-- written exactly as it appears there (markdown: `code` spans), so that
+-- help() in the REPL and the README say the same thing; tests/lua/
+-- test_help.lua fails, naming the row, when the two differ. Entries with
+-- prose = true are documented in the README's text rather than a table;
+-- the test checks that their signature appears there.
+--
+-- Adding an API function: add its row to the README table and the same
+-- row here (the test prints the line to paste).
+local help = {}
+
+help.entries = {
+	{ "`statemap.load(path [, options])`",
+	  "reads a whole trace (`\"-\"` for stdin) into memory for queries; options: `begin`, `end`, `duration`, `ignore_tags`, `filter`",
+	  prose = true },
+	{ "`statemap.render{...}`",
+	  "draws traces with Cairo into a PNG file: `output`, `trace`, `entities`, `panels`, `width`, `row_height`, `title`, `from`, `to`",
+	  prose = true },
+	{ "`statemap.duration(text or ns)`",
+	  "`statemap.duration(\"1.5ms\") --> 1500000`; errors on text that is not a duration" },
+	{ "`statemap.format_ns(ns)`",
+	  "`statemap.format_ns(1500000) --> \"1.500ms\"`" },
+	{ "`statemap.version`",
+	  "`\"0.1.0\"`" },
+	{ "`statemap.report`",
+	  "`report.table(rows, columns)`: aligned text tables; a column is `{title, format}` with format `\"duration\"` (ns in human units), `\"percent\"` (a fraction as `12.5%`), `\"number\"` or none; `report.percent(f)`" },
+	{ "`t.title`, `t.host`, `t.entity_kind`, `t.name`",
+	  "metadata (nil if absent); the path" },
+	{ "`t.start`",
+	  "the metadata start, ns since the epoch" },
+	{ "`t.begin`, `t.finish`",
+	  "the window: queries see `[begin, finish)`" },
+	{ "`t.states`",
+	  "`{ {name=, value=, color=\"#rrggbb\"}, ... }` in value order" },
+	{ "`t.records`, `t.transitions`",
+	  "records after the metadata; data kept" },
+	{ "`t:entities()`",
+	  "every entity, in order of first appearance" },
+	{ "`t:entity(name)`",
+	  "one entity (an error if there is none)" },
+	{ "`t:at(time)`",
+	  "`{entity name = state name}` for entities with a state then" },
+	{ "`t:time_in([from, to])`",
+	  "`{state = ns}` summed over all entities" },
+	{ "`t:count_at(time)`",
+	  "`{state = number of entities in it}`" },
+	{ "`t:sorted([how [, from, to]])`",
+	  "entities in order: `nil` or `\"name\"` natural name order; a state name, most time in it first (over the window or `[from, to)`); or a function of an entity returning a number or a string (ascending, called once per entity); ties by name" },
+	{ "`t:map(function(state, tag) ... end)`",
+	  "a new trace whose states are what the function returns (a state name, or nil to keep the state); it runs once per state (tag nil) and once per (state, tag) pair, and the mapping is applied to every transition in C; a new state named like an old one keeps its colour, others get generated colours" },
+	{ "`t:map_intervals(function(iv) ... end)`",
+	  "a new trace where each interval `{entity=, state=, tag=, start=, finish=}` gets the state the function returns (nil keeps it); it runs once per transition, for what `map` cannot express. For both maps, the new states come in the order they are first returned" },
+	{ "`t:recolor{state = colour, ...}`",
+	  "a new trace with those states recoloured (`#rrggbb`, `#rgb` or a CSS name)" },
+	{ "`t:keep(what)`, `t:drop(what)`",
+	  "a new trace with only (or without) the entities `what` selects: a POSIX extended regex matched against names (as `-f`), or a function of an entity returning true" },
+	{ "`t:rename(how)`",
+	  "a new trace with entities renamed by a function of an entity or a table `{old = new}` (nil keeps a name; two entities may not share one)" },
+	{ "`t:count(states [, name])`",
+	  "a new trace with one entity (default `count`) whose state is how many entities are in any of `states` (a list of names): states `\"0\"` to the number of entities, shaded light to dark" },
+	{ "`t:slice(from, to)`",
+	  "a new trace whose window is `[from, to)` (within this one's)" },
+	{ "`t:intervals{from=, to=, entities=, states=}`",
+	  "an iterator of `{entity=, state=, tag=, start=, finish=}` clipped to the range, entity by entity in time order (all fields optional; `entities` takes names or entities, `states` names)" },
+	{ "`e.name`, `e.description`, `e.transitions`",
+	  "" },
+	{ "`e:at(time)`",
+	  "state, tag (or nil), start, finish of the interval holding `time`; nothing if none" },
+	{ "`e:time_in([from, to])`",
+	  "`{state = ns}`" },
+	{ "`e:stats([from, to])`",
+	  "`{min=, max=, mean=}` of an entity whose states are numbers (such as a `count` entity), the mean weighted by time; nothing if it has no state in the range" },
+	{ "`json.decode(text [, name])`",
+	  "objects become tables, arrays sequences, integers that fit stay integers, `null` becomes `json.null`; an error says `name:LINE:COLUMN: message` (`name` defaults to `json`)" },
+	{ "`json.encode(value)`",
+	  "compact JSON; a table whose keys are exactly 1..n is an array, any other an object with its keys sorted (so output is stable); an empty table is `{}`; `nil` and `json.null` are `null`; non-string keys, cycles, NaN and functions are errors" },
+}
+
+--- The entry's names: {object, separator, name} for each `code` span of
+--- its signature that names a field or function ("t:at(time)" gives
+--- {"t", ":", "at"}).
+function help.names(entry)
+	local names = {}
+	for code in entry[1]:gmatch("`([^`]*)`") do
+		local obj, sep, name = code:match("^([%a_][%w_]*)([.:])([%a_][%w_]*)")
+		if obj then names[#names + 1] = { obj, sep, name } end
+	end
+	return names
+end
+
+--- Markdown to plain text: code spans lose their backticks.
+function help.plain(text)
+	return (text:gsub("`([^`]*)`", "%1"))
+end
+
+return help
