@@ -125,7 +125,12 @@ local function show_table(t, depth, seen, indent)
 		end
 		return show(v, depth + 1, seen, inner)
 	end
-	for i = 1, math.min(n, MAX_ITEMS) do add(value(t[i])) end
+	-- flat: only array items, none of them a table.
+	local flat = #keys == 0
+	for i = 1, math.min(n, MAX_ITEMS) do
+		flat = flat and type(t[i]) ~= "table"
+		add(value(t[i]))
+	end
 	for i = 1, math.min(#keys, MAX_ITEMS - #items) do
 		add(show_key(keys[i]) .. " = " .. value(t[keys[i]]))
 	end
@@ -135,8 +140,22 @@ local function show_table(t, depth, seen, indent)
 	seen[t] = nil
 	local text = "{" .. table.concat(items, ", ") .. "}"
 	if multiline or #indent + #text > WIDTH then
-		text = "{\n" .. inner .. table.concat(items, ",\n" .. inner) ..
-		    "\n" .. indent .. "}"
+		local sep = ",\n" .. inner
+		if flat then
+			-- A long list of scalars: filled into lines, not one a line.
+			local lines, line = {}, items[1]
+			for i = 2, #items do
+				if #inner + #line + 2 + #items[i] > WIDTH then
+					lines[#lines + 1] = line
+					line = items[i]
+				else
+					line = line .. ", " .. items[i]
+				end
+			end
+			lines[#lines + 1] = line
+			items = lines
+		end
+		text = "{\n" .. inner .. table.concat(items, sep) .. "\n" .. indent .. "}"
 	end
 	-- An interval: say how long it is.
 	if math.type(t.start) == "integer" and math.type(t.finish) == "integer" and
@@ -416,40 +435,26 @@ end
 
 ---------------------------------------------------------------- starting
 
-local BIG = 64 << 20	-- files at least this large say that they are loading
-
-local function file_size(path)
-	local f = io.open(path, "rb")
-	if not f then return 0 end
-	local size = f:seek("end") or 0
-	f:close()
-	return size
-end
-
+-- Loading a big file shows the same progress line on stderr as the
+-- classic command (src/progress.c: on a terminal, after about a second).
 local function load_trace(path, options)
-	local big = path ~= "-" and file_size(path) >= BIG
-	if big then
-		io.stderr:write(("loading %s (%d MB)...\n"):format(path, file_size(path) >> 20))
-	end
 	-- Through pcall, so that the message is the file's, without a
 	-- position in this module.
 	local ok, t = pcall(sm.load, path, options)
 	if not ok then error(t, 0) end
-	if big then
-		io.stderr:write(("%s: %s records, %s transitions\n"):format(path,
-		    repl.count(t.records), repl.count(t.transitions)))
-	end
 	return t
 end
 
-local function banner(traces)
+--- The banner: what was loaded and how to get help.
+function repl.banner(traces)
 	local lines = { ("statemap-lua %s (%s): help() lists the API, Ctrl-D exits."):format(
 	    sm.version, _VERSION) }
 	for i, t in ipairs(traces) do
-		lines[#lines + 1] = ("%s: %s: %s, %d entities, %d states, %s records, %s to %s"):format(
+		lines[#lines + 1] = ("%s: %s: %s, %d entities, %d states, %s records, %s (%s to %s)"):format(
 		    i == 1 and "t = traces[1]" or ("traces[%d]"):format(i),
 		    t.name, quote(t.title or t.name), #t:entities(), #t.states,
-		    repl.count(t.records), sm.format_ns(t.begin), sm.format_ns(t.finish))
+		    repl.count(t.records), sm.format_ns(t.finish - t.begin),
+		    sm.format_ns(t.begin), sm.format_ns(t.finish))
 	end
 	return table.concat(lines, "\n")
 end
@@ -487,7 +492,7 @@ function repl.start(o)
 		local f, err = loadfile(o.script, "t")
 		run_chunk(f, err, table.unpack(o.files))
 	end
-	return banner(traces)
+	return repl.banner(traces)
 end
 
 return repl

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <readline/history.h>
@@ -19,7 +20,6 @@
 
 #include <lauxlib.h>
 
-#define HISTORY_FILE	"statemap_lua_history"
 #define HISTORY_LINES	1000
 
 /* readline's callbacks take no context: the one REPL of the process. */
@@ -175,19 +175,32 @@ on_line(char *line)
 	free(line);
 }
 
-/* $XDG_STATE_HOME/statemap_lua_history, or ~/.statemap_lua_history;
- * NULL if neither is set. */
+/*
+ * $XDG_STATE_HOME/statemap-lua/history (the directory made if need be),
+ * or else ~/.statemap_lua_history; NULL if neither can be used.  As the
+ * XDG spec says, a relative XDG_STATE_HOME is ignored.
+ */
 static char *
 history_path(void)
 {
 	const char *dir = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
 	char *path = NULL;
 
-	if (dir != NULL && dir[0] != '\0') {
-		if (asprintf(&path, "%s/%s", dir, HISTORY_FILE) < 0)
+	if (dir != NULL && dir[0] == '/') {
+		if (asprintf(&path, "%s/statemap-lua", dir) < 0)
+			return (NULL);
+		(void) mkdir(dir, 0700);	/* it may not exist yet */
+		if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+			fprintf(stderr, "statemap-lua: cannot make %s for the "
+			    "history: %s\n", path, strerror(errno));
+			free(path);
+			return (NULL);
+		}
+		free(path);
+		if (asprintf(&path, "%s/statemap-lua/history", dir) < 0)
 			path = NULL;
 	} else if (home != NULL && home[0] != '\0') {
-		if (asprintf(&path, "%s/.%s", home, HISTORY_FILE) < 0)
+		if (asprintf(&path, "%s/.statemap_lua_history", home) < 0)
 			path = NULL;
 	}
 	return (path);
