@@ -7,6 +7,14 @@
  * statements are read from standard input until its end: with GNU
  * readline (history, completion) when it is a terminal, as plain lines
  * without prompts otherwise.  The Lua side is lua/repl.lua.
+ *
+ * The history is $XDG_STATE_HOME/statemap-lua/history (the directory is
+ * made) when XDG_STATE_HOME is an absolute path, else
+ * ~/.statemap_lua_history; it is read at the start and written at the end.
+ *
+ * A failed statement never ends the session (at a prompt or from a pipe);
+ * from a pipe it makes the exit status 1, so that a scripted session is
+ * answered in full and its caller still learns that something failed.
  */
 #ifndef SM_LUA_REPL_H
 #define SM_LUA_REPL_H
@@ -26,7 +34,8 @@ typedef struct repl_options {
 
 /*
  * Returns the exit status: 1 if loading, a chunk or the script fails, or
- * if a statement read from a pipe fails; 0 otherwise (also at Ctrl-D).
+ * if a statement read from a pipe fails (or is left incomplete at the
+ * end); 0 otherwise (also at Ctrl-D on a terminal, whatever failed).
  */
 int lua_repl_run(const repl_options *o);
 

@@ -53,6 +53,8 @@ static const char usage_text[] =
 "      --interactive        load the FILEs (the first is t, all are traces),\n"
 "                           run the -e code and SCRIPT.lua, then read Lua\n"
 "                           statements from standard input and print results\n"
+"                           (history: $XDG_STATE_HOME/statemap-lua/history\n"
+"                           or ~/.statemap_lua_history; help() at the prompt)\n"
 "  -e CODE                  run CODE (-e followed by something that is not a\n"
 "                           TIME is Lua mode; in Lua mode it is always CODE)\n"
 "      --ignore-tags        load the FILEs without tags\n"
