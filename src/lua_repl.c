@@ -8,6 +8,7 @@
 #include "lua_repl.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,14 +315,23 @@ int
 lua_repl_run(const repl_options *o)
 {
 	lua_State *L = lua_script_state(&o->limits);
-	int rv = 0, tty = isatty(STDIN_FILENO);
+	int rv = 0, tty = isatty(STDIN_FILENO), status;
+	struct sigaction dfl, interrupt;
 
 	if (L == NULL)
 		return (1);
 	repl_L = L;
+	/* Loading runs in C, where the Lua hook cannot stop it: until the
+	 * prompt, Ctrl-C ends the program, as it would any command. */
+	memset(&dfl, 0, sizeof (dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGINT, &dfl, &interrupt);
 	lua_pushcfunction(L, start);
 	lua_pushlightuserdata(L, (void *)o);
-	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+	status = lua_pcall(L, 1, 1, 0);
+	sigaction(SIGINT, &interrupt, NULL);
+	if (status != LUA_OK) {
 		fprintf(stderr, "statemap-lua: %s\n", lua_script_error(L));
 		rv = 1;
 	} else if (o->interactive) {
