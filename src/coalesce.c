@@ -285,6 +285,33 @@ entity_get(coalesce *c, uint32_t id)
 	return (&c->ents[id]);
 }
 
+static void absorb(coalesce *c, uint32_t survivor, uint32_t victim);
+
+/*
+ * Whether a new rectangle would enter the set only to be trimmed at once,
+ * into its left neighbour: the set is full, and its key is below the
+ * smallest there.  The smallest is read with the neighbour's old key,
+ * which is no larger than its new one, so the test never says yes
+ * wrongly.  This is most arrivals, and skipping the insertion, the
+ * neighbour's extra sift and the removal halves the heap work; the set's
+ * order is total, so what comes out of it later is unchanged.
+ */
+static int
+lightest_on_arrival(const coalesce *c, uint32_t r)
+{
+	const rect *x = &c->rects[r];
+	heap_entry e;
+
+	if (x->prev == COALESCE_NONE || c->heap_pos[x->prev] == COALESCE_NONE ||
+	    c->heap_len + 1 < c->budget)
+		return (0);
+	e.weight = x->duration + c->rects[x->prev].duration;
+	e.start = x->start;
+	e.entity = x->entity;
+	e.rect = r;
+	return (entry_less(&e, &c->heap[0]));
+}
+
 /*
  * Appends the entity's open state, up to end, as a new rectangle.  Its
  * left neighbour's weight changes, so both enter the set unless this is
@@ -313,6 +340,10 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 	e->nrects++;
 	if (final)
 		return;
+	if (lightest_on_arrival(c, r)) {
+		absorb(c, x->prev, r);
+		return;
+	}
 	if (x->prev != COALESCE_NONE)
 		reweigh(c, x->prev);
 	reweigh(c, r);

@@ -1,5 +1,6 @@
 #include "ingest.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "json.h"
 #include "progress.h"
 #include "source.h"
+#include "threads.h"
 #include "util.h"
 
 #define READ_CHUNK	(4 << 20)
@@ -896,25 +898,34 @@ fast_digits(const char *p, const char *end, uint64_t *out)
 	return ((size_t)(q - p));
 }
 
+/* A plain datum as the scan found it; names point into the input. */
+typedef struct scanned {
+	const char *entity, *tag;	/* tag NULL when it has none */
+	size_t entity_len, tag_len;
+	uint64_t time;
+	uint32_t state;
+	size_t next;		/* the offset just past its closing brace */
+} scanned;
+
 /*
- * Tries the record at pos as a plain datum.  Returns 1 with *next past
- * its closing brace if it was consumed, 0 to leave it to the general
- * parser.
+ * Scans the record at pos as a plain datum of a trace with nstates
+ * states.  Returns 1 and fills d if it is one, 0 to leave it to the
+ * general parser.  It reads nothing but its arguments, so parsing
+ * threads call it side by side.
  */
 static int
-fast_datum(ingest *in, size_t pos, size_t *next)
+scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
+    scanned *d)
 {
-	const char *p = in->rd.buf + pos, *end = in->rd.buf + in->rd.len;
-	const char *ename = NULL, *tag = NULL, *key;
-	size_t elen = 0, tag_len = 0, n;
-	uint64_t time = 0, state = 0;
+	const char *p = buf + pos, *end = buf + len, *key;
+	size_t n;
+	uint64_t state = 0;
 	unsigned seen = 0, bit;
-	uint32_t entity;
-	trace *tr = in->tr;
 
-	if ((in->meta_seen & (META_START | META_STATES)) !=
-	    (META_START | META_STATES) || *p != '{')
+	if (*p != '{')
 		return (0);
+	d->tag = NULL;
+	d->tag_len = 0;
 	p++;
 	for (;;) {
 		while (p < end && fast_space(*p))
@@ -946,34 +957,35 @@ fast_datum(ingest *in, size_t pos, size_t *next)
 		switch (bit) {
 		case FAST_TIME:
 			if (*p == '"') {
-				if ((n = fast_digits(p + 1, end, &time)) == 0 ||
+				if ((n = fast_digits(p + 1, end, &d->time)) == 0 ||
 				    p[1 + n] != '"')
 					return (0);
 				p += n + 2;
 			} else {
-				if ((n = fast_digits(p, end, &time)) == 0)
+				if ((n = fast_digits(p, end, &d->time)) == 0)
 					return (0);
 				p += n;
 			}
 			break;
 		case FAST_STATE:
 			if ((n = fast_digits(p, end, &state)) == 0 ||
-			    state >= tr->nstates)
+			    state >= nstates)
 				return (0);
 			p += n;
 			break;
 		case FAST_ENTITY:
-			if (*p != '"' || (elen = fast_string(p, end, &ename)) == 0)
+			if (*p != '"' || (d->entity_len = fast_string(p, end,
+			    &d->entity)) == 0)
 				return (0);
-			p = ename + elen + 1;
+			p = d->entity + d->entity_len + 1;
 			break;
 		default:
 			if (*p != '"')
 				return (0);
-			tag_len = fast_string(p, end, &tag);
-			if (tag == NULL)
+			d->tag_len = fast_string(p, end, &d->tag);
+			if (d->tag == NULL)
 				return (0);
-			p = tag + tag_len + 1;
+			p = d->tag + d->tag_len + 1;
 			break;
 		}
 		while (p < end && fast_space(*p))
@@ -988,21 +1000,62 @@ fast_datum(ingest *in, size_t pos, size_t *next)
 	if ((seen & (FAST_TIME | FAST_ENTITY | FAST_STATE)) !=
 	    (FAST_TIME | FAST_ENTITY | FAST_STATE))
 		return (0);
-	entity = entity_id(in, ename, elen);
+	d->state = (uint32_t)state;
+	d->next = (size_t)(p + 1 - buf);
+	return (1);
+}
+
+static int
+metadata_complete(const ingest *in)
+{
+	return ((in->meta_seen & (META_START | META_STATES)) ==
+	    (META_START | META_STATES));
+}
+
+/*
+ * Takes a scanned datum of a known entity as the general path would.
+ * Returns 0, having changed nothing, if its time goes backwards: the
+ * general path then reports it.
+ */
+static int
+deliver_datum(ingest *in, uint32_t entity, uint64_t time, uint32_t state,
+    const char *tag, size_t tag_len)
+{
+	trace *tr = in->tr;
+
 	if (entity != TRACE_NO_ENTITY && time < in->last_time[entity])
-		return (0);	/* the general path reports it */
+		return (0);
 	in->any_record = 1;
 	tr->nrecords++;
 	tr->ndata++;
 	tr->have_data = 1;
 	tr->last_time = time;
-	*next = (size_t)(p + 1 - in->rd.buf);
 	if (entity == TRACE_NO_ENTITY)
 		return (1);
 	in->last_time[entity] = time;
 	if (in->opts->ignore_tags)
 		tag = NULL;
-	in->datum(in->ctx, tr, entity, time, (uint32_t)state, tag, tag_len);
+	in->datum(in->ctx, tr, entity, time, state, tag, tag_len);
+	return (1);
+}
+
+/*
+ * Tries the record at pos as a plain datum.  Returns 1 with *next past
+ * its closing brace if it was consumed, 0 to leave it to the general
+ * parser.
+ */
+static int
+fast_datum(ingest *in, size_t pos, size_t *next)
+{
+	scanned d;
+
+	if (!metadata_complete(in) || !scan_datum(in->rd.buf, in->rd.len, pos,
+	    in->tr->nstates, &d))
+		return (0);
+	if (!deliver_datum(in, entity_id(in, d.entity, d.entity_len), d.time,
+	    d.state, d.tag, d.tag_len))
+		return (0);
+	*next = d.next;
 	return (1);
 }
 
@@ -1021,40 +1074,45 @@ report(ingest *in, size_t pos)
 	    in->tr->nrecords);
 }
 
+/*
+ * Parses the records that start before limit (or all of them), leaving
+ * *pos at the next record, past any spaces.  Returns 0, or -1 on error.
+ */
 static int
-run(ingest *in)
+parse_records(ingest *in, size_t *pos, size_t limit)
 {
 	reader *rd = &in->rd;
-	size_t pos = 0;
 	json_error jerr;
 
 	for (;;) {
 		json_value *v;
 		size_t next;
 
-		pos = json_skip_space(rd->buf, rd->len, pos);
-		if (pos == rd->len) {
-			int r = reader_refill(in, &pos);
+		*pos = json_skip_space(rd->buf, rd->len, *pos);
+		if (*pos == rd->len) {
+			int r = reader_refill(in, pos);
 
 			if (r < 0)
 				return (-1);
 			if (r == 0)
-				break;
+				return (0);
 			continue;
 		}
-		if (fast_datum(in, pos, &next)) {
-			pos = next;
-			reader_release(rd, pos);
-			report(in, pos);
+		if (*pos >= limit)
+			return (0);
+		if (fast_datum(in, *pos, &next)) {
+			*pos = next;
+			reader_release(rd, *pos);
+			report(in, *pos);
 			continue;
 		}
 		json_arena_reset(in->arena);
-		next = pos;
+		next = *pos;
 		v = json_parse_value(in->arena, rd->buf, rd->len, &next,
 		    &jerr);
 		if (v == NULL) {
 			if (jerr.incomplete && !rd->eof) {
-				if (reader_refill(in, &pos) < 0)
+				if (reader_refill(in, pos) < 0)
 					return (-1);
 				continue;
 			}
@@ -1062,11 +1120,345 @@ run(ingest *in)
 		}
 		if (do_record(in, v) != 0)
 			return (-1);
-		pos = next;
-		reader_release(rd, pos);
-		report(in, pos);
+		*pos = next;
+		reader_release(rd, *pos);
+		report(in, *pos);
+	}
+}
+
+/* ---- parsing a mapped file on several threads ---- */
+
+/*
+ * A mapped file is cut into chunks at line ends, which threads scan for
+ * plain data while this one takes their results in file order.  A cut can
+ * fall inside a record (records may span lines), and a thread knows
+ * nothing of what came before its chunk, so what it finds is only a
+ * proposal: runs of consecutive plain data, each starting at an offset
+ * where it saw a record begin.  This thread keeps its own position and
+ * uses a run only if it starts exactly there; everything else (other
+ * kinds of records, anything a thread could not scan, runs that do not
+ * line up, a time going backwards) it parses itself, with the serial
+ * code.  So the result, errors included, is the serial one by
+ * construction, whatever the input and wherever the cuts fall.
+ */
+#define CHUNK_BYTES	((size_t)4 << 20)
+#define MAX_RECORD	UINT16_MAX	/* longer records are left to us */
+#define UNMAPPED	(UINT32_MAX - 1)
+
+typedef struct chunk_datum {
+	uint64_t time;
+	uint32_t record;	/* the record's offset in the chunk */
+	uint32_t entity;	/* the chunk's own number for the name */
+	uint32_t tag_len;
+	uint16_t state;
+	uint16_t tag;		/* the tag's offset in the record; 0: none */
+} chunk_datum;
+
+typedef struct chunk_run {
+	size_t start, end;	/* its first record; past its last, spaces too */
+	size_t first, count;	/* its data */
+} chunk_run;
+
+typedef struct chunk {
+	size_t seq;		/* which chunk of the file */
+	size_t start, end;	/* records starting in [start, end) */
+	int done;		/* scanned, ready to be taken */
+	chunk_datum *data;
+	size_t ndata, data_cap;
+	chunk_run *runs;
+	size_t nruns, runs_cap;
+	intern *names;		/* entity names by the chunk's numbers */
+	uint32_t *ids;		/* their ids in the trace, or UNMAPPED */
+	size_t ids_cap;
+} chunk;
+
+typedef struct scanner {
+	const char *buf;
+	size_t len;
+	uint32_t nstates;
+	size_t chunk_bytes;
+	chunk *slots;		/* chunk seq is in slots[seq % nslots] */
+	size_t nslots;
+	size_t next_seq;	/* the next chunk to hand out */
+	size_t next_start;	/* and where it starts */
+	int stop;
+	pthread_mutex_t lock;
+	pthread_cond_t work;	/* a slot was freed, or stop */
+	pthread_cond_t ready;	/* a chunk was scanned */
+} scanner;
+
+static void
+add_run(chunk *c, size_t start, size_t end, size_t first)
+{
+	if (c->ndata == first)
+		return;
+	grow_array(&c->runs, &c->runs_cap, c->nruns + 1, sizeof (chunk_run));
+	c->runs[c->nruns].start = start;
+	c->runs[c->nruns].end = end;
+	c->runs[c->nruns].first = first;
+	c->runs[c->nruns].count = c->ndata - first;
+	c->nruns++;
+}
+
+/* Proposes the runs of plain data in a chunk (see above). */
+static void
+scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
+{
+	size_t pos = json_skip_space(sc->buf, sc->len, c->start);
+	size_t run_start = pos, first = 0;
+
+	c->ndata = c->nruns = 0;
+	intern_free(c->names);
+	c->names = intern_new();
+	while (pos < c->end) {
+		scanned d;
+		json_error jerr;
+		size_t next;
+
+		if (scan_datum(sc->buf, sc->len, pos, sc->nstates, &d) &&
+		    d.next - pos <= MAX_RECORD) {
+			chunk_datum *cd;
+
+			grow_array(&c->data, &c->data_cap, c->ndata + 1,
+			    sizeof (chunk_datum));
+			cd = &c->data[c->ndata++];
+			cd->time = d.time;
+			cd->record = (uint32_t)(pos - c->start);
+			cd->entity = intern_add(c->names, d.entity,
+			    d.entity_len, NULL);
+			cd->state = (uint16_t)d.state;
+			cd->tag = d.tag == NULL ? 0 :
+			    (uint16_t)(d.tag - (sc->buf + pos));
+			cd->tag_len = (uint32_t)d.tag_len;
+			pos = json_skip_space(sc->buf, sc->len, d.next);
+			continue;
+		}
+		/* Anything else ends the run; step over it if we can. */
+		add_run(c, run_start, pos, first);
+		json_arena_reset(arena);
+		next = pos;
+		if (json_parse_value(arena, sc->buf, sc->len, &next, &jerr) ==
+		    NULL)
+			return;
+		pos = json_skip_space(sc->buf, sc->len, next);
+		run_start = pos;
+		first = c->ndata;
+	}
+	add_run(c, run_start, pos, first);
+}
+
+/* The end of a chunk that starts at start: just past a line end. */
+static size_t
+chunk_end(const scanner *sc, size_t start)
+{
+	const char *nl;
+
+	if (sc->len - start <= sc->chunk_bytes)
+		return (sc->len);
+	nl = memchr(sc->buf + start + sc->chunk_bytes, '\n',
+	    sc->len - start - sc->chunk_bytes);
+	return (nl == NULL ? sc->len : (size_t)(nl + 1 - sc->buf));
+}
+
+static void *
+scan_thread(void *arg)
+{
+	scanner *sc = arg;
+	json_arena *arena = json_arena_new();
+
+	pthread_mutex_lock(&sc->lock);
+	for (;;) {
+		chunk *c = &sc->slots[sc->next_seq % sc->nslots];
+
+		if (sc->stop || sc->next_start >= sc->len)
+			break;
+		if (c->seq != SIZE_MAX) {	/* not yet taken */
+			pthread_cond_wait(&sc->work, &sc->lock);
+			continue;
+		}
+		c->seq = sc->next_seq++;
+		c->done = 0;
+		c->start = sc->next_start;
+		c->end = chunk_end(sc, c->start);
+		sc->next_start = c->end;
+		pthread_mutex_unlock(&sc->lock);
+		scan_chunk(sc, c, arena);
+		pthread_mutex_lock(&sc->lock);
+		c->done = 1;
+		pthread_cond_broadcast(&sc->ready);
+	}
+	pthread_mutex_unlock(&sc->lock);
+	json_arena_free(arena);
+	return (NULL);
+}
+
+/* The trace's id for a chunk's entity number, looked up on first use. */
+static uint32_t
+chunk_entity(ingest *in, chunk *c, uint32_t local)
+{
+	if (c->ids[local] == UNMAPPED) {
+		size_t len;
+		const char *name = intern_name(c->names, local, &len);
+
+		c->ids[local] = entity_id(in, name, len);
+	}
+	return (c->ids[local]);
+}
+
+/*
+ * Takes the runs of a scanned chunk that line up with *pos, and parses
+ * everything else in it here.
+ */
+static int
+take_chunk(ingest *in, chunk *c, size_t *pos)
+{
+	size_t i, k, n = intern_count(c->names);
+
+	grow_array(&c->ids, &c->ids_cap, n + 1, sizeof (uint32_t));
+	for (k = 0; k < n; k++)
+		c->ids[k] = UNMAPPED;
+	for (i = 0; i < c->nruns; i++) {
+		const chunk_run *r = &c->runs[i];
+
+		if (r->start > *pos && parse_records(in, pos, r->start) != 0)
+			return (-1);
+		if (r->start != *pos)
+			continue;
+		for (k = r->first; k < r->first + r->count; k++) {
+			const chunk_datum *cd = &c->data[k];
+			size_t at = c->start + cd->record;
+
+			if (!deliver_datum(in, chunk_entity(in, c, cd->entity),
+			    cd->time, cd->state, cd->tag == 0 ? NULL :
+			    in->rd.buf + at + cd->tag, cd->tag_len)) {
+				/* Backwards in time: the serial code says so. */
+				*pos = at;
+				return (parse_records(in, pos, c->end));
+			}
+			report(in, at);
+		}
+		*pos = r->end;
+	}
+	return (parse_records(in, pos, c->end));
+}
+
+static void
+free_chunk(chunk *c)
+{
+	free(c->data);
+	free(c->runs);
+	free(c->ids);
+	intern_free(c->names);
+}
+
+/* Parses from *pos to the end with nthreads scanning threads. */
+static int
+parse_parallel(ingest *in, size_t *pos, int nthreads, size_t chunk_bytes)
+{
+	scanner sc;
+	pthread_t *threads = xcalloc((size_t)nthreads, sizeof (pthread_t));
+	int started = 0, rv = 0;
+	size_t seq, i;
+
+	memset(&sc, 0, sizeof (sc));
+	sc.buf = in->rd.buf;
+	sc.len = in->rd.len;
+	sc.nstates = in->tr->nstates;
+	sc.chunk_bytes = chunk_bytes;
+	sc.nslots = 2 * (size_t)nthreads + 2;
+	sc.slots = xcalloc(sc.nslots, sizeof (chunk));
+	for (i = 0; i < sc.nslots; i++)
+		sc.slots[i].seq = SIZE_MAX;
+	sc.next_start = *pos;
+	pthread_mutex_init(&sc.lock, NULL);
+	pthread_cond_init(&sc.work, NULL);
+	pthread_cond_init(&sc.ready, NULL);
+	while (started < nthreads && pthread_create(&threads[started], NULL,
+	    scan_thread, &sc) == 0)
+		started++;
+
+	for (seq = 0; started > 0 && rv == 0; seq++) {
+		chunk *c = &sc.slots[seq % sc.nslots];
+
+		pthread_mutex_lock(&sc.lock);
+		while (!(c->seq == seq && c->done) &&
+		    !(seq >= sc.next_seq && sc.next_start >= sc.len))
+			pthread_cond_wait(&sc.ready, &sc.lock);
+		pthread_mutex_unlock(&sc.lock);
+		if (!(c->seq == seq && c->done))
+			break;		/* every chunk taken */
+		rv = take_chunk(in, c, pos);
+		reader_release(&in->rd, *pos);
+		pthread_mutex_lock(&sc.lock);
+		c->seq = SIZE_MAX;
+		pthread_cond_broadcast(&sc.work);
+		pthread_mutex_unlock(&sc.lock);
 	}
 
+	pthread_mutex_lock(&sc.lock);
+	sc.stop = 1;
+	pthread_cond_broadcast(&sc.work);
+	pthread_mutex_unlock(&sc.lock);
+	for (i = 0; i < (size_t)started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&sc.lock);
+	pthread_cond_destroy(&sc.work);
+	pthread_cond_destroy(&sc.ready);
+	for (i = 0; i < sc.nslots; i++)
+		free_chunk(&sc.slots[i]);
+	free(sc.slots);
+	free(threads);
+	/* Whatever no chunk covered (all of it if no thread started). */
+	return (rv != 0 ? -1 : parse_records(in, pos, SIZE_MAX));
+}
+
+/* $STATEMAP_CHUNK_BYTES, for tests that want many chunks of a small file. */
+static size_t
+chunk_bytes(void)
+{
+	const char *env = getenv("STATEMAP_CHUNK_BYTES");
+	char *end;
+	unsigned long long n;
+
+	if (env == NULL || *env == '\0')
+		return (CHUNK_BYTES);
+	n = strtoull(env, &end, 10);
+	return (*end == '\0' && n > 0 && n <= CHUNK_BYTES * 64 ? n :
+	    CHUNK_BYTES);
+}
+
+/*
+ * Parses the whole input: the metadata first, on this thread (scanning
+ * needs the number of states), then the rest in parallel when the input
+ * is a mapped file large enough for it to pay.
+ */
+static int
+parse_all(ingest *in, size_t *pos)
+{
+	int nthreads = threads_count();
+	size_t bytes = chunk_bytes();
+
+	if (!in->rd.mapped || nthreads < 2)
+		return (parse_records(in, pos, SIZE_MAX));
+	while (!metadata_complete(in)) {
+		*pos = json_skip_space(in->rd.buf, in->rd.len, *pos);
+		if (*pos == in->rd.len)
+			break;
+		if (parse_records(in, pos, *pos + 1) != 0)
+			return (-1);
+	}
+	if (!metadata_complete(in) || in->rd.len - *pos < 2 * bytes)
+		return (parse_records(in, pos, SIZE_MAX));
+	return (parse_parallel(in, pos, nthreads, bytes));
+}
+
+static int
+run(ingest *in)
+{
+	size_t pos = 0;
+
+	if (parse_all(in, &pos) != 0)
+		return (-1);
 	if (!in->any_record)
 		return (fail(in, pos, "empty input: expected a metadata object "
 		    "with \"start\" and \"states\""));

@@ -99,24 +99,37 @@ typedef struct parser {
 	int document;		/* a number may end at the end of input */
 } parser;
 
-/* Byte classes for the string scanner. */
+/*
+ * Byte classes for the string scanner: a constant table, so that parsers
+ * on several threads share it without any initialisation to race on.
+ */
 enum { PLAIN = 0, QUOTE, BACKSLASH, CONTROL, HIGH };
-static unsigned char string_class[256];
-
-static void
-init_classes(void)
-{
-	int i;
-
-	if (string_class['"'] == QUOTE)
-		return;
-	for (i = 0; i < 0x20; i++)
-		string_class[i] = CONTROL;
-	for (i = 0x80; i < 0x100; i++)
-		string_class[i] = HIGH;
-	string_class['\\'] = BACKSLASH;
-	string_class['"'] = QUOTE;
-}
+#define Q QUOTE
+#define B BACKSLASH
+#define C CONTROL
+#define H HIGH
+static const unsigned char string_class[256] = {
+	C, C, C, C, C, C, C, C, C, C, C, C, C, C, C, C,
+	C, C, C, C, C, C, C, C, C, C, C, C, C, C, C, C,
+	0, 0, Q, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, B, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+};
+#undef Q
+#undef B
+#undef C
+#undef H
 
 static void
 describe(char *out, size_t size, const parser *p, size_t at)
@@ -621,7 +634,6 @@ parse_top(json_arena *arena, const char *buf, size_t len, size_t *pos,
 {
 	parser p;
 
-	init_classes();
 	memset(err, 0, sizeof (*err));
 	p.arena = arena;
 	p.buf = buf;
