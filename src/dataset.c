@@ -22,6 +22,17 @@ on_datum(void *ctx, trace *tr, uint32_t entity, uint64_t time,
 	    trace_tag_id(tr, state, tag, tag_len));
 }
 
+static void
+on_data(void *ctx, trace *tr, uint32_t entity, const uint64_t *times,
+    const uint16_t *states, size_t n)
+{
+	dataset *d = ctx;
+
+	if (d->st == NULL)
+		d->st = store_new(tr->nstates);
+	store_append_many(d->st, entity, times, states, n);
+}
+
 dataset *
 dataset_load(const char *path, const dataset_options *opts, sm_error *err)
 {
@@ -36,6 +47,7 @@ dataset_load(const char *path, const dataset_options *opts, sm_error *err)
 		opts = &defaults;
 	io.ignore_tags = opts->ignore_tags;
 	io.filter = opts->filter;
+	io.data = on_data;
 	/* The key is taken first: a file that changes while read is stale. */
 	cacheable = !opts->no_cache && !opts->ignore_tags &&
 	    opts->filter == NULL && cache_key_of(path, &key) == 0;

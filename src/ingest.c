@@ -1157,7 +1157,18 @@ typedef struct chunk_datum {
 typedef struct chunk_run {
 	size_t start, end;	/* its first record; past its last, spaces too */
 	size_t first, count;	/* its data */
+	size_t group, ngroups;	/* its entities, if sorted for bulk */
 } chunk_run;
+
+/*
+ * For a consumer that takes data in bulk, a run without tags is also
+ * sorted by entity (stably, so each entity's data stay in file order),
+ * its entities in the order they first appear in it.
+ */
+typedef struct chunk_group {
+	uint32_t entity;	/* the chunk's number */
+	size_t first, count;	/* in the chunk's sorted times and states */
+} chunk_group;
 
 typedef struct chunk {
 	size_t seq;		/* which chunk of the file */
@@ -1170,12 +1181,21 @@ typedef struct chunk {
 	intern *names;		/* entity names by the chunk's numbers */
 	uint32_t *ids;		/* their ids in the trace, or UNMAPPED */
 	size_t ids_cap;
+	chunk_group *groups;	/* the runs' entities, when sorted */
+	size_t ngroups, groups_cap;
+	uint64_t *times;	/* the sorted data, parallel to data */
+	uint16_t *states;
+	size_t sorted_cap;
+	size_t *slot_of;	/* scratch: an entity's group in a run... */
+	size_t *seen_in;	/* ...valid if seen_in is that run + 1 */
+	size_t scratch_cap;
 } chunk;
 
 typedef struct scanner {
 	const char *buf;
 	size_t len;
 	uint32_t nstates;
+	int bulk;		/* sort untagged runs by entity */
 	size_t chunk_bytes;
 	chunk *slots;		/* chunk seq is in slots[seq % nslots] */
 	size_t nslots;
@@ -1197,7 +1217,57 @@ add_run(chunk *c, size_t start, size_t end, size_t first)
 	c->runs[c->nruns].end = end;
 	c->runs[c->nruns].first = first;
 	c->runs[c->nruns].count = c->ndata - first;
+	c->runs[c->nruns].ngroups = 0;
 	c->nruns++;
+}
+
+/*
+ * Sorts run i by entity for bulk delivery, unless it has a tag or an
+ * entity's time goes backwards in it (the serial code reports that).
+ */
+static void
+sort_run(chunk *c, size_t i)
+{
+	chunk_run *r = &c->runs[i];
+	size_t k, g;
+
+	for (k = r->first; k < r->first + r->count; k++) {
+		if (c->data[k].tag != 0)
+			return;
+	}
+	r->group = c->ngroups;
+	for (k = r->first; k < r->first + r->count; k++) {
+		uint32_t e = c->data[k].entity;
+
+		if (c->seen_in[e] != i + 1) {
+			c->seen_in[e] = i + 1;
+			c->slot_of[e] = c->ngroups;
+			grow_array(&c->groups, &c->groups_cap, c->ngroups + 1,
+			    sizeof (chunk_group));
+			c->groups[c->ngroups].entity = e;
+			c->groups[c->ngroups].count = 0;
+			c->ngroups++;
+		}
+		c->groups[c->slot_of[e]].count++;
+	}
+	for (g = r->group, k = r->first; g < c->ngroups; g++) {
+		c->groups[g].first = k;
+		k += c->groups[g].count;
+		c->groups[g].count = 0;
+	}
+	for (k = r->first; k < r->first + r->count; k++) {
+		const chunk_datum *cd = &c->data[k];
+		chunk_group *grp = &c->groups[c->slot_of[cd->entity]];
+		size_t at = grp->first + grp->count++;
+
+		if (grp->count > 1 && cd->time < c->times[at - 1]) {
+			c->ngroups = r->group;	/* one by one, then */
+			return;
+		}
+		c->times[at] = cd->time;
+		c->states[at] = cd->state;
+	}
+	r->ngroups = c->ngroups - r->group;
 }
 
 /* Proposes the runs of plain data in a chunk (see above). */
@@ -1247,6 +1317,34 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 	add_run(c, run_start, pos, first);
 }
 
+/* Scans a chunk, then sorts its runs for a consumer that takes bulk. */
+static void
+scan_and_sort(const scanner *sc, chunk *c, json_arena *arena)
+{
+	size_t i, nnames;
+
+	scan_chunk(sc, c, arena);
+	nnames = intern_count(c->names);
+	c->ngroups = 0;
+	if (!sc->bulk)
+		return;
+	if (c->sorted_cap < c->ndata) {
+		c->sorted_cap = c->data_cap;
+		c->times = xrealloc(c->times, c->sorted_cap * sizeof (uint64_t));
+		c->states = xrealloc(c->states,
+		    c->sorted_cap * sizeof (uint16_t));
+	}
+	if (c->scratch_cap < nnames) {
+		c->scratch_cap = nnames;
+		c->slot_of = xrealloc(c->slot_of, nnames * sizeof (size_t));
+		c->seen_in = xrealloc(c->seen_in, nnames * sizeof (size_t));
+	}
+	if (nnames > 0)
+		memset(c->seen_in, 0, nnames * sizeof (size_t));
+	for (i = 0; i < c->nruns; i++)
+		sort_run(c, i);
+}
+
 /* The end of a chunk that starts at start: just past a line end. */
 static size_t
 chunk_end(const scanner *sc, size_t start)
@@ -1282,7 +1380,7 @@ scan_thread(void *arg)
 		c->end = chunk_end(sc, c->start);
 		sc->next_start = c->end;
 		pthread_mutex_unlock(&sc->lock);
-		scan_chunk(sc, c, arena);
+		scan_and_sort(sc, c, arena);
 		pthread_mutex_lock(&sc->lock);
 		c->done = 1;
 		pthread_cond_broadcast(&sc->ready);
@@ -1306,6 +1404,45 @@ chunk_entity(ingest *in, chunk *c, uint32_t local)
 }
 
 /*
+ * Takes a sorted run in bulk, all or nothing: returns 0, having taken
+ * nothing, if an entity's first time in it goes back before its last one
+ * (then one by one finds which datum does it).
+ */
+static int
+take_sorted_run(ingest *in, chunk *c, const chunk_run *r, size_t at)
+{
+	trace *tr = in->tr;
+	size_t g;
+
+	for (g = r->group; g < r->group + r->ngroups; g++) {
+		const chunk_group *grp = &c->groups[g];
+		uint32_t e = chunk_entity(in, c, grp->entity);
+
+		if (e != TRACE_NO_ENTITY &&
+		    c->times[grp->first] < in->last_time[e])
+			return (0);
+	}
+	for (g = r->group; g < r->group + r->ngroups; g++) {
+		const chunk_group *grp = &c->groups[g];
+		uint32_t e = c->ids[grp->entity];
+
+		if (e == TRACE_NO_ENTITY)
+			continue;
+		in->opts->data(in->ctx, tr, e, c->times + grp->first,
+		    c->states + grp->first, grp->count);
+		in->last_time[e] = c->times[grp->first + grp->count - 1];
+	}
+	in->any_record = 1;
+	tr->nrecords += r->count;
+	tr->ndata += r->count;
+	tr->have_data = 1;
+	tr->last_time = c->data[r->first + r->count - 1].time;
+	if (in->progress != NULL)
+		progress_update(in->progress, at, at, tr->nrecords);
+	return (1);
+}
+
+/*
  * Takes the runs of a scanned chunk that line up with *pos, and parses
  * everything else in it here.
  */
@@ -1324,6 +1461,10 @@ take_chunk(ingest *in, chunk *c, size_t *pos)
 			return (-1);
 		if (r->start != *pos)
 			continue;
+		if (r->ngroups > 0 && take_sorted_run(in, c, r, r->end)) {
+			*pos = r->end;
+			continue;
+		}
 		for (k = r->first; k < r->first + r->count; k++) {
 			const chunk_datum *cd = &c->data[k];
 			size_t at = c->start + cd->record;
@@ -1349,6 +1490,11 @@ free_chunk(chunk *c)
 	free(c->runs);
 	free(c->ids);
 	intern_free(c->names);
+	free(c->groups);
+	free(c->times);
+	free(c->states);
+	free(c->slot_of);
+	free(c->seen_in);
 }
 
 /* Parses from *pos to the end with nthreads scanning threads. */
@@ -1364,6 +1510,7 @@ parse_parallel(ingest *in, size_t *pos, int nthreads, size_t chunk_bytes)
 	sc.buf = in->rd.buf;
 	sc.len = in->rd.len;
 	sc.nstates = in->tr->nstates;
+	sc.bulk = in->opts->data != NULL;
 	sc.chunk_bytes = chunk_bytes;
 	sc.nslots = 2 * (size_t)nthreads + 2;
 	sc.slots = xcalloc(sc.nslots, sizeof (chunk));

@@ -20,9 +20,25 @@
 #include "error.h"
 #include "trace.h"
 
+/*
+ * Takes n untagged data of one entity at once, in file order.  A consumer
+ * that keeps each entity's data apart (the store) may ask for this: runs
+ * of plain data then come per entity rather than interleaved as in the
+ * file, which lets parsing threads do the sorting (see ingest_options).
+ */
+typedef void (*ingest_data_fn)(void *ctx, trace *tr, uint32_t entity,
+    const uint64_t *times, const uint16_t *states, size_t n);
+
 typedef struct ingest_options {
 	int ignore_tags;	/* drop tags from data; skip definitions */
 	const regex_t *filter;	/* keep only entities whose names match */
+	/*
+	 * NULL, or where untagged data may go in bulk instead of one by one
+	 * through the datum function.  Each entity's data still arrive in
+	 * file order, and tagged data still come one by one in file order
+	 * (tags are numbered as they first appear).
+	 */
+	ingest_data_fn data;
 } ingest_options;
 
 /*

@@ -147,6 +147,40 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 }
 
 void
+store_append_many(store *s, uint32_t entity, const uint64_t *time,
+    const uint16_t *state, size_t n)
+{
+	column *c = column_of(s, entity);
+	size_t i;
+
+	if (n == 0)
+		return;
+	if (c->borrowed)
+		own(c);
+	if (c->count + n > c->cap) {
+		size_t cap = c->cap;
+
+		grow_array(&c->time, &cap, c->count + n, sizeof (uint64_t));
+		cap = c->cap;
+		grow_array(&c->state, &cap, c->count + n, sizeof (uint16_t));
+		if (c->tag != NULL) {
+			cap = c->cap;
+			grow_array(&c->tag, &cap, c->count + n,
+			    sizeof (uint32_t));
+		}
+		c->cap = cap;
+	}
+	memcpy(c->time + c->count, time, n * sizeof (uint64_t));
+	memcpy(c->state + c->count, state, n * sizeof (uint16_t));
+	if (c->tag != NULL) {
+		for (i = 0; i < n; i++)
+			c->tag[c->count + i] = STORE_NONE;
+	}
+	c->count += n;
+	s->total += n;
+}
+
+void
 store_finish(store *s, uint64_t begin, uint64_t end)
 {
 	size_t i;

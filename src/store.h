@@ -39,6 +39,10 @@ void store_free(store *s);
 void store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag);
 
+/* Appends n untagged transitions at once; the same as n store_append. */
+void store_append_many(store *s, uint32_t entity, const uint64_t *time,
+    const uint16_t *state, size_t n);
+
 /*
  * Gives an entity (which has no transitions yet) count transitions kept
  * elsewhere, such as in a mapped cache file: they are used in place, not

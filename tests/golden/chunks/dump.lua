@@ -1,8 +1,8 @@
--- dump.lua TRACE: everything a load produced, one line per fact, so that
--- two loads can be compared with cmp: metadata, entities in order with
--- descriptions, every interval with its tag, every event.
+-- dump.lua TRACE [FILTER]: everything a load produced, one line per fact,
+-- so that two loads can be compared with cmp: metadata, entities in order
+-- with descriptions, every interval with its tag, every event.
 local sm = require "statemap"
-local t = sm.load(arg[1], { cache = false })
+local t = sm.load(arg[1], { cache = false, filter = arg[2] })
 print(tostring(t), t.records, t.transitions)
 for _, e in ipairs(t:entities()) do
 	print("entity", e.name, e.transitions, tostring(e.description))
