@@ -285,31 +285,47 @@ entity_get(coalesce *c, uint32_t id)
 	return (&c->ents[id]);
 }
 
-static void absorb(coalesce *c, uint32_t survivor, uint32_t victim);
-
 /*
- * Whether a new rectangle would enter the set only to be trimmed at once,
- * into its left neighbour: the set is full, and its key is below the
- * smallest there.  The smallest is read with the neighbour's old key,
- * which is no larger than its new one, so the test never says yes
- * wrongly.  This is most arrivals, and skipping the insertion, the
- * neighbour's extra sift and the removal halves the heap work; the set's
- * order is total, so what comes out of it later is unchanged.
+ * Adds the entity's open state, up to end, to its last rectangle if a
+ * rectangle made of it would enter the set only to be trimmed at once,
+ * into that left neighbour: the set is full and its key is below the
+ * smallest there.  Returns 0, having done nothing, if not.
+ *
+ * This is nearly every datum once the set is full, and skipping the
+ * rectangle that would live for an instant saves its allocation, an
+ * insertion, a removal and a sift.  The answer is the same: the set's
+ * order is total, so what comes out of it later is unchanged; the index
+ * the rectangle would have had (it breaks ties) is the one the next
+ * rectangle gets either way; and the smallest key is read with the
+ * neighbour's old weight, no larger than its new one, so a yes is sure.
  */
 static int
-lightest_on_arrival(const coalesce *c, uint32_t r)
+merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 {
-	const rect *x = &c->rects[r];
-	heap_entry e;
+	ent_state *e = &c->ents[id];
+	uint64_t duration = end - e->start;
+	heap_entry arrival;
+	rect *last;
 
-	if (x->prev == COALESCE_NONE || c->heap_pos[x->prev] == COALESCE_NONE ||
+	if (e->last == COALESCE_NONE || c->heap_pos[e->last] == COALESCE_NONE ||
 	    c->heap_len + 1 < c->budget)
 		return (0);
-	e.weight = x->duration + c->rects[x->prev].duration;
-	e.start = x->start;
-	e.entity = x->entity;
-	e.rect = r;
-	return (entry_less(&e, &c->heap[0]));
+	last = &c->rects[e->last];
+	arrival.weight = duration + last->duration;
+	arrival.start = e->start;
+	arrival.entity = id;
+	arrival.rect = c->free_list != COALESCE_NONE ? c->free_list :
+	    (uint32_t)c->nrects;
+	if (!entry_less(&arrival, &c->heap[0]))
+		return (0);
+	last->duration += duration;
+	states_of(c, e->last)[e->state] += duration;
+	if (e->tag != COALESCE_NO_TAG)
+		add_tag_time(last, e->tag, duration);
+	if (last->prev != COALESCE_NONE)
+		reweigh(c, last->prev);
+	reweigh(c, e->last);
+	return (1);
 }
 
 /*
@@ -321,8 +337,13 @@ static void
 append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 {
 	ent_state *e = &c->ents[id];
-	uint32_t r = rect_alloc(c);
-	rect *x = &c->rects[r];
+	uint32_t r;
+	rect *x;
+
+	if (!final && merge_on_arrival(c, id, end))
+		return;
+	r = rect_alloc(c);
+	x = &c->rects[r];
 
 	x->start = e->start;
 	x->duration = end - e->start;
@@ -340,10 +361,6 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 	e->nrects++;
 	if (final)
 		return;
-	if (lightest_on_arrival(c, r)) {
-		absorb(c, x->prev, r);
-		return;
-	}
 	if (x->prev != COALESCE_NONE)
 		reweigh(c, x->prev);
 	reweigh(c, r);
