@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -11,10 +12,37 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "threads.h"
 #include "util.h"
 
 /* Compressed input is read in pieces this big (decompressors like big). */
 #define IN_CHUNK	(1 << 20)
+
+/*
+ * Decompression runs ahead on a thread of its own, when there are cores
+ * for it, so that it overlaps parsing: it fills a few buffers, which
+ * source_read hands out in order.  An error is passed on in its place in
+ * the stream, after the data before it.
+ */
+#define AHEAD_BUFFERS	4
+#define AHEAD_SIZE	(1 << 20)
+
+typedef struct ahead_buffer {
+	char *data;
+	size_t len;
+	uint64_t consumed;	/* file bytes read when it was filled */
+} ahead_buffer;
+
+typedef struct ahead {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t filled, drained;
+	ahead_buffer bufs[AHEAD_BUFFERS];
+	size_t head, count;	/* the oldest filled buffer; how many */
+	size_t pos;		/* how much of the oldest has been handed out */
+	int end, failed, stop;
+	sm_error err;		/* when failed */
+} ahead;
 
 struct source {
 	const char *name;
@@ -32,6 +60,9 @@ struct source {
 	int z_ready, z_done;	/* set up; at the end of a gzip member */
 	ZSTD_DStream *zs;
 	size_t z_hint;		/* zstd's last return: 0 at a frame's end */
+	ahead *ahead;		/* the decompressing thread, once started */
+	int ahead_tried;
+	uint64_t handed;	/* file bytes behind what was handed out */
 };
 
 /* One read(2): the number of bytes (0 at the end), or -1 with err. */
@@ -166,11 +197,15 @@ fail:
 	return (NULL);
 }
 
+static void ahead_stop(source *s);
+static void ahead_free(ahead *a);
+
 void
 source_close(source *s)
 {
 	if (s == NULL)
 		return;
+	ahead_stop(s);
 	if (s->map != NULL)
 		(void) munmap((void *)s->map, s->map_len);
 	if (s->z_ready)
@@ -201,7 +236,7 @@ source_map(const source *s, const char **buf, size_t *len)
 uint64_t
 source_consumed(const source *s)
 {
-	return (s->consumed);
+	return (s->ahead != NULL ? s->handed : s->consumed);
 }
 
 uint64_t
@@ -304,11 +339,9 @@ read_zstd(source *s, char *buf, size_t cap, sm_error *err)
 	}
 }
 
-long
-source_read(source *s, char *buf, size_t cap, sm_error *err)
+static long
+decode(source *s, char *buf, size_t cap, sm_error *err)
 {
-	if (s->map != NULL || cap == 0)
-		return (0);
 	switch (s->kind) {
 	case SOURCE_GZIP:
 		return (read_gzip(s, buf, cap, err));
@@ -317,4 +350,139 @@ source_read(source *s, char *buf, size_t cap, sm_error *err)
 	default:
 		return (read_plain(s, buf, cap, err));
 	}
+}
+
+static void *
+ahead_thread(void *arg)
+{
+	source *s = arg;
+	ahead *a = s->ahead;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		ahead_buffer *b;
+		sm_error err;
+		long n;
+
+		while (a->count == AHEAD_BUFFERS && !a->stop)
+			pthread_cond_wait(&a->drained, &a->lock);
+		if (a->stop)
+			break;
+		b = &a->bufs[(a->head + a->count) % AHEAD_BUFFERS];
+		pthread_mutex_unlock(&a->lock);
+		n = decode(s, b->data, AHEAD_SIZE, &err);
+		pthread_mutex_lock(&a->lock);
+		if (n <= 0) {
+			a->end = 1;
+			a->failed = n < 0;
+			a->err = err;
+			pthread_cond_signal(&a->filled);
+			break;
+		}
+		b->len = (size_t)n;
+		b->consumed = s->consumed;
+		a->count++;
+		pthread_cond_signal(&a->filled);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return (NULL);
+}
+
+/* Starts decompressing ahead, if it pays; 0 if reading stays inline. */
+static int
+ahead_start(source *s)
+{
+	ahead *a;
+	size_t i;
+
+	s->ahead_tried = 1;
+	if (s->kind == SOURCE_PLAIN || threads_count() < 2)
+		return (0);
+	a = xcalloc(1, sizeof (*a));
+	for (i = 0; i < AHEAD_BUFFERS; i++)
+		a->bufs[i].data = xmalloc(AHEAD_SIZE);
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->filled, NULL);
+	pthread_cond_init(&a->drained, NULL);
+	s->ahead = a;
+	if (pthread_create(&a->thread, NULL, ahead_thread, s) != 0) {
+		s->ahead = NULL;
+		ahead_free(a);
+		return (0);
+	}
+	return (1);
+}
+
+static void
+ahead_free(ahead *a)
+{
+	size_t i;
+
+	for (i = 0; i < AHEAD_BUFFERS; i++)
+		free(a->bufs[i].data);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->filled);
+	pthread_cond_destroy(&a->drained);
+	free(a);
+}
+
+static void
+ahead_stop(source *s)
+{
+	ahead *a = s->ahead;
+
+	if (a == NULL)
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->stop = 1;
+	pthread_cond_signal(&a->drained);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	s->ahead = NULL;
+	ahead_free(a);
+}
+
+/* Hands out the decompressed data in order: as decode does. */
+static long
+ahead_read(source *s, char *buf, size_t cap, sm_error *err)
+{
+	ahead *a = s->ahead;
+	ahead_buffer *b;
+	size_t n;
+
+	pthread_mutex_lock(&a->lock);
+	while (a->count == 0 && !a->end)
+		pthread_cond_wait(&a->filled, &a->lock);
+	if (a->count == 0) {
+		pthread_mutex_unlock(&a->lock);
+		if (!a->failed)
+			return (0);
+		*err = a->err;
+		return (-1);
+	}
+	b = &a->bufs[a->head];
+	pthread_mutex_unlock(&a->lock);
+	n = b->len - a->pos < cap ? b->len - a->pos : cap;
+	memcpy(buf, b->data + a->pos, n);
+	a->pos += n;
+	s->handed = b->consumed;
+	if (a->pos == b->len) {
+		pthread_mutex_lock(&a->lock);
+		a->head = (a->head + 1) % AHEAD_BUFFERS;
+		a->count--;
+		a->pos = 0;
+		pthread_cond_signal(&a->drained);
+		pthread_mutex_unlock(&a->lock);
+	}
+	return ((long)n);
+}
+
+long
+source_read(source *s, char *buf, size_t cap, sm_error *err)
+{
+	if (s->map != NULL || cap == 0)
+		return (0);
+	if (s->ahead != NULL || (!s->ahead_tried && ahead_start(s)))
+		return (ahead_read(s, buf, cap, err));
+	return (decode(s, buf, cap, err));
 }
