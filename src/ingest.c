@@ -917,7 +917,7 @@ static int
 scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
     scanned *d)
 {
-	const char *p = buf + pos, *end = buf + len, *key;
+	const char *p = buf + pos, *end = buf + len;
 	size_t n;
 	uint64_t state = 0;
 	unsigned seen = 0, bit;
@@ -930,19 +930,24 @@ scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
 	for (;;) {
 		while (p < end && fast_space(*p))
 			p++;
-		if (p == end || *p != '"' || (n = fast_string(p, end, &key)) == 0)
+		if (end - p < 8 || *p != '"')
 			return (0);
-		p = key + n + 1;
-		if (n == 4 && memcmp(key, "time", 4) == 0)
+		/* The four names, each with its closing quote. */
+		if (memcmp(p + 1, "time\"", 5) == 0) {
 			bit = FAST_TIME;
-		else if (n == 6 && memcmp(key, "entity", 6) == 0)
+			p += 6;
+		} else if (memcmp(p + 1, "entity\"", 7) == 0) {
 			bit = FAST_ENTITY;
-		else if (n == 5 && memcmp(key, "state", 5) == 0)
+			p += 8;
+		} else if (memcmp(p + 1, "state\"", 6) == 0) {
 			bit = FAST_STATE;
-		else if (n == 3 && memcmp(key, "tag", 3) == 0)
+			p += 7;
+		} else if (memcmp(p + 1, "tag\"", 4) == 0) {
 			bit = FAST_TAG;
-		else
+			p += 5;
+		} else {
 			return (0);
+		}
 		if (seen & bit)
 			return (0);
 		seen |= bit;
@@ -1186,6 +1191,9 @@ typedef struct chunk {
 	uint64_t *times;	/* the sorted data, parallel to data */
 	uint16_t *states;
 	size_t sorted_cap;
+	uint64_t *short_keys;	/* names of up to 8 bytes, as numbers... */
+	uint32_t *short_ids;	/* ...and their numbers: a cache of names */
+	size_t nshort;
 	size_t *slot_of;	/* scratch: an entity's group in a run... */
 	size_t *seen_in;	/* ...valid if seen_in is that run + 1 */
 	size_t scratch_cap;
@@ -1270,6 +1278,42 @@ sort_run(chunk *c, size_t i)
 	r->ngroups = c->ngroups - r->group;
 }
 
+/*
+ * The chunk's number for an entity name.  Names are mostly short (thread
+ * and CPU ids), and a name of up to 8 bytes with no NUL in it (a plain
+ * string has none) is one 64-bit number: one multiply and a compare
+ * find it, where the names table hashes and compares bytes.
+ */
+#define SHORT_BITS	12
+#define SHORT_SLOTS	((size_t)1 << SHORT_BITS)
+
+static uint32_t
+chunk_name(chunk *c, const char *name, size_t len, const char *end)
+{
+	uint64_t key;
+	uint32_t id;
+	size_t i;
+
+	if (len > 8 || end - name < 8)
+		return (intern_add(c->names, name, len, NULL));
+	memcpy(&key, name, sizeof (key));
+	if (len < 8)
+		key &= ((uint64_t)1 << (8 * len)) - 1;
+	i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SHORT_BITS));
+	while (c->short_keys[i] != 0) {
+		if (c->short_keys[i] == key)
+			return (c->short_ids[i]);
+		i = (i + 1) & (SHORT_SLOTS - 1);
+	}
+	id = intern_add(c->names, name, len, NULL);
+	if (c->nshort < SHORT_SLOTS / 2) {	/* else the table still works */
+		c->short_keys[i] = key;
+		c->short_ids[i] = id;
+		c->nshort++;
+	}
+	return (id);
+}
+
 /* Proposes the runs of plain data in a chunk (see above). */
 static void
 scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
@@ -1280,6 +1324,12 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 	c->ndata = c->nruns = 0;
 	intern_free(c->names);
 	c->names = intern_new();
+	if (c->short_keys == NULL) {
+		c->short_keys = xmalloc(SHORT_SLOTS * sizeof (uint64_t));
+		c->short_ids = xmalloc(SHORT_SLOTS * sizeof (uint32_t));
+	}
+	memset(c->short_keys, 0, SHORT_SLOTS * sizeof (uint64_t));
+	c->nshort = 0;
 	while (pos < c->end) {
 		scanned d;
 		json_error jerr;
@@ -1294,8 +1344,8 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 			cd = &c->data[c->ndata++];
 			cd->time = d.time;
 			cd->record = (uint32_t)(pos - c->start);
-			cd->entity = intern_add(c->names, d.entity,
-			    d.entity_len, NULL);
+			cd->entity = chunk_name(c, d.entity, d.entity_len,
+			    sc->buf + sc->len);
 			cd->state = (uint16_t)d.state;
 			cd->tag = d.tag == NULL ? 0 :
 			    (uint16_t)(d.tag - (sc->buf + pos));
@@ -1495,6 +1545,8 @@ free_chunk(chunk *c)
 	free(c->states);
 	free(c->slot_of);
 	free(c->seen_in);
+	free(c->short_keys);
+	free(c->short_ids);
 }
 
 /* Parses from *pos to the end with nthreads scanning threads. */
