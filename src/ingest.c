@@ -10,6 +10,7 @@
 #include "color.h"
 #include "json.h"
 #include "progress.h"
+#include "scan.h"
 #include "source.h"
 #include "threads.h"
 #include "util.h"
@@ -61,6 +62,7 @@ typedef struct ingest {
 	intern *rejected;	/* entity names the filter dropped */
 	progress *progress;	/* NULL unless a display is wanted */
 	uint32_t tick;		/* records since the last progress update */
+	scan_shapes shapes;	/* the layouts of the data read here */
 } ingest;
 
 /* ---- positions and errors ---- */
@@ -841,174 +843,7 @@ do_record(ingest *in, const json_value *obj)
 	    "datum, event, entity description, tag definition or metadata"));
 }
 
-/* ---- the fast path for plain data ---- */
-
-/*
- * Nearly every record of a large trace is a datum written by a program:
- * {"time": "123", "entity": "42", "state": 3} with an optional plain tag.
- * These are recognised by a direct scan, without building a JSON tree.
- * The scan accepts only a strict subset of what the general parser does
- * (ASCII names without escapes, integers without sign, fraction or
- * exponent, each of the four members at most once) and only records that
- * are valid; on anything else it gives up having changed nothing that
- * matters, and the record goes through the general parser, which then
- * decides, with the same result or the same error as always.
- */
-
-enum { FAST_TIME = 1, FAST_ENTITY = 2, FAST_STATE = 4, FAST_TAG = 8 };
-
-static int
-fast_space(char c)
-{
-	return (c == ' ' || c == '\n' || c == '\r' || c == '\t');
-}
-
-/* A string of printable ASCII without escapes: its bytes, after quote. */
-static size_t
-fast_string(const char *p, const char *end, const char **str)
-{
-	const char *q = ++p;
-
-	while (q < end && (unsigned char)*q >= 0x20 && *q != '"' &&
-	    *q != '\\' && (unsigned char)*q < 0x7f)
-		q++;
-	if (q == end || *q != '"')
-		return (0);
-	*str = p;
-	return ((size_t)(q - p));
-}
-
-/*
- * Digits of a non-negative integer that fits without doubt: at most 19
- * digits, so no overflow; a leading zero only alone (as JSON requires).
- */
-static size_t
-fast_digits(const char *p, const char *end, uint64_t *out)
-{
-	const char *q = p;
-	uint64_t v = 0;
-
-	while (q < end && (unsigned)(*q - '0') <= 9 && q - p < 20) {
-		v = v * 10 + (uint64_t)(*q - '0');
-		q++;
-	}
-	if (q == p || q - p > 19 || q == end || (*p == '0' && q - p > 1))
-		return (0);
-	*out = v;
-	return ((size_t)(q - p));
-}
-
-/* A plain datum as the scan found it; names point into the input. */
-typedef struct scanned {
-	const char *entity, *tag;	/* tag NULL when it has none */
-	size_t entity_len, tag_len;
-	uint64_t time;
-	uint32_t state;
-	size_t next;		/* the offset just past its closing brace */
-} scanned;
-
-/*
- * Scans the record at pos as a plain datum of a trace with nstates
- * states.  Returns 1 and fills d if it is one, 0 to leave it to the
- * general parser.  It reads nothing but its arguments, so parsing
- * threads call it side by side.
- */
-static int
-scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
-    scanned *d)
-{
-	const char *p = buf + pos, *end = buf + len;
-	size_t n;
-	uint64_t state = 0;
-	unsigned seen = 0, bit;
-
-	if (*p != '{')
-		return (0);
-	d->tag = NULL;
-	d->tag_len = 0;
-	p++;
-	for (;;) {
-		while (p < end && fast_space(*p))
-			p++;
-		if (end - p < 8 || *p != '"')
-			return (0);
-		/* The four names, each with its closing quote. */
-		if (memcmp(p + 1, "time\"", 5) == 0) {
-			bit = FAST_TIME;
-			p += 6;
-		} else if (memcmp(p + 1, "entity\"", 7) == 0) {
-			bit = FAST_ENTITY;
-			p += 8;
-		} else if (memcmp(p + 1, "state\"", 6) == 0) {
-			bit = FAST_STATE;
-			p += 7;
-		} else if (memcmp(p + 1, "tag\"", 4) == 0) {
-			bit = FAST_TAG;
-			p += 5;
-		} else {
-			return (0);
-		}
-		if (seen & bit)
-			return (0);
-		seen |= bit;
-		while (p < end && fast_space(*p))
-			p++;
-		if (p == end || *p++ != ':')
-			return (0);
-		while (p < end && fast_space(*p))
-			p++;
-		if (p == end)
-			return (0);
-		switch (bit) {
-		case FAST_TIME:
-			if (*p == '"') {
-				if ((n = fast_digits(p + 1, end, &d->time)) == 0 ||
-				    p[1 + n] != '"')
-					return (0);
-				p += n + 2;
-			} else {
-				if ((n = fast_digits(p, end, &d->time)) == 0)
-					return (0);
-				p += n;
-			}
-			break;
-		case FAST_STATE:
-			if ((n = fast_digits(p, end, &state)) == 0 ||
-			    state >= nstates)
-				return (0);
-			p += n;
-			break;
-		case FAST_ENTITY:
-			if (*p != '"' || (d->entity_len = fast_string(p, end,
-			    &d->entity)) == 0)
-				return (0);
-			p = d->entity + d->entity_len + 1;
-			break;
-		default:
-			if (*p != '"')
-				return (0);
-			d->tag_len = fast_string(p, end, &d->tag);
-			if (d->tag == NULL)
-				return (0);
-			p = d->tag + d->tag_len + 1;
-			break;
-		}
-		while (p < end && fast_space(*p))
-			p++;
-		if (p == end)
-			return (0);
-		if (*p == '}')
-			break;
-		if (*p++ != ',')
-			return (0);
-	}
-	if ((seen & (FAST_TIME | FAST_ENTITY | FAST_STATE)) !=
-	    (FAST_TIME | FAST_ENTITY | FAST_STATE))
-		return (0);
-	d->state = (uint32_t)state;
-	d->next = (size_t)(p + 1 - buf);
-	return (1);
-}
+/* ---- the fast path for plain data (scan.h) ---- */
 
 static int
 metadata_complete(const ingest *in)
@@ -1054,8 +889,8 @@ fast_datum(ingest *in, size_t pos, size_t *next)
 {
 	scanned d;
 
-	if (!metadata_complete(in) || !scan_datum(in->rd.buf, in->rd.len, pos,
-	    in->tr->nstates, &d))
+	if (!metadata_complete(in) || !scan_datum_shaped(&in->shapes,
+	    in->rd.buf, in->rd.len, pos, in->tr->nstates, &d))
 		return (0);
 	if (!deliver_datum(in, entity_id(in, d.entity, d.entity_len), d.time,
 	    d.state, d.tag, d.tag_len))
@@ -1147,6 +982,13 @@ parse_records(ingest *in, size_t *pos, size_t limit)
  * construction, whatever the input and wherever the cuts fall.
  */
 #define CHUNK_BYTES	((size_t)4 << 20)
+
+
+/*
+ * Scanning threads ask for the input this far ahead of the record they
+ * are on: the scan is otherwise waiting on memory at each new line.
+ */
+#define PREFETCH_AHEAD	2048
 #define MAX_RECORD	UINT16_MAX	/* longer records are left to us */
 #define UNMAPPED	(UINT32_MAX - 1)
 
@@ -1197,6 +1039,8 @@ typedef struct chunk {
 	size_t *slot_of;	/* scratch: an entity's group in a run... */
 	size_t *seen_in;	/* ...valid if seen_in is that run + 1 */
 	size_t scratch_cap;
+	scan_shapes shapes;	/* the layouts of its data */
+	int tagged;		/* some datum in it has a tag */
 } chunk;
 
 typedef struct scanner {
@@ -1322,6 +1166,7 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 	size_t run_start = pos, first = 0;
 
 	c->ndata = c->nruns = 0;
+	c->tagged = 0;
 	intern_free(c->names);
 	c->names = intern_new();
 	if (c->short_keys == NULL) {
@@ -1335,7 +1180,9 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 		json_error jerr;
 		size_t next;
 
-		if (scan_datum(sc->buf, sc->len, pos, sc->nstates, &d) &&
+		__builtin_prefetch(sc->buf + pos + PREFETCH_AHEAD);
+		if (scan_datum_shaped(&c->shapes, sc->buf, sc->len, pos,
+		    sc->nstates, &d) &&
 		    d.next - pos <= MAX_RECORD) {
 			chunk_datum *cd;
 
@@ -1349,6 +1196,7 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 			cd->state = (uint16_t)d.state;
 			cd->tag = d.tag == NULL ? 0 :
 			    (uint16_t)(d.tag - (sc->buf + pos));
+			c->tagged |= d.tag != NULL;
 			cd->tag_len = (uint32_t)d.tag_len;
 			pos = json_skip_space(sc->buf, sc->len, d.next);
 			continue;
@@ -1408,6 +1256,28 @@ chunk_end(const scanner *sc, size_t start)
 	return (nl == NULL ? sc->len : (size_t)(nl + 1 - sc->buf));
 }
 
+/*
+ * When loading a store, hands a scanned chunk's pages of the file back
+ * to the kernel, as the reader does behind this thread: the file stays
+ * in the page cache, but not in our memory, which the store needs.  Its
+ * data are in the chunk now, except tags, which this thread reads in the
+ * file; the rest is read again only where a run did not line up, and
+ * then it faults back in.  Not for streaming (the classic statemap):
+ * its memory is small anyway, and unmapping pages interrupts the other
+ * cores to flush their TLBs.
+ */
+static void
+release_scanned(const scanner *sc, const chunk *c)
+{
+	const size_t page = 4096;
+	size_t start = (c->start + page - 1) & ~(page - 1);
+	size_t end = c->end & ~(page - 1);
+
+	if (sc->bulk && !c->tagged && end > start)
+		(void) madvise((char *)sc->buf + start, end - start,
+		    MADV_DONTNEED);
+}
+
 static void *
 scan_thread(void *arg)
 {
@@ -1431,6 +1301,7 @@ scan_thread(void *arg)
 		sc->next_start = c->end;
 		pthread_mutex_unlock(&sc->lock);
 		scan_and_sort(sc, c, arena);
+		release_scanned(sc, c);
 		pthread_mutex_lock(&sc->lock);
 		c->done = 1;
 		pthread_cond_broadcast(&sc->ready);
@@ -1686,6 +1557,7 @@ ingest_init(ingest *in, const char *name, trace *tr,
 	in->err = err;
 	in->arena = json_arena_new();
 	in->rejected = intern_new();
+	scan_shapes_init(&in->shapes);
 }
 
 static void

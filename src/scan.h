@@ -1,0 +1,82 @@
+/*
+ * scan.h: plain data records read straight from the bytes, without
+ * building a JSON tree.
+ *
+ * Nearly every record of a large trace is a datum written by a program,
+ * {"time": "123", "entity": "42", "state": 3}, with an optional "tag".
+ * A scan accepts only a strict subset of what the general parser does:
+ * the members time, entity, state and tag, each at most once, in any
+ * order, with any JSON spaces; a time as digits or a string of digits;
+ * a state as digits below the number of states; names of printable ASCII
+ * without escapes; integers without sign, fraction or exponent, of at
+ * most 19 digits, with no leading zero.  On anything else it answers 0
+ * and the caller hands the record to the general parser, which decides,
+ * with the same result or the same error as always.
+ *
+ * Scans read nothing but their arguments (and a scan_shapes the caller
+ * owns), so threads scan side by side.
+ */
+#ifndef SM_SCAN_H
+#define SM_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A plain datum as scanned; names point into the input. */
+typedef struct scanned {
+	const char *entity, *tag;	/* tag NULL when it has none */
+	size_t entity_len, tag_len;
+	uint64_t time;
+	uint32_t state;
+	size_t next;		/* the offset just past its closing brace */
+	/* Where the digits of time and state are: for learning shapes. */
+	const char *time_at, *state_at;
+	size_t time_len, state_len;
+} scanned;
+
+/*
+ * Scans the record at buf[pos] (which must be < len) as a plain datum of
+ * a trace with nstates states.  Returns 1 and fills d if it is one, else
+ * 0.
+ */
+int scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
+    scanned *d);
+
+/*
+ * The layouts of the last data scanned: the bytes between their values
+ * (`{"time": "`, `", "entity": "`, ...).  A program writes every datum
+ * alike, so most records match a layout already seen, and are read by
+ * comparing those bytes whole and reading the values between them.
+ */
+#define SCAN_SHAPES	2
+#define SCAN_SHAPE_WORDS	4	/* bytes between values: at most 32 */
+
+typedef struct scan_shape {
+	int nvalues;		/* 0: empty */
+	uint8_t kind[4];	/* which member each value belongs to */
+	uint8_t lit_len[5];	/* the bytes before each value, and after */
+	uint64_t lit[5][SCAN_SHAPE_WORDS];	/* zero-padded */
+} scan_shape;
+
+typedef struct scan_shapes {
+	scan_shape shape[SCAN_SHAPES];
+	int victim;		/* the one to replace next */
+} scan_shapes;
+
+void scan_shapes_init(scan_shapes *s);
+
+/*
+ * The same answer as scan_datum, faster for layouts seen before; learns
+ * the layout of each datum that matched none.
+ */
+int scan_datum_shaped(scan_shapes *s, const char *buf, size_t len,
+    size_t pos, uint32_t nstates, scanned *d);
+
+/*
+ * The digits at p (before end), as scan_datum reads them: returns how
+ * many and sets *out, or 0 if there are none, more than 19, a leading
+ * zero before others, or nothing after them before end.
+ */
+size_t scan_digits(const char *p, const char *end, uint64_t *out);
+
+#endif

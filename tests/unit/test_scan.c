@@ -1,0 +1,369 @@
+/*
+ * Tests for src/scan.c: digits read a word at a time against a plain
+ * digit loop; the bytes names may hold; and the shaped scan against
+ * scan_datum on a hundred thousand generated records, whole and cut
+ * short, most of them in layouts seen before.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan.h"
+#include "unit.h"
+
+/* The rule for digits, written the obvious way. */
+static size_t
+naive_digits(const char *p, const char *end, uint64_t *out)
+{
+	size_t n = 0;
+	uint64_t v = 0;
+
+	while (p + n < end && p[n] >= '0' && p[n] <= '9') {
+		v = v * 10 + (uint64_t)(p[n] - '0');
+		n++;
+	}
+	if (n == 0 || n > 19 || p + n == end || (p[0] == '0' && n > 1))
+		return (0);
+	*out = v;
+	return (n);
+}
+
+static void
+check_digits(void)
+{
+	char buf[64];
+	uint64_t got, want;
+	size_t n, w;
+	int len, stop, lead, bad = 0, cases = 0;
+	const char stops[] = "\",} x/:";
+
+	/* Every length 0..24, each stop byte or the end, at 0..9 bytes in. */
+	for (len = 0; len <= 24; len++) {
+		for (stop = 0; stop <= (int)strlen(stops); stop++) {
+			for (lead = 0; lead < 2; lead++) {
+				int i;
+
+				for (i = 0; i < len; i++)
+					buf[i] = (char)('0' + (i * 7 + 3) % 10);
+				if (lead && len > 0)
+					buf[0] = '0';
+				if (stop < (int)strlen(stops))
+					buf[len] = stops[stop];
+				n = (size_t)len + (stop < (int)strlen(stops));
+				got = want = 0;
+				w = naive_digits(buf, buf + n, &want);
+				cases++;
+				if (scan_digits(buf, buf + n, &got) != w ||
+				    got != want)
+					bad++;
+			}
+		}
+	}
+	CHECK_INT("scan_digits agrees with a digit loop on every length",
+	    bad, 0);
+	CHECK("scan_digits cases", cases > 300);
+	CHECK_INT("scan_digits 19 nines", scan_digits("9999999999999999999,",
+	    "9999999999999999999," + 20, &got), 19);
+	CHECK_U64("scan_digits 19 nines value", got, 9999999999999999999ULL);
+	CHECK_INT("scan_digits 20 digits are left to the parser",
+	    scan_digits("18446744073709551615,", "18446744073709551615," + 21,
+	    &got), 0);
+	CHECK_INT("scan_digits 8 digits then a quote",
+	    scan_digits("12345678\"", "12345678\"" + 9, &got), 8);
+	CHECK_U64("scan_digits 8 digits value", got, 12345678);
+	CHECK_INT("scan_digits 8 digits at the end", scan_digits("12345678",
+	    "12345678" + 8, &got), 0);
+	CHECK_INT("scan_digits a lone zero", scan_digits("0}", "0}" + 2, &got),
+	    1);
+	CHECK_INT("scan_digits a leading zero", scan_digits("0123456789,",
+	    "0123456789," + 11, &got), 0);
+	/* Bytes just around '0' and '9', and 0xfa..0xff (a carry), after. */
+	{
+		const unsigned char odd[] = { '/', ':', 0xfa, 0xff, 0x00, 0xb0 };
+		size_t k;
+
+		bad = 0;
+		for (k = 0; k < sizeof (odd); k++) {
+			int at;
+
+			for (at = 1; at < 12; at++) {
+				memset(buf, '5', 16);
+				buf[at] = (char)odd[k];
+				buf[16] = ',';
+				if (scan_digits(buf, buf + 17, &got) !=
+				    (size_t)at ||
+				    naive_digits(buf, buf + 17, &want) !=
+				    (size_t)at || got != want)
+					bad++;
+			}
+		}
+		CHECK_INT("scan_digits stops at the first byte that is no digit",
+		    bad, 0);
+	}
+}
+
+/* A datum with the entity name given, scanned; 1 if it is plain. */
+static int
+scan_name(const char *name, size_t len, size_t *got_len)
+{
+	char buf[128];
+	size_t n = 0;
+	scanned d;
+
+	n += (size_t)sprintf(buf, "{\"time\": 1, \"entity\": \"");
+	memcpy(buf + n, name, len);
+	n += len;
+	n += (size_t)sprintf(buf + n, "\", \"state\": 0}");
+	if (!scan_datum(buf, n, 0, 1, &d))
+		return (0);
+	*got_len = d.entity_len;
+	return (d.entity == buf + 23 && d.next == n);
+}
+
+static void
+check_names(void)
+{
+	char name[24];
+	size_t got;
+	int b, at, len, bad = 0;
+
+	for (len = 1; len <= 20; len++) {
+		memset(name, 'a', sizeof (name));
+		if (!scan_name(name, (size_t)len, &got) || got != (size_t)len)
+			bad++;
+	}
+	CHECK_INT("scan names of 1 to 20 plain bytes", bad, 0);
+	for (b = 0; b < 256; b++) {
+		int plain = b >= 0x20 && b < 0x7f && b != '"' && b != '\\';
+
+		for (at = 0; at < 18; at++) {
+			memset(name, 'x', sizeof (name));
+			name[at] = (char)b;
+			if (scan_name(name, 18, &got) != plain)
+				bad++;
+		}
+	}
+	CHECK_INT("scan names: every byte at every place of a word", bad, 0);
+	CHECK_INT("scan an empty entity is left to the parser",
+	    scan_name("", 0, &got), 0);
+}
+
+/* ---- generated records ---- */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint32_t
+next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return ((uint32_t)(rng >> 16));
+}
+
+static int
+chance(int percent)
+{
+	return ((int)(next_random() % 100) < percent);
+}
+
+static const char *
+space(int layout)
+{
+	static const char *spaces[] = { "", " ", "  ", "\t", "\n " };
+
+	return (spaces[((unsigned)layout + (chance(3) ? next_random() : 0)) %
+	    5]);
+}
+
+static size_t
+put_digits(char *p, int max)
+{
+	int n = 1 + (int)(next_random() % (unsigned)max), i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (char)('0' + next_random() % 10);
+	if (n > 1 && chance(95) && p[0] == '0')
+		p[0] = '1';
+	return ((size_t)n);
+}
+
+static size_t
+put_name(char *p)
+{
+	int n = chance(2) ? 0 : 1 + (int)(next_random() % 11), i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (char)('a' + next_random() % 26);
+	if (chance(2) && n > 0)
+		p[next_random() % (unsigned)n] = "\"\\\x01\x7f\xc3 "[
+		    next_random() % 6];
+	return ((size_t)n);
+}
+
+/*
+ * One record into p: mostly in one of six layouts, the members of each
+ * in its own order, with its own spaces; now and then something else.
+ */
+static size_t
+put_record(char *p)
+{
+	int layout = (int)(next_random() % 6), order[4] = { 0, 1, 2, 3 };
+	int nmembers = (layout & 1) ? 4 : 3, i, quoted = layout < 4;
+	size_t n = 0;
+
+	for (i = 0; i < nmembers; i++) {
+		int j = (i * (layout + 1) + layout) % nmembers, t;
+
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	if (chance(2))
+		nmembers--;			/* a member missing */
+	n += (size_t)sprintf(p + n, "{%s", space(layout));
+	for (i = 0; i < nmembers; i++) {
+		int m = chance(1) ? (int)(next_random() % 4) : order[i];
+
+		if (i > 0)
+			n += (size_t)sprintf(p + n, "%s,%s", space(layout),
+			    space(layout + 1));
+		switch (m) {
+		case 0:
+			n += (size_t)sprintf(p + n, "\"time\"%s:%s",
+			    space(layout + 2), space(layout));
+			if (quoted || chance(2))
+				p[n++] = '"';
+			n += put_digits(p + n, chance(5) ? 22 : 12);
+			if (quoted && !chance(1))
+				p[n++] = '"';
+			break;
+		case 1:
+			n += (size_t)sprintf(p + n, "\"entity\":%s\"",
+			    space(layout));
+			n += put_name(p + n);
+			p[n++] = '"';
+			break;
+		case 2:
+			n += (size_t)sprintf(p + n, "\"state\":%s",
+			    space(layout + 3));
+			n += put_digits(p + n, chance(5) ? 2 : 1);
+			break;
+		default:
+			n += (size_t)sprintf(p + n, "\"tag\":%s\"",
+			    space(layout));
+			n += put_name(p + n);
+			p[n++] = '"';
+			break;
+		}
+	}
+	n += (size_t)sprintf(p + n, "%s}", space(layout));
+	if (chance(1))
+		p[next_random() % n] = (char)next_random();	/* a bad byte */
+	return (n);
+}
+
+static int
+same_scan(const char *buf, int r1, const scanned *a, int r2,
+    const scanned *b)
+{
+	(void) buf;
+	if (r1 != r2)
+		return (0);
+	if (!r1)
+		return (1);
+	return (a->time == b->time && a->state == b->state &&
+	    a->entity == b->entity && a->entity_len == b->entity_len &&
+	    a->tag == b->tag && a->tag_len == b->tag_len && a->next == b->next);
+}
+
+static void
+check_shapes(void)
+{
+	enum { NRECORDS = 100000 };
+	size_t cap = 32 << 20, len = 0, i;
+	size_t *start = malloc((NRECORDS + 1) * sizeof (size_t));
+	char *buf = malloc(cap);
+	scan_shapes shapes;
+	int bad = 0, cut_bad = 0, accepted = 0, rejected = 0;
+
+	scan_shapes_init(&shapes);
+	for (i = 0; i < NRECORDS; i++) {
+		start[i] = len;
+		len += put_record(buf + len);
+		buf[len++] = '\n';
+	}
+	start[NRECORDS] = len;
+	for (i = 0; i < NRECORDS; i++) {
+		size_t pos = start[i], end = start[i + 1] - 1, k;
+		scanned a, b;
+		int r1, r2;
+
+		/* In the middle of the data: more bytes follow the record. */
+		r1 = scan_datum(buf, len, pos, 9, &a);
+		r2 = scan_datum_shaped(&shapes, buf, len, pos, 9, &b);
+		if (!same_scan(buf, r1, &a, r2, &b))
+			bad++;
+		if (r1)
+			accepted++;
+		else
+			rejected++;
+		/* At the end of the input, whole or cut short. */
+		for (k = 0; k < 3 && k < end - pos; k++) {
+			r1 = scan_datum(buf, end - k, pos, 9, &a);
+			r2 = scan_datum_shaped(&shapes, buf, end - k, pos, 9,
+			    &b);
+			if (!same_scan(buf, r1, &a, r2, &b))
+				cut_bad++;
+		}
+	}
+	CHECK_INT("scan shaped agrees with scan_datum", bad, 0);
+	CHECK_INT("scan shaped agrees at the end of the input", cut_bad, 0);
+	CHECK("scan generated records: most plain", accepted > 70000);
+	CHECK("scan generated records: some not", rejected > 1000);
+	CHECK("scan shapes were learnt", shapes.shape[0].nvalues > 0 &&
+	    shapes.shape[1].nvalues > 0);
+	free(buf);
+	free(start);
+}
+
+/* A shape learnt from one record reads the next of the same layout. */
+static void
+check_shape_reuse(void)
+{
+	const char *buf = "{\"time\": \"5\", \"entity\": \"cpu0\", \"state\": 2}\n"
+	    "{\"time\": \"123456789012\", \"entity\": \"thread-17\", "
+	    "\"state\": 1}\n{\"time\": \"7\", \"entity\": \"x\", \"state\": 9}\n"
+	    "{\"time\": \"8\", \"entity\": \"\", \"state\": 1}\n";
+	size_t len = strlen(buf), second = (size_t)(strchr(buf, '\n') + 1 - buf);
+	size_t third = (size_t)(strchr(buf + second, '\n') + 1 - buf);
+	size_t fourth = (size_t)(strchr(buf + third, '\n') + 1 - buf);
+	scan_shapes s;
+	scanned d;
+
+	scan_shapes_init(&s);
+	CHECK_INT("scan shape learnt", scan_datum_shaped(&s, buf, len, 0, 3,
+	    &d), 1);
+	CHECK_INT("scan shape one layout", s.shape[0].nvalues, 3);
+	CHECK_INT("scan shape reused", scan_datum_shaped(&s, buf, len, second,
+	    3, &d), 1);
+	CHECK_U64("scan shape time", d.time, 123456789012ULL);
+	CHECK_INT("scan shape entity", (int)d.entity_len, 9);
+	CHECK("scan shape entity bytes", memcmp(d.entity, "thread-17", 9) == 0);
+	CHECK_INT("scan shape state", (int)d.state, 1);
+	CHECK_INT("scan shape next", (int)d.next, (int)third - 1);
+	CHECK_INT("scan shape no second layout", s.shape[1].nvalues, 0);
+	CHECK_INT("scan shape state out of range", scan_datum_shaped(&s, buf,
+	    len, third, 3, &d), 0);
+	CHECK_INT("scan shape empty entity", scan_datum_shaped(&s, buf, len,
+	    fourth, 3, &d), 0);
+}
+
+int
+main(void)
+{
+	check_digits();
+	check_names();
+	check_shape_reuse();
+	check_shapes();
+	return (unit_exit());
+}
