@@ -7,7 +7,6 @@
 
 typedef struct rect {
 	uint64_t start, duration;
-	uint64_t weight;	/* own duration plus both neighbours' */
 	uint32_t prev, next;
 	uint32_t entity;
 	coalesce_tag *tags;
@@ -151,42 +150,63 @@ heap_remove(coalesce *c, uint32_t r)
 		heap_down(c, pos);
 }
 
+/* A rectangle's weight: its duration and both neighbours'. */
+static uint64_t
+weight_of(const coalesce *c, uint32_t r)
+{
+	const rect *x = &c->rects[r];
+	uint64_t w = x->duration;
+
+	if (x->prev != COALESCE_NONE)
+		w += c->rects[x->prev].duration;
+	if (x->next != COALESCE_NONE)
+		w += c->rects[x->next].duration;
+	return (w);
+}
+
 /*
- * Recomputes a rectangle's weight and puts it in the set under its new
- * key: moved in place if it is there, added if it is not (a rectangle
- * that left the set as its entity's only one comes back this way).
+ * Called when a rectangle's weight may have changed.  One not in the
+ * set enters it (one that left the set as its entity's only one comes
+ * back this way).  One in the set keeps its entry as it is: a weight
+ * changes only by growing (a rectangle or a neighbour absorbs another,
+ * or gains a neighbour), so every entry's key is at most its true one,
+ * and fresh_top puts the top right before anyone reads it.  A merge so
+ * costs no sift (it used to cost two) and touches no neighbour.
  */
 static void
 reweigh(coalesce *c, uint32_t r)
 {
-	rect *x = &c->rects[r];
+	const rect *x = &c->rects[r];
 	heap_entry e;
-	size_t pos;
 
-	x->weight = x->duration;
-	if (x->prev != COALESCE_NONE)
-		x->weight += c->rects[x->prev].duration;
-	if (x->next != COALESCE_NONE)
-		x->weight += c->rects[x->next].duration;
-	e.weight = x->weight;
+	if (c->heap_pos[r] != COALESCE_NONE)
+		return;
+	e.weight = weight_of(c, r);
 	e.start = x->start;
 	e.entity = x->entity;
 	e.rect = r;
-	pos = c->heap_pos[r];
-	if (pos == COALESCE_NONE) {
-		grow_array(&c->heap, &c->heap_cap, c->heap_len + 1,
-		    sizeof (heap_entry));
-		heap_place(c, c->heap_len++, &e);
-		heap_up(c, c->heap_len - 1);
-		return;
-	}
-	/* A key moves one way only: sift in that direction alone. */
-	if (entry_less(&e, &c->heap[pos])) {
-		heap_place(c, pos, &e);
-		heap_up(c, pos);
-	} else {
-		heap_place(c, pos, &e);
-		heap_down(c, pos);
+	grow_array(&c->heap, &c->heap_cap, c->heap_len + 1,
+	    sizeof (heap_entry));
+	heap_place(c, c->heap_len++, &e);
+	heap_up(c, c->heap_len - 1);
+}
+
+/*
+ * Makes the top of the set the smallest true key: while the top entry's
+ * key is behind its rectangle's weight, it takes that weight and sinks.
+ * Every other entry's key is at most its true one, so a top whose key is
+ * true is the smallest of all.
+ */
+static void
+fresh_top(coalesce *c)
+{
+	while (c->heap_len > 0) {
+		uint64_t w = weight_of(c, c->heap[0].rect);
+
+		if (c->heap[0].weight == w)
+			break;
+		c->heap[0].weight = w;
+		heap_down(c, 0);
 	}
 }
 
@@ -316,6 +336,7 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 	arrival.entity = id;
 	arrival.rect = c->free_list != COALESCE_NONE ? c->free_list :
 	    (uint32_t)c->nrects;
+	fresh_top(c);
 	if (!entry_less(&arrival, &c->heap[0]))
 		return (0);
 	last->duration += duration;
@@ -457,8 +478,12 @@ absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 static void
 trim(coalesce *c)
 {
-	uint32_t r = c->heap[0].rect, prev, next;
-	rect *x = &c->rects[r];
+	uint32_t r, prev, next;
+	rect *x;
+
+	fresh_top(c);
+	r = c->heap[0].rect;
+	x = &c->rects[r];
 
 	if (c->ents[x->entity].nrects == 1) {
 		heap_remove(c, r);
@@ -467,9 +492,9 @@ trim(coalesce *c)
 	prev = x->prev;
 	next = x->next;
 	/*
-	 * A survivor stays at the top of the heap with its old key (still
-	 * the smallest) until absorb gives it its new one: one sift instead
-	 * of a removal and an insertion.  The order of the set is total, so
+	 * A survivor stays at the top of the heap with its old key, which
+	 * fresh_top corrects when the top is next read: one sift instead of
+	 * a removal and an insertion.  The order of the set is total, so
 	 * where an entry sits does not change what comes out of it.
 	 */
 	if (prev == COALESCE_NONE || (next != COALESCE_NONE &&

@@ -1164,9 +1164,9 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 {
 	size_t pos = json_skip_space(sc->buf, sc->len, c->start);
 	size_t run_start = pos, first = 0;
+	int tagged = 0;
 
 	c->ndata = c->nruns = 0;
-	c->tagged = 0;
 	intern_free(c->names);
 	c->names = intern_new();
 	if (c->short_keys == NULL) {
@@ -1186,19 +1186,27 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 		    d.next - pos <= MAX_RECORD) {
 			chunk_datum *cd;
 
-			grow_array(&c->data, &c->data_cap, c->ndata + 1,
-			    sizeof (chunk_datum));
+			if (c->ndata == c->data_cap)
+				grow_array(&c->data, &c->data_cap, c->ndata + 1,
+				    sizeof (chunk_datum));
 			cd = &c->data[c->ndata++];
 			cd->time = d.time;
 			cd->record = (uint32_t)(pos - c->start);
 			cd->entity = chunk_name(c, d.entity, d.entity_len,
 			    sc->buf + sc->len);
 			cd->state = (uint16_t)d.state;
-			cd->tag = d.tag == NULL ? 0 :
-			    (uint16_t)(d.tag - (sc->buf + pos));
-			c->tagged |= d.tag != NULL;
+			cd->tag = 0;
 			cd->tag_len = (uint32_t)d.tag_len;
-			pos = json_skip_space(sc->buf, sc->len, d.next);
+			if (d.tag != NULL) {
+				cd->tag = (uint16_t)(d.tag - (sc->buf + pos));
+				tagged = 1;
+			}
+			/* Usually one newline, then the next record. */
+			pos = d.next;
+			while (pos < sc->len && (sc->buf[pos] == '\n' ||
+			    sc->buf[pos] == ' ' || sc->buf[pos] == '\r' ||
+			    sc->buf[pos] == '\t'))
+				pos++;
 			continue;
 		}
 		/* Anything else ends the run; step over it if we can. */
@@ -1207,12 +1215,13 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 		next = pos;
 		if (json_parse_value(arena, sc->buf, sc->len, &next, &jerr) ==
 		    NULL)
-			return;
+			break;	/* the rest is for the serial parse to judge */
 		pos = json_skip_space(sc->buf, sc->len, next);
 		run_start = pos;
 		first = c->ndata;
 	}
 	add_run(c, run_start, pos, first);
+	c->tagged = tagged;
 }
 
 /* Scans a chunk, then sorts its runs for a consumer that takes bulk. */
