@@ -6,7 +6,7 @@ DATADIR	= $(PREFIX)/share/statemap-lua
 MANDIR	= $(PREFIX)/share/man/man1
 LUA_CMOD ?= $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
 
-PKGS	= lua5.4 cairo readline zlib libzstd
+PKGS	= lua5.4 cairo libpng readline zlib libzstd
 CC	?= cc
 OPT	?= -O2
 CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -pthread $(OPT) -g -Wall -Wextra -Werror \
@@ -107,7 +107,7 @@ $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 # each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME.
 FUZZ_SECONDS ?= 60
 FUZZERS	= json ingest duration
-FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c,$(wildcard src/*.c))
+FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c src/pngout.c,$(wildcard src/*.c))
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 

@@ -12,6 +12,7 @@
 #include "duration.h"
 #include "intern.h"
 #include "outfile.h"
+#include "pngout.h"
 #include "smap.h"
 #include "util.h"
 
@@ -663,6 +664,7 @@ render_file(const char *path, const render_options *o,
 	cairo_status_t st;
 	unsigned height;
 	outfile of;
+	const char *why = NULL;
 
 	if (format < 0) {
 		error_set(err, "render: \"%s\": the name must end in .png, "
@@ -717,9 +719,14 @@ render_file(const char *path, const render_options *o,
 	draw_all(&c, panels, npanels, layout != NULL ? layout->panel_y : NULL);
 	st = cairo_status(c.cr);
 	cairo_destroy(c.cr);
-	if (st == CAIRO_STATUS_SUCCESS && format == RENDER_PNG)
-		st = cairo_surface_write_to_png_stream(surface, write_to_file,
-		    of.fp);
+	if (st == CAIRO_STATUS_SUCCESS && format == RENDER_PNG) {
+		cairo_surface_flush(surface);
+		if (pngout_write_rgb24(of.fp,
+		    cairo_image_surface_get_data(surface), (int)o->width,
+		    (int)height, cairo_image_surface_get_stride(surface),
+		    &why) != 0)
+			st = CAIRO_STATUS_WRITE_ERROR;
+	}
 	cairo_surface_finish(surface);
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(surface);
@@ -727,8 +734,12 @@ render_file(const char *path, const render_options *o,
 	free(c.text);
 	if (st != CAIRO_STATUS_SUCCESS) {
 		outfile_abort(&of);
-		error_at(err, path, 0, 0, "cannot draw the picture: %s",
-		    cairo_status_to_string(st));
+		if (why != NULL)
+			error_at(err, path, 0, 0, "cannot write the picture: "
+			    "%s", why);
+		else
+			error_at(err, path, 0, 0, "cannot draw the picture: "
+			    "%s", cairo_status_to_string(st));
 		return (-1);
 	}
 	return (outfile_commit(&of, err));

@@ -120,3 +120,14 @@ do
 	    pcall(sm.render, { output = png, trace = t:rename{ cpu0 = "bad\255name\1" } }))
 	os.remove(png)
 end
+-- A PNG that cannot be written (a full disk) is an error naming the file.
+do
+	local full = os.tmpname() .. ".png"
+	os.remove(full)
+	if os.execute(string.format("ln -s /dev/full %q", full)) then
+		check_error("render: a PNG to a full disk", function()
+			sm.render{ output = full, trace = t, width = 1920, row_height = 40 } end,
+		    full .. ": cannot write the picture: No space left on device")
+		os.remove(full)
+	end
+end
