@@ -91,10 +91,11 @@ populate(void *p, size_t from, size_t to)
 {
 	static int unsupported;
 	const uintptr_t page = 4096;
-	uintptr_t start = ((uintptr_t)p + from + page - 1) & ~(page - 1);
-	uintptr_t end = ((uintptr_t)p + to) & ~(page - 1);
+	uintptr_t start = ((uintptr_t)p + from) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + to + page - 1) & ~(page - 1);
 
-	if (!unsupported && end > start && madvise((void *)start,
+	/* Whole pages: those at the ends hold some of the array. */
+	if (!unsupported && to > from && madvise((void *)start,
 	    end - start, MADV_POPULATE_WRITE) != 0 &&
 	    (errno == EINVAL || errno == ENOSYS))
 		unsupported = 1;
