@@ -44,7 +44,7 @@ PIC_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -O2 -g -fPIC -Wall -Wextra -Werror 
 	$(PKG_CFLAGS) -Isrc -I$(BUILD)
 
 statemap.so: $(PIC_OBJ)
-	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd) -lm
+	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo libpng zlib libzstd) -lm
 
 build-pic/%.o: src/%.c
 	@mkdir -p build-pic
