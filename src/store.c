@@ -141,7 +141,7 @@ column_reserve(column *c, size_t need)
 	size_t cap = c->cap == 0 ? 16 : c->cap;
 
 	if (need > SIZE_MAX / 2 / sizeof (uint64_t))
-		xmalloc(SIZE_MAX);	/* reports out of memory */
+		out_of_memory(SIZE_MAX);
 	while (cap < need)
 		cap *= 2;
 	c->time = grown(c->time, c->count * sizeof (uint64_t),

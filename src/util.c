@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
+_Noreturn void
 out_of_memory(size_t size)
 {
 	fprintf(stderr, "statemap-lua: out of memory (allocating %zu bytes)\n",

@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 
+/* Says that size bytes could not be had, and exits. */
+_Noreturn void out_of_memory(size_t size);
+
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
