@@ -94,8 +94,11 @@ populate(void *p, size_t from, size_t to)
 	uintptr_t start = ((uintptr_t)p + from) & ~(page - 1);
 	uintptr_t end = ((uintptr_t)p + to + page - 1) & ~(page - 1);
 
-	/* Whole pages: those at the ends hold some of the array. */
-	if (!unsupported && to > from && madvise((void *)start,
+	/*
+	 * Whole pages: those at the ends hold some of the array.  Not for a
+	 * page or two, which fault in as cheaply as a call.
+	 */
+	if (!unsupported && end - start > 2 * page && madvise((void *)start,
 	    end - start, MADV_POPULATE_WRITE) != 0 &&
 	    (errno == EINVAL || errno == ENOSYS))
 		unsupported = 1;
