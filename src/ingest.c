@@ -857,6 +857,17 @@ metadata_complete(const ingest *in)
  * Returns 0, having changed nothing, if its time goes backwards: the
  * general path then reports it.
  */
+/* Counts n data taken, the last of them at time last. */
+static void
+count_data(ingest *in, uint64_t n, uint64_t last)
+{
+	in->any_record = 1;
+	in->tr->nrecords += n;
+	in->tr->ndata += n;
+	in->tr->have_data = 1;
+	in->tr->last_time = last;
+}
+
 static int
 deliver_datum(ingest *in, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len)
@@ -865,11 +876,7 @@ deliver_datum(ingest *in, uint32_t entity, uint64_t time, uint32_t state,
 
 	if (entity != TRACE_NO_ENTITY && time < in->last_time[entity])
 		return (0);
-	in->any_record = 1;
-	tr->nrecords++;
-	tr->ndata++;
-	tr->have_data = 1;
-	tr->last_time = time;
+	count_data(in, 1, time);
 	if (entity == TRACE_NO_ENTITY)
 		return (1);
 	in->last_time[entity] = time;
@@ -982,15 +989,14 @@ parse_records(ingest *in, size_t *pos, size_t limit)
  * construction, whatever the input and wherever the cuts fall.
  */
 #define CHUNK_BYTES	((size_t)4 << 20)
-
+#define MAX_RECORD	UINT16_MAX	/* longer records are left to us */
+#define UNMAPPED	(UINT32_MAX - 1)
 
 /*
  * Scanning threads ask for the input this far ahead of the record they
  * are on: the scan is otherwise waiting on memory at each new line.
  */
 #define PREFETCH_AHEAD	2048
-#define MAX_RECORD	UINT16_MAX	/* longer records are left to us */
-#define UNMAPPED	(UINT32_MAX - 1)
 
 typedef struct chunk_datum {
 	uint64_t time;
@@ -1201,12 +1207,7 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 				cd->tag = (uint16_t)(d.tag - (sc->buf + pos));
 				tagged = 1;
 			}
-			/* Usually one newline, then the next record. */
-			pos = d.next;
-			while (pos < sc->len && (sc->buf[pos] == '\n' ||
-			    sc->buf[pos] == ' ' || sc->buf[pos] == '\r' ||
-			    sc->buf[pos] == '\t'))
-				pos++;
+			pos = json_skip_space(sc->buf, sc->len, d.next);
 			continue;
 		}
 		/* Anything else ends the run; step over it if we can. */
@@ -1362,11 +1363,7 @@ take_sorted_run(ingest *in, chunk *c, const chunk_run *r, size_t at)
 		    c->states + grp->first, grp->count);
 		in->last_time[e] = c->times[grp->first + grp->count - 1];
 	}
-	in->any_record = 1;
-	tr->nrecords += r->count;
-	tr->ndata += r->count;
-	tr->have_data = 1;
-	tr->last_time = c->data[r->first + r->count - 1].time;
+	count_data(in, r->count, c->data[r->first + r->count - 1].time);
 	if (in->progress != NULL)
 		progress_update(in->progress, at, at, tr->nrecords);
 	return (1);

@@ -178,19 +178,6 @@ fail_end(parser *p, const char *inside)
 	return (NULL);
 }
 
-size_t
-json_skip_space(const char *buf, size_t len, size_t pos)
-{
-	while (pos < len) {
-		char c = buf[pos];
-
-		if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
-			break;
-		pos++;
-	}
-	return (pos);
-}
-
 static json_value *
 new_value(parser *p, json_type type, size_t offset)
 {

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "json.h"
+
 enum { SCAN_TIME = 1, SCAN_ENTITY = 2, SCAN_STATE = 4, SCAN_TAG = 8 };
 
 #define ONES	0x0101010101010101ULL
@@ -138,30 +140,54 @@ plain_bytes(const char *p, const char *end)
 	return ((size_t)(q - p));
 }
 
-static int
-json_space(char c)
+/* Spaces from p, as JSON has them. */
+static const char *
+skip_spaces(const char *buf, const char *p, const char *end)
 {
-	return (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+	return (buf + json_skip_space(buf, (size_t)(end - buf),
+	    (size_t)(p - buf)));
 }
 
-static const char *
-skip_spaces(const char *p, const char *end)
-{
-	while (p < end && json_space(*p))
-		p++;
-	return (p);
-}
+#define NO_VALUE	SIZE_MAX
 
-/* A plain string at p (its opening quote): its bytes, or NULL. */
-static const char *
-plain_string(const char *p, const char *end, size_t *len)
+/*
+ * The value of a member at p, by the rule for that member: digits for a
+ * time or a state (below nstates), plain bytes for an entity (at least
+ * one) or a tag.  A string's quotes, and a quoted time's, are the
+ * caller's.  Fills d (and *state) and returns the value's length, or
+ * NO_VALUE.  Both scans read every value here, so they accept the same.
+ */
+static size_t
+read_value(unsigned kind, const char *p, const char *end, uint32_t nstates,
+    scanned *d, uint64_t *state)
 {
-	size_t n = plain_bytes(p + 1, end);
+	size_t n;
 
-	if (p + 1 + n == end || p[1 + n] != '"')
-		return (NULL);
-	*len = n;
-	return (p + 1);
+	switch (kind) {
+	case SCAN_TIME:
+		if ((n = scan_digits(p, end, &d->time)) == 0)
+			return (NO_VALUE);
+		d->time_at = p;
+		d->time_len = n;
+		return (n);
+	case SCAN_STATE:
+		if ((n = scan_digits(p, end, state)) == 0 || *state >= nstates)
+			return (NO_VALUE);
+		d->state_at = p;
+		d->state_len = n;
+		return (n);
+	case SCAN_ENTITY:
+		if ((n = plain_bytes(p, end)) == 0)
+			return (NO_VALUE);
+		d->entity = p;
+		d->entity_len = n;
+		return (n);
+	default:
+		n = plain_bytes(p, end);
+		d->tag = p;
+		d->tag_len = n;
+		return (n);
+	}
 }
 
 int
@@ -172,6 +198,7 @@ scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
 	size_t n;
 	uint64_t state = 0;
 	unsigned seen = 0, bit;
+	int quoted;
 
 	if (*p != '{')
 		return (0);
@@ -179,7 +206,7 @@ scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
 	d->tag_len = 0;
 	p++;
 	for (;;) {
-		p = skip_spaces(p, end);
+		p = skip_spaces(buf, p, end);
 		if (end - p < 8 || *p != '"')
 			return (0);
 		/* The four names, each with its closing quote. */
@@ -201,50 +228,24 @@ scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
 		if (seen & bit)
 			return (0);
 		seen |= bit;
-		p = skip_spaces(p, end);
+		p = skip_spaces(buf, p, end);
 		if (p == end || *p++ != ':')
 			return (0);
-		p = skip_spaces(p, end);
+		p = skip_spaces(buf, p, end);
 		if (p == end)
 			return (0);
-		switch (bit) {
-		case SCAN_TIME:
-			if (*p == '"') {
-				if ((n = scan_digits(p + 1, end, &d->time)) ==
-				    0 || p[1 + n] != '"')
-					return (0);
-				d->time_at = p + 1;
-				p += n + 2;
-			} else {
-				if ((n = scan_digits(p, end, &d->time)) == 0)
-					return (0);
-				d->time_at = p;
-				p += n;
-			}
-			d->time_len = n;
-			break;
-		case SCAN_STATE:
-			if ((n = scan_digits(p, end, &state)) == 0 ||
-			    state >= nstates)
-				return (0);
-			d->state_at = p;
-			d->state_len = n;
-			p += n;
-			break;
-		case SCAN_ENTITY:
-			if (*p != '"' || (d->entity = plain_string(p, end,
-			    &d->entity_len)) == NULL || d->entity_len == 0)
-				return (0);
-			p = d->entity + d->entity_len + 1;
-			break;
-		default:
-			if (*p != '"' || (d->tag = plain_string(p, end,
-			    &d->tag_len)) == NULL)
-				return (0);
-			p = d->tag + d->tag_len + 1;
-			break;
-		}
-		p = skip_spaces(p, end);
+		/* Names are quoted, and times may be; states are not. */
+		quoted = *p == '"' && bit != SCAN_STATE;
+		if (!quoted && (bit == SCAN_ENTITY || bit == SCAN_TAG))
+			return (0);
+		p += quoted;
+		if ((n = read_value(bit, p, end, nstates, d, &state)) ==
+		    NO_VALUE)
+			return (0);
+		p += n;
+		if (quoted && (p == end || *p++ != '"'))
+			return (0);
+		p = skip_spaces(buf, p, end);
 		if (p == end)
 			return (0);
 		if (*p == '}')
@@ -343,7 +344,7 @@ literal_at(const uint64_t *lit, size_t len, const char *p, const char *end)
 /*
  * The datum at pos if it has this shape.  The bytes between its values
  * are those of a datum scan_datum accepted, and each value is read by
- * the rule scan_datum applies to it, so it accepts only what scan_datum
+ * read_value, as scan_datum reads it, so it accepts only what scan_datum
  * accepts, with the same result.
  */
 static int
@@ -363,32 +364,9 @@ shape_scan(const scan_shape *sh, const char *buf, size_t len, size_t pos,
 		p += sh->lit_len[i];
 		if (i == sh->nvalues)
 			break;
-		switch (sh->kind[i]) {
-		case SCAN_TIME:
-			if ((n = scan_digits(p, end, &d->time)) == 0)
-				return (0);
-			d->time_at = p;
-			d->time_len = n;
-			break;
-		case SCAN_STATE:
-			if ((n = scan_digits(p, end, &state)) == 0 ||
-			    state >= nstates)
-				return (0);
-			d->state_at = p;
-			d->state_len = n;
-			break;
-		case SCAN_ENTITY:
-			if ((n = plain_bytes(p, end)) == 0)
-				return (0);
-			d->entity = p;
-			d->entity_len = n;
-			break;
-		default:
-			n = plain_bytes(p, end);
-			d->tag = p;
-			d->tag_len = n;
-			break;
-		}
+		if ((n = read_value(sh->kind[i], p, end, nstates, d,
+		    &state)) == NO_VALUE)
+			return (0);
 		p += n;
 	}
 	d->state = (uint32_t)state;
