@@ -227,6 +227,7 @@ static void
 readline_loop(lua_State *L)
 {
 	char *history = history_path();
+	sigset_t sigint, unblocked;
 
 	rl_readline_name = "statemap-lua";
 	rl_catch_signals = 0;	/* our SIGINT handler interrupts Lua code */
@@ -241,20 +242,35 @@ readline_loop(lua_State *L)
 	completions = luaL_ref(L, LUA_REGISTRYINDEX);
 	at_eof = 0;
 	rl_callback_handler_install("> ", on_line);
+	/*
+	 * SIGINT is let in only while waiting (atomically, by pselect) and
+	 * while a line runs: a Ctrl-C that lands between the two, after the
+	 * prompt is drawn but before the wait, is then seen here, rather than
+	 * interrupting whatever Lua code runs next.
+	 */
+	sigemptyset(&sigint);
+	sigaddset(&sigint, SIGINT);
+	sigprocmask(SIG_BLOCK, &sigint, &unblocked);
 	while (!at_eof) {
 		fd_set in;
 
-		FD_ZERO(&in);
-		FD_SET(STDIN_FILENO, &in);
-		if (select(STDIN_FILENO + 1, &in, NULL, NULL, NULL) < 0) {
-			if (errno != EINTR)
-				break;
-			if (lua_script_interrupted())
-				drop_line(L);
+		if (lua_script_interrupted()) {
+			drop_line(L);
 			continue;
 		}
+		FD_ZERO(&in);
+		FD_SET(STDIN_FILENO, &in);
+		if (pselect(STDIN_FILENO + 1, &in, NULL, NULL, NULL,
+		    &unblocked) < 0) {
+			if (errno != EINTR)
+				break;
+			continue;
+		}
+		sigprocmask(SIG_SETMASK, &unblocked, NULL);
 		rl_callback_read_char();
+		sigprocmask(SIG_BLOCK, &sigint, NULL);
 	}
+	sigprocmask(SIG_SETMASK, &unblocked, NULL);
 	if (!at_eof)
 		rl_callback_handler_remove();
 	if (history != NULL && write_history(history) != 0)
