@@ -1,5 +1,6 @@
 #include "ingest.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +64,8 @@ typedef struct ingest {
 	progress *progress;	/* NULL unless a display is wanted */
 	uint32_t tick;		/* records since the last progress update */
 	scan_shapes shapes;	/* the layouts of the data read here */
+	uint64_t threaded;	/* data taken as the scanning threads read them */
+	uint64_t nchunks;	/* chunks they read */
 } ingest;
 
 /* ---- positions and errors ---- */
@@ -993,10 +996,31 @@ parse_records(ingest *in, size_t *pos, size_t limit)
 #define UNMAPPED	(UINT32_MAX - 1)
 
 /*
- * Scanning threads ask for the input this far ahead of the record they
- * are on: the scan is otherwise waiting on memory at each new line.
+ * Scanning threads read their chunks through a window of this size, a
+ * buffer of their own that stays in the core's cache, refilled when less
+ * than a sixteenth of it is left ahead (see source_copy).  A record that
+ * does not fit in what is left gets a full window before it is judged;
+ * one longer than the window is left to the serial parse.
  */
-#define PREFETCH_AHEAD	2048
+#define WINDOW_BYTES	((size_t)256 << 10)
+#define WINDOW_LOW(size)	((size) / 16)
+
+/*
+ * A size from the environment variable name, or dflt: for tests that want
+ * many chunks, and windows that slide often, in a small file.
+ */
+static size_t
+size_from_env(const char *name, size_t dflt)
+{
+	const char *env = getenv(name);
+	char *end;
+	unsigned long long n;
+
+	if (env == NULL || *env == '\0')
+		return (dflt);
+	n = strtoull(env, &end, 10);
+	return (*end == '\0' && n > 0 && n <= dflt * 64 ? n : dflt);
+}
 
 typedef struct chunk_datum {
 	uint64_t time;
@@ -1049,12 +1073,22 @@ typedef struct chunk {
 	int tagged;		/* some datum in it has a tag */
 } chunk;
 
+typedef struct window {
+	char *buf;
+	size_t size;		/* of buf */
+	size_t len;		/* bytes in it */
+	size_t base;		/* the input offset of buf[0] */
+	int end;		/* it reaches the end of the input */
+} window;
+
 typedef struct scanner {
-	const char *buf;
+	const source *src;
+	const char *buf;	/* the input, mapped: for its length and lines */
 	size_t len;
 	uint32_t nstates;
 	int bulk;		/* sort untagged runs by entity */
 	size_t chunk_bytes;
+	size_t window_bytes;
 	chunk *slots;		/* chunk seq is in slots[seq % nslots] */
 	size_t nslots;
 	size_t next_seq;	/* the next chunk to hand out */
@@ -1164,12 +1198,33 @@ chunk_name(chunk *c, const char *name, size_t len, const char *end)
 	return (id);
 }
 
+/*
+ * Moves the window to start at its offset pos and fills it.  Returns 0 if
+ * the input cannot be read (the serial parse will say why).
+ */
+static int
+window_slide(const scanner *sc, window *w, size_t *pos)
+{
+	long n;
+
+	memmove(w->buf, w->buf + *pos, w->len - *pos);
+	w->base += *pos;
+	w->len -= *pos;
+	*pos = 0;
+	n = source_copy(sc->src, w->base + w->len, w->buf + w->len,
+	    w->size - w->len);
+	if (n < 0)
+		return (0);
+	w->len += (size_t)n;
+	w->end = w->base + w->len >= sc->len || w->len < w->size;
+	return (1);
+}
+
 /* Proposes the runs of plain data in a chunk (see above). */
 static void
-scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
+scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 {
-	size_t pos = json_skip_space(sc->buf, sc->len, c->start);
-	size_t run_start = pos, first = 0;
+	size_t pos = 0, run_start = SIZE_MAX, first = 0;
 	int tagged = 0;
 
 	c->ndata = c->nruns = 0;
@@ -1181,13 +1236,26 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 	}
 	memset(c->short_keys, 0, SHORT_SLOTS * sizeof (uint64_t));
 	c->nshort = 0;
-	while (pos < c->end) {
+	w->base = c->start;
+	w->len = 0;
+	if (!window_slide(sc, w, &pos))
+		return;
+	for (;;) {
 		scanned d;
 		json_error jerr;
 		size_t next;
 
-		__builtin_prefetch(sc->buf + pos + PREFETCH_AHEAD);
-		if (scan_datum_shaped(&c->shapes, sc->buf, sc->len, pos,
+		if (w->len - pos < WINDOW_LOW(w->size) && !w->end &&
+		    !window_slide(sc, w, &pos))
+			break;
+		pos = json_skip_space(w->buf, w->len, pos);
+		if (pos == w->len && !w->end)
+			continue;
+		if (w->base + pos >= c->end)
+			break;
+		if (run_start == SIZE_MAX)
+			run_start = w->base + pos;
+		if (scan_datum_shaped(&c->shapes, w->buf, w->len, pos,
 		    sc->nstates, &d) &&
 		    d.next - pos <= MAX_RECORD) {
 			chunk_datum *cd;
@@ -1197,41 +1265,47 @@ scan_chunk(const scanner *sc, chunk *c, json_arena *arena)
 				    sizeof (chunk_datum));
 			cd = &c->data[c->ndata++];
 			cd->time = d.time;
-			cd->record = (uint32_t)(pos - c->start);
+			cd->record = (uint32_t)(w->base + pos - c->start);
 			cd->entity = chunk_name(c, d.entity, d.entity_len,
-			    sc->buf + sc->len);
+			    w->buf + w->len);
 			cd->state = (uint16_t)d.state;
 			cd->tag = 0;
 			cd->tag_len = (uint32_t)d.tag_len;
 			if (d.tag != NULL) {
-				cd->tag = (uint16_t)(d.tag - (sc->buf + pos));
+				cd->tag = (uint16_t)(d.tag - (w->buf + pos));
 				tagged = 1;
 			}
-			pos = json_skip_space(sc->buf, sc->len, d.next);
+			pos = d.next;
+			continue;
+		}
+		/* It may only be cut short by the window: see it whole. */
+		if (!w->end && pos > 0 && w->len - pos <= MAX_RECORD) {
+			if (!window_slide(sc, w, &pos))
+				break;
 			continue;
 		}
 		/* Anything else ends the run; step over it if we can. */
-		add_run(c, run_start, pos, first);
+		add_run(c, run_start, w->base + pos, first);
 		json_arena_reset(arena);
 		next = pos;
-		if (json_parse_value(arena, sc->buf, sc->len, &next, &jerr) ==
+		if (json_parse_value(arena, w->buf, w->len, &next, &jerr) ==
 		    NULL)
 			break;	/* the rest is for the serial parse to judge */
-		pos = json_skip_space(sc->buf, sc->len, next);
-		run_start = pos;
+		pos = next;
+		run_start = SIZE_MAX;	/* where the next record is */
 		first = c->ndata;
 	}
-	add_run(c, run_start, pos, first);
+	add_run(c, run_start, w->base + pos, first);
 	c->tagged = tagged;
 }
 
 /* Scans a chunk, then sorts its runs for a consumer that takes bulk. */
 static void
-scan_and_sort(const scanner *sc, chunk *c, json_arena *arena)
+scan_and_sort(const scanner *sc, chunk *c, window *w, json_arena *arena)
 {
 	size_t i, nnames;
 
-	scan_chunk(sc, c, arena);
+	scan_chunk(sc, c, w, arena);
 	nnames = intern_count(c->names);
 	c->ngroups = 0;
 	if (!sc->bulk)
@@ -1266,34 +1340,15 @@ chunk_end(const scanner *sc, size_t start)
 	return (nl == NULL ? sc->len : (size_t)(nl + 1 - sc->buf));
 }
 
-/*
- * When loading a store, hands a scanned chunk's pages of the file back
- * to the kernel, as the reader does behind this thread: the file stays
- * in the page cache, but not in our memory, which the store needs.  Its
- * data are in the chunk now, except tags, which this thread reads in the
- * file; the rest is read again only where a run did not line up, and
- * then it faults back in.  Not for streaming (the classic statemap):
- * its memory is small anyway, and unmapping pages interrupts the other
- * cores to flush their TLBs.
- */
-static void
-release_scanned(const scanner *sc, const chunk *c)
-{
-	const size_t page = 4096;
-	size_t start = (c->start + page - 1) & ~(page - 1);
-	size_t end = c->end & ~(page - 1);
-
-	if (sc->bulk && !c->tagged && end > start)
-		(void) madvise((char *)sc->buf + start, end - start,
-		    MADV_DONTNEED);
-}
-
 static void *
 scan_thread(void *arg)
 {
 	scanner *sc = arg;
 	json_arena *arena = json_arena_new();
+	window w;
 
+	w.size = sc->window_bytes;
+	w.buf = xmalloc(w.size);
 	pthread_mutex_lock(&sc->lock);
 	for (;;) {
 		chunk *c = &sc->slots[sc->next_seq % sc->nslots];
@@ -1310,14 +1365,14 @@ scan_thread(void *arg)
 		c->end = chunk_end(sc, c->start);
 		sc->next_start = c->end;
 		pthread_mutex_unlock(&sc->lock);
-		scan_and_sort(sc, c, arena);
-		release_scanned(sc, c);
+		scan_and_sort(sc, c, &w, arena);
 		pthread_mutex_lock(&sc->lock);
 		c->done = 1;
 		pthread_cond_broadcast(&sc->ready);
 	}
 	pthread_mutex_unlock(&sc->lock);
 	json_arena_free(arena);
+	free(w.buf);
 	return (NULL);
 }
 
@@ -1364,6 +1419,7 @@ take_sorted_run(ingest *in, chunk *c, const chunk_run *r, size_t at)
 		in->last_time[e] = c->times[grp->first + grp->count - 1];
 	}
 	count_data(in, r->count, c->data[r->first + r->count - 1].time);
+	in->threaded += r->count;
 	if (in->progress != NULL)
 		progress_update(in->progress, at, at, tr->nrecords);
 	return (1);
@@ -1403,6 +1459,7 @@ take_chunk(ingest *in, chunk *c, size_t *pos)
 				*pos = at;
 				return (parse_records(in, pos, c->end));
 			}
+			in->threaded++;
 			report(in, at);
 		}
 		*pos = r->end;
@@ -1436,11 +1493,13 @@ parse_parallel(ingest *in, size_t *pos, int nthreads, size_t chunk_bytes)
 	size_t seq, i;
 
 	memset(&sc, 0, sizeof (sc));
+	sc.src = in->rd.src;
 	sc.buf = in->rd.buf;
 	sc.len = in->rd.len;
 	sc.nstates = in->tr->nstates;
 	sc.bulk = in->opts->data != NULL;
 	sc.chunk_bytes = chunk_bytes;
+	sc.window_bytes = size_from_env("STATEMAP_WINDOW_BYTES", WINDOW_BYTES);
 	sc.nslots = 2 * (size_t)nthreads + 2;
 	sc.slots = xcalloc(sc.nslots, sizeof (chunk));
 	for (i = 0; i < sc.nslots; i++)
@@ -1464,6 +1523,7 @@ parse_parallel(ingest *in, size_t *pos, int nthreads, size_t chunk_bytes)
 		if (!(c->seq == seq && c->done))
 			break;		/* every chunk taken */
 		rv = take_chunk(in, c, pos);
+		in->nchunks++;
 		reader_release(&in->rd, *pos);
 		pthread_mutex_lock(&sc.lock);
 		c->seq = SIZE_MAX;
@@ -1488,20 +1548,6 @@ parse_parallel(ingest *in, size_t *pos, int nthreads, size_t chunk_bytes)
 	return (rv != 0 ? -1 : parse_records(in, pos, SIZE_MAX));
 }
 
-/* $STATEMAP_CHUNK_BYTES, for tests that want many chunks of a small file. */
-static size_t
-chunk_bytes(void)
-{
-	const char *env = getenv("STATEMAP_CHUNK_BYTES");
-	char *end;
-	unsigned long long n;
-
-	if (env == NULL || *env == '\0')
-		return (CHUNK_BYTES);
-	n = strtoull(env, &end, 10);
-	return (*end == '\0' && n > 0 && n <= CHUNK_BYTES * 64 ? n :
-	    CHUNK_BYTES);
-}
 
 /*
  * Parses the whole input: the metadata first, on this thread (scanning
@@ -1512,7 +1558,7 @@ static int
 parse_all(ingest *in, size_t *pos)
 {
 	int nthreads = threads_count();
-	size_t bytes = chunk_bytes();
+	size_t bytes = size_from_env("STATEMAP_CHUNK_BYTES", CHUNK_BYTES);
 
 	if (!in->rd.mapped || nthreads < 2)
 		return (parse_records(in, pos, SIZE_MAX));
@@ -1535,6 +1581,12 @@ run(ingest *in)
 
 	if (parse_all(in, &pos) != 0)
 		return (-1);
+	/* For tests: that the threads do the work, not just get it right. */
+	if (getenv("STATEMAP_DEBUG") != NULL &&
+	    strstr(getenv("STATEMAP_DEBUG"), "scan") != NULL)
+		fprintf(stderr, "%s: %" PRIu64 " of %" PRIu64 " data taken "
+		    "from %" PRIu64 " chunks read by threads\n", in->name,
+		    in->threaded, in->tr->ndata, in->nchunks);
 	if (!in->any_record)
 		return (fail(in, pos, "empty input: expected a metadata object "
 		    "with \"start\" and \"states\""));

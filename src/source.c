@@ -233,6 +233,28 @@ source_map(const source *s, const char **buf, size_t *len)
 	return (1);
 }
 
+long
+source_copy(const source *s, uint64_t offset, char *buf, size_t cap)
+{
+	size_t done = 0;
+
+	if (offset >= s->map_len)
+		return (0);
+	if (cap > s->map_len - offset)
+		cap = (size_t)(s->map_len - offset);
+	while (done < cap) {
+		ssize_t n = pread(s->fd, buf + done, cap - done,
+		    (off_t)(offset + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return (n < 0 ? -1 : (long)done);
+		done += (size_t)n;
+	}
+	return ((long)done);
+}
+
 uint64_t
 source_consumed(const source *s)
 {

@@ -43,6 +43,17 @@ source_kind source_kind_of(const source *s);
 int source_map(const source *s, const char **buf, size_t *len);
 
 /*
+ * Copies up to cap bytes of a mapped file, from offset, into buf: the
+ * same bytes as the mapping, read with pread(2), so threads may call it
+ * side by side.  For a thread that reads a large part of the file once:
+ * each page read through the mapping is a page fault, and on virtual
+ * machines that costs several times what copying it into a buffer that
+ * stays in the cache does.  Returns the number copied (fewer than cap
+ * only at the end of the mapping), or -1 on a read error.
+ */
+long source_copy(const source *s, uint64_t offset, char *buf, size_t cap);
+
+/*
  * Reads up to cap decompressed bytes into buf.  Returns the number read,
  * 0 at the end of the input, or -1 with err filled (a read error, or
  * compressed data that is corrupt or cut short).
