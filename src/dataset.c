@@ -24,12 +24,13 @@ on_datum(void *ctx, trace *tr, uint32_t entity, uint64_t time,
 
 static void
 on_data(void *ctx, trace *tr, uint32_t entity, const uint64_t *times,
-    const uint16_t *states, size_t n)
+    const uint16_t *states, size_t n, double done)
 {
 	dataset *d = ctx;
 
 	if (d->st == NULL)
 		d->st = store_new(tr->nstates);
+	store_progress(d->st, done);
 	store_append_many(d->st, entity, times, states, n);
 }
 

@@ -1398,6 +1398,7 @@ static int
 take_sorted_run(ingest *in, chunk *c, const chunk_run *r, size_t at)
 {
 	trace *tr = in->tr;
+	double done = (double)r->end / (double)in->rd.len;
 	size_t g;
 
 	for (g = r->group; g < r->group + r->ngroups; g++) {
@@ -1415,7 +1416,7 @@ take_sorted_run(ingest *in, chunk *c, const chunk_run *r, size_t at)
 		if (e == TRACE_NO_ENTITY)
 			continue;
 		in->opts->data(in->ctx, tr, e, c->times + grp->first,
-		    c->states + grp->first, grp->count);
+		    c->states + grp->first, grp->count, done);
 		in->last_time[e] = c->times[grp->first + grp->count - 1];
 	}
 	count_data(in, r->count, c->data[r->first + r->count - 1].time);

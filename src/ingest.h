@@ -25,9 +25,11 @@
  * that keeps each entity's data apart (the store) may ask for this: runs
  * of plain data then come per entity rather than interleaved as in the
  * file, which lets parsing threads do the sorting (see ingest_options).
+ * done is the share of the input read up to the end of these data, from
+ * 0 to 1 (for sizing things by what is still to come).
  */
 typedef void (*ingest_data_fn)(void *ctx, trace *tr, uint32_t entity,
-    const uint64_t *times, const uint16_t *states, size_t n);
+    const uint64_t *times, const uint16_t *states, size_t n, double done);
 
 typedef struct ingest_options {
 	int ignore_tags;	/* drop tags from data; skip definitions */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "arena.h"
 #include "util.h"
 
 /*
@@ -18,10 +19,13 @@ typedef struct column {
 	size_t count, cap;
 	size_t populated;	/* transitions' worth of memory faulted in */
 	int borrowed;		/* adopted arrays: neither grown nor freed */
+	int in_arena;		/* time and state are the arena's: not freed */
 } column;
 
 struct store {
 	uint32_t nstates;
+	arena *arena;		/* columns sized by estimate, or NULL */
+	double done;		/* see store_progress */
 	uint32_t *none;		/* STORE_NONE times the longest column */
 	column *cols;
 	size_t ncols, cols_cap;
@@ -49,10 +53,13 @@ store_free(store *s)
 	for (i = 0; i < s->ncols; i++) {
 		if (s->cols[i].borrowed)
 			continue;
-		free(s->cols[i].time);
-		free(s->cols[i].state);
+		if (!s->cols[i].in_arena) {
+			free(s->cols[i].time);
+			free(s->cols[i].state);
+		}
 		free(s->cols[i].tag);
 	}
+	arena_free(s->arena);
 	free(s->cols);
 	free(s->none);
 	free(s);
@@ -124,36 +131,82 @@ column_populate(column *c, size_t need)
 	c->populated = to;
 }
 
-/* A bigger copy of an array, of which the first used bytes matter. */
+/*
+ * A copy of an array in a bigger one of size bytes (from the arena if not
+ * NULL), of which the first used bytes matter; frees the old one unless
+ * it is the arena's.
+ */
 static void *
-grown(void *old, size_t used, size_t size)
+grown(void *old, size_t used, size_t size, arena *from, int old_in_arena)
 {
-	void *p = xmalloc(size);
+	void *p = from != NULL ? arena_alloc(from, size) : xmalloc(size);
 
 	populate(p, 0, used);
 	if (used > 0)
 		memcpy(p, old, used);
-	free(old);
+	if (!old_in_arena)
+		free(old);
 	return (p);
+}
+
+/*
+ * Estimates go by the share of the input read: not before an eighth of
+ * it, when they are still rough, and never for more in all than a quarter
+ * beyond what the whole store is heading for, so that entities busy early
+ * and quiet later cannot run memory up.  A column sized by estimate gets
+ * an eighth more than the estimate, for the noise in it.
+ */
+#define EARLIEST_ESTIMATE	0.125
+
+/* The capacity to give a column that needs room for need transitions. */
+static size_t
+new_capacity(store *s, const column *c, size_t need, int *by_estimate)
+{
+	size_t cap = c->cap == 0 ? 16 : c->cap;
+
+	*by_estimate = 0;
+	if (s->done >= EARLIEST_ESTIMATE) {
+		double expect = (double)need / s->done;
+		double budget = 1.25 * (double)(s->total + need - c->count) /
+		    s->done * (sizeof (uint64_t) + sizeof (uint16_t));
+		size_t room = (size_t)(expect + expect / 8) + 16;
+		size_t used = s->arena != NULL ? arena_used(s->arena) : 0;
+
+		if (room >= need && (double)(used + room *
+		    (sizeof (uint64_t) + sizeof (uint16_t))) <= budget) {
+			*by_estimate = 1;
+			return (room);
+		}
+	}
+	while (cap < need)
+		cap *= 2;
+	return (cap);
 }
 
 /* Room for need transitions in a column of the store's own. */
 static void
-column_reserve(column *c, size_t need)
+column_reserve(store *s, column *c, size_t need)
 {
-	size_t cap = c->cap == 0 ? 16 : c->cap;
+	int by_estimate;
+	size_t cap;
+	arena *from = NULL;
 
 	if (need > SIZE_MAX / 2 / sizeof (uint64_t))
 		out_of_memory(SIZE_MAX);
-	while (cap < need)
-		cap *= 2;
+	cap = new_capacity(s, c, need, &by_estimate);
+	if (by_estimate) {
+		if (s->arena == NULL)
+			s->arena = arena_new();
+		from = s->arena;
+	}
 	c->time = grown(c->time, c->count * sizeof (uint64_t),
-	    cap * sizeof (uint64_t));
+	    cap * sizeof (uint64_t), from, c->in_arena);
 	c->state = grown(c->state, c->count * sizeof (uint16_t),
-	    cap * sizeof (uint16_t));
+	    cap * sizeof (uint16_t), from, c->in_arena);
 	if (c->tag != NULL)
 		c->tag = grown(c->tag, c->count * sizeof (uint32_t),
-		    cap * sizeof (uint32_t));
+		    cap * sizeof (uint32_t), NULL, 0);
+	c->in_arena = by_estimate;
 	c->cap = cap;
 	c->populated = c->count;	/* the copies faulted theirs in */
 }
@@ -194,6 +247,12 @@ store_adopt(store *s, uint32_t entity, const uint64_t *time,
 	s->total += count;
 }
 
+void
+store_progress(store *s, double done)
+{
+	s->done = done > 0 && done <= 1 ? done : 0;
+}
+
 int
 store_has_tags(const store *s, uint32_t entity)
 {
@@ -209,7 +268,7 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 	if (c->borrowed)
 		own(c);
 	if (c->count == c->cap)
-		column_reserve(c, c->count + 1);
+		column_reserve(s, c, c->count + 1);
 	if (c->count >= c->populated)
 		column_populate(c, c->count + 1);
 	if (tag != STORE_NONE && c->tag == NULL) {
@@ -239,7 +298,7 @@ store_append_many(store *s, uint32_t entity, const uint64_t *time,
 	if (c->borrowed)
 		own(c);
 	if (c->count + n > c->cap)
-		column_reserve(c, c->count + n);
+		column_reserve(s, c, c->count + n);
 	if (c->count + n > c->populated)
 		column_populate(c, c->count + n);
 	memcpy(c->time + c->count, time, n * sizeof (uint64_t));
@@ -264,7 +323,8 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 
 		if (c->tag == NULL && c->count > longest)
 			longest = c->count;
-		if (c->count == c->cap || c->count == 0 || c->borrowed)
+		if (c->count == c->cap || c->count == 0 || c->borrowed ||
+		    c->in_arena)
 			continue;
 		c->time = xrealloc(c->time, c->count * sizeof (uint64_t));
 		c->state = xrealloc(c->state, c->count * sizeof (uint16_t));
@@ -289,6 +349,12 @@ size_t
 store_count(const store *s, uint32_t entity)
 {
 	return (entity < s->ncols ? s->cols[entity].count : 0);
+}
+
+size_t
+store_capacity(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols ? s->cols[entity].cap : 0);
 }
 
 const uint64_t *

@@ -195,6 +195,106 @@ test_tags(void)
 	store_free(s);
 }
 
+/* Appends n transitions to entity e at once, times from *t on. */
+static void
+append_run(store *s, uint32_t e, size_t n, uint64_t *t)
+{
+	uint64_t *times = malloc(n * sizeof (uint64_t));
+	uint16_t *states = malloc(n * sizeof (uint16_t));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		times[i] = (*t)++;
+		states[i] = (uint16_t)((*t * 7) % 3);
+	}
+	store_append_many(s, e, times, states, n);
+	free(times);
+	free(states);
+}
+
+/* Columns are sized by what the share read so far says is to come. */
+static void
+test_progress(void)
+{
+	store *s = store_new(3);
+	uint64_t t = 0;
+
+	append_run(s, 0, 20, &t);
+	CHECK_INT("no progress: capacity doubles", store_capacity(s, 0), 32);
+	store_progress(s, 0.25);
+	append_run(s, 1, 100, &t);
+	/* 100 of an expected 400, an eighth more, and 16. */
+	CHECK_INT("a quarter read: sized by estimate", store_capacity(s, 1),
+	    466);
+	append_run(s, 1, 366, &t);
+	CHECK_INT("filled exactly: not grown", store_capacity(s, 1), 466);
+	store_progress(s, 0.1);
+	append_run(s, 2, 20, &t);
+	CHECK_INT("a tenth read: too early to guess", store_capacity(s, 2),
+	    32);
+	store_free(s);
+
+	/*
+	 * Estimates may not take the store past a quarter beyond where the
+	 * whole of it is heading: 1000 of an expected 2000 are 22,660 bytes
+	 * of the 25,000 allowed; 3000 (of 6000) would be 67,660 more.
+	 */
+	s = store_new(3);
+	t = 0;
+	store_progress(s, 0.5);
+	append_run(s, 0, 1000, &t);
+	CHECK_INT("within the budget: by estimate", store_capacity(s, 0),
+	    2266);
+	append_run(s, 0, 2000, &t);
+	CHECK_INT("past the budget: doubled instead", store_capacity(s, 0),
+	    4532);
+	store_free(s);
+}
+
+/*
+ * Whatever the sizing, the store holds what was appended: the same
+ * columns with and without progress, through moves in and out of the
+ * arena, tags arriving late and adopted columns.
+ */
+static void
+test_progress_same(void)
+{
+	store *a = store_new(4), *b = store_new(4);
+	uint64_t ta[5] = { 0 }, tb[5] = { 0 };
+	uint32_t e, k;
+	int ok = 1;
+
+	for (k = 0; k < 400; k++) {
+		size_t n = 1 + (k * 7919) % 97;
+
+		e = (k * 31) % 5;
+		store_progress(b, (double)(k + 1) / 400);
+		append_run(a, e, n, &ta[e]);
+		append_run(b, e, n, &tb[e]);
+		if (k % 50 == 49) {	/* a tag now and then */
+			store_append(a, e, ta[e]++, 1, k);
+			store_append(b, e, tb[e]++, 1, k);
+		}
+	}
+	store_finish(a, 0, UINT64_MAX);
+	store_finish(b, 0, UINT64_MAX);
+	for (e = 0; e < 5; e++) {
+		size_t n = store_count(a, e);
+
+		ok &= n == store_count(b, e) &&
+		    memcmp(store_times(a, e), store_times(b, e),
+		    n * sizeof (uint64_t)) == 0 &&
+		    memcmp(store_states(a, e), store_states(b, e),
+		    n * sizeof (uint16_t)) == 0 &&
+		    memcmp(store_tags(a, e), store_tags(b, e),
+		    n * sizeof (uint32_t)) == 0;
+	}
+	CHECK("progress changes nothing stored", ok);
+	CHECK_U64("progress: totals agree", store_total(b), store_total(a));
+	store_free(a);
+	store_free(b);
+}
+
 int
 main(void)
 {
@@ -204,5 +304,7 @@ main(void)
 	test_iter();
 	test_large();
 	test_tags();
+	test_progress();
+	test_progress_same();
 	return (unit_exit());
 }
