@@ -4,6 +4,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <math.h>
+#include <pthread.h>
 #include <strings.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "outfile.h"
 #include "pngout.h"
 #include "smap.h"
+#include "threads.h"
 #include "util.h"
 
 /* Cairo's image surfaces stop at 32767 pixels a side. */
@@ -125,6 +127,8 @@ typedef struct canvas {
 	unsigned label_width, strip_x, strip_width;
 	char *text;		/* scratch for sanitized text */
 	size_t text_cap;
+	/* Time in each state per panel, for the legend: both passes use it. */
+	uint64_t **legend_times;
 } canvas;
 
 static void
@@ -316,31 +320,37 @@ draw_axis(canvas *c, unsigned y, unsigned bottom)
 	return (h);
 }
 
-/* Straight into the image: exact pixels, no antialiasing. */
-static void
-draw_strips_pixels(canvas *c, const render_panel *p, unsigned y0)
-{
-	const render_options *o = c->o;
-	unsigned width = c->strip_width, rh = row_height(o, p);
+/* A share of a panel's strips, drawn by one thread. */
+typedef struct strip_job {
+	const canvas *c;
+	const render_panel *p;
+	unsigned y0;
+	uint32_t first, end;	/* entities [first, end) of the panel */
 	unsigned char *data;
 	int stride;
+} strip_job;
+
+static void *
+draw_strip_share(void *arg)
+{
+	const strip_job *j = arg;
+	const render_options *o = j->c->o;
+	unsigned width = j->c->strip_width, rh = row_height(o, j->p);
 	color *px = xcalloc(width, sizeof (color));
 	double *covered = xcalloc(width, sizeof (double));
-	double *work = xcalloc((size_t)width * (p->d->tr->nstates + 1),
+	double *work = xcalloc((size_t)width * (j->p->d->tr->nstates + 1),
 	    sizeof (double));
 	uint32_t k;
 
-	cairo_surface_flush(c->surface);
-	data = cairo_image_surface_get_data(c->surface);
-	stride = cairo_image_surface_get_stride(c->surface);
-	for (k = 0; k < p->nentities; k++) {
+	for (k = j->first; k < j->end; k++) {
 		unsigned x, row;
 
-		render_strip(p->d, p->entities[k], o->t0, o->t1, width, px,
-		    covered, work);
+		render_strip(j->p->d, j->p->entities[k], o->t0, o->t1, width,
+		    px, covered, work);
 		for (row = 0; row < rh; row++) {
-			uint32_t *line = (uint32_t *)(void *)(data +
-			    (size_t)(y0 + k * rh + row) * stride) + c->strip_x;
+			uint32_t *line = (uint32_t *)(void *)(j->data +
+			    (size_t)(j->y0 + k * rh + row) * j->stride) +
+			    j->c->strip_x;
 
 			for (x = 0; x < width; x++) {
 				/* Partly covered columns fade to empty. */
@@ -356,10 +366,52 @@ draw_strips_pixels(canvas *c, const render_panel *p, unsigned y0)
 			}
 		}
 	}
-	cairo_surface_mark_dirty(c->surface);
 	free(px);
 	free(covered);
 	free(work);
+	return (NULL);
+}
+
+/*
+ * Straight into the image: exact pixels, no antialiasing.  Each strip
+ * is its own rows, so the entities are shared out among the threads.
+ */
+static void
+draw_strips_pixels(canvas *c, const render_panel *p, unsigned y0)
+{
+	strip_job jobs[64];
+	pthread_t threads[64];
+	int started[64];
+	unsigned char *data;
+	int stride;
+	size_t n = (size_t)threads_count(), i;
+
+	if (n > p->nentities / 16 + 1)
+		n = p->nentities / 16 + 1;	/* not worth a thread */
+	cairo_surface_flush(c->surface);
+	data = cairo_image_surface_get_data(c->surface);
+	stride = cairo_image_surface_get_stride(c->surface);
+	for (i = 0; i < n; i++) {
+		jobs[i].c = c;
+		jobs[i].p = p;
+		jobs[i].y0 = y0;
+		jobs[i].first = (uint32_t)(p->nentities * i / n);
+		jobs[i].end = (uint32_t)(p->nentities * (i + 1) / n);
+		jobs[i].data = data;
+		jobs[i].stride = stride;
+		started[i] = i > 0 && pthread_create(&threads[i], NULL,
+		    draw_strip_share, &jobs[i]) == 0;
+	}
+	/* This thread draws the first share, and any that did not start. */
+	for (i = 0; i < n; i++) {
+		if (!started[i])
+			draw_strip_share(&jobs[i]);
+	}
+	for (i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(threads[i], NULL);
+	}
+	cairo_surface_mark_dirty(c->surface);
 }
 
 /* Vector output: the coalesced rectangles, each its states' blend. */
@@ -505,20 +557,39 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 	return (h + p->nentities * rh);
 }
 
+/*
+ * The time in each state over a panel's entities: a pass over all their
+ * transitions, made once and kept for the second pass (which draws what
+ * the first measured).
+ */
+static const uint64_t *
+legend_times(canvas *c, const render_panel *p, size_t panel)
+{
+	const render_options *o = c->o;
+	uint64_t *times;
+	uint32_t k;
+
+	if (c->legend_times[panel] != NULL)
+		return (c->legend_times[panel]);
+	times = xcalloc(p->d->tr->nstates + 1, sizeof (uint64_t));
+	for (k = 0; k < p->nentities; k++)
+		store_time_in(p->d->st, p->entities[k], o->t0, o->t1, times);
+	c->legend_times[panel] = times;
+	return (times);
+}
+
 /* Swatch, name and total time of each state, wrapped to the width. */
 static unsigned
-draw_legend(canvas *c, const render_panel *p, unsigned y)
+draw_legend(canvas *c, const render_panel *p, size_t panel, unsigned y)
 {
 	const render_options *o = c->o;
 	const trace *tr = p->d->tr;
-	uint64_t *times = xcalloc(tr->nstates + 1, sizeof (uint64_t));
+	const uint64_t *times = legend_times(c, p, panel);
 	uint64_t total = 0;
 	double x = c->strip_x, size = o->font_size, line = ceil(size * 1.8);
 	unsigned h = (unsigned)line;
-	uint32_t k, s;
+	uint32_t s;
 
-	for (k = 0; k < p->nentities; k++)
-		store_time_in(p->d->st, p->entities[k], o->t0, o->t1, times);
 	for (s = 0; s < tr->nstates; s++)
 		total += times[s];
 	for (s = 0; s < tr->nstates; s++) {
@@ -547,7 +618,6 @@ draw_legend(canvas *c, const render_panel *p, unsigned y)
 		}
 		x += w;
 	}
-	free(times);
 	return (h);
 }
 
@@ -604,7 +674,7 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 		if (i > 0 && same_states(panels[i].d->tr,
 		    panels[i - 1].d->tr))
 			continue;
-		y += draw_legend(c, &panels[i], y + 4) + 4;
+		y += draw_legend(c, &panels[i], i, y + 4) + 4;
 	}
 	return (y + o->margin);
 }
@@ -624,6 +694,18 @@ begin_canvas(canvas *c, cairo_surface_t *surface, const render_options *o)
 	c->o = o;
 	cairo_select_font_face(c->cr, o->font, CAIRO_FONT_SLANT_NORMAL,
 	    CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+/* What a canvas keeps across both passes. */
+static void
+canvas_free(canvas *c, size_t npanels)
+{
+	size_t i;
+
+	for (i = 0; i < npanels; i++)
+		free(c->legend_times[i]);
+	free(c->legend_times);
+	free(c->text);
 }
 
 static int
@@ -675,6 +757,7 @@ render_file(const char *path, const render_options *o,
 		return (-1);
 	/* Measure on a scratch surface to learn the picture's height. */
 	memset(&c, 0, sizeof (c));
+	c.legend_times = xcalloc(npanels, sizeof (uint64_t *));
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
 	begin_canvas(&c, surface, o);
 	measure_labels(&c, panels, npanels);
@@ -684,18 +767,18 @@ render_file(const char *path, const render_options *o,
 	if (c.strip_width < 10) {
 		error_set(err, "render: width %u leaves no room for the "
 		    "strips", o->width);
-		free(c.text);
+		canvas_free(&c, npanels);
 		return (-1);
 	}
 	if (format == RENDER_PNG && height > MAX_PIXELS) {
 		error_set(err, "render: the picture would be %u pixels tall "
 		    "(at most %d): use fewer entities or lower rows", height,
 		    MAX_PIXELS);
-		free(c.text);
+		canvas_free(&c, npanels);
 		return (-1);
 	}
 	if (outfile_open(&of, path, err) != 0) {
-		free(c.text);
+		canvas_free(&c, npanels);
 		return (-1);
 	}
 	if (format == RENDER_PNG)
@@ -731,7 +814,7 @@ render_file(const char *path, const render_options *o,
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(surface);
 	cairo_surface_destroy(surface);
-	free(c.text);
+	canvas_free(&c, npanels);
 	if (st != CAIRO_STATUS_SUCCESS) {
 		outfile_abort(&of);
 		if (why != NULL)
