@@ -5,8 +5,13 @@
  * turn; for a 1920-pixel-wide statemap of a thousand entities that took
  * as long as drawing it.  A statemap is long runs of a few colours, and
  * rows of one strip repeat, which zlib's fastest level finds unfiltered:
- * files a quarter smaller, written in half the time.  The pixels are the
- * same: PNG is lossless.
+ * files a quarter smaller, written in half the time.  And compression is
+ * still most of the time, so the rows are cut into bands deflated side by
+ * side, one thread per core, into one zlib stream.  No PNG library can
+ * do that, so the file (signature, IHDR, IDAT, IEND, each with its CRC)
+ * is written here, with zlib for deflate and the checksums.  The pixels
+ * are the same (PNG is lossless), and so are the bytes, whatever the
+ * number of threads.
  */
 #ifndef SM_PNGOUT_H
 #define SM_PNGOUT_H
