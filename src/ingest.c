@@ -1003,7 +1003,7 @@ parse_records(ingest *in, size_t *pos, size_t limit)
  * one longer than the window is left to the serial parse.
  */
 #define WINDOW_BYTES	((size_t)256 << 10)
-#define WINDOW_LOW(size)	((size) / 16)
+#define WINDOW_LOW(size)	((size) / 16 + 1)
 
 /*
  * A size from the environment variable name, or dflt: for tests that want
@@ -1070,7 +1070,6 @@ typedef struct chunk {
 	size_t *seen_in;	/* ...valid if seen_in is that run + 1 */
 	size_t scratch_cap;
 	scan_shapes shapes;	/* the layouts of its data */
-	int tagged;		/* some datum in it has a tag */
 } chunk;
 
 typedef struct window {
@@ -1225,7 +1224,6 @@ static void
 scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 {
 	size_t pos = 0, run_start = SIZE_MAX, first = 0;
-	int tagged = 0;
 
 	c->ndata = c->nruns = 0;
 	intern_free(c->names);
@@ -1271,10 +1269,8 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			cd->state = (uint16_t)d.state;
 			cd->tag = 0;
 			cd->tag_len = (uint32_t)d.tag_len;
-			if (d.tag != NULL) {
+			if (d.tag != NULL)
 				cd->tag = (uint16_t)(d.tag - (w->buf + pos));
-				tagged = 1;
-			}
 			pos = d.next;
 			continue;
 		}
@@ -1296,7 +1292,6 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 		first = c->ndata;
 	}
 	add_run(c, run_start, w->base + pos, first);
-	c->tagged = tagged;
 }
 
 /* Scans a chunk, then sorts its runs for a consumer that takes bulk. */

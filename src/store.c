@@ -172,8 +172,9 @@ new_capacity(store *s, const column *c, size_t need, int *by_estimate)
 		size_t room = (size_t)(expect + expect / 8) + 16;
 		size_t used = s->arena != NULL ? arena_used(s->arena) : 0;
 
-		if (room >= need && (double)(used + room *
-		    (sizeof (uint64_t) + sizeof (uint16_t))) <= budget) {
+		if (room >= need && room <= SIZE_MAX / 2 / sizeof (uint64_t) &&
+		    (double)used + (double)room *
+		    (sizeof (uint64_t) + sizeof (uint16_t)) <= budget) {
 			*by_estimate = 1;
 			return (room);
 		}

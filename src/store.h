@@ -67,7 +67,8 @@ int store_has_tags(const store *s, uint32_t entity);
 
 /*
  * Sets the bounds: intervals are clipped to [begin, end), and the last
- * state of every entity runs to end.  Also trims spare capacity.
+ * state of every entity runs to end.  Also trims spare capacity, but for
+ * columns sized by estimate (store_progress), whose spare eighth stays.
  */
 void store_finish(store *s, uint64_t begin, uint64_t end);
 
