@@ -855,11 +855,6 @@ metadata_complete(const ingest *in)
 	    (META_START | META_STATES));
 }
 
-/*
- * Takes a scanned datum of a known entity as the general path would.
- * Returns 0, having changed nothing, if its time goes backwards: the
- * general path then reports it.
- */
 /* Counts n data taken, the last of them at time last. */
 static void
 count_data(ingest *in, uint64_t n, uint64_t last)
@@ -871,6 +866,11 @@ count_data(ingest *in, uint64_t n, uint64_t last)
 	in->tr->last_time = last;
 }
 
+/*
+ * Takes a scanned datum of a known entity as the general path would.
+ * Returns 0, having changed nothing, if its time goes backwards: the
+ * general path then reports it.
+ */
 static int
 deliver_datum(ingest *in, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len)
@@ -1267,10 +1267,9 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			cd->entity = chunk_name(c, d.entity, d.entity_len,
 			    w->buf + w->len);
 			cd->state = (uint16_t)d.state;
-			cd->tag = 0;
+			cd->tag = d.tag == NULL ? 0 :
+			    (uint16_t)(d.tag - (w->buf + pos));
 			cd->tag_len = (uint32_t)d.tag_len;
-			if (d.tag != NULL)
-				cd->tag = (uint16_t)(d.tag - (w->buf + pos));
 			pos = d.next;
 			continue;
 		}
@@ -1544,7 +1543,6 @@ parse_parallel(ingest *in, size_t *pos, int nthreads, size_t chunk_bytes)
 	return (rv != 0 ? -1 : parse_records(in, pos, SIZE_MAX));
 }
 
-
 /*
  * Parses the whole input: the metadata first, on this thread (scanning
  * needs the number of states), then the rest in parallel when the input
@@ -1573,13 +1571,13 @@ parse_all(ingest *in, size_t *pos)
 static int
 run(ingest *in)
 {
+	const char *debug = getenv("STATEMAP_DEBUG");
 	size_t pos = 0;
 
 	if (parse_all(in, &pos) != 0)
 		return (-1);
 	/* For tests: that the threads do the work, not just get it right. */
-	if (getenv("STATEMAP_DEBUG") != NULL &&
-	    strstr(getenv("STATEMAP_DEBUG"), "scan") != NULL)
+	if (debug != NULL && strstr(debug, "scan") != NULL)
 		fprintf(stderr, "%s: %" PRIu64 " of %" PRIu64 " data taken "
 		    "from %" PRIu64 " chunks read by threads\n", in->name,
 		    in->threaded, in->tr->ndata, in->nchunks);

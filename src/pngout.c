@@ -1,7 +1,6 @@
 #include "pngout.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +67,7 @@ band_deflate(band *b, z_stream *z, size_t *cap, int flush)
 	}
 }
 
-static void *
+static void
 deflate_band(void *arg)
 {
 	band *b = arg;
@@ -83,7 +82,7 @@ deflate_band(void *arg)
 	    Z_OK) {
 		b->failed = 1;
 		free(row);
-		return (NULL);
+		return;
 	}
 	/* A statemap compresses to a few percent: start at a sixteenth. */
 	cap = rowlen * (size_t)(b->y1 - b->y0) / 16 + 4096;
@@ -114,24 +113,6 @@ deflate_band(void *arg)
 	b->len = (size_t)(z.next_out - b->out);
 	deflateEnd(&z);
 	free(row);
-	return (NULL);
-}
-
-/* A thread's share of the bands: every nthreads-th from first. */
-typedef struct worker {
-	band *bands;
-	size_t nbands, first, nthreads;
-} worker;
-
-static void *
-deflate_bands(void *arg)
-{
-	const worker *w = arg;
-	size_t i;
-
-	for (i = w->first; i < w->nbands; i += w->nthreads)
-		deflate_band(&w->bands[i]);
-	return (NULL);
 }
 
 /* Where the PNG goes: every write checked, the first failure kept. */
@@ -188,11 +169,8 @@ pngout_write_rgb24(FILE *fp, const unsigned char *data, int width,
 	/* Deflate, 32K window; FLEVEL 0 (fastest); the check bits. */
 	static const unsigned char zlib_head[2] = { 0x78, 0x01 };
 	band bands[BANDS];
-	worker workers[BANDS];
-	pthread_t threads[BANDS];
-	int started[BANDS];
 	unsigned char ihdr[13], adler[4];
-	size_t nbands = BANDS, nthreads = (size_t)threads_count(), i, off;
+	size_t nbands = BANDS, i, off;
 	uLong check;
 	sink out = { fp, NULL };
 	int failed = 0;
@@ -208,25 +186,7 @@ pngout_write_rgb24(FILE *fp, const unsigned char *data, int width,
 		bands[i].y1 = (int)((size_t)height * (i + 1) / nbands);
 		bands[i].last = i + 1 == nbands;
 	}
-	if (nthreads > nbands)
-		nthreads = nbands;
-	for (i = 0; i < nthreads; i++) {
-		workers[i].bands = bands;
-		workers[i].nbands = nbands;
-		workers[i].first = i;
-		workers[i].nthreads = nthreads;
-		started[i] = i > 0 && pthread_create(&threads[i], NULL,
-		    deflate_bands, &workers[i]) == 0;
-	}
-	/* This thread does the first share, and any that did not start. */
-	for (i = 0; i < nthreads; i++) {
-		if (!started[i])
-			deflate_bands(&workers[i]);
-	}
-	for (i = 1; i < nthreads; i++) {
-		if (started[i])
-			pthread_join(threads[i], NULL);
-	}
+	threads_run(deflate_band, bands, nbands, sizeof (band));
 
 	put(&out, signature, sizeof (signature));
 	ihdr[0] = (unsigned char)(width >> 24);

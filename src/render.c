@@ -4,7 +4,6 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <math.h>
-#include <pthread.h>
 #include <strings.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,7 +329,7 @@ typedef struct strip_job {
 	int stride;
 } strip_job;
 
-static void *
+static void
 draw_strip_share(void *arg)
 {
 	const strip_job *j = arg;
@@ -369,7 +368,6 @@ draw_strip_share(void *arg)
 	free(px);
 	free(covered);
 	free(work);
-	return (NULL);
 }
 
 /*
@@ -380,8 +378,6 @@ static void
 draw_strips_pixels(canvas *c, const render_panel *p, unsigned y0)
 {
 	strip_job jobs[64];
-	pthread_t threads[64];
-	int started[64];
 	unsigned char *data;
 	int stride;
 	size_t n = (size_t)threads_count(), i;
@@ -399,18 +395,8 @@ draw_strips_pixels(canvas *c, const render_panel *p, unsigned y0)
 		jobs[i].end = (uint32_t)(p->nentities * (i + 1) / n);
 		jobs[i].data = data;
 		jobs[i].stride = stride;
-		started[i] = i > 0 && pthread_create(&threads[i], NULL,
-		    draw_strip_share, &jobs[i]) == 0;
 	}
-	/* This thread draws the first share, and any that did not start. */
-	for (i = 0; i < n; i++) {
-		if (!started[i])
-			draw_strip_share(&jobs[i]);
-	}
-	for (i = 1; i < n; i++) {
-		if (started[i])
-			pthread_join(threads[i], NULL);
-	}
+	threads_run(draw_strip_share, jobs, n, sizeof (strip_job));
 	cairo_surface_mark_dirty(c->surface);
 }
 
