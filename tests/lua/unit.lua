@@ -30,6 +30,12 @@ function unit.check_eq(name, got, want)
 	    "got " .. unit.show(got) .. ", want " .. unit.show(want))
 end
 
+--- A check that cannot run on this machine (a tool or data is missing):
+--- counted as skipped by tests/run, never as passed.
+function unit.skip(name, why)
+	print("SKIP " .. name .. ": " .. tostring(why))
+end
+
 --- f must raise an error whose message contains the plain text pattern.
 function unit.check_error(name, f, pattern)
 	local ok, err = pcall(f)

@@ -252,7 +252,15 @@ test_conformance(void)
 	if (dir == NULL)
 		dir = "../shared/conformance/json";
 	if ((d = opendir(dir)) == NULL) {
-		UNIT_REPORT(0, "json conformance", "cannot open %s", dir);
+		/* The corpus lies outside the repository: a plain clone has
+		 * none, and CI (REQUIRE_CONFORMANCE=1) must. */
+		if (getenv("REQUIRE_CONFORMANCE") != NULL &&
+		    strcmp(getenv("REQUIRE_CONFORMANCE"), "") != 0)
+			UNIT_REPORT(0, "json conformance", "cannot open %s "
+			    "(REQUIRE_CONFORMANCE is set)", dir);
+		else
+			SKIP("json conformance", "no JSONTestSuite files in "
+			    "%s (set SM_CONFORMANCE)", dir);
 		return;
 	}
 	while ((e = readdir(d)) != NULL) {

@@ -1,8 +1,9 @@
 /*
  * unit.h: the smallest test harness that does the job.
  *
- * Each check prints one line, "PASS name" or "FAIL name: why (file:line)",
- * and tests/run counts those lines across every test program, so a test
+ * Each check prints one line, "PASS name" or "FAIL name: why (file:line)"
+ * (or "SKIP name: why" for one that cannot run here), and tests/run
+ * counts those lines across every test program, so a test
  * program is just a main() that calls its checks and returns unit_exit().
  */
 #ifndef SM_UNIT_H
@@ -23,6 +24,16 @@ static int unit_failures;
 		printf(__VA_ARGS__);					\
 		printf(" (%s:%d)\n", __FILE__, __LINE__);		\
 	}								\
+} while (0)
+
+/*
+ * A check that cannot run on this machine: counted as skipped by
+ * tests/run (which never counts it as passed).
+ */
+#define SKIP(name, ...) do {						\
+	printf("SKIP %s: ", (name));					\
+	printf(__VA_ARGS__);						\
+	printf("\n");							\
 } while (0)
 
 #define CHECK(name, cond)						\
