@@ -17,7 +17,7 @@
 #define CACHE_MAGIC	"SMLCACHE"
 #define CACHE_VERSION	1
 #define CACHE_ENDIAN	0x01020304u
-#define EDGE_BYTES	65536	/* hashed at each end of the trace */
+#define EDGE_BYTES	65536	/* hashed at each end of the catalog */
 #define NO_STRING	UINT64_MAX
 
 static int disabled;
@@ -228,63 +228,63 @@ put_cstr(buf *b, const char *s)
 }
 
 static void
-write_meta(buf *b, const trace *tr)
+write_meta(buf *b, const catalog *cat)
 {
 	uint32_t i, n;
 
-	put_cstr(b, tr->title);
-	put_cstr(b, tr->host);
-	put_cstr(b, tr->entity_kind);
-	put_u64(b, (uint64_t)tr->have_start);
-	put_u64(b, tr->start_sec);
-	put_u64(b, tr->start_nsec);
-	put_u64(b, tr->nstates);
-	for (i = 0; i < tr->nstates; i++) {
-		put_str(b, tr->states[i].name, tr->states[i].name_len);
-		put_cstr(b, tr->states[i].color_text);
+	put_cstr(b, cat->title);
+	put_cstr(b, cat->host);
+	put_cstr(b, cat->entity_kind);
+	put_u64(b, (uint64_t)cat->have_start);
+	put_u64(b, cat->start_sec);
+	put_u64(b, cat->start_nsec);
+	put_u64(b, cat->nstates);
+	for (i = 0; i < cat->nstates; i++) {
+		put_str(b, cat->states[i].name, cat->states[i].name_len);
+		put_cstr(b, cat->states[i].color_text);
 	}
-	n = trace_nentities(tr);
+	n = catalog_nentities(cat);
 	put_u64(b, n);
 	for (i = 0; i < n; i++) {
 		size_t len;
-		const char *name = trace_entity_name(tr, i, &len);
+		const char *name = catalog_entity_name(cat, i, &len);
 
 		put_str(b, name, len);
-		put_cstr(b, tr->descriptions[i]);
+		put_cstr(b, cat->descriptions[i]);
 	}
-	n = trace_ntags(tr);
+	n = catalog_ntags(cat);
 	put_u64(b, n);
 	for (i = 0; i < n; i++) {
 		size_t len;
-		const char *name = intern_name(tr->tag_names, tr->tags[i].name,
+		const char *name = intern_name(cat->tag_names, cat->tags[i].name,
 		    &len);
 
-		put_u64(b, tr->tags[i].state);
+		put_u64(b, cat->tags[i].state);
 		put_str(b, name, len);
-		put_cstr(b, tr->tags[i].members);
+		put_cstr(b, cat->tags[i].members);
 	}
-	put_u64(b, tr->nevents);
-	for (i = 0; i < tr->nevents; i++) {
-		const trace_event *ev = &tr->events[i];
+	put_u64(b, cat->nevents);
+	for (i = 0; i < cat->nevents; i++) {
+		const catalog_event *ev = &cat->events[i];
 		size_t len;
 		const char *s;
 
 		put_u64(b, ev->time);
-		s = intern_name(tr->event_entities, ev->entity, &len);
+		s = intern_name(cat->event_entities, ev->entity, &len);
 		put_str(b, s, len);
-		s = intern_name(tr->event_kinds, ev->kind, &len);
+		s = intern_name(cat->event_kinds, ev->kind, &len);
 		put_str(b, s, len);
-		if (ev->target == TRACE_NO_ENTITY) {
+		if (ev->target == CATALOG_NO_ENTITY) {
 			put_str(b, NULL, 0);
 		} else {
-			s = intern_name(tr->event_entities, ev->target, &len);
+			s = intern_name(cat->event_entities, ev->target, &len);
 			put_str(b, s, len);
 		}
 	}
-	put_u64(b, tr->nrecords);
-	put_u64(b, tr->ndata);
-	put_u64(b, (uint64_t)tr->have_data);
-	put_u64(b, tr->last_time);
+	put_u64(b, cat->nrecords);
+	put_u64(b, cat->ndata);
+	put_u64(b, (uint64_t)cat->have_data);
+	put_u64(b, cat->last_time);
 }
 
 /* Writes len bytes at the end of the file, 8-aligned; returns where. */
@@ -301,7 +301,7 @@ append(FILE *f, uint64_t *off, const void *data, size_t len)
 }
 
 void
-cache_save(const cache_key *key, const trace *tr, const store *st)
+cache_save(const cache_key *key, const catalog *cat, const store *st)
 {
 	char *path, *tmp;
 	buf meta = { NULL, 0, 0 };
@@ -319,7 +319,7 @@ cache_save(const cache_key *key, const trace *tr, const store *st)
 		free(path);
 		return;
 	}
-	write_meta(&meta, tr);
+	write_meta(&meta, cat);
 	memset(&h, 0, sizeof (h));
 	memcpy(h.magic, CACHE_MAGIC, 8);
 	h.version = CACHE_VERSION;
@@ -429,23 +429,23 @@ get_count(cursor *c, size_t min_bytes)
 }
 
 static int
-read_meta(cursor *c, trace *tr)
+read_meta(cursor *c, catalog *cat)
 {
 	uint64_t n, i;
 
-	tr->title = get_dup(c);
-	tr->host = get_dup(c);
-	tr->entity_kind = get_dup(c);
-	tr->have_start = get_u64(c) != 0;
-	tr->start_sec = get_u64(c);
-	tr->start_nsec = get_u64(c);
+	cat->title = get_dup(c);
+	cat->host = get_dup(c);
+	cat->entity_kind = get_dup(c);
+	cat->have_start = get_u64(c) != 0;
+	cat->start_sec = get_u64(c);
+	cat->start_nsec = get_u64(c);
 	n = get_count(c, 16);
-	if (c->bad || n == 0 || n > TRACE_MAX_STATES)
+	if (c->bad || n == 0 || n > CATALOG_MAX_STATES)
 		return (-1);
-	tr->states = xcalloc((size_t)n, sizeof (trace_state));
-	tr->nstates = (uint32_t)n;
+	cat->states = xcalloc((size_t)n, sizeof (catalog_state));
+	cat->nstates = (uint32_t)n;
 	for (i = 0; i < n && !c->bad; i++) {
-		trace_state *s = &tr->states[i];
+		catalog_state *s = &cat->states[i];
 		size_t len;
 		const char *name = get_str(c, &len);
 		const char *text;
@@ -461,16 +461,16 @@ read_meta(cursor *c, trace *tr)
 			s->color_text = xstrndup(text, len);
 		}
 	}
-	trace_assign_colors(tr);
+	catalog_assign_colors(cat);
 	n = get_count(c, 16);
 	for (i = 0; i < n && !c->bad; i++) {
 		size_t len, dlen;
 		const char *name = get_str(c, &len), *desc;
 
-		if (name == NULL || trace_entity(tr, name, len) != i)
+		if (name == NULL || catalog_entity(cat, name, len) != i)
 			return (-1);
 		if ((desc = get_str(c, &dlen)) != NULL)
-			trace_set_description(tr, (uint32_t)i, desc, dlen);
+			catalog_set_description(cat, (uint32_t)i, desc, dlen);
 	}
 	n = get_count(c, 24);
 	for (i = 0; i < n && !c->bad; i++) {
@@ -478,10 +478,10 @@ read_meta(cursor *c, trace *tr)
 		size_t len;
 		const char *name = get_str(c, &len);
 
-		if (name == NULL || state >= tr->nstates ||
-		    trace_tag_id(tr, (uint32_t)state, name, len) != i)
+		if (name == NULL || state >= cat->nstates ||
+		    catalog_tag_id(cat, (uint32_t)state, name, len) != i)
 			return (-1);
-		trace_define_tag(tr, (uint32_t)i, get_dup(c));
+		catalog_define_tag(cat, (uint32_t)i, get_dup(c));
 	}
 	n = get_count(c, 32);
 	for (i = 0; i < n && !c->bad; i++) {
@@ -493,12 +493,12 @@ read_meta(cursor *c, trace *tr)
 
 		if (ent == NULL || kind == NULL)
 			return (-1);
-		trace_add_event(tr, time, ent, elen, kind, klen, target, tlen);
+		catalog_add_event(cat, time, ent, elen, kind, klen, target, tlen);
 	}
-	tr->nrecords = get_u64(c);
-	tr->ndata = get_u64(c);
-	tr->have_data = get_u64(c) != 0;
-	tr->last_time = get_u64(c);
+	cat->nrecords = get_u64(c);
+	cat->ndata = get_u64(c);
+	cat->have_data = get_u64(c) != 0;
+	cat->last_time = get_u64(c);
 	return (c->bad || c->p != c->end ? -1 : 0);
 }
 
@@ -514,10 +514,10 @@ in_file(uint64_t off, uint64_t count, size_t size, uint64_t file_size)
 }
 
 static int
-read_columns(const char *base, const header *h, const trace *tr, store *st)
+read_columns(const char *base, const header *h, const catalog *cat, store *st)
 {
 	const col_desc *cols = (const col_desc *)(base + h->cols_off);
-	uint32_t ntags = trace_ntags(tr);
+	uint32_t ntags = catalog_ntags(cat);
 	uint64_t i, k;
 
 	for (i = 0; i < h->ncols; i++) {
@@ -540,7 +540,7 @@ read_columns(const char *base, const header *h, const trace *tr, store *st)
 			tag = (const uint32_t *)(base + d.tag_off);
 		/* Queries index arrays by these: check every one. */
 		for (k = 0; k < d.count; k++) {
-			if (state[k] >= tr->nstates ||
+			if (state[k] >= cat->nstates ||
 			    (k > 0 && time[k] < time[k - 1]) ||
 			    (tag != NULL && tag[k] >= ntags &&
 			    tag[k] != STORE_NONE))
@@ -553,7 +553,7 @@ read_columns(const char *base, const header *h, const trace *tr, store *st)
 }
 
 int
-cache_load(const cache_key *key, const char *name, trace **trp,
+cache_load(const cache_key *key, const char *name, catalog **catp,
     store **stp, void **mapp, size_t *map_len)
 {
 	char *path;
@@ -561,7 +561,7 @@ cache_load(const cache_key *key, const char *name, trace **trp,
 	header h;
 	const char *base;
 	void *map;
-	trace *tr = NULL;
+	catalog *cat = NULL;
 	store *st = NULL;
 	cursor c;
 	int fd;
@@ -595,23 +595,23 @@ cache_load(const cache_key *key, const char *name, trace **trp,
 	    hash_bytes(HASH_INIT, base + h.meta_off, (size_t)h.meta_len) !=
 	    h.meta_hash)
 		goto reject;
-	tr = trace_new(name);
+	cat = catalog_new(name);
 	c.p = base + h.meta_off;
 	c.end = c.p + h.meta_len;
 	c.bad = 0;
-	if (read_meta(&c, tr) != 0 || h.ncols > trace_nentities(tr))
+	if (read_meta(&c, cat) != 0 || h.ncols > catalog_nentities(cat))
 		goto reject;
-	st = store_new(tr->nstates);
-	if (read_columns(base, &h, tr, st) != 0)
+	st = store_new(cat->nstates);
+	if (read_columns(base, &h, cat, st) != 0)
 		goto reject;
-	*trp = tr;
+	*catp = cat;
 	*stp = st;
 	*mapp = map;
 	*map_len = (size_t)sb.st_size;
 	return (1);
 reject:
 	store_free(st);
-	trace_free(tr);
+	catalog_free(cat);
 	(void) munmap(map, (size_t)sb.st_size);
 	return (0);
 }

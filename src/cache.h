@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "store.h"
-#include "trace.h"
+#include "catalog.h"
 
 /* What identifies a trace file's content (see above). */
 typedef struct cache_key {
@@ -48,14 +48,14 @@ void cache_key_free(cache_key *key);
 
 /*
  * The cached trace and store for key, if a valid, fresh entry exists:
- * returns 1 with *tr (named name) and *st (its columns in the mapping,
+ * returns 1 with *cat (named name) and *st (its columns in the mapping,
  * which *map and *map_len give: munmap it after store_free), else 0.
  * The store still needs store_finish.
  */
-int cache_load(const cache_key *key, const char *name, trace **tr,
+int cache_load(const cache_key *key, const char *name, catalog **cat,
     store **st, void **map, size_t *map_len);
 
 /* Writes an entry for key (atomically: a temporary file renamed). */
-void cache_save(const cache_key *key, const trace *tr, const store *st);
+void cache_save(const cache_key *key, const catalog *cat, const store *st);
 
 #endif

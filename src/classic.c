@@ -53,29 +53,29 @@ coalesce_batch(void *ctx, const void *items, size_t n)
  * datum (or at the end, for a file without data).
  */
 static void
-make_coalescer(file_ctx *fc, const trace *tr)
+make_coalescer(file_ctx *fc, const catalog *cat)
 {
 	if (!fc->first) {
-		int64_t start = (int64_t)trace_start_ns(tr);
+		int64_t start = (int64_t)catalog_start_ns(cat);
 
 		fc->begin = fc->abs_begin - start;
 		fc->end = fc->abs_end - start;
 	}
-	fc->map->co = coalesce_new(tr->nstates, fc->opts->coalesce, fc->begin,
+	fc->map->co = coalesce_new(cat->nstates, fc->opts->coalesce, fc->begin,
 	    fc->end);
 	fc->q = batchq_new(sizeof (pending), threads_count(), coalesce_batch,
 	    fc->map->co);
 }
 
 static void
-on_datum(void *ctx, trace *tr, uint32_t entity, uint64_t time,
+on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
     uint32_t state, const char *tag, size_t tag_len)
 {
 	file_ctx *fc = ctx;
 	pending *p;
 
 	if (fc->map->co == NULL)
-		make_coalescer(fc, tr);
+		make_coalescer(fc, cat);
 	/* Data past the end number no tags, as in the reference. */
 	if (!coalesce_in_bounds(fc->map->co, time))
 		return;
@@ -84,7 +84,7 @@ on_datum(void *ctx, trace *tr, uint32_t entity, uint64_t time,
 	p->entity = entity;
 	p->state = state;
 	p->tag = tag == NULL ? COALESCE_NO_TAG :
-	    trace_tag_id(tr, state, tag, tag_len);
+	    catalog_tag_id(cat, state, tag, tag_len);
 }
 
 static const char *
@@ -105,23 +105,23 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 
 	int rv;
 
-	m->tr = trace_new(path);
-	rv = ingest_file(path, m->tr, &io, on_datum, fc, err);
+	m->cat = catalog_new(path);
+	rv = ingest_file(path, m->cat, &io, on_datum, fc, err);
 	batchq_free(fc->q);
 	fc->q = NULL;
 	if (rv != 0)
 		return (-1);
 	if (m->co == NULL)
-		make_coalescer(fc, m->tr);
+		make_coalescer(fc, m->cat);
 	batchq_free(fc->q);
 	fc->q = NULL;
-	coalesce_finish(m->co, m->tr->last_time);
+	coalesce_finish(m->co, m->cat->last_time);
 	m->begin = fc->begin;
 	m->end = coalesce_end(m->co);
 	m->end_bound = fc->end;
-	m->nentities = trace_nentities(m->tr);
+	m->nentities = catalog_nentities(m->cat);
 	fprintf(stderr, "%s: %" PRIu64 " records processed, %" PRIu64
-	    " rectangles\n", base_name(path), m->tr->nrecords,
+	    " rectangles\n", base_name(path), m->cat->nrecords,
 	    coalesce_size(m->co));
 	return (0);
 }
@@ -162,7 +162,7 @@ classic_run(const classic_options *o, char *const *files, int nfiles)
 			goto out;
 		if (i == 0) {
 			/* As the reference does: the end is at least -e. */
-			int64_t start = (int64_t)trace_start_ns(maps[0].tr);
+			int64_t start = (int64_t)catalog_start_ns(maps[0].cat);
 			uint64_t end = maps[0].end;
 
 			if (o->end > 0 && (uint64_t)o->end > end)

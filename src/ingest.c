@@ -50,7 +50,7 @@ typedef struct reader {
 typedef struct ingest {
 	const char *name;
 	reader rd;
-	trace *tr;
+	catalog *cat;
 	const ingest_options *opts;
 	ingest_datum_fn datum;
 	void *ctx;
@@ -416,10 +416,10 @@ parse_state(ingest *in, const json_value *v, uint32_t *out)
 		    "(a non-negative integer)",
 		    (int)(v->len > 40 ? 40 : v->len), v->str));
 	}
-	if (s >= in->tr->nstates) {
+	if (s >= in->cat->nstates) {
 		return (fail(in, v->offset, "state %llu is not defined: the "
 		    "metadata defines states 0 to %u",
-		    (unsigned long long)s, in->tr->nstates - 1));
+		    (unsigned long long)s, in->cat->nstates - 1));
 	}
 	*out = (uint32_t)s;
 	return (0);
@@ -473,8 +473,8 @@ need_metadata(ingest *in, const json_value *obj, const char *kind)
 static uint32_t
 entity_id(ingest *in, const char *name, size_t len)
 {
-	trace *tr = in->tr;
-	uint32_t id = intern_find(tr->entities, name, len);
+	catalog *cat = in->cat;
+	uint32_t id = intern_find(cat->entities, name, len);
 
 	if (id != INTERN_NONE)
 		return (id);	/* known: its arrays are already sized */
@@ -483,14 +483,14 @@ entity_id(ingest *in, const char *name, size_t len)
 		const char *s;
 
 		if (intern_find(in->rejected, name, len) != INTERN_NONE)
-			return (TRACE_NO_ENTITY);
+			return (CATALOG_NO_ENTITY);
 		/* intern copies are NUL-terminated, as regexec needs. */
 		r = intern_add(in->rejected, name, len, NULL);
 		s = intern_name(in->rejected, r, NULL);
 		if (regexec(in->opts->filter, s, 0, NULL, 0) != 0)
-			return (TRACE_NO_ENTITY);
+			return (CATALOG_NO_ENTITY);
 	}
-	id = trace_entity(tr, name, len);
+	id = catalog_entity(cat, name, len);
 	if (id >= in->last_time_cap) {
 		size_t old = in->last_time_cap;
 
@@ -506,7 +506,7 @@ static int
 do_datum(ingest *in, const json_value *obj, const fields *f)
 {
 	const json_value *allowed[] = { f->time, f->entity, f->state, f->tag };
-	trace *tr = in->tr;
+	catalog *cat = in->cat;
 	uint64_t time;
 	uint32_t entity, state;
 	const char *tag = NULL;
@@ -525,11 +525,11 @@ do_datum(ingest *in, const json_value *obj, const fields *f)
 	    expect_type(in, f->tag, JSON_STRING, "tag") != 0)
 		return (-1);
 
-	tr->ndata++;
-	tr->have_data = 1;
-	tr->last_time = time;
+	cat->ndata++;
+	cat->have_data = 1;
+	cat->last_time = time;
 	entity = entity_id(in, f->entity->str, f->entity->len);
-	if (entity == TRACE_NO_ENTITY)
+	if (entity == CATALOG_NO_ENTITY)
 		return (0);
 	if (time < in->last_time[entity]) {
 		return (fail(in, f->time->offset, "time %llu for entity %s is "
@@ -544,7 +544,7 @@ do_datum(ingest *in, const json_value *obj, const fields *f)
 		tag = f->tag->str;
 		tag_len = f->tag->len;
 	}
-	in->datum(in->ctx, tr, entity, time, state, tag, tag_len);
+	in->datum(in->ctx, cat, entity, time, state, tag, tag_len);
 	return (0);
 }
 
@@ -565,7 +565,7 @@ do_event(ingest *in, const json_value *obj, const fields *f)
 	if (f->target != NULL && f->target->type != JSON_NULL &&
 	    expect_type(in, f->target, JSON_STRING, "target") != 0)
 		return (-1);
-	trace_add_event(in->tr, time, f->entity->str, f->entity->len,
+	catalog_add_event(in->cat, time, f->entity->str, f->entity->len,
 	    f->event->str, f->event->len,
 	    f->target != NULL && f->target->type == JSON_STRING ?
 	    f->target->str : NULL, f->target != NULL ? f->target->len : 0);
@@ -585,8 +585,8 @@ do_description(ingest *in, const json_value *obj, const fields *f)
 	    expect_type(in, f->description, JSON_STRING, "description") != 0)
 		return (-1);
 	entity = entity_id(in, f->entity->str, f->entity->len);
-	if (entity != TRACE_NO_ENTITY)
-		trace_set_description(in->tr, entity, f->description->str,
+	if (entity != CATALOG_NO_ENTITY)
+		catalog_set_description(in->cat, entity, f->description->str,
 		    f->description->len);
 	return (0);
 }
@@ -607,7 +607,7 @@ do_tag_definition(ingest *in, const json_value *obj, const fields *f)
 		return (-1);
 	if (in->opts->ignore_tags)
 		return (0);
-	tag = trace_tag_id(in->tr, state, f->tag->str, f->tag->len);
+	tag = catalog_tag_id(in->cat, state, f->tag->str, f->tag->len);
 	if ((out = open_memstream(&members, &size)) == NULL) {
 		error_set(in->err, "out of memory");
 		return (-1);
@@ -622,7 +622,7 @@ do_tag_definition(ingest *in, const json_value *obj, const fields *f)
 		write_value(out, m);
 	}
 	fclose(out);
-	trace_define_tag(in->tr, tag, members);
+	catalog_define_tag(in->cat, tag, members);
 	return (0);
 }
 
@@ -656,21 +656,21 @@ do_start(ingest *in, const json_value *v)
 	if (nsec->type != JSON_NUMBER || !json_number_u64(nsec, &ns))
 		return (fail(in, nsec->offset, "\"start\" nanoseconds must be "
 		    "a non-negative integer"));
-	in->tr->start_sec = s;
-	in->tr->start_nsec = ns;
-	in->tr->have_start = 1;
+	in->cat->start_sec = s;
+	in->cat->start_nsec = ns;
+	in->cat->have_start = 1;
 	return (0);
 }
 
 static int
-state_named(const trace *tr, const char *name, size_t len)
+state_named(const catalog *cat, const char *name, size_t len)
 {
 	uint32_t i;
 
-	for (i = 0; i < tr->nstates; i++) {
-		if (tr->states[i].name != NULL &&
-		    tr->states[i].name_len == len &&
-		    memcmp(tr->states[i].name, name, len) == 0)
+	for (i = 0; i < cat->nstates; i++) {
+		if (cat->states[i].name != NULL &&
+		    cat->states[i].name_len == len &&
+		    memcmp(cat->states[i].name, name, len) == 0)
 			return (1);
 	}
 	return (0);
@@ -679,9 +679,9 @@ state_named(const trace *tr, const char *name, size_t len)
 static int
 do_states(ingest *in, const json_value *v)
 {
-	trace *tr = in->tr;
+	catalog *cat = in->cat;
 	const json_value *m, *f;
-	trace_state *states;
+	catalog_state *states;
 	size_t n = v->len;
 	char q[96], q2[96];
 
@@ -690,12 +690,12 @@ do_states(ingest *in, const json_value *v)
 	if (n == 0)
 		return (fail(in, v->offset, "\"states\" is empty: a statemap "
 		    "needs at least one state"));
-	if (n > TRACE_MAX_STATES)
+	if (n > CATALOG_MAX_STATES)
 		return (fail(in, v->offset, "\"states\" defines %zu states; "
-		    "at most %d are supported", n, TRACE_MAX_STATES));
-	states = xcalloc(n, sizeof (trace_state));
-	tr->states = states;
-	tr->nstates = (uint32_t)n;
+		    "at most %d are supported", n, CATALOG_MAX_STATES));
+	states = xcalloc(n, sizeof (catalog_state));
+	cat->states = states;
+	cat->nstates = (uint32_t)n;
 	for (m = v->child; m != NULL; m = m->next) {
 		const json_value *value = NULL, *colour = NULL;
 		uint64_t val;
@@ -737,7 +737,7 @@ do_states(ingest *in, const json_value *v)
 			    (unsigned long long)val,
 			    quoted(q2, sizeof (q2), states[val].name,
 			    states[val].name_len)));
-		if (state_named(tr, m->key, m->key_len))
+		if (state_named(cat, m->key, m->key_len))
 			return (fail(in, m->key_offset, "state %s is defined "
 			    "twice", quoted(q, sizeof (q), m->key,
 			    m->key_len)));
@@ -759,7 +759,7 @@ do_states(ingest *in, const json_value *v)
 		states[val].name = xstrndup(m->key, m->key_len);
 		states[val].name_len = m->key_len;
 	}
-	trace_assign_colors(tr);
+	catalog_assign_colors(cat);
 	return (0);
 }
 
@@ -791,11 +791,11 @@ do_metadata(ingest *in, const fields *f)
 	if ((f->start != NULL && do_start(in, f->start) != 0) ||
 	    (f->states != NULL && do_states(in, f->states) != 0) ||
 	    (f->title != NULL &&
-	    set_string(in, f->title, &in->tr->title, "\"title\"") != 0) ||
+	    set_string(in, f->title, &in->cat->title, "\"title\"") != 0) ||
 	    (f->host != NULL &&
-	    set_string(in, f->host, &in->tr->host, "\"host\"") != 0) ||
+	    set_string(in, f->host, &in->cat->host, "\"host\"") != 0) ||
 	    (f->kind != NULL && set_string(in, f->kind,
-	    &in->tr->entity_kind, "\"entityKind\"") != 0))
+	    &in->cat->entity_kind, "\"entityKind\"") != 0))
 		return (-1);
 	return (0);
 }
@@ -814,11 +814,11 @@ do_record(ingest *in, const json_value *obj)
 	in->any_record = 1;
 
 	if (f.time != NULL && f.event == NULL && f.state != NULL) {
-		in->tr->nrecords++;
+		in->cat->nrecords++;
 		return (do_datum(in, obj, &f));
 	}
 	if (f.time != NULL && f.event != NULL) {
-		in->tr->nrecords++;
+		in->cat->nrecords++;
 		return (do_event(in, obj, &f));
 	}
 	if (f.time != NULL) {
@@ -826,11 +826,11 @@ do_record(ingest *in, const json_value *obj)
 		    "have \"state\" (a datum) or \"event\" (an event)"));
 	}
 	if (f.description != NULL) {
-		in->tr->nrecords++;
+		in->cat->nrecords++;
 		return (do_description(in, obj, &f));
 	}
 	if (f.tag != NULL && f.state != NULL) {
-		in->tr->nrecords++;
+		in->cat->nrecords++;
 		return (do_tag_definition(in, obj, &f));
 	}
 	if (f.other == NULL && f.entity == NULL && f.state == NULL &&
@@ -860,10 +860,10 @@ static void
 count_data(ingest *in, uint64_t n, uint64_t last)
 {
 	in->any_record = 1;
-	in->tr->nrecords += n;
-	in->tr->ndata += n;
-	in->tr->have_data = 1;
-	in->tr->last_time = last;
+	in->cat->nrecords += n;
+	in->cat->ndata += n;
+	in->cat->have_data = 1;
+	in->cat->last_time = last;
 }
 
 /*
@@ -875,17 +875,17 @@ static int
 deliver_datum(ingest *in, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len)
 {
-	trace *tr = in->tr;
+	catalog *cat = in->cat;
 
-	if (entity != TRACE_NO_ENTITY && time < in->last_time[entity])
+	if (entity != CATALOG_NO_ENTITY && time < in->last_time[entity])
 		return (0);
 	count_data(in, 1, time);
-	if (entity == TRACE_NO_ENTITY)
+	if (entity == CATALOG_NO_ENTITY)
 		return (1);
 	in->last_time[entity] = time;
 	if (in->opts->ignore_tags)
 		tag = NULL;
-	in->datum(in->ctx, tr, entity, time, state, tag, tag_len);
+	in->datum(in->ctx, cat, entity, time, state, tag, tag_len);
 	return (1);
 }
 
@@ -900,7 +900,7 @@ fast_datum(ingest *in, size_t pos, size_t *next)
 	scanned d;
 
 	if (!metadata_complete(in) || !scan_datum_shaped(&in->shapes,
-	    in->rd.buf, in->rd.len, pos, in->tr->nstates, &d))
+	    in->rd.buf, in->rd.len, pos, in->cat->nstates, &d))
 		return (0);
 	if (!deliver_datum(in, entity_id(in, d.entity, d.entity_len), d.time,
 	    d.state, d.tag, d.tag_len))
@@ -921,7 +921,7 @@ report(ingest *in, size_t pos)
 		return;
 	progress_update(in->progress, rd->mapped || rd->src == NULL ?
 	    rd->base + pos : source_consumed(rd->src), rd->base + pos,
-	    in->tr->nrecords);
+	    in->cat->nrecords);
 }
 
 /*
@@ -1391,7 +1391,7 @@ chunk_entity(ingest *in, chunk *c, uint32_t local)
 static int
 take_sorted_run(ingest *in, chunk *c, const chunk_run *r, size_t at)
 {
-	trace *tr = in->tr;
+	catalog *cat = in->cat;
 	double done = (double)r->end / (double)in->rd.len;
 	size_t g;
 
@@ -1399,7 +1399,7 @@ take_sorted_run(ingest *in, chunk *c, const chunk_run *r, size_t at)
 		const chunk_group *grp = &c->groups[g];
 		uint32_t e = chunk_entity(in, c, grp->entity);
 
-		if (e != TRACE_NO_ENTITY &&
+		if (e != CATALOG_NO_ENTITY &&
 		    c->times[grp->first] < in->last_time[e])
 			return (0);
 	}
@@ -1407,16 +1407,16 @@ take_sorted_run(ingest *in, chunk *c, const chunk_run *r, size_t at)
 		const chunk_group *grp = &c->groups[g];
 		uint32_t e = c->ids[grp->entity];
 
-		if (e == TRACE_NO_ENTITY)
+		if (e == CATALOG_NO_ENTITY)
 			continue;
-		in->opts->data(in->ctx, tr, e, c->times + grp->first,
+		in->opts->data(in->ctx, cat, e, c->times + grp->first,
 		    c->states + grp->first, grp->count, done);
 		in->last_time[e] = c->times[grp->first + grp->count - 1];
 	}
 	count_data(in, r->count, c->data[r->first + r->count - 1].time);
 	in->threaded += r->count;
 	if (in->progress != NULL)
-		progress_update(in->progress, at, at, tr->nrecords);
+		progress_update(in->progress, at, at, cat->nrecords);
 	return (1);
 }
 
@@ -1491,7 +1491,7 @@ parse_parallel(ingest *in, size_t *pos, int nthreads, size_t chunk_bytes)
 	sc.src = in->rd.src;
 	sc.buf = in->rd.buf;
 	sc.len = in->rd.len;
-	sc.nstates = in->tr->nstates;
+	sc.nstates = in->cat->nstates;
 	sc.bulk = in->opts->data != NULL;
 	sc.chunk_bytes = chunk_bytes;
 	sc.window_bytes = size_from_env("STATEMAP_WINDOW_BYTES", WINDOW_BYTES);
@@ -1580,7 +1580,7 @@ run(ingest *in)
 	if (debug != NULL && strstr(debug, "scan") != NULL)
 		fprintf(stderr, "%s: %" PRIu64 " of %" PRIu64 " data taken "
 		    "from %" PRIu64 " chunks read by threads\n", in->name,
-		    in->threaded, in->tr->ndata, in->nchunks);
+		    in->threaded, in->cat->ndata, in->nchunks);
 	if (!in->any_record)
 		return (fail(in, pos, "empty input: expected a metadata object "
 		    "with \"start\" and \"states\""));
@@ -1594,7 +1594,7 @@ run(ingest *in)
 }
 
 static void
-ingest_init(ingest *in, const char *name, trace *tr,
+ingest_init(ingest *in, const char *name, catalog *cat,
     const ingest_options *opts, ingest_datum_fn datum, void *ctx,
     sm_error *err)
 {
@@ -1602,7 +1602,7 @@ ingest_init(ingest *in, const char *name, trace *tr,
 
 	memset(in, 0, sizeof (*in));
 	in->name = name;
-	in->tr = tr;
+	in->cat = cat;
 	in->opts = opts != NULL ? opts : &defaults;
 	in->datum = datum;
 	in->ctx = ctx;
@@ -1621,13 +1621,13 @@ ingest_fini(ingest *in)
 }
 
 int
-ingest_file(const char *path, trace *tr, const ingest_options *opts,
+ingest_file(const char *path, catalog *cat, const ingest_options *opts,
     ingest_datum_fn datum, void *ctx, sm_error *err)
 {
 	ingest in;
 	int rv = -1;
 
-	ingest_init(&in, strcmp(path, "-") == 0 ? "<stdin>" : path, tr, opts,
+	ingest_init(&in, strcmp(path, "-") == 0 ? "<stdin>" : path, cat, opts,
 	    datum, ctx, err);
 	if (reader_open(&in, path) == 0) {
 		in.progress = progress_new(in.name, source_size(in.rd.src));
@@ -1640,14 +1640,14 @@ ingest_file(const char *path, trace *tr, const ingest_options *opts,
 }
 
 int
-ingest_buffer(const char *name, const char *buf, size_t len, trace *tr,
+ingest_buffer(const char *name, const char *buf, size_t len, catalog *cat,
     const ingest_options *opts, ingest_datum_fn datum, void *ctx,
     sm_error *err)
 {
 	ingest in;
 	int rv;
 
-	ingest_init(&in, name, tr, opts, datum, ctx, err);
+	ingest_init(&in, name, cat, opts, datum, ctx, err);
 	in.rd.buf = buf;
 	in.rd.len = len;
 	in.rd.eof = 1;

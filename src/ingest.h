@@ -2,7 +2,7 @@
  * ingest.h: reads a trace in the statemap instrumentation format.
  *
  * One pass over the input: metadata, descriptions, tag definitions and
- * events go into the trace; each datum (state transition) is validated and
+ * events go into the catalog; each datum (state transition) is validated and
  * handed to the caller's datum function, which is how the coalescer and
  * the store consume a file without the ingest knowing either.
  *
@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "trace.h"
+#include "catalog.h"
 
 /*
  * Takes n untagged data of one entity at once, in file order.  A consumer
@@ -28,7 +28,7 @@
  * done is the share of the input read up to the end of these data, from
  * 0 to 1 (for sizing things by what is still to come).
  */
-typedef void (*ingest_data_fn)(void *ctx, trace *tr, uint32_t entity,
+typedef void (*ingest_data_fn)(void *ctx, catalog *cat, uint32_t entity,
     const uint64_t *times, const uint16_t *states, size_t n, double done);
 
 typedef struct ingest_options {
@@ -45,26 +45,26 @@ typedef struct ingest_options {
 
 /*
  * Called for every datum in file order, after validation.  entity is an
- * id in tr; state is a valid state value; tag is the datum's tag (tag_len
+ * id in cat; state is a valid state value; tag is the datum's tag (tag_len
  * bytes), or NULL when it has none or tags are ignored.  The consumer
- * numbers tags with trace_tag_id, so that it can leave out the tags of
+ * numbers tags with catalog_tag_id, so that it can leave out the tags of
  * data it drops (as the reference does for data past the end bound).
  */
-typedef void (*ingest_datum_fn)(void *ctx, trace *tr, uint32_t entity,
+typedef void (*ingest_datum_fn)(void *ctx, catalog *cat, uint32_t entity,
     uint64_t time, uint32_t state, const char *tag, size_t tag_len);
 
 /*
- * Reads path ("-" for stdin) into tr, calling datum for each transition.
- * Returns 0, or -1 with err filled.  On error tr holds what was read so
+ * Reads path ("-" for stdin) into cat, calling datum for each transition.
+ * Returns 0, or -1 with err filled.  On error cat holds what was read so
  * far and must still be freed by the caller.
  */
-int ingest_file(const char *path, trace *tr, const ingest_options *opts,
+int ingest_file(const char *path, catalog *cat, const ingest_options *opts,
     ingest_datum_fn datum, void *ctx, sm_error *err);
 
 /*
  * The same over a buffer already in memory; name is used in errors.
  */
-int ingest_buffer(const char *name, const char *buf, size_t len, trace *tr,
+int ingest_buffer(const char *name, const char *buf, size_t len, catalog *cat,
     const ingest_options *opts, ingest_datum_fn datum, void *ctx,
     sm_error *err);
 

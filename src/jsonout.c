@@ -15,13 +15,13 @@ write_cstring(FILE *out, const char *s)
 }
 
 static void
-write_states(FILE *out, const trace *tr)
+write_states(FILE *out, const catalog *cat)
 {
 	uint32_t i;
 
 	fputs("  \"states\": [", out);
-	for (i = 0; i < tr->nstates; i++) {
-		const trace_state *st = &tr->states[i];
+	for (i = 0; i < cat->nstates; i++) {
+		const catalog_state *st = &cat->states[i];
 		char hex[8];
 
 		color_format(st->color, hex);
@@ -39,15 +39,15 @@ write_states(FILE *out, const trace *tr)
 }
 
 static void
-write_tags(FILE *out, const trace *tr)
+write_tags(FILE *out, const catalog *cat)
 {
-	uint32_t i, n = trace_ntags(tr);
+	uint32_t i, n = catalog_ntags(cat);
 
 	fputs("  \"tags\": [", out);
 	for (i = 0; i < n; i++) {
-		const trace_tag *tag = &tr->tags[i];
+		const catalog_tag *tag = &cat->tags[i];
 		size_t len;
-		const char *name = intern_name(tr->tag_names, tag->name, &len);
+		const char *name = intern_name(cat->tag_names, tag->name, &len);
 
 		fprintf(out, "%s\n   {\"id\": %u, \"state\": %u, \"tag\": ",
 		    i > 0 ? "," : "", i, tag->state);
@@ -60,7 +60,7 @@ write_tags(FILE *out, const trace *tr)
 }
 
 static void
-write_rect(FILE *out, const trace *tr, const coalesce_rect *r)
+write_rect(FILE *out, const catalog *cat, const coalesce_rect *r)
 {
 	uint32_t s;
 	size_t i;
@@ -68,13 +68,13 @@ write_rect(FILE *out, const trace *tr, const coalesce_rect *r)
 
 	fprintf(out, "{\"start\": %" PRIu64 ", \"duration\": %" PRIu64
 	    ", \"states\": {", r->start, r->duration);
-	for (s = 0; s < tr->nstates; s++) {
+	for (s = 0; s < cat->nstates; s++) {
 		if (r->states[s] == 0)
 			continue;
 		if (n++ > 0)
 			fputs(", ", out);
-		json_write_string(out, tr->states[s].name,
-		    tr->states[s].name_len);
+		json_write_string(out, cat->states[s].name,
+		    cat->states[s].name_len);
 		fprintf(out, ": %" PRIu64, r->states[s]);
 	}
 	fputs("}, \"tags\": {", out);
@@ -87,16 +87,16 @@ write_rect(FILE *out, const trace *tr, const coalesce_rect *r)
 static void
 write_entity(FILE *out, const smap *m, uint32_t e)
 {
-	const trace *tr = m->tr;
+	const catalog *cat = m->cat;
 	const char *name;
 	size_t len;
 	int n = 0;
 
-	name = trace_entity_name(tr, e, &len);
+	name = catalog_entity_name(cat, e, &len);
 	fputs("   {\"name\": ", out);
 	json_write_string(out, name, len);
 	fputs(", \"description\": ", out);
-	write_cstring(out, tr->descriptions[e]);
+	write_cstring(out, cat->descriptions[e]);
 	fputs(", \"rects\": [", out);
 	if (m->co != NULL) {
 		uint32_t r;
@@ -109,7 +109,7 @@ write_entity(FILE *out, const smap *m, uint32_t e)
 			if (rect.duration == 0)
 				continue;
 			fputs(n++ > 0 ? ",\n    " : "\n    ", out);
-			write_rect(out, tr, &rect);
+			write_rect(out, cat, &rect);
 		}
 	}
 	fputs("]}", out);
@@ -122,15 +122,15 @@ write_entity(FILE *out, const smap *m, uint32_t e)
 static void
 write_events(FILE *out, const smap *m)
 {
-	const trace *tr = m->tr;
+	const catalog *cat = m->cat;
 	uint64_t end = m->end, omitted = 0;
 	size_t k, n = 0;
 
 	if (m->end_bound > 0 && (uint64_t)m->end_bound > end)
 		end = (uint64_t)m->end_bound;
 	fputs(",\n  \"events\": [", out);
-	for (k = 0; k < tr->nevents; k++) {
-		const trace_event *ev = &tr->events[k];
+	for (k = 0; k < cat->nevents; k++) {
+		const catalog_event *ev = &cat->events[k];
 		const char *name;
 		size_t len;
 
@@ -143,16 +143,16 @@ write_events(FILE *out, const smap *m)
 		}
 		fputs(n++ > 0 ? ",\n   " : "\n   ", out);
 		fprintf(out, "{\"time\": %" PRIu64 ", \"entity\": ", ev->time);
-		name = intern_name(tr->event_entities, ev->entity, &len);
+		name = intern_name(cat->event_entities, ev->entity, &len);
 		json_write_string(out, name, len);
 		fputs(", \"event\": ", out);
-		name = intern_name(tr->event_kinds, ev->kind, &len);
+		name = intern_name(cat->event_kinds, ev->kind, &len);
 		json_write_string(out, name, len);
 		fputs(", \"target\": ", out);
-		if (ev->target == TRACE_NO_ENTITY) {
+		if (ev->target == CATALOG_NO_ENTITY) {
 			fputs("null", out);
 		} else {
-			name = intern_name(tr->event_entities, ev->target,
+			name = intern_name(cat->event_entities, ev->target,
 			    &len);
 			json_write_string(out, name, len);
 		}
@@ -173,17 +173,17 @@ jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 
 		fputs(i > 0 ? ",\n {" : "\n {", out);
 		fputs("\"title\": ", out);
-		write_cstring(out, m->tr->title);
+		write_cstring(out, m->cat->title);
 		fputs(", \"host\": ", out);
-		write_cstring(out, m->tr->host);
+		write_cstring(out, m->cat->host);
 		fputs(", \"entityKind\": ", out);
-		write_cstring(out, m->tr->entity_kind);
+		write_cstring(out, m->cat->entity_kind);
 		fprintf(out, ", \"start\": [%" PRIu64 ", %" PRIu64 "]",
-		    m->tr->start_sec, m->tr->start_nsec);
+		    m->cat->start_sec, m->cat->start_nsec);
 		fprintf(out, ", \"begin\": %" PRId64 ", \"end\": %" PRIu64
 		    ",\n", m->begin, m->end);
-		write_states(out, m->tr);
-		write_tags(out, m->tr);
+		write_states(out, m->cat);
+		write_tags(out, m->cat);
 		fputs("  \"entities\": [", out);
 		for (k = 0; k < m->nentities; k++) {
 			fputs(k > 0 ? ",\n" : "\n", out);

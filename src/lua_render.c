@@ -132,7 +132,7 @@ read_panel(lua_State *L, int idx, render_panel *p)
 	p->events = opt_boolean(L, idx, "events", 1);
 	lua_getfield(L, idx, "entities");
 	if (lua_isnil(L, -1)) {
-		n = trace_nentities(p->d->tr);
+		n = catalog_nentities(p->d->cat);
 		ids = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
 		for (i = 0; i < n; i++)
 			ids[i] = (uint32_t)i;
@@ -168,7 +168,7 @@ write_interactive(lua_State *L, const char *output, const render_options *o,
 	int rv = -1;
 
 	for (i = 0; i < n; i++) {
-		smap_from_dataset(&maps[i], panels[i].d, panels[i].entities,
+		smap_from_trace(&maps[i], panels[i].d, panels[i].entities,
 		    panels[i].nentities, o->budget, o->t0, o->t1);
 		order[i] = i;
 	}

@@ -14,12 +14,13 @@
 
 /* ---- limits ---- */
 
-typedef struct budget {
+/* What a state has used of its limits (script_limits), and when it ends. */
+typedef struct meter {
 	size_t used, limit;	/* bytes; limit 0 is none */
 	int exceeded;
 	uint64_t deadline;	/* monotonic ns; 0 is none */
 	uint64_t timeout;
-} budget;
+} meter;
 
 static volatile sig_atomic_t interrupted;
 static lua_State *running;
@@ -37,7 +38,7 @@ now_ns(void)
 static void *
 limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
-	budget *b = ud;
+	meter *b = ud;
 	size_t old = ptr != NULL ? osize : 0;
 	void *p;
 
@@ -62,7 +63,7 @@ static void check_hook(lua_State *L, lua_Debug *ar);
 static void
 base_hook(lua_State *L)
 {
-	budget *b;
+	meter *b;
 
 	lua_getallocf(L, (void **)&b);
 	if (b->timeout != 0)
@@ -75,7 +76,7 @@ base_hook(lua_State *L)
 static void
 check_hook(lua_State *L, lua_Debug *ar)
 {
-	budget *b;
+	meter *b;
 
 	(void) ar;
 	lua_getallocf(L, (void **)&b);
@@ -130,7 +131,7 @@ open_libraries(lua_State *L)
 lua_State *
 lua_script_state(const script_limits *limits)
 {
-	budget *b = calloc(1, sizeof (*b));
+	meter *b = calloc(1, sizeof (*b));
 	lua_State *L;
 	struct sigaction sa;
 
@@ -164,7 +165,7 @@ lua_script_state(const script_limits *limits)
 void
 lua_script_close(lua_State *L)
 {
-	budget *b;
+	meter *b;
 
 	signal(SIGINT, SIG_DFL);
 	running = NULL;
@@ -189,7 +190,7 @@ lua_script_pcall(lua_State *L, int nargs, int nresults)
 const char *
 lua_script_error(lua_State *L)
 {
-	budget *b;
+	meter *b;
 
 	lua_getallocf(L, (void **)&b);
 	if (b->exceeded) {
@@ -243,7 +244,7 @@ int
 lua_script_run(int argc, char **argv, const script_limits *limits)
 {
 	lua_State *L = lua_script_state(limits);
-	budget *b;
+	meter *b;
 	int rv = 0;
 
 	if (L == NULL)

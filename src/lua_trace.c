@@ -1,7 +1,7 @@
 /*
  * lua_trace.c: the trace and entity objects of the statemap Lua module.
  *
- * A trace is a userdata holding a dataset (dataset.h); an entity is a
+ * A trace is a userdata holding a trace (trace.h); an entity is a
  * userdata holding an entity id, with its trace as user value so the
  * trace lives as long as any of its entities.  Every query is one call
  * into the store: scripts run at C speed and Lua sees only results.
@@ -14,7 +14,7 @@
 
 #include <lauxlib.h>
 
-#include "dataset.h"
+#include "trace.h"
 #include "duration.h"
 #include "intern.h"
 #include "natural.h"
@@ -24,7 +24,7 @@
 #define ITER_MT		"statemap.intervals"
 
 typedef struct ltrace {
-	dataset *d;
+	trace *d;
 } ltrace;
 
 typedef struct lentity {
@@ -39,19 +39,19 @@ typedef struct liter {
 
 /* ---- arguments ---- */
 
-static dataset *
+static trace *
 check_trace(lua_State *L, int idx)
 {
 	return (((ltrace *)luaL_checkudata(L, idx, TRACE_MT))->d);
 }
 
-dataset *
+trace *
 lua_trace_check(lua_State *L, int idx)
 {
 	return (check_trace(L, idx));
 }
 
-dataset *
+trace *
 lua_trace_test(lua_State *L, int idx)
 {
 	ltrace *t = luaL_testudata(L, idx, TRACE_MT);
@@ -98,17 +98,17 @@ opt_time(lua_State *L, int idx, uint64_t dflt)
 }
 
 static uint32_t
-state_value(lua_State *L, const trace *tr, const char *name)
+state_value(lua_State *L, const catalog *cat, const char *name)
 {
-	int64_t s = trace_state_by_name(tr, name);
+	int64_t s = catalog_state_by_name(cat, name);
 
 	if (s < 0)
-		luaL_error(L, "no state \"%s\" in trace %s", name, tr->name);
+		luaL_error(L, "no state \"%s\" in trace %s", name, cat->name);
 	return ((uint32_t)s);
 }
 
 uint32_t
-lua_trace_entity_id(lua_State *L, const dataset *d, int idx)
+lua_trace_entity_id(lua_State *L, const trace *d, int idx)
 {
 	size_t len;
 	const char *name;
@@ -116,7 +116,7 @@ lua_trace_entity_id(lua_State *L, const dataset *d, int idx)
 
 	if (lua_type(L, idx) == LUA_TUSERDATA) {
 		lentity *e = luaL_checkudata(L, idx, ENTITY_MT);
-		const dataset *owner;
+		const trace *owner;
 
 		lua_getiuservalue(L, idx, 1);
 		owner = check_trace(L, -1);
@@ -125,27 +125,27 @@ lua_trace_entity_id(lua_State *L, const dataset *d, int idx)
 			return (e->id);
 		/* An entity of another trace (say the one this was derived
 		 * from) stands for the entity of the same name here. */
-		name = intern_name(owner->tr->entities, e->id, &len);
+		name = intern_name(owner->cat->entities, e->id, &len);
 	} else {
 		name = luaL_checklstring(L, idx, &len);
 	}
-	id = intern_find(d->tr->entities, name, len);
+	id = intern_find(d->cat->entities, name, len);
 	if (id == INTERN_NONE)
 		luaL_error(L, "no entity \"%s\" in trace %s", name,
-		    d->tr->name);
+		    d->cat->name);
 	return (id);
 }
 
 /* ---- results ---- */
 
 static void
-push_state(lua_State *L, const trace *tr, uint32_t s)
+push_state(lua_State *L, const catalog *cat, uint32_t s)
 {
-	lua_pushlstring(L, tr->states[s].name, tr->states[s].name_len);
+	lua_pushlstring(L, cat->states[s].name, cat->states[s].name_len);
 }
 
 static void
-push_tag(lua_State *L, const trace *tr, uint32_t tag)
+push_tag(lua_State *L, const catalog *cat, uint32_t tag)
 {
 	size_t len;
 	const char *name;
@@ -154,19 +154,19 @@ push_tag(lua_State *L, const trace *tr, uint32_t tag)
 		lua_pushnil(L);
 		return;
 	}
-	name = intern_name(tr->tag_names, tr->tags[tag].name, &len);
+	name = intern_name(cat->tag_names, cat->tags[tag].name, &len);
 	lua_pushlstring(L, name, len);
 }
 
 /* {state name = ns} for every state. */
 static void
-push_state_times(lua_State *L, const trace *tr, const uint64_t *times)
+push_state_times(lua_State *L, const catalog *cat, const uint64_t *times)
 {
 	uint32_t s;
 
-	lua_createtable(L, 0, (int)tr->nstates);
-	for (s = 0; s < tr->nstates; s++) {
-		push_state(L, tr, s);
+	lua_createtable(L, 0, (int)cat->nstates);
+	for (s = 0; s < cat->nstates; s++) {
+		push_state(L, cat, s);
 		lua_pushinteger(L, (lua_Integer)times[s]);
 		lua_settable(L, -3);
 	}
@@ -184,7 +184,7 @@ push_entity(lua_State *L, int trace_idx, uint32_t id)
 }
 
 static void
-push_dataset(lua_State *L, dataset *d)
+push_trace(lua_State *L, trace *d)
 {
 	ltrace *t = lua_newuserdatauv(L, sizeof (ltrace), 0);
 
@@ -214,8 +214,8 @@ static int
 f_load(lua_State *L)
 {
 	const char *path = luaL_checkstring(L, 1);
-	dataset_options o;
-	dataset *d;
+	trace_options o;
+	trace *d;
 	sm_error err;
 	regex_t re;
 	int have_b = 0, have_e = 0, have_d = 0, have_re = 0;
@@ -262,14 +262,14 @@ f_load(lua_State *L)
 	if (o.end != 0 && o.end <= o.begin)
 		return (luaL_error(L, "begin must be before end"));
 
-	d = dataset_load(path, &o, &err);
+	d = trace_load(path, &o, &err);
 	if (have_re)
 		regfree(&re);
 	if (d == NULL) {
 		error_format(&err, msg, sizeof (msg));
 		return (luaL_error(L, "%s", msg));
 	}
-	push_dataset(L, d);
+	push_trace(L, d);
 	return (1);
 }
 
@@ -280,7 +280,7 @@ trace_gc(lua_State *L)
 {
 	ltrace *t = luaL_checkudata(L, 1, TRACE_MT);
 
-	dataset_free(t->d);
+	trace_free(t->d);
 	t->d = NULL;
 	return (0);
 }
@@ -288,13 +288,13 @@ trace_gc(lua_State *L)
 static int
 trace_tostring(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
+	trace *d = check_trace(L, 1);
 	char span[64];
 
 	duration_format(d->end - d->begin, span, sizeof (span));
 	lua_pushfstring(L, "<trace \"%s\": %d entities, %d states, %I "
-	    "transitions, %s>", d->tr->title != NULL ? d->tr->title :
-	    d->tr->name, (int)trace_nentities(d->tr), (int)d->tr->nstates,
+	    "transitions, %s>", d->cat->title != NULL ? d->cat->title :
+	    d->cat->name, (int)catalog_nentities(d->cat), (int)d->cat->nstates,
 	    (lua_Integer)store_total(d->st), span);
 	return (1);
 }
@@ -309,17 +309,17 @@ push_opt_string(lua_State *L, const char *s)
 }
 
 static void
-push_states(lua_State *L, const trace *tr)
+push_states(lua_State *L, const catalog *cat)
 {
 	uint32_t s;
 
-	lua_createtable(L, (int)tr->nstates, 0);
-	for (s = 0; s < tr->nstates; s++) {
+	lua_createtable(L, (int)cat->nstates, 0);
+	for (s = 0; s < cat->nstates; s++) {
 		char hex[8];
 
-		color_format(tr->states[s].color, hex);
+		color_format(cat->states[s].color, hex);
 		lua_createtable(L, 0, 3);
-		push_state(L, tr, s);
+		push_state(L, cat, s);
 		lua_setfield(L, -2, "name");
 		lua_pushinteger(L, s);
 		lua_setfield(L, -2, "value");
@@ -333,8 +333,8 @@ push_states(lua_State *L, const trace *tr)
 static int
 t_entities(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
-	uint32_t i, n = trace_nentities(d->tr);
+	trace *d = check_trace(L, 1);
+	uint32_t i, n = catalog_nentities(d->cat);
 
 	lua_createtable(L, (int)n, 0);
 	for (i = 0; i < n; i++) {
@@ -348,7 +348,7 @@ t_entities(lua_State *L)
 static int
 t_entity(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
+	trace *d = check_trace(L, 1);
 
 	push_entity(L, 1, lua_trace_entity_id(L, d, 2));
 	return (1);
@@ -358,7 +358,7 @@ t_entity(lua_State *L)
 static int
 t_at(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
+	trace *d = check_trace(L, 1);
 	uint64_t t = check_time(L, 2);
 	uint32_t e, n = store_nentities(d->st);
 	store_interval iv;
@@ -370,9 +370,9 @@ t_at(lua_State *L)
 
 		if (!store_state_at(d->st, e, t, &iv))
 			continue;
-		name = trace_entity_name(d->tr, e, &len);
+		name = catalog_entity_name(d->cat, e, &len);
 		lua_pushlstring(L, name, len);
-		push_state(L, d->tr, iv.state);
+		push_state(L, d->cat, iv.state);
 		lua_settable(L, -3);
 	}
 	return (1);
@@ -383,15 +383,15 @@ t_at(lua_State *L)
  * [from, to), the optional arguments at 2 and 3 (default: the window).
  */
 static int
-push_time_in(lua_State *L, dataset *d, uint32_t entity)
+push_time_in(lua_State *L, trace *d, uint32_t entity)
 {
 	uint64_t from = opt_time(L, 2, d->begin), to = opt_time(L, 3, d->end);
-	uint64_t *times = calloc(d->tr->nstates, sizeof (uint64_t));
+	uint64_t *times = calloc(d->cat->nstates, sizeof (uint64_t));
 
 	if (times == NULL)
 		return (luaL_error(L, "out of memory"));
 	store_time_in(d->st, entity, from, to, times);
-	push_state_times(L, d->tr, times);
+	push_state_times(L, d->cat, times);
 	free(times);
 	return (1);
 }
@@ -407,13 +407,13 @@ t_time_in(lua_State *L)
 static int
 t_count_at(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
-	uint64_t *counts = calloc(d->tr->nstates, sizeof (uint64_t));
+	trace *d = check_trace(L, 1);
+	uint64_t *counts = calloc(d->cat->nstates, sizeof (uint64_t));
 
 	if (counts == NULL)
 		return (luaL_error(L, "out of memory"));
 	store_count_at(d->st, check_time(L, 2), counts);
-	push_state_times(L, d->tr, counts);
+	push_state_times(L, d->cat, counts);
 	free(counts);
 	return (1);
 }
@@ -423,7 +423,7 @@ static int
 intervals_next(lua_State *L)
 {
 	liter *it = luaL_checkudata(L, lua_upvalueindex(1), ITER_MT);
-	dataset *d;
+	trace *d;
 	store_interval iv;
 
 	lua_getiuservalue(L, lua_upvalueindex(1), 1);
@@ -435,12 +435,12 @@ intervals_next(lua_State *L)
 		if (it->states != NULL && !it->states[iv.state])
 			continue;
 		lua_createtable(L, 0, 5);
-		name = trace_entity_name(d->tr, iv.entity, &len);
+		name = catalog_entity_name(d->cat, iv.entity, &len);
 		lua_pushlstring(L, name, len);
 		lua_setfield(L, -2, "entity");
-		push_state(L, d->tr, iv.state);
+		push_state(L, d->cat, iv.state);
 		lua_setfield(L, -2, "state");
-		push_tag(L, d->tr, iv.tag);
+		push_tag(L, d->cat, iv.tag);
 		lua_setfield(L, -2, "tag");
 		lua_pushinteger(L, (lua_Integer)iv.start);
 		lua_setfield(L, -2, "start");
@@ -470,7 +470,7 @@ intervals_gc(lua_State *L)
 static int
 t_intervals(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
+	trace *d = check_trace(L, 1);
 	uint64_t from = d->begin, to = d->end;
 	size_t n = 0;
 	liter *it;
@@ -509,10 +509,10 @@ t_intervals(lua_State *L)
 
 		luaL_checktype(L, -1, LUA_TTABLE);
 		ns = lua_rawlen(L, -1);
-		it->states = calloc(d->tr->nstates, 1);
+		it->states = calloc(d->cat->nstates, 1);
 		for (i = 0; i < ns; i++) {
 			lua_rawgeti(L, -1, (lua_Integer)i + 1);
-			it->states[state_value(L, d->tr,
+			it->states[state_value(L, d->cat,
 			    luaL_checkstring(L, -1))] = 1;
 			lua_pop(L, 1);
 		}
@@ -544,9 +544,9 @@ mapped_state(lua_State *L, int names, int order, uint32_t *n)
 		return (v);
 	}
 	lua_pop(L, 1);
-	if (*n >= TRACE_MAX_STATES)
+	if (*n >= CATALOG_MAX_STATES)
 		luaL_error(L, "map makes more than %d states",
-		    TRACE_MAX_STATES);
+		    CATALOG_MAX_STATES);
 	v = (*n)++;
 	lua_pushvalue(L, -1);
 	lua_pushinteger(L, (lua_Integer)v + 1);
@@ -558,12 +558,12 @@ mapped_state(lua_State *L, int names, int order, uint32_t *n)
 
 /* Calls fn(state, tag) on the stack top pair; leaves the new name. */
 static void
-call_mapping(lua_State *L, const trace *tr, uint32_t state)
+call_mapping(lua_State *L, const catalog *cat, uint32_t state)
 {
 	lua_call(L, 2, 1);
 	if (lua_isnil(L, -1)) {
 		lua_pop(L, 1);
-		push_state(L, tr, state);
+		push_state(L, cat, state);
 	} else if (lua_type(L, -1) != LUA_TSTRING) {
 		luaL_error(L, "map function returned a %s; it must return a "
 		    "state name (a string) or nil to keep the state",
@@ -576,13 +576,13 @@ call_mapping(lua_State *L, const trace *tr, uint32_t state)
  * as a C array for a new trace: a name an old state had keeps its
  * colour; new names get generated colours.
  */
-static trace_state *
-states_from_order(lua_State *L, const trace *tr, int order, uint32_t nnew)
+static catalog_state *
+states_from_order(lua_State *L, const catalog *cat, int order, uint32_t nnew)
 {
-	trace_state *states;
+	catalog_state *states;
 	uint32_t i, gen = 0;
 
-	if ((states = calloc(nnew, sizeof (trace_state))) == NULL)
+	if ((states = calloc(nnew, sizeof (catalog_state))) == NULL)
 		luaL_error(L, "out of memory");
 	for (i = 0; i < nnew; i++) {
 		size_t len;
@@ -595,15 +595,15 @@ states_from_order(lua_State *L, const trace *tr, int order, uint32_t nnew)
 		states[i].name = malloc(len + 1);
 		memcpy(states[i].name, name, len + 1);
 		states[i].name_len = len;
-		for (k = 0; k < tr->nstates && old < 0; k++) {
-			if (tr->states[k].name_len == len &&
-			    memcmp(tr->states[k].name, name, len) == 0)
+		for (k = 0; k < cat->nstates && old < 0; k++) {
+			if (cat->states[k].name_len == len &&
+			    memcmp(cat->states[k].name, name, len) == 0)
 				old = k;
 		}
 		if (old >= 0) {
-			states[i].color = tr->states[old].color;
-			states[i].color_text = tr->states[old].color_text ==
-			    NULL ? NULL : strdup(tr->states[old].color_text);
+			states[i].color = cat->states[old].color;
+			states[i].color_text = cat->states[old].color_text ==
+			    NULL ? NULL : strdup(cat->states[old].color_text);
 		} else {
 			states[i].color = color_generated(gen++);
 		}
@@ -621,11 +621,11 @@ states_from_order(lua_State *L, const trace *tr, int order, uint32_t nnew)
 static int
 t_map(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
-	const trace *tr = d->tr;
-	uint32_t ntags = trace_ntags(tr), nnew = 0, i;
+	trace *d = check_trace(L, 1);
+	const catalog *cat = d->cat;
+	uint32_t ntags = catalog_ntags(cat), nnew = 0, i;
 	uint32_t *by_state, *by_tag;
-	trace_state *states;
+	catalog_state *states;
 	int names, order;
 
 	luaL_checktype(L, 2, LUA_TFUNCTION);
@@ -633,27 +633,27 @@ t_map(lua_State *L)
 	names = lua_gettop(L);
 	lua_newtable(L);
 	order = lua_gettop(L);
-	by_state = lua_newuserdatauv(L, (tr->nstates + 1) * sizeof (uint32_t),
+	by_state = lua_newuserdatauv(L, (cat->nstates + 1) * sizeof (uint32_t),
 	    0);
 	by_tag = lua_newuserdatauv(L, (ntags + 1) * sizeof (uint32_t), 0);
-	for (i = 0; i < tr->nstates; i++) {
+	for (i = 0; i < cat->nstates; i++) {
 		lua_pushvalue(L, 2);
-		push_state(L, tr, i);
+		push_state(L, cat, i);
 		lua_pushnil(L);
-		call_mapping(L, tr, i);
+		call_mapping(L, cat, i);
 		by_state[i] = mapped_state(L, names, order, &nnew);
 		lua_pop(L, 1);
 	}
 	for (i = 0; i < ntags; i++) {
 		lua_pushvalue(L, 2);
-		push_state(L, tr, tr->tags[i].state);
-		push_tag(L, tr, i);
-		call_mapping(L, tr, tr->tags[i].state);
+		push_state(L, cat, cat->tags[i].state);
+		push_tag(L, cat, i);
+		call_mapping(L, cat, cat->tags[i].state);
 		by_tag[i] = mapped_state(L, names, order, &nnew);
 		lua_pop(L, 1);
 	}
-	states = states_from_order(L, tr, order, nnew);
-	push_dataset(L, dataset_derive(d, states, nnew, by_state, by_tag));
+	states = states_from_order(L, cat, order, nnew);
+	push_trace(L, trace_derive(d, states, nnew, by_state, by_tag));
 	return (1);
 }
 
@@ -666,8 +666,8 @@ t_map(lua_State *L)
 static int
 t_map_intervals(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
-	const trace *tr = d->tr;
+	trace *d = check_trace(L, 1);
+	const catalog *cat = d->cat;
 	uint32_t e, nnew = 0;
 	uint32_t *each;
 	size_t index = 0;
@@ -682,7 +682,7 @@ t_map_intervals(lua_State *L)
 	    sizeof (uint32_t), 0);
 	for (e = 0; e < store_nentities(d->st); e++) {
 		size_t k, n = store_count(d->st, e), len;
-		const char *ename = trace_entity_name(tr, e, &len);
+		const char *ename = catalog_entity_name(cat, e, &len);
 
 		for (k = 0; k < n; k++, index++) {
 			store_interval iv;
@@ -696,9 +696,9 @@ t_map_intervals(lua_State *L)
 			lua_createtable(L, 0, 5);
 			lua_pushlstring(L, ename, len);
 			lua_setfield(L, -2, "entity");
-			push_state(L, tr, iv.state);
+			push_state(L, cat, iv.state);
 			lua_setfield(L, -2, "state");
-			push_tag(L, tr, iv.tag);
+			push_tag(L, cat, iv.tag);
 			lua_setfield(L, -2, "tag");
 			lua_pushinteger(L, (lua_Integer)iv.start);
 			lua_setfield(L, -2, "start");
@@ -707,7 +707,7 @@ t_map_intervals(lua_State *L)
 			lua_call(L, 1, 1);
 			if (lua_isnil(L, -1)) {
 				lua_pop(L, 1);
-				push_state(L, tr, iv.state);
+				push_state(L, cat, iv.state);
 			} else if (lua_type(L, -1) != LUA_TSTRING) {
 				return (luaL_error(L, "map_intervals function "
 				    "returned a %s; it must return a state "
@@ -717,7 +717,7 @@ t_map_intervals(lua_State *L)
 			lua_pop(L, 1);
 		}
 	}
-	push_dataset(L, dataset_derive_each(d, states_from_order(L, tr,
+	push_trace(L, trace_derive_each(d, states_from_order(L, cat,
 	    order, nnew), nnew, each));
 	return (1);
 }
@@ -726,20 +726,20 @@ t_map_intervals(lua_State *L)
 static int
 t_recolor(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
-	const trace *tr = d->tr;
-	uint32_t ntags = trace_ntags(tr), i;
+	trace *d = check_trace(L, 1);
+	const catalog *cat = d->cat;
+	uint32_t ntags = catalog_ntags(cat), i;
 	uint32_t *by_state, *by_tag;
-	trace_state *states;
+	catalog_state *states;
 
 	luaL_checktype(L, 2, LUA_TTABLE);
-	by_state = lua_newuserdatauv(L, (tr->nstates + 1) * sizeof (uint32_t),
+	by_state = lua_newuserdatauv(L, (cat->nstates + 1) * sizeof (uint32_t),
 	    0);
 	by_tag = lua_newuserdatauv(L, (ntags + 1) * sizeof (uint32_t), 0);
-	for (i = 0; i < tr->nstates; i++)
+	for (i = 0; i < cat->nstates; i++)
 		by_state[i] = i;
 	for (i = 0; i < ntags; i++)
-		by_tag[i] = tr->tags[i].state;
+		by_tag[i] = cat->tags[i].state;
 	/* Check everything before allocating what an error would leak. */
 	lua_pushnil(L);
 	while (lua_next(L, 2) != 0) {
@@ -750,19 +750,19 @@ t_recolor(lua_State *L)
 		if (lua_type(L, -2) != LUA_TSTRING)
 			return (luaL_error(L, "recolor takes state names as "
 			    "keys"));
-		state_value(L, tr, lua_tostring(L, -2));
+		state_value(L, cat, lua_tostring(L, -2));
 		c = luaL_checklstring(L, -1, &len);
 		if (!color_parse(c, len, &col))
 			return (luaL_error(L, "\"%s\" is not a colour: use "
 			    "#rrggbb or a CSS colour name", c));
 		lua_pop(L, 1);
 	}
-	states = trace_copy_states(tr);
+	states = catalog_copy_states(cat);
 	lua_pushnil(L);
 	while (lua_next(L, 2) != 0) {
 		size_t len;
 		const char *c = lua_tolstring(L, -1, &len);
-		uint32_t v = (uint32_t)trace_state_by_name(tr,
+		uint32_t v = (uint32_t)catalog_state_by_name(cat,
 		    lua_tostring(L, -2));
 
 		color_parse(c, len, &states[v].color);
@@ -770,7 +770,7 @@ t_recolor(lua_State *L)
 		states[v].color_text = strdup(c);
 		lua_pop(L, 1);
 	}
-	push_dataset(L, dataset_derive(d, states, tr->nstates, by_state,
+	push_trace(L, trace_derive(d, states, cat->nstates, by_state,
 	    by_tag));
 	return (1);
 }
@@ -785,9 +785,9 @@ selected(lua_State *L, int idx, const regex_t *re, uint32_t i)
 	int r;
 
 	if (re != NULL) {
-		dataset *d = check_trace(L, 1);
+		trace *d = check_trace(L, 1);
 
-		return (regexec(re, trace_entity_name(d->tr, i, NULL), 0, NULL,
+		return (regexec(re, catalog_entity_name(d->cat, i, NULL), 0, NULL,
 		    0) == 0);
 	}
 	lua_pushvalue(L, idx);
@@ -835,8 +835,8 @@ check_selector(lua_State *L, int idx)
 static int
 keep_or_drop(lua_State *L, int keep)
 {
-	dataset *d = check_trace(L, 1);
-	uint32_t i, n = trace_nentities(d->tr), k = 0;
+	trace *d = check_trace(L, 1);
+	uint32_t i, n = catalog_nentities(d->cat), k = 0;
 	regex_t *re = check_selector(L, 2);
 	uint32_t *ids = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
 
@@ -844,7 +844,7 @@ keep_or_drop(lua_State *L, int keep)
 		if (selected(L, 2, re, i) == keep)
 			ids[k++] = i;
 	}
-	push_dataset(L, dataset_select(d, ids, k, NULL, NULL));
+	push_trace(L, trace_select(d, ids, k, NULL, NULL));
 	return (1);
 }
 
@@ -869,13 +869,13 @@ t_drop(lua_State *L)
 static int
 t_rename(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
-	uint32_t i, n = trace_nentities(d->tr);
+	trace *d = check_trace(L, 1);
+	uint32_t i, n = catalog_nentities(d->cat);
 	const char **names;
 	size_t *lens;
 	uint32_t *ids;
 	int fn = lua_type(L, 2) == LUA_TFUNCTION, list;
-	dataset *nd;
+	trace *nd;
 
 	if (!fn)
 		luaL_checktype(L, 2, LUA_TTABLE);
@@ -886,7 +886,7 @@ t_rename(lua_State *L)
 	list = lua_gettop(L);
 	for (i = 0; i < n; i++) {
 		size_t len;
-		const char *old = trace_entity_name(d->tr, i, &len);
+		const char *old = catalog_entity_name(d->cat, i, &len);
 
 		if (fn) {
 			lua_pushvalue(L, 2);
@@ -908,10 +908,10 @@ t_rename(lua_State *L)
 		lua_rawseti(L, list, (lua_Integer)i + 1);
 		ids[i] = i;
 	}
-	if ((nd = dataset_select(d, ids, n, names, lens)) == NULL)
+	if ((nd = trace_select(d, ids, n, names, lens)) == NULL)
 		return (luaL_error(L, "rename gives two entities the same "
 		    "name"));
-	push_dataset(L, nd);
+	push_trace(L, nd);
 	return (1);
 }
 
@@ -919,9 +919,9 @@ t_rename(lua_State *L)
 static int
 t_slice(lua_State *L)
 {
-	dataset *d = check_trace(L, 1), *nd;
+	trace *d = check_trace(L, 1), *nd;
 	uint64_t from = check_time(L, 2), to = check_time(L, 3);
-	uint32_t i, n = trace_nentities(d->tr);
+	uint32_t i, n = catalog_nentities(d->cat);
 	uint32_t *ids;
 
 	if (from < d->begin)
@@ -936,11 +936,11 @@ t_slice(lua_State *L)
 	ids = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
 	for (i = 0; i < n; i++)
 		ids[i] = i;
-	nd = dataset_select(d, ids, n, NULL, NULL);
+	nd = trace_select(d, ids, n, NULL, NULL);
 	nd->begin = from;
 	nd->end = to;
 	store_finish(nd->st, from, to);
-	push_dataset(L, nd);
+	push_trace(L, nd);
 	return (1);
 }
 
@@ -952,26 +952,26 @@ t_slice(lua_State *L)
 static int
 t_count(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
+	trace *d = check_trace(L, 1);
 	size_t len, i, n;
 	const char *name = luaL_optlstring(L, 3, "count", &len);
 	unsigned char *counted;
 
 	luaL_checktype(L, 2, LUA_TTABLE);
-	counted = lua_newuserdatauv(L, d->tr->nstates + 1, 0);
-	memset(counted, 0, d->tr->nstates + 1);
+	counted = lua_newuserdatauv(L, d->cat->nstates + 1, 0);
+	memset(counted, 0, d->cat->nstates + 1);
 	n = lua_rawlen(L, 2);
 	if (n == 0)
 		return (luaL_error(L, "count needs a list of states"));
 	for (i = 1; i <= n; i++) {
 		lua_rawgeti(L, 2, (lua_Integer)i);
-		counted[state_value(L, d->tr, luaL_checkstring(L, -1))] = 1;
+		counted[state_value(L, d->cat, luaL_checkstring(L, -1))] = 1;
 		lua_pop(L, 1);
 	}
-	if (trace_nentities(d->tr) >= TRACE_MAX_STATES)
+	if (catalog_nentities(d->cat) >= CATALOG_MAX_STATES)
 		return (luaL_error(L, "count of more than %d entities",
-		    TRACE_MAX_STATES - 1));
-	push_dataset(L, dataset_count(d, counted, name, len));
+		    CATALOG_MAX_STATES - 1));
+	push_trace(L, trace_count(d, counted, name, len));
 	return (1);
 }
 
@@ -1022,8 +1022,8 @@ compare_items(const void *pa, const void *pb)
 static int
 t_sorted(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
-	uint32_t i, n = trace_nentities(d->tr);
+	trace *d = check_trace(L, 1);
+	uint32_t i, n = catalog_nentities(d->cat);
 	int fn = lua_type(L, 2) == LUA_TFUNCTION, strings = 0;
 	int64_t state = -1;
 	uint64_t from, to, *times = NULL;
@@ -1031,7 +1031,7 @@ t_sorted(lua_State *L)
 
 	if (lua_type(L, 2) == LUA_TSTRING &&
 	    strcmp(lua_tostring(L, 2), "name") != 0)
-		state = state_value(L, d->tr, lua_tostring(L, 2));
+		state = state_value(L, d->cat, lua_tostring(L, 2));
 	else if (!fn && !lua_isnoneornil(L, 2) &&
 	    lua_type(L, 2) != LUA_TSTRING)
 		luaL_typeerror(L, 2, "nil, \"name\", a state name or a "
@@ -1040,18 +1040,18 @@ t_sorted(lua_State *L)
 	to = opt_time(L, 4, d->end);
 	items = lua_newuserdatauv(L, (n + 1) * sizeof (sort_item), 0);
 	lua_newtable(L);	/* string keys, by ref */
-	if (state >= 0 && (times = calloc(d->tr->nstates,
+	if (state >= 0 && (times = calloc(d->cat->nstates,
 	    sizeof (uint64_t))) == NULL)
 		return (luaL_error(L, "out of memory"));
 	for (i = 0; i < n; i++) {
 		sort_item *it = &items[i];
 
 		it->id = i;
-		it->name = trace_entity_name(d->tr, i, &it->len);
+		it->name = catalog_entity_name(d->cat, i, &it->len);
 		it->key = 0;
 		it->key_ref = 0;
 		if (state >= 0) {
-			memset(times, 0, d->tr->nstates * sizeof (uint64_t));
+			memset(times, 0, d->cat->nstates * sizeof (uint64_t));
 			store_time_in(d->st, i, from, to, times);
 			it->key = -(double)times[state];
 		} else if (fn) {
@@ -1105,8 +1105,8 @@ t_sorted(lua_State *L)
 static int
 t_group(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
-	uint32_t n = trace_nentities(d->tr), ns = d->tr->nstates, i;
+	trace *d = check_trace(L, 1);
+	uint32_t n = catalog_nentities(d->cat), ns = d->cat->nstates, i;
 	uint32_t *group_of, *rank, ngroups = 0, next_rank = 0;
 	const char **names;
 	size_t *lens;
@@ -1130,7 +1130,7 @@ t_group(lua_State *L)
 			lua_call(L, 1, 1);
 		} else {
 			size_t len;
-			const char *name = trace_entity_name(d->tr, i, &len);
+			const char *name = catalog_entity_name(d->cat, i, &len);
 
 			lua_pushlstring(L, name, len);
 			lua_gettable(L, 2);
@@ -1143,7 +1143,7 @@ t_group(lua_State *L)
 		if (lua_type(L, -1) != LUA_TSTRING &&
 		    lua_type(L, -1) != LUA_TNUMBER)
 			return (luaL_error(L, "group: the key of entity \"%s\" "
-			    "is a %s, not a name", trace_entity_name(d->tr, i,
+			    "is a %s, not a name", catalog_entity_name(d->cat, i,
 			    NULL), luaL_typename(L, -1)));
 		lua_tostring(L, -1);	/* numbers name groups too */
 		lua_pushvalue(L, -1);
@@ -1171,7 +1171,7 @@ t_group(lua_State *L)
 			uint32_t s;
 
 			lua_rawgeti(L, 3, (lua_Integer)k);
-			s = state_value(L, d->tr, luaL_checkstring(L, -1));
+			s = state_value(L, d->cat, luaL_checkstring(L, -1));
 			if (rank[s] == UINT32_MAX)
 				rank[s] = next_rank++;
 			lua_pop(L, 1);
@@ -1180,7 +1180,7 @@ t_group(lua_State *L)
 	for (i = 0; i < ns; i++)
 		if (rank[i] == UINT32_MAX)
 			rank[i] = next_rank++;
-	push_dataset(L, dataset_group(d, group_of, ngroups, names, lens,
+	push_trace(L, trace_group(d, group_of, ngroups, names, lens,
 	    rank));
 	return (1);
 }
@@ -1192,7 +1192,7 @@ t_group(lua_State *L)
 static int
 t_count_series(lua_State *L)
 {
-	dataset *d = check_trace(L, 1), *c;
+	trace *d = check_trace(L, 1), *c;
 	uint64_t from, to;
 	unsigned char *counted;
 	size_t i, n;
@@ -1204,17 +1204,17 @@ t_count_series(lua_State *L)
 	luaL_checktype(L, 2, LUA_TTABLE);
 	from = opt_time(L, 3, d->begin);
 	to = opt_time(L, 4, d->end);
-	counted = lua_newuserdatauv(L, d->tr->nstates + 1, 0);
-	memset(counted, 0, d->tr->nstates + 1);
+	counted = lua_newuserdatauv(L, d->cat->nstates + 1, 0);
+	memset(counted, 0, d->cat->nstates + 1);
 	n = lua_rawlen(L, 2);
 	if (n == 0)
 		return (luaL_error(L, "count_series needs a list of states"));
 	for (i = 1; i <= n; i++) {
 		lua_rawgeti(L, 2, (lua_Integer)i);
-		counted[state_value(L, d->tr, luaL_checkstring(L, -1))] = 1;
+		counted[state_value(L, d->cat, luaL_checkstring(L, -1))] = 1;
 		lua_pop(L, 1);
 	}
-	c = dataset_count(d, counted, "count", 5);
+	c = trace_count(d, counted, "count", 5);
 	lua_newtable(L);
 	store_iter_init(&it, c->st, &zero, 1, from, to);
 	while (store_iter_next(&it, &iv)) {
@@ -1225,7 +1225,7 @@ t_count_series(lua_State *L)
 		lua_setfield(L, -2, "count");
 		lua_rawseti(L, -2, ++k);
 	}
-	dataset_free(c);
+	trace_free(c);
 	return (1);
 }
 
@@ -1248,18 +1248,18 @@ in_set(lua_State *L, int set, const char *s, size_t len)
 static int
 events_next(lua_State *L)
 {
-	dataset *d = check_trace(L, lua_upvalueindex(EV_TRACE));
-	const trace *tr = d->tr;
+	trace *d = check_trace(L, lua_upvalueindex(EV_TRACE));
+	const catalog *cat = d->cat;
 	lua_Integer i = lua_tointeger(L, lua_upvalueindex(EV_NEXT));
 	uint64_t from = (uint64_t)lua_tointeger(L, lua_upvalueindex(EV_FROM));
 	uint64_t to = (uint64_t)lua_tointeger(L, lua_upvalueindex(EV_TO));
 
-	for (; (size_t)i < tr->nevents; i++) {
-		const trace_event *ev = &tr->events[i];
+	for (; (size_t)i < cat->nevents; i++) {
+		const catalog_event *ev = &cat->events[i];
 		size_t elen, klen;
-		const char *ename = intern_name(tr->event_entities, ev->entity,
+		const char *ename = intern_name(cat->event_entities, ev->entity,
 		    &elen);
-		const char *kname = intern_name(tr->event_kinds, ev->kind,
+		const char *kname = intern_name(cat->event_kinds, ev->kind,
 		    &klen);
 
 		if (ev->time < from || ev->time >= to ||
@@ -1275,8 +1275,8 @@ events_next(lua_State *L)
 		lua_setfield(L, -2, "entity");
 		lua_pushlstring(L, kname, klen);
 		lua_setfield(L, -2, "event");
-		if (ev->target != TRACE_NO_ENTITY) {
-			const char *t = intern_name(tr->event_entities,
+		if (ev->target != CATALOG_NO_ENTITY) {
+			const char *t = intern_name(cat->event_entities,
 			    ev->target, &elen);
 
 			lua_pushlstring(L, t, elen);
@@ -1324,7 +1324,7 @@ push_name_set(lua_State *L, int opts, const char *key)
 static int
 t_events(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
+	trace *d = check_trace(L, 1);
 
 	if (!lua_isnoneornil(L, 2))
 		luaL_checktype(L, 2, LUA_TTABLE);
@@ -1373,27 +1373,27 @@ static const luaL_Reg trace_methods[] = {
 static int
 trace_index(lua_State *L)
 {
-	dataset *d = check_trace(L, 1);
+	trace *d = check_trace(L, 1);
 	const char *k = luaL_checkstring(L, 2);
 
 	if (strcmp(k, "title") == 0)
-		push_opt_string(L, d->tr->title);
+		push_opt_string(L, d->cat->title);
 	else if (strcmp(k, "host") == 0)
-		push_opt_string(L, d->tr->host);
+		push_opt_string(L, d->cat->host);
 	else if (strcmp(k, "entity_kind") == 0)
-		push_opt_string(L, d->tr->entity_kind);
+		push_opt_string(L, d->cat->entity_kind);
 	else if (strcmp(k, "name") == 0)
-		lua_pushstring(L, d->tr->name);
+		lua_pushstring(L, d->cat->name);
 	else if (strcmp(k, "start") == 0)
-		lua_pushinteger(L, (lua_Integer)trace_start_ns(d->tr));
+		lua_pushinteger(L, (lua_Integer)catalog_start_ns(d->cat));
 	else if (strcmp(k, "begin") == 0)
 		lua_pushinteger(L, (lua_Integer)d->begin);
 	else if (strcmp(k, "finish") == 0)
 		lua_pushinteger(L, (lua_Integer)d->end);
 	else if (strcmp(k, "states") == 0)
-		push_states(L, d->tr);
+		push_states(L, d->cat);
 	else if (strcmp(k, "records") == 0)
-		lua_pushinteger(L, (lua_Integer)d->tr->nrecords);
+		lua_pushinteger(L, (lua_Integer)d->cat->nrecords);
 	else if (strcmp(k, "transitions") == 0)
 		lua_pushinteger(L, (lua_Integer)store_total(d->st));
 	else {
@@ -1405,11 +1405,11 @@ trace_index(lua_State *L)
 
 /* ---- the entity ---- */
 
-static dataset *
-entity_dataset(lua_State *L, int idx, uint32_t *id)
+static trace *
+entity_trace(lua_State *L, int idx, uint32_t *id)
 {
 	lentity *e = luaL_checkudata(L, idx, ENTITY_MT);
-	dataset *d;
+	trace *d;
 
 	lua_getiuservalue(L, idx, 1);
 	d = check_trace(L, -1);
@@ -1423,13 +1423,13 @@ static int
 e_at(lua_State *L)
 {
 	uint32_t id;
-	dataset *d = entity_dataset(L, 1, &id);
+	trace *d = entity_trace(L, 1, &id);
 	store_interval iv;
 
 	if (!store_state_at(d->st, id, check_time(L, 2), &iv))
 		return (0);
-	push_state(L, d->tr, iv.state);
-	push_tag(L, d->tr, iv.tag);
+	push_state(L, d->cat, iv.state);
+	push_tag(L, d->cat, iv.tag);
 	lua_pushinteger(L, (lua_Integer)iv.start);
 	lua_pushinteger(L, (lua_Integer)iv.end);
 	return (4);
@@ -1440,7 +1440,7 @@ static int
 e_time_in(lua_State *L)
 {
 	uint32_t id;
-	dataset *d = entity_dataset(L, 1, &id);
+	trace *d = entity_trace(L, 1, &id);
 
 	return (push_time_in(L, d, id));
 }
@@ -1454,7 +1454,7 @@ static int
 e_stats(lua_State *L)
 {
 	uint32_t id;
-	dataset *d = entity_dataset(L, 1, &id);
+	trace *d = entity_trace(L, 1, &id);
 	uint64_t from = opt_time(L, 2, d->begin), to = opt_time(L, 3, d->end);
 	double min = 0, max = 0, sum = 0, total = 0;
 	store_iter it;
@@ -1463,14 +1463,14 @@ e_stats(lua_State *L)
 
 	store_iter_init(&it, d->st, &id, 1, from, to);
 	while (store_iter_next(&it, &iv)) {
-		const trace_state *st = &d->tr->states[iv.state];
+		const catalog_state *st = &d->cat->states[iv.state];
 		char *end;
 		double v = strtod(st->name, &end);
 
 		if (end == st->name || *end != '\0')
 			return (luaL_error(L, "stats needs numeric states, but "
 			    "entity \"%s\" is in state \"%s\"",
-			    trace_entity_name(d->tr, id, NULL), st->name));
+			    catalog_entity_name(d->cat, id, NULL), st->name));
 		if (!any || v < min)
 			min = v;
 		if (!any || v > max)
@@ -1495,10 +1495,10 @@ static int
 entity_tostring(lua_State *L)
 {
 	uint32_t id;
-	dataset *d = entity_dataset(L, 1, &id);
+	trace *d = entity_trace(L, 1, &id);
 
 	lua_pushfstring(L, "<entity \"%s\": %I transitions>",
-	    trace_entity_name(d->tr, id, NULL),
+	    catalog_entity_name(d->cat, id, NULL),
 	    (lua_Integer)store_count(d->st, id));
 	return (1);
 }
@@ -1507,7 +1507,7 @@ static int
 entity_eq(lua_State *L)
 {
 	uint32_t a, b;
-	dataset *da = entity_dataset(L, 1, &a), *db = entity_dataset(L, 2, &b);
+	trace *da = entity_trace(L, 1, &a), *db = entity_trace(L, 2, &b);
 
 	lua_pushboolean(L, da == db && a == b);
 	return (1);
@@ -1524,16 +1524,16 @@ static int
 entity_index(lua_State *L)
 {
 	uint32_t id;
-	dataset *d = entity_dataset(L, 1, &id);
+	trace *d = entity_trace(L, 1, &id);
 	const char *k = luaL_checkstring(L, 2);
 	size_t len;
 
 	if (strcmp(k, "name") == 0) {
-		const char *name = trace_entity_name(d->tr, id, &len);
+		const char *name = catalog_entity_name(d->cat, id, &len);
 
 		lua_pushlstring(L, name, len);
 	} else if (strcmp(k, "description") == 0) {
-		push_opt_string(L, d->tr->descriptions[id]);
+		push_opt_string(L, d->cat->descriptions[id]);
 	} else if (strcmp(k, "transitions") == 0) {
 		lua_pushinteger(L, (lua_Integer)store_count(d->st, id));
 	} else {

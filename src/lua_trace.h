@@ -9,15 +9,15 @@
 
 #include <lua.h>
 
-#include "dataset.h"
+#include "trace.h"
 
 /* Registers the metatables and sets `load` in the table on the stack. */
 void lua_trace_open(lua_State *L);
 
-/* The dataset of the trace object at idx: an argument error if it is not
+/* The trace of the trace object at idx: an argument error if it is not
  * one (check), or NULL (test). The trace object owns it. */
-dataset *lua_trace_check(lua_State *L, int idx);
-dataset *lua_trace_test(lua_State *L, int idx);
+trace *lua_trace_check(lua_State *L, int idx);
+trace *lua_trace_test(lua_State *L, int idx);
 
 /* The id in d of the entity at idx, given as an entity object or a name.
  * An entity of another trace stands for the entity of the same name in d
@@ -26,6 +26,6 @@ dataset *lua_trace_test(lua_State *L, int idx);
 /* A time argument: integer ns, or a duration string such as "1.5s". */
 uint64_t lua_trace_check_time(lua_State *L, int idx);
 
-uint32_t lua_trace_entity_id(lua_State *L, const dataset *d, int idx);
+uint32_t lua_trace_entity_id(lua_State *L, const trace *d, int idx);
 
 #endif

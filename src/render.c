@@ -28,10 +28,10 @@
  * columns it covers (partly at its ends, wholly between them).
  */
 void
-render_strip(const dataset *d, uint32_t entity, uint64_t t0, uint64_t t1,
+render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
     unsigned width, color *out, double *covered, double *work)
 {
-	uint32_t ns = d->tr->nstates, s;
+	uint32_t ns = d->cat->nstates, s;
 	double span = (double)(t1 - t0), per = span / width;
 	store_iter it;
 	store_interval iv;
@@ -61,9 +61,9 @@ render_strip(const dataset *d, uint32_t entity, uint64_t t0, uint64_t t1,
 		for (s = 0; s < ns; s++) {
 			double w = work[(size_t)x * ns + s];
 
-			r += w * d->tr->states[s].color.r;
-			g += w * d->tr->states[s].color.g;
-			bl += w * d->tr->states[s].color.b;
+			r += w * d->cat->states[s].color.r;
+			g += w * d->cat->states[s].color.g;
+			bl += w * d->cat->states[s].color.b;
 			total += w;
 		}
 		covered[x] = total > 1 ? 1 : total;
@@ -94,7 +94,7 @@ render_format_of(const char *path)
 }
 
 void
-render_defaults(render_options *o, const dataset *d)
+render_defaults(render_options *o, const trace *d)
 {
 	static const color white = { 0xff, 0xff, 0xff };
 	static const color black = { 0, 0, 0 };
@@ -231,8 +231,8 @@ measure_labels(canvas *c, const render_panel *panels, size_t n)
 		double size = label_size(c->o, row_height(c->o, &panels[i]));
 
 		for (k = 0; size > 0 && k < panels[i].nentities; k++) {
-			double w = text_width(c, size, trace_entity_name(
-			    panels[i].d->tr, panels[i].entities[k], NULL));
+			double w = text_width(c, size, catalog_entity_name(
+			    panels[i].d->cat, panels[i].entities[k], NULL));
 
 			if (w > widest)
 				widest = w;
@@ -337,7 +337,7 @@ draw_strip_share(void *arg)
 	unsigned width = j->c->strip_width, rh = row_height(o, j->p);
 	color *px = xcalloc(width, sizeof (color));
 	double *covered = xcalloc(width, sizeof (double));
-	double *work = xcalloc((size_t)width * (j->p->d->tr->nstates + 1),
+	double *work = xcalloc((size_t)width * (j->p->d->cat->nstates + 1),
 	    sizeof (double));
 	uint32_t k;
 
@@ -405,20 +405,20 @@ static void
 draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 {
 	const render_options *o = c->o;
-	const trace *tr = p->d->tr;
+	const catalog *cat = p->d->cat;
 	unsigned rh = row_height(o, p);
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
-	color *mix = xcalloc(tr->nstates + 1, sizeof (color));
+	color *mix = xcalloc(cat->nstates + 1, sizeof (color));
 	smap m;
 	uint32_t k, s;
 
-	for (s = 0; s < tr->nstates; s++)
-		mix[s] = tr->states[s].color;
+	for (s = 0; s < cat->nstates; s++)
+		mix[s] = cat->states[s].color;
 	set_color(c->cr, o->empty);
 	cairo_rectangle(c->cr, c->strip_x, y0, c->strip_width,
 	    (double)p->nentities * rh);
 	cairo_fill(c->cr);
-	smap_from_dataset(&m, p->d, p->entities, p->nentities, o->budget,
+	smap_from_trace(&m, p->d, p->entities, p->nentities, o->budget,
 	    o->t0, o->t1);
 	for (k = 0; k < p->nentities; k++) {
 		uint32_t r;
@@ -437,7 +437,7 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 			if (b <= a)
 				continue;
 			set_color(c->cr, color_blend(mix, rect.states,
-			    tr->nstates));
+			    cat->nstates));
 			cairo_rectangle(c->cr, c->strip_x + (a - o->t0) * px,
 			    y0 + (double)k * rh, (b - a) * px, rh);
 			cairo_fill(c->cr);
@@ -452,31 +452,31 @@ static void
 draw_events(canvas *c, const render_panel *p, unsigned y0)
 {
 	const render_options *o = c->o;
-	const trace *tr = p->d->tr;
-	uint32_t nev = tr->event_entities != NULL ?
-	    intern_count(tr->event_entities) : 0;
+	const catalog *cat = p->d->cat;
+	uint32_t nev = cat->event_entities != NULL ?
+	    intern_count(cat->event_entities) : 0;
 	uint32_t *row, k;
 	unsigned rh = row_height(o, p);
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
 	size_t i;
 
-	if (nev == 0 || tr->nevents == 0)
+	if (nev == 0 || cat->nevents == 0)
 		return;
 	row = xmalloc((size_t)nev * sizeof (uint32_t));
 	for (k = 0; k < nev; k++)
 		row[k] = UINT32_MAX;
 	for (k = 0; k < p->nentities; k++) {
 		size_t len;
-		const char *name = trace_entity_name(tr, p->entities[k], &len);
-		uint32_t id = intern_find(tr->event_entities, name, len);
+		const char *name = catalog_entity_name(cat, p->entities[k], &len);
+		uint32_t id = intern_find(cat->event_entities, name, len);
 
 		if (id != INTERN_NONE)
 			row[id] = k;
 	}
 	/* Thin and translucent: events are many, and the states matter. */
 	cairo_set_line_width(c->cr, 0.6);
-	for (i = 0; i < tr->nevents; i++) {
-		const trace_event *ev = &tr->events[i];
+	for (i = 0; i < cat->nevents; i++) {
+		const catalog_event *ev = &cat->events[i];
 		double x, y;
 
 		if (ev->time < o->t0 || ev->time >= o->t1 ||
@@ -486,7 +486,7 @@ draw_events(canvas *c, const render_panel *p, unsigned y0)
 		y = y0 + row[ev->entity] * (double)rh + rh / 2.0;
 		cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
 		    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.45);
-		if (ev->target != TRACE_NO_ENTITY &&
+		if (ev->target != CATALOG_NO_ENTITY &&
 		    row[ev->target] != UINT32_MAX && row[ev->target] !=
 		    row[ev->entity]) {
 			double ty = y0 + row[ev->target] * (double)rh + rh / 2.0;
@@ -531,7 +531,7 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 		for (k = 0; size > 0 && k < p->nentities; k++)
 			draw_text(c, c->strip_x - LABEL_GAP, y + (k + 1.0) *
 			    rh - (rh - size) / 2 - size * 0.15, size,
-			    trace_entity_name(p->d->tr, p->entities[k], NULL),
+			    catalog_entity_name(p->d->cat, p->entities[k], NULL),
 			    1);
 		if (c->pixels)
 			draw_strips_pixels(c, p, y);
@@ -557,7 +557,7 @@ legend_times(canvas *c, const render_panel *p, size_t panel)
 
 	if (c->legend_times[panel] != NULL)
 		return (c->legend_times[panel]);
-	times = xcalloc(p->d->tr->nstates + 1, sizeof (uint64_t));
+	times = xcalloc(p->d->cat->nstates + 1, sizeof (uint64_t));
 	for (k = 0; k < p->nentities; k++)
 		store_time_in(p->d->st, p->entities[k], o->t0, o->t1, times);
 	c->legend_times[panel] = times;
@@ -569,23 +569,23 @@ static unsigned
 draw_legend(canvas *c, const render_panel *p, size_t panel, unsigned y)
 {
 	const render_options *o = c->o;
-	const trace *tr = p->d->tr;
+	const catalog *cat = p->d->cat;
 	const uint64_t *times = legend_times(c, p, panel);
 	uint64_t total = 0;
 	double x = c->strip_x, size = o->font_size, line = ceil(size * 1.8);
 	unsigned h = (unsigned)line;
 	uint32_t s;
 
-	for (s = 0; s < tr->nstates; s++)
+	for (s = 0; s < cat->nstates; s++)
 		total += times[s];
-	for (s = 0; s < tr->nstates; s++) {
+	for (s = 0; s < cat->nstates; s++) {
 		char text[512], dur[48];
 		double w;
 
 		if (times[s] == 0)
 			continue;	/* not in this span: no need to explain */
 		snprintf(text, sizeof (text), "%s  %s (%.1f%%)",
-		    tr->states[s].name, duration_format(times[s], dur,
+		    cat->states[s].name, duration_format(times[s], dur,
 		    sizeof (dur)), total > 0 ? 100.0 * times[s] / total : 0);
 		w = size + 4 + text_width(c, size, text) + 2 * size;
 		if (x > c->strip_x && x + w > o->width - o->margin) {
@@ -594,7 +594,7 @@ draw_legend(canvas *c, const render_panel *p, size_t panel, unsigned y)
 			h += (unsigned)line;
 		}
 		if (c->draw) {
-			set_color(c->cr, tr->states[s].color);
+			set_color(c->cr, cat->states[s].color);
 			cairo_rectangle(c->cr, x, y + line / 2 - size / 2,
 			    size, size);
 			cairo_fill(c->cr);
@@ -608,7 +608,7 @@ draw_legend(canvas *c, const render_panel *p, size_t panel, unsigned y)
 }
 
 static int
-same_states(const trace *a, const trace *b)
+same_states(const catalog *a, const catalog *b)
 {
 	uint32_t s;
 
@@ -628,7 +628,7 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 {
 	const render_options *o = c->o;
 	const char *title = o->title != NULL ? o->title :
-	    panels[0].d->tr->title != NULL ? panels[0].d->tr->title :
+	    panels[0].d->cat->title != NULL ? panels[0].d->cat->title :
 	    "statemap";
 	double tsize = o->font_size * 1.4;
 	unsigned y = o->margin, top, bottom, i;
@@ -657,8 +657,8 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 		y += draw_panel(c, &panels[i], y);
 	}
 	for (i = 0; o->legend && i < n; i++) {
-		if (i > 0 && same_states(panels[i].d->tr,
-		    panels[i - 1].d->tr))
+		if (i > 0 && same_states(panels[i].d->cat,
+		    panels[i - 1].d->cat))
 			continue;
 		y += draw_legend(c, &panels[i], i, y + 4) + 4;
 	}

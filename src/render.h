@@ -9,7 +9,7 @@
  * (SVG, PDF) draws the rectangles of the same coalescing as the classic
  * command line, to a rectangle budget, so files stay small.
  *
- * Ownership: the caller owns the datasets and arrays it passes.
+ * Ownership: the caller owns the traces and arrays it passes.
  */
 #ifndef SM_RENDER_H
 #define SM_RENDER_H
@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "color.h"
-#include "dataset.h"
+#include "trace.h"
 #include "error.h"
 
 /*
@@ -28,7 +28,7 @@
  * (0 to 1), so callers can blend with a background.  work must hold
  * width * nstates doubles.
  */
-void render_strip(const dataset *d, uint32_t entity, uint64_t t0,
+void render_strip(const trace *d, uint32_t entity, uint64_t t0,
     uint64_t t1, unsigned width, color *out, double *covered, double *work);
 
 typedef enum render_format {
@@ -39,7 +39,7 @@ typedef enum render_format {
 int render_format_of(const char *path);
 
 typedef struct render_panel {
-	const dataset *d;
+	const trace *d;
 	const uint32_t *entities;	/* in display order */
 	uint32_t nentities;
 	const char *title;		/* shown above the panel; may be NULL */
@@ -63,7 +63,7 @@ typedef struct render_options {
 } render_options;
 
 /* Fills o with the defaults (1600 wide, 10-pixel rows, all of d). */
-void render_defaults(render_options *o, const dataset *d);
+void render_defaults(render_options *o, const trace *d);
 
 /* Where things landed, for callers that annotate or test a picture. */
 typedef struct render_layout {

@@ -11,14 +11,14 @@
 void
 smap_free(smap *m)
 {
-	trace_free(m->tr);
+	catalog_free(m->cat);
 	coalesce_free(m->co);
 	free(m->order);
 	memset(m, 0, sizeof (*m));
 }
 
 void
-smap_from_dataset(smap *m, const dataset *d, const uint32_t *entities,
+smap_from_trace(smap *m, const trace *d, const uint32_t *entities,
     uint32_t n, uint64_t budget, uint64_t t0, uint64_t t1)
 {
 	merge *mg = merge_new(d->st, entities, n);
@@ -27,10 +27,10 @@ smap_from_dataset(smap *m, const dataset *d, const uint32_t *entities,
 	uint32_t i;
 
 	memset(m, 0, sizeof (*m));
-	m->tr = trace_copy_without_states(d->tr);
-	m->tr->states = trace_copy_states(d->tr);
-	m->tr->nstates = d->tr->nstates;
-	m->co = coalesce_new(d->tr->nstates, budget, (int64_t)t0,
+	m->cat = catalog_copy_without_states(d->cat);
+	m->cat->states = catalog_copy_states(d->cat);
+	m->cat->nstates = d->cat->nstates;
+	m->co = coalesce_new(d->cat->nstates, budget, (int64_t)t0,
 	    (int64_t)t1);
 	while (merge_next(mg, &it)) {
 		if (!coalesce_in_bounds(m->co, it.time))
@@ -87,24 +87,24 @@ smap_sort(smap *m, const char *state, sm_error *err)
 	uint32_t i;
 
 	if (state != NULL && strcmp(state, "entity") != 0) {
-		s = trace_state_by_name(m->tr, state);
+		s = catalog_state_by_name(m->cat, state);
 		if (s < 0) {
 			error_set(err, "cannot sort by state \"%s\": %s has no "
-			    "such state", state, m->tr->name);
+			    "such state", state, m->cat->name);
 			return (-1);
 		}
 	}
-	keys = xcalloc(trace_nentities(m->tr), sizeof (sort_key));
+	keys = xcalloc(catalog_nentities(m->cat), sizeof (sort_key));
 	m->nentities = 0;
-	for (i = 0; i < trace_nentities(m->tr); i++) {
+	for (i = 0; i < catalog_nentities(m->cat); i++) {
 		sort_key *k = &keys[m->nentities];
 
 		/* Shown: entities with data in bounds, or a description. */
-		if (m->tr->descriptions[i] == NULL &&
+		if (m->cat->descriptions[i] == NULL &&
 		    (m->co == NULL || !coalesce_seen(m->co, i)))
 			continue;
 		k->id = i;
-		k->name = trace_entity_name(m->tr, i, &k->len);
+		k->name = catalog_entity_name(m->cat, i, &k->len);
 		if (s >= 0 && m->co != NULL)
 			k->time = coalesce_state_time(m->co, i, (uint32_t)s);
 		m->nentities++;
@@ -144,10 +144,10 @@ smap_same_states(const smap *a, const smap *b)
 {
 	uint32_t i;
 
-	if (a->tr->nstates != b->tr->nstates)
+	if (a->cat->nstates != b->cat->nstates)
 		return (0);
-	for (i = 0; i < a->tr->nstates; i++) {
-		const trace_state *x = &a->tr->states[i], *y = &b->tr->states[i];
+	for (i = 0; i < a->cat->nstates; i++) {
+		const catalog_state *x = &a->cat->states[i], *y = &b->cat->states[i];
 
 		if (x->name_len != y->name_len ||
 		    memcmp(x->name, y->name, x->name_len) != 0 ||
@@ -187,12 +187,12 @@ smap_stack_sort(const smap *maps, size_t n, const char *state, size_t *order,
 	for (i = 1; i < n; i++) {
 		if (!smap_same_states(&maps[0], &maps[i])) {
 			error_set(err, "cannot stack-sort by \"%s\": %s and %s "
-			    "have different states", state, maps[0].tr->name,
-			    maps[i].tr->name);
+			    "have different states", state, maps[0].cat->name,
+			    maps[i].cat->name);
 			return (-1);
 		}
 	}
-	if ((s = trace_state_by_name(maps[0].tr, state)) < 0) {
+	if ((s = catalog_state_by_name(maps[0].cat, state)) < 0) {
 		error_set(err, "cannot stack-sort by state \"%s\": no such "
 		    "state", state);
 		return (-1);
@@ -247,7 +247,7 @@ smap_title(const smap *maps, size_t n)
 	const char **items = xcalloc(n, sizeof (char *));
 	char *s = NULL;
 	size_t len = 0, i, nhosts = 0, ndistinct = 0;
-	const char *first = maps[0].tr->title != NULL ? maps[0].tr->title : "";
+	const char *first = maps[0].cat->title != NULL ? maps[0].cat->title : "";
 
 	if (strstr(first, "tatemap") != NULL) {
 		free(items);
@@ -255,19 +255,19 @@ smap_title(const smap *maps, size_t n)
 	}
 	append(&s, &len, "Statemap of ");
 	for (i = 0; i < n; i++)
-		items[i] = maps[i].tr->title != NULL ? maps[i].tr->title : "";
+		items[i] = maps[i].cat->title != NULL ? maps[i].cat->title : "";
 	oxford(&s, &len, items, n);
 	append(&s, &len, " activity");
 	for (i = 0; i < n; i++) {
 		size_t j;
 		int seen = 0;
 
-		if (maps[i].tr->host == NULL)
+		if (maps[i].cat->host == NULL)
 			continue;
 		for (j = 0; j < nhosts; j++)
-			seen |= strcmp(items[j], maps[i].tr->host) == 0;
+			seen |= strcmp(items[j], maps[i].cat->host) == 0;
 		ndistinct += !seen;
-		items[nhosts++] = maps[i].tr->host;
+		items[nhosts++] = maps[i].cat->host;
 	}
 	if (nhosts > 0) {
 		append(&s, &len, " on ");

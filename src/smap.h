@@ -5,7 +5,7 @@
  * The command line builds one per input file; the writers (svg.h,
  * jsonout.h) take an array of them, stacked top to bottom.
  *
- * Ownership: an smap owns its trace, coalescer and order array.
+ * Ownership: an smap owns its catalog, coalescer and order array.
  */
 #ifndef SM_SMAP_H
 #define SM_SMAP_H
@@ -14,12 +14,12 @@
 #include <stdint.h>
 
 #include "coalesce.h"
-#include "dataset.h"
-#include "error.h"
 #include "trace.h"
+#include "error.h"
+#include "catalog.h"
 
 typedef struct smap {
-	trace *tr;
+	catalog *cat;
 	coalesce *co;		/* NULL if the file had no data */
 	int64_t begin;		/* bounds, ns relative to the metadata start */
 	uint64_t end;		/* where the final rectangles end */
@@ -39,7 +39,7 @@ void smap_free(smap *m);
  * Entities without a transition before t1 are left out, as the command
  * line leaves them out.  m gets its own copy of the trace's names.
  */
-void smap_from_dataset(smap *m, const dataset *d, const uint32_t *entities,
+void smap_from_trace(smap *m, const trace *d, const uint32_t *entities,
     uint32_t n, uint64_t budget, uint64_t t0, uint64_t t1);
 
 /*

@@ -133,8 +133,8 @@ write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
 {
 	uint32_t s;
 
-	for (s = 0; s < m->tr->nstates; s++) {
-		const trace_state *st = &m->tr->states[s];
+	for (s = 0; s < m->cat->nstates; s++) {
+		const catalog_state *st = &m->cat->states[s];
 		char hex[8], buf[64];
 
 		color_format(st->color, hex);
@@ -158,19 +158,19 @@ write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
 static void
 write_entity_title(FILE *out, const smap *m, uint32_t e)
 {
-	const trace *tr = m->tr;
+	const catalog *cat = m->cat;
 	const char *name;
 	size_t len;
 
-	name = trace_entity_name(tr, e, &len);
+	name = catalog_entity_name(cat, e, &len);
 	fputs("<title>", out);
-	escape_cstring(out, tr->entity_kind != NULL ? tr->entity_kind :
+	escape_cstring(out, cat->entity_kind != NULL ? cat->entity_kind :
 	    "Entity");
 	fputc(' ', out);
 	svg_escape(out, name, len);
-	if (tr->descriptions[e] != NULL) {
+	if (cat->descriptions[e] != NULL) {
 		fputs(": ", out);
-		escape_cstring(out, tr->descriptions[e]);
+		escape_cstring(out, cat->descriptions[e]);
 	}
 	fputs("</title>", out);
 }
@@ -179,7 +179,7 @@ static void
 write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
     double span, const svg_options *opts, color *mix)
 {
-	const trace *tr = m->tr;
+	const catalog *cat = m->cat;
 	uint32_t r;
 
 	fprintf(out, "<g id=\"statemap-%zu-entity-%u\">", id, e);
@@ -198,9 +198,9 @@ write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
 		coalesce_get(m->co, r, &rect);
 		if (rect.duration == 0)
 			continue;
-		for (s = 0; s < tr->nstates; s++)
-			mix[s] = tr->states[s].color;
-		c = color_blend(mix, rect.states, tr->nstates);
+		for (s = 0; s < cat->nstates; s++)
+			mix[s] = cat->states[s].color;
+		c = color_blend(mix, rect.states, cat->nstates);
 		color_format(c, hex);
 		x = ((double)rect.start - (double)m->begin) / span *
 		    opts->strip_width;
@@ -232,7 +232,7 @@ write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
 		const char *name;
 		size_t len;
 
-		name = trace_entity_name(m->tr, m->order[k], &len);
+		name = catalog_entity_name(m->cat, m->order[k], &len);
 		fprintf(out, "<text x=\"%u\" y=\"%u\">", x,
 		    y + k * opts->strip_height + opts->strip_height - 1 -
 		    (opts->strip_height - 1 - size) / 2);
@@ -286,15 +286,15 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 		height += maps[i].nentities * opts->strip_height;
 		if (i > 0)
 			height += STACK_GAP;
-		if (maps[i].tr->nstates > maxstates)
-			maxstates = maps[i].tr->nstates;
+		if (maps[i].cat->nstates > maxstates)
+			maxstates = maps[i].cat->nstates;
 	}
 	/* The legend can be taller than the strips. */
 	legend_y = TOP_MARGIN;
 	for (i = 0; i < n; i++) {
 		if (i == 0 || !smap_same_states(&maps[order[i]],
 		    &maps[order[i - 1]]))
-			legend_y += maps[order[i]].tr->nstates * 35 + 20;
+			legend_y += maps[order[i]].cat->nstates * 35 + 20;
 	}
 	if (legend_y > height)
 		height = legend_y;

@@ -1,130 +1,96 @@
 /*
- * trace.h: what a trace file says besides its transitions: metadata,
- * states, entities and their descriptions, tags and their definitions,
- * and events.
+ * trace.h: a trace read whole into memory, for scripts to query: what
+ * Lua calls a trace.
  *
- * The ingest module fills a trace while it reads a file; the transitions
- * themselves go to a consumer (the coalescer, or a store) by entity id,
- * state value and tag id, all dense integers defined here.
+ * Where the classic command streams a file through the coalescer, a
+ * script wants to ask questions of every transition: the store keeps them
+ * all, per entity, and the catalog keeps the names.  Bounds clip what the
+ * queries see; nothing outside them is dropped from memory.
  *
- * Ownership: the trace owns every string and array in it.
+ * Ownership: a trace owns its catalog and store.
  */
 #ifndef SM_TRACE_H
 #define SM_TRACE_H
 
-#include <stddef.h>
+#include <regex.h>
 #include <stdint.h>
 
-#include "color.h"
-#include "intern.h"
+#include "catalog.h"
+#include "error.h"
+#include "store.h"
 
-#define TRACE_NO_TAG	UINT32_MAX
-#define TRACE_NO_ENTITY	UINT32_MAX
-#define TRACE_MAX_STATES 65535
-
-typedef struct trace_state {
-	char *name;
-	size_t name_len;
-	char *color_text;	/* as written in the input, or NULL */
-	color color;		/* parsed, or generated when color_text is NULL */
-} trace_state;
-
-typedef struct trace_tag {
-	uint32_t state;
-	uint32_t name;		/* id in trace.tag_names */
-	/*
-	 * The definition's other members as JSON object members
-	 * ("\"pid\": 12, \"execname\": \"postgres\""), or NULL if the tag was
-	 * used but never defined.  A redefinition replaces it.
-	 */
-	char *members;
-} trace_tag;
-
-typedef struct trace_event {
-	uint64_t time;
-	uint32_t entity;	/* id in trace.event_entities */
-	uint32_t target;	/* id in trace.event_entities, or TRACE_NO_ENTITY */
-	uint32_t kind;		/* id in trace.event_kinds */
-} trace_event;
+typedef struct trace_options {
+	int64_t begin, end;	/* ns since the metadata start; end 0: none */
+	int ignore_tags;
+	const regex_t *filter;	/* keep only entities whose names match */
+	int no_cache;		/* neither use nor write the cache */
+} trace_options;
 
 typedef struct trace {
-	char *name;		/* the file as the user named it ("-" is stdin) */
-
-	/* Metadata: NULL / unset until the input provides it. */
-	char *title, *host, *entity_kind;
-	int have_start;
-	uint64_t start_sec, start_nsec;
-	trace_state *states;	/* indexed by state value */
-	uint32_t nstates;	/* 0 until "states" has been read */
-
-	intern *entities;	/* numbered in order of first appearance */
-	char **descriptions;	/* by entity id; NULL where none */
-	size_t descriptions_cap;
-
-	intern *tag_names;
-	intern *tag_keys;	/* (state, name id) pairs, numbered as tag ids */
-	trace_tag *tags;	/* by tag id */
-	size_t tags_cap;
-
-	intern *event_kinds;
-	intern *event_entities;	/* events name entities without creating them */
-	trace_event *events;
-	size_t nevents, events_cap;
-
-	uint64_t nrecords;	/* records after the metadata, of every kind */
-	uint64_t ndata;		/* data records (state transitions) */
-	int have_data;
-	uint64_t last_time;	/* time of the last datum in file order */
+	catalog *cat;
+	store *st;
+	uint64_t begin, end;	/* the bounds queries see: [begin, end) */
+	void *cache_map;	/* the cache file the store's columns are in */
+	size_t cache_len;
 } trace;
 
-trace *trace_new(const char *name);
-void trace_free(trace *tr);
-
-/* The metadata start as ns since the epoch (saturating). */
-uint64_t trace_start_ns(const trace *tr);
-
-/* The id of the entity with this name, adding it if new. */
-uint32_t trace_entity(trace *tr, const char *name, size_t len);
-const char *trace_entity_name(const trace *tr, uint32_t id, size_t *len);
-uint32_t trace_nentities(const trace *tr);
-
-/* Sets (replaces) an entity's description. */
-void trace_set_description(trace *tr, uint32_t entity, const char *text,
-    size_t len);
-
-/* The id of the (state, tag) pair, numbering new pairs as they come. */
-uint32_t trace_tag_id(trace *tr, uint32_t state, const char *tag,
-    size_t len);
-uint32_t trace_ntags(const trace *tr);
-
-/* Replaces the definition members of a tag (takes ownership of members). */
-void trace_define_tag(trace *tr, uint32_t tag, char *members);
-
-void trace_add_event(trace *tr, uint64_t time, const char *entity,
-    size_t entity_len, const char *kind, size_t kind_len,
-    const char *target, size_t target_len);
+/*
+ * Reads path ("-" for stdin).  The end is the last datum's time (as for
+ * the classic statemap) or the end bound if earlier.  Returns NULL with
+ * err filled on error.  A whole load (no filter, tags kept) of a regular
+ * file goes through the cache (cache.h) unless no_cache is set.
+ */
+trace *trace_load(const char *path, const trace_options *opts,
+    sm_error *err);
+void trace_free(trace *d);
 
 /*
- * A new trace with everything of src but its states (entities in the same
- * order, descriptions, tags with the same ids, events, metadata).  The
- * caller sets the states; tags keep their old state values until the
- * caller maps them.
+ * A new trace whose states are `states` (nstates of them, the array is
+ * taken over) and whose transitions are those of src with each state
+ * mapped: by_tag[tag id] for tagged transitions, by_state[state] for the
+ * others.  Transitions that no longer change anything (same state and tag
+ * as the one before) are dropped.  Tags keep their ids, with their state
+ * mapped by by_tag.
  */
-trace *trace_copy_without_states(const trace *src);
-
-/* The same without entities (nor descriptions). */
-trace *trace_copy_header(const trace *src);
-
-/* A copy of src's states array (src->nstates of them), owned by caller. */
-trace_state *trace_copy_states(const trace *src);
-
-/* The state value with this name, or -1. */
-int64_t trace_state_by_name(const trace *tr, const char *name);
+trace *trace_derive(const trace *src, catalog_state *states,
+    uint32_t nstates, const uint32_t *by_state, const uint32_t *by_tag);
 
 /*
- * Gives a colour to every state without one, counting such states in
- * value order, so the same input always gives the same picture.
+ * The same with a new state for every transition: each[k] for the k-th
+ * transition counting entity by entity in id order, each in time order
+ * (store_total(src->st) entries).  Tags keep their old state values.
  */
-void trace_assign_colors(trace *tr);
+trace *trace_derive_each(const trace *src, catalog_state *states,
+    uint32_t nstates, const uint32_t *each);
+
+/*
+ * A new trace with only the entities in `ids` (n of them, in that
+ * order, which becomes their order of appearance), named names[i] (or
+ * their old names if names is NULL); states, tags and bounds as in src.
+ * Returns NULL if two entities would get the same name.
+ */
+trace *trace_select(const trace *src, const uint32_t *ids, uint32_t n,
+    const char *const *names, const size_t *name_lens);
+
+/*
+ * A new trace with one entity (named name) whose state at any time is
+ * how many of src's entities are then in a state flagged in counted
+ * (src->cat->nstates flags): its states are "0" to "N", N the number of
+ * entities, shaded from light to dark.  Same window and metadata as src.
+ */
+trace *trace_count(const trace *src, const unsigned char *counted,
+    const char *name, size_t name_len);
+
+/*
+ * A new trace with one entity per group: group_of[e] is the group of
+ * src's entity e (0 to ngroups - 1), or UINT32_MAX to leave it out; group
+ * g is named names[g].  A group's state at any time is, of the states its
+ * members are then in, the one of lowest rank[state]: so a process whose
+ * threads are running and sleeping is running, with rank putting running
+ * first.  States and colours are src's; there are no tags.
+ */
+trace *trace_group(const trace *src, const uint32_t *group_of,
+    uint32_t ngroups, const char *const *names, const size_t *name_lens,
+    const uint32_t *rank);
 
 #endif

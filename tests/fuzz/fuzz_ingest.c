@@ -21,16 +21,16 @@ typedef struct sink {
 } sink;
 
 static void
-on_datum(void *ctx, trace *tr, uint32_t entity, uint64_t time,
+on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
     uint32_t state, const char *tag, size_t tag_len)
 {
 	sink *s = ctx;
 	uint32_t id = tag == NULL ? COALESCE_NO_TAG :
-	    trace_tag_id(tr, state, tag, tag_len);
+	    catalog_tag_id(cat, state, tag, tag_len);
 
 	if (s->map->co == NULL) {
-		s->map->co = coalesce_new(tr->nstates, 4, 0, 0);
-		s->st = store_new(tr->nstates);
+		s->map->co = coalesce_new(cat->nstates, 4, 0, 0);
+		s->st = store_new(cat->nstates);
 	}
 	coalesce_datum(s->map->co, entity, time, state, id);
 	store_append(s->st, entity, time, state, id);
@@ -47,27 +47,27 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	FILE *null = fopen("/dev/null", "w");
 
 	memset(&m, 0, sizeof (m));
-	m.tr = trace_new("fuzz.out");
-	if (ingest_buffer("fuzz.out", (const char *)data, size, m.tr, NULL,
+	m.cat = catalog_new("fuzz.out");
+	if (ingest_buffer("fuzz.out", (const char *)data, size, m.cat, NULL,
 	    on_datum, &s, &err) == 0) {
 		size_t order = 0;
 		svg_options so = { 10, 862 };
 		uint64_t *counts;
 
 		if (m.co == NULL) {
-			m.co = coalesce_new(m.tr->nstates, 4, 0, 0);
-			s.st = store_new(m.tr->nstates);
+			m.co = coalesce_new(m.cat->nstates, 4, 0, 0);
+			s.st = store_new(m.cat->nstates);
 		}
-		coalesce_finish(m.co, m.tr->last_time);
-		store_finish(s.st, 0, m.tr->last_time);
+		coalesce_finish(m.co, m.cat->last_time);
+		store_finish(s.st, 0, m.cat->last_time);
 		m.end = coalesce_end(m.co);
 		if (smap_sort(&m, size % 2 ? "entity" : NULL, &err) == 0) {
 			jsonout_write(null, &m, 1, &order);
 			svg_write(null, &m, 1, &order, &so);
 		}
-		counts = calloc(m.tr->nstates, sizeof (uint64_t));
-		store_count_at(s.st, m.tr->last_time / 2, counts);
-		store_time_in(s.st, STORE_NONE, 0, m.tr->last_time, counts);
+		counts = calloc(m.cat->nstates, sizeof (uint64_t));
+		store_count_at(s.st, m.cat->last_time / 2, counts);
+		store_time_in(s.st, STORE_NONE, 0, m.cat->last_time, counts);
 		free(counts);
 	}
 	fclose(null);

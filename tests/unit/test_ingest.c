@@ -15,19 +15,19 @@ typedef struct seen {
 } seen;
 
 static void
-record(void *ctx, trace *tr, uint32_t entity, uint64_t time, uint32_t state,
+record(void *ctx, catalog *cat, uint32_t entity, uint64_t time, uint32_t state,
     const char *tagname, size_t tag_len)
 {
 	seen *s = ctx;
-	const char *name = trace_entity_name(tr, entity, NULL);
-	uint32_t tag = tagname == NULL ? TRACE_NO_TAG :
-	    trace_tag_id(tr, state, tagname, tag_len);
+	const char *name = catalog_entity_name(cat, entity, NULL);
+	uint32_t tag = tagname == NULL ? CATALOG_NO_TAG :
+	    catalog_tag_id(cat, state, tagname, tag_len);
 
 	if (s->len > sizeof (s->log) - 128)
 		return;		/* the long tests only count */
 	s->len += (size_t)snprintf(s->log + s->len, sizeof (s->log) - s->len,
 	    "%s@%llu=%u", name, (unsigned long long)time, state);
-	if (tag != TRACE_NO_TAG)
+	if (tag != CATALOG_NO_TAG)
 		s->len += (size_t)snprintf(s->log + s->len,
 		    sizeof (s->log) - s->len, "#%u", tag);
 	s->log[s->len++] = ' ';
@@ -35,20 +35,20 @@ record(void *ctx, trace *tr, uint32_t entity, uint64_t time, uint32_t state,
 }
 
 static int
-parse(const char *text, trace **out, seen *s, sm_error *err,
+parse(const char *text, catalog **out, seen *s, sm_error *err,
     const ingest_options *opts)
 {
-	trace *tr = trace_new("t.out");
+	catalog *cat = catalog_new("t.out");
 	int rv;
 
 	memset(s, 0, sizeof (*s));
 	memset(err, 0, sizeof (*err));
-	rv = ingest_buffer("t.out", text, strlen(text), tr, opts, record, s,
+	rv = ingest_buffer("t.out", text, strlen(text), cat, opts, record, s,
 	    err);
 	if (out != NULL)
-		*out = tr;
+		*out = cat;
 	else
-		trace_free(tr);
+		catalog_free(cat);
 	return (rv);
 }
 
@@ -75,46 +75,46 @@ test_good(void)
 	    "{\"time\": \"35\", \"entity\": \"a\", \"event\": \"wakeup\", "
 	    "\"target\": \"b\"}\n"
 	    "  \t\r\n";
-	trace *tr;
+	catalog *cat;
 	seen s;
 	sm_error err;
-	int rv = parse(text, &tr, &s, &err, NULL);
+	int rv = parse(text, &cat, &s, &err, NULL);
 
 	CHECK_INT("ingest accepts every payload kind", rv, 0);
 	if (rv != 0)
 		error_print(&err, stdout);
 	CHECK_STR("ingest data in file order, tags numbered by first use",
 	    s.log, "a@10=0#0 b@20=1 a@30=1#1 ");
-	CHECK_STR("ingest split metadata: title", tr->title, "demo");
-	CHECK_STR("ingest split metadata: host", tr->host, "h1");
-	CHECK_STR("ingest split metadata: entityKind", tr->entity_kind,
+	CHECK_STR("ingest split metadata: title", cat->title, "demo");
+	CHECK_STR("ingest split metadata: host", cat->host, "h1");
+	CHECK_STR("ingest split metadata: entityKind", cat->entity_kind,
 	    "Thread");
-	CHECK_U64("ingest start", trace_start_ns(tr),
+	CHECK_U64("ingest start", catalog_start_ns(cat),
 	    1700000000ULL * 1000000000ULL + 5);
-	CHECK_INT("ingest states", tr->nstates, 2);
-	CHECK_STR("ingest state names by value", tr->states[1].name, "off");
-	CHECK("ingest colour parsed", tr->states[0].color.g == 255 &&
-	    tr->states[0].color.r == 0);
+	CHECK_INT("ingest states", cat->nstates, 2);
+	CHECK_STR("ingest state names by value", cat->states[1].name, "off");
+	CHECK("ingest colour parsed", cat->states[0].color.g == 255 &&
+	    cat->states[0].color.r == 0);
 	CHECK("ingest generated colour for a state without one",
-	    tr->states[1].color_text == NULL);
+	    cat->states[1].color_text == NULL);
 	CHECK_INT("ingest entities in order of first appearance (a "
-	    "description counts)", trace_nentities(tr), 2);
+	    "description counts)", catalog_nentities(cat), 2);
 	CHECK_STR("ingest entity 0 is the described one",
-	    trace_entity_name(tr, 0, NULL), "b");
-	CHECK_STR("ingest description", tr->descriptions[0],
+	    catalog_entity_name(cat, 0, NULL), "b");
+	CHECK_STR("ingest description", cat->descriptions[0],
 	    "the <b> thread");
-	CHECK_INT("ingest tags", trace_ntags(tr), 2);
+	CHECK_INT("ingest tags", catalog_ntags(cat), 2);
 	CHECK_STR("ingest tag redefinition replaces members",
-	    tr->tags[0].members, "\"pid\": 99");
-	CHECK_STR("ingest tag defined after use", tr->tags[1].members,
+	    cat->tags[0].members, "\"pid\": 99");
+	CHECK_STR("ingest tag defined after use", cat->tags[1].members,
 	    "\"pid\": 13");
-	CHECK_U64("ingest events kept", tr->nevents, 1);
-	CHECK("ingest event target", tr->nevents == 1 &&
-	    tr->events[0].target != TRACE_NO_ENTITY &&
-	    tr->events[0].time == 35);
-	CHECK_U64("ingest records counted after metadata", tr->nrecords, 8);
-	CHECK_U64("ingest last time", tr->last_time, 30);
-	trace_free(tr);
+	CHECK_U64("ingest events kept", cat->nevents, 1);
+	CHECK("ingest event target", cat->nevents == 1 &&
+	    cat->events[0].target != CATALOG_NO_ENTITY &&
+	    cat->events[0].time == 35);
+	CHECK_U64("ingest records counted after metadata", cat->nrecords, 8);
+	CHECK_U64("ingest last time", cat->last_time, 30);
+	catalog_free(cat);
 }
 
 static void
@@ -243,7 +243,7 @@ test_file(void)
 	char path[] = "/tmp/test_ingest_XXXXXX";
 	int fd = mkstemp(path);
 	FILE *fp = fdopen(fd, "w");
-	trace *tr = trace_new(path);
+	catalog *cat = catalog_new(path);
 	seen s;
 	sm_error err;
 	int i, rv;
@@ -254,18 +254,18 @@ test_file(void)
 		    "\"state\": %d}\n", i, i % 3, i % 2);
 	fclose(fp);
 	memset(&s, 0, sizeof (s));
-	rv = ingest_file(path, tr, NULL, record, &s, &err);
+	rv = ingest_file(path, cat, NULL, record, &s, &err);
 	CHECK_INT("ingest_file reads a mapped file", rv, 0);
-	CHECK_U64("ingest_file data count", tr->ndata, 1000);
-	trace_free(tr);
+	CHECK_U64("ingest_file data count", cat->ndata, 1000);
+	catalog_free(cat);
 	unlink(path);
 
-	tr = trace_new("/nonexistent");
-	rv = ingest_file("/nonexistent/x.out", tr, NULL, record, &s, &err);
+	cat = catalog_new("/nonexistent");
+	rv = ingest_file("/nonexistent/x.out", cat, NULL, record, &s, &err);
 	CHECK("ingest_file: missing file is an error naming it", rv != 0 &&
 	    strstr(err.message, "cannot open") != NULL &&
 	    strcmp(err.file, "/nonexistent/x.out") == 0);
-	trace_free(tr);
+	catalog_free(cat);
 }
 
 int

@@ -15,23 +15,23 @@
  * Entity "a": red [0, 50), blue [50, 100).  Entity "b": red from 25 on.
  * Red is #ff0000, blue #0000ff.
  */
-static dataset *
+static trace *
 sample(void)
 {
-	dataset *d = calloc(1, sizeof (*d));
-	trace *tr = trace_new("sample");
+	trace *d = calloc(1, sizeof (*d));
+	catalog *cat = catalog_new("sample");
 
-	tr->nstates = 2;
-	tr->states = calloc(2, sizeof (trace_state));
-	tr->states[0].name = strdup("red");
-	tr->states[0].name_len = 3;
-	tr->states[0].color = (color){ 255, 0, 0 };
-	tr->states[1].name = strdup("blue");
-	tr->states[1].name_len = 4;
-	tr->states[1].color = (color){ 0, 0, 255 };
-	trace_entity(tr, "a", 1);
-	trace_entity(tr, "b", 1);
-	d->tr = tr;
+	cat->nstates = 2;
+	cat->states = calloc(2, sizeof (catalog_state));
+	cat->states[0].name = strdup("red");
+	cat->states[0].name_len = 3;
+	cat->states[0].color = (color){ 255, 0, 0 };
+	cat->states[1].name = strdup("blue");
+	cat->states[1].name_len = 4;
+	cat->states[1].color = (color){ 0, 0, 255 };
+	catalog_entity(cat, "a", 1);
+	catalog_entity(cat, "b", 1);
+	d->cat = cat;
 	d->st = store_new(2);
 	store_append(d->st, 0, 0, 0, STORE_NONE);
 	store_append(d->st, 0, 50, 1, STORE_NONE);
@@ -51,7 +51,7 @@ is(color c, int r, int g, int b)
 static void
 test_strip(void)
 {
-	dataset *d = sample();
+	trace *d = sample();
 	color px[8];
 	double covered[8], work[16];
 
@@ -74,7 +74,7 @@ test_strip(void)
 	render_strip(d, 1, 0, 100, 8, px, covered, work);
 	CHECK("render_strip: columns before the first state are empty",
 	    covered[0] == 0 && covered[1] == 0 && covered[2] == 1);
-	dataset_free(d);
+	trace_free(d);
 }
 
 static uint32_t
@@ -90,7 +90,7 @@ pixel(cairo_surface_t *s, int x, int y)
 static void
 test_png(void)
 {
-	dataset *d = sample();
+	trace *d = sample();
 	uint32_t order[2] = { 1, 0 };	/* b above a */
 	render_panel p = { d, order, 2, NULL, 0, 0 };
 	render_options o;
@@ -148,7 +148,7 @@ test_png(void)
 	CHECK("render_file: an unknown extension is an error",
 	    render_file("/tmp/x.gif", &o, &p, 1, NULL, &err) != 0 &&
 	    strstr(err.message, ".png, .svg or .pdf") != NULL);
-	dataset_free(d);
+	trace_free(d);
 }
 
 int

@@ -1,0 +1,248 @@
+#include "catalog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+catalog *
+catalog_new(const char *name)
+{
+	catalog *cat = xcalloc(1, sizeof (*cat));
+
+	cat->name = xstrndup(name, strlen(name));
+	cat->entities = intern_new();
+	cat->tag_names = intern_new();
+	cat->tag_keys = intern_new();
+	cat->event_kinds = intern_new();
+	cat->event_entities = intern_new();
+	return (cat);
+}
+
+void
+catalog_free(catalog *cat)
+{
+	size_t i;
+
+	if (cat == NULL)
+		return;
+	for (i = 0; i < cat->nstates; i++) {
+		free(cat->states[i].name);
+		free(cat->states[i].color_text);
+	}
+	free(cat->states);
+	for (i = 0; i < intern_count(cat->entities); i++)
+		free(cat->descriptions[i]);
+	free(cat->descriptions);
+	for (i = 0; i < intern_count(cat->tag_keys); i++)
+		free(cat->tags[i].members);
+	free(cat->tags);
+	free(cat->events);
+	intern_free(cat->entities);
+	intern_free(cat->tag_names);
+	intern_free(cat->tag_keys);
+	intern_free(cat->event_kinds);
+	intern_free(cat->event_entities);
+	free(cat->title);
+	free(cat->host);
+	free(cat->entity_kind);
+	free(cat->name);
+	free(cat);
+}
+
+uint64_t
+catalog_start_ns(const catalog *cat)
+{
+	if (cat->start_sec > (UINT64_MAX - cat->start_nsec) / 1000000000ULL)
+		return (UINT64_MAX);
+	return (cat->start_sec * 1000000000ULL + cat->start_nsec);
+}
+
+uint32_t
+catalog_entity(catalog *cat, const char *name, size_t len)
+{
+	int added;
+	uint32_t id = intern_add(cat->entities, name, len, &added);
+
+	if (added) {
+		size_t n = intern_count(cat->entities);
+
+		if (n > cat->descriptions_cap) {
+			size_t old = cat->descriptions_cap;
+
+			grow_array(&cat->descriptions, &cat->descriptions_cap, n,
+			    sizeof (char *));
+			memset(cat->descriptions + old, 0,
+			    (cat->descriptions_cap - old) * sizeof (char *));
+		}
+	}
+	return (id);
+}
+
+const char *
+catalog_entity_name(const catalog *cat, uint32_t id, size_t *len)
+{
+	return (intern_name(cat->entities, id, len));
+}
+
+uint32_t
+catalog_nentities(const catalog *cat)
+{
+	return (intern_count(cat->entities));
+}
+
+void
+catalog_set_description(catalog *cat, uint32_t entity, const char *text,
+    size_t len)
+{
+	free(cat->descriptions[entity]);
+	cat->descriptions[entity] = xstrndup(text, len);
+}
+
+uint32_t
+catalog_tag_id(catalog *cat, uint32_t state, const char *tag, size_t len)
+{
+	char key[8];
+	uint32_t name = intern_add(cat->tag_names, tag, len, NULL);
+	uint32_t id;
+	int added;
+
+	/* A pair of ids makes a fixed-size key: no copying of the tag. */
+	memcpy(key, &state, 4);
+	memcpy(key + 4, &name, 4);
+	id = intern_add(cat->tag_keys, key, sizeof (key), &added);
+	if (added) {
+		grow_array(&cat->tags, &cat->tags_cap, (size_t)id + 1,
+		    sizeof (catalog_tag));
+		cat->tags[id].state = state;
+		cat->tags[id].name = name;
+		cat->tags[id].members = NULL;
+	}
+	return (id);
+}
+
+uint32_t
+catalog_ntags(const catalog *cat)
+{
+	return (intern_count(cat->tag_keys));
+}
+
+void
+catalog_define_tag(catalog *cat, uint32_t tag, char *members)
+{
+	free(cat->tags[tag].members);
+	cat->tags[tag].members = members;
+}
+
+void
+catalog_add_event(catalog *cat, uint64_t time, const char *entity,
+    size_t entity_len, const char *kind, size_t kind_len,
+    const char *target, size_t target_len)
+{
+	catalog_event *ev;
+
+	grow_array(&cat->events, &cat->events_cap, cat->nevents + 1,
+	    sizeof (catalog_event));
+	ev = &cat->events[cat->nevents++];
+	ev->time = time;
+	ev->entity = intern_add(cat->event_entities, entity, entity_len, NULL);
+	ev->kind = intern_add(cat->event_kinds, kind, kind_len, NULL);
+	ev->target = target == NULL ? CATALOG_NO_ENTITY :
+	    intern_add(cat->event_entities, target, target_len, NULL);
+}
+
+catalog *
+catalog_copy_header(const catalog *src)
+{
+	catalog *cat = catalog_new(src->name);
+	uint32_t i;
+	size_t k;
+
+	cat->title = xstrdup_or_null(src->title);
+	cat->host = xstrdup_or_null(src->host);
+	cat->entity_kind = xstrdup_or_null(src->entity_kind);
+	cat->have_start = src->have_start;
+	cat->start_sec = src->start_sec;
+	cat->start_nsec = src->start_nsec;
+	for (i = 0; i < catalog_ntags(src); i++) {
+		size_t len;
+		const char *name = intern_name(src->tag_names,
+		    src->tags[i].name, &len);
+
+		catalog_tag_id(cat, src->tags[i].state, name, len);
+		cat->tags[i].members = xstrdup_or_null(src->tags[i].members);
+	}
+	for (k = 0; k < src->nevents; k++) {
+		const catalog_event *ev = &src->events[k];
+		size_t elen, klen, tlen = 0;
+		const char *e = intern_name(src->event_entities, ev->entity,
+		    &elen);
+		const char *kind = intern_name(src->event_kinds, ev->kind,
+		    &klen);
+		const char *t = ev->target == CATALOG_NO_ENTITY ? NULL :
+		    intern_name(src->event_entities, ev->target, &tlen);
+
+		catalog_add_event(cat, ev->time, e, elen, kind, klen, t, tlen);
+	}
+	cat->nrecords = src->nrecords;
+	cat->ndata = src->ndata;
+	cat->have_data = src->have_data;
+	cat->last_time = src->last_time;
+	return (cat);
+}
+
+catalog *
+catalog_copy_without_states(const catalog *src)
+{
+	catalog *cat = catalog_copy_header(src);
+	uint32_t i;
+
+	for (i = 0; i < catalog_nentities(src); i++) {
+		size_t len;
+		const char *name = catalog_entity_name(src, i, &len);
+
+		catalog_entity(cat, name, len);
+		cat->descriptions[i] = xstrdup_or_null(src->descriptions[i]);
+	}
+	return (cat);
+}
+
+catalog_state *
+catalog_copy_states(const catalog *src)
+{
+	catalog_state *st = xcalloc(src->nstates, sizeof (catalog_state));
+	uint32_t i;
+
+	for (i = 0; i < src->nstates; i++) {
+		st[i] = src->states[i];
+		st[i].name = xstrndup(src->states[i].name,
+		    src->states[i].name_len);
+		st[i].color_text = xstrdup_or_null(src->states[i].color_text);
+	}
+	return (st);
+}
+
+int64_t
+catalog_state_by_name(const catalog *cat, const char *name)
+{
+	size_t len = strlen(name);
+	uint32_t i;
+
+	for (i = 0; i < cat->nstates; i++) {
+		if (cat->states[i].name_len == len &&
+		    memcmp(cat->states[i].name, name, len) == 0)
+			return (i);
+	}
+	return (-1);
+}
+
+void
+catalog_assign_colors(catalog *cat)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < cat->nstates; i++) {
+		if (cat->states[i].color_text == NULL)
+			cat->states[i].color = color_generated(n++);
+	}
+}

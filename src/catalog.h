@@ -1,0 +1,131 @@
+/*
+ * catalog.h: what a trace file says besides its transitions: metadata,
+ * states, entities and their descriptions, tags and their definitions,
+ * and events.
+ *
+ * The ingest module fills a catalog while it reads a file; the
+ * transitions themselves go to a consumer (the coalescer, or a store) by
+ * entity id, state value and tag id, all dense integers defined here.  A
+ * loaded trace (trace.h) is a catalog and a store.
+ *
+ * Ownership: the catalog owns every string and array in it.
+ */
+#ifndef SM_CATALOG_H
+#define SM_CATALOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "color.h"
+#include "intern.h"
+
+#define CATALOG_NO_TAG	UINT32_MAX
+#define CATALOG_NO_ENTITY	UINT32_MAX
+#define CATALOG_MAX_STATES 65535
+
+typedef struct catalog_state {
+	char *name;
+	size_t name_len;
+	char *color_text;	/* as written in the input, or NULL */
+	color color;		/* parsed, or generated when color_text is NULL */
+} catalog_state;
+
+typedef struct catalog_tag {
+	uint32_t state;
+	uint32_t name;		/* id in catalog.tag_names */
+	/*
+	 * The definition's other members as JSON object members
+	 * ("\"pid\": 12, \"execname\": \"postgres\""), or NULL if the tag was
+	 * used but never defined.  A redefinition replaces it.
+	 */
+	char *members;
+} catalog_tag;
+
+typedef struct catalog_event {
+	uint64_t time;
+	uint32_t entity;	/* id in catalog.event_entities */
+	uint32_t target;	/* id in catalog.event_entities, or CATALOG_NO_ENTITY */
+	uint32_t kind;		/* id in catalog.event_kinds */
+} catalog_event;
+
+typedef struct catalog {
+	char *name;		/* the file as the user named it ("-" is stdin) */
+
+	/* Metadata: NULL / unset until the input provides it. */
+	char *title, *host, *entity_kind;
+	int have_start;
+	uint64_t start_sec, start_nsec;
+	catalog_state *states;	/* indexed by state value */
+	uint32_t nstates;	/* 0 until "states" has been read */
+
+	intern *entities;	/* numbered in order of first appearance */
+	char **descriptions;	/* by entity id; NULL where none */
+	size_t descriptions_cap;
+
+	intern *tag_names;
+	intern *tag_keys;	/* (state, name id) pairs, numbered as tag ids */
+	catalog_tag *tags;	/* by tag id */
+	size_t tags_cap;
+
+	intern *event_kinds;
+	intern *event_entities;	/* events name entities without creating them */
+	catalog_event *events;
+	size_t nevents, events_cap;
+
+	uint64_t nrecords;	/* records after the metadata, of every kind */
+	uint64_t ndata;		/* data records (state transitions) */
+	int have_data;
+	uint64_t last_time;	/* time of the last datum in file order */
+} catalog;
+
+catalog *catalog_new(const char *name);
+void catalog_free(catalog *cat);
+
+/* The metadata start as ns since the epoch (saturating). */
+uint64_t catalog_start_ns(const catalog *cat);
+
+/* The id of the entity with this name, adding it if new. */
+uint32_t catalog_entity(catalog *cat, const char *name, size_t len);
+const char *catalog_entity_name(const catalog *cat, uint32_t id, size_t *len);
+uint32_t catalog_nentities(const catalog *cat);
+
+/* Sets (replaces) an entity's description. */
+void catalog_set_description(catalog *cat, uint32_t entity, const char *text,
+    size_t len);
+
+/* The id of the (state, tag) pair, numbering new pairs as they come. */
+uint32_t catalog_tag_id(catalog *cat, uint32_t state, const char *tag,
+    size_t len);
+uint32_t catalog_ntags(const catalog *cat);
+
+/* Replaces the definition members of a tag (takes ownership of members). */
+void catalog_define_tag(catalog *cat, uint32_t tag, char *members);
+
+void catalog_add_event(catalog *cat, uint64_t time, const char *entity,
+    size_t entity_len, const char *kind, size_t kind_len,
+    const char *target, size_t target_len);
+
+/*
+ * A new catalog with everything of src but its states (entities in the same
+ * order, descriptions, tags with the same ids, events, metadata).  The
+ * caller sets the states; tags keep their old state values until the
+ * caller maps them.
+ */
+catalog *catalog_copy_without_states(const catalog *src);
+
+/* The same without entities (nor descriptions). */
+catalog *catalog_copy_header(const catalog *src);
+
+/* A copy of src's states array (src->nstates of them), owned by caller. */
+catalog_state *catalog_copy_states(const catalog *src);
+
+/* The state value with this name, or -1. */
+int64_t catalog_state_by_name(const catalog *cat, const char *name);
+
+/*
+ * Gives a colour to every state without one, counting such states in
+ * value order, so the same input always gives the same picture.
+ */
+void catalog_assign_colors(catalog *cat);
+
+#endif
