@@ -17,7 +17,7 @@
 #define CACHE_MAGIC	"SMLCACHE"
 #define CACHE_VERSION	1
 #define CACHE_ENDIAN	0x01020304u
-#define EDGE_BYTES	65536	/* hashed at each end of the catalog */
+#define EDGE_BYTES	65536	/* hashed at each end of the trace file */
 #define NO_STRING	UINT64_MAX
 
 static int disabled;
