@@ -4,7 +4,10 @@ PREFIX	?= /usr/local
 BINDIR	= $(PREFIX)/bin
 DATADIR	= $(PREFIX)/share/statemap-lua
 MANDIR	= $(PREFIX)/share/man/man1
-LUA_CMOD ?= $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
+# Where lua5.4 looks for C modules: Debian's package.cpath holds
+# /usr/local/lib/lua/5.4 and /usr/lib/lua/5.4, so the default PREFIX and
+# PREFIX=/usr need nothing more; any other needs LUA_CPATH (see README).
+LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
 
 PKGS	= lua5.4 cairo readline zlib libzstd
 CC	?= cc
@@ -126,13 +129,24 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(BUILD)/viewer_assets.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs zlib libzstd) -lm
 
+# The program, its man page, the Lua module for plain lua5.4, and under
+# share/statemap-lua the README, the lua/ modules (compiled in; these are
+# for reading), the examples and the converters.  DESTDIR stages it.
+SHARE_DIRS = examples examples/data contrib contrib/lib contrib/img
 install: statemap-lua statemap.so
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(LUA_CMOD) \
+	    $(DESTDIR)$(DATADIR)/lua $(SHARE_DIRS:%=$(DESTDIR)$(DATADIR)/%)
 	install -m 755 statemap-lua $(DESTDIR)$(BINDIR)/statemap-lua
-	for f in $(LUA_MODS); do install -m 644 $$f $(DESTDIR)$(DATADIR)/lua/; done
 	install -m 644 src/statemap-lua.1 $(DESTDIR)$(MANDIR)/statemap-lua.1
-	install -d $(DESTDIR)$(LUA_CMOD)
 	install -m 755 statemap.so $(DESTDIR)$(LUA_CMOD)/statemap.so
+	install -m 644 README.md $(DESTDIR)$(DATADIR)/README.md
+	install -m 644 $(LUA_MODS) $(DESTDIR)$(DATADIR)/lua/
+	for d in $(SHARE_DIRS); do \
+		for f in $$d/*; do \
+			[ -f "$$f" ] || continue; \
+			install -m 644 "$$f" $(DESTDIR)$(DATADIR)/$$d/; \
+		done; \
+	done
 
 clean:
 	rm -rf build build-asan build-fuzz build-pic statemap-lua statemap.so

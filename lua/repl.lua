@@ -472,14 +472,16 @@ local function run_chunk(f, err, ...)
 	if not ok then error(msg, 0) end
 end
 
---- Loads the files (t, traces), runs the -e chunks and the script, and
---- returns the banner. o: {files=, chunks=, script=, ignore_tags=}.
+--- Loads the files (t, traces), runs the -E chunks and the script, and
+--- returns the banner. o: {files=, chunks=, script=, ignore_tags=,
+--- begin=, ["end"]=, duration=} (the window of -b, -e and -d).
 function repl.start(o)
 	index_help()
 	_G.help = repl.help
 	local traces = {}
 	for i, path in ipairs(o.files) do
-		traces[i] = load_trace(path, { ignore_tags = o.ignore_tags or nil })
+		traces[i] = load_trace(path, { ignore_tags = o.ignore_tags or nil,
+			begin = o.begin, ["end"] = o["end"], duration = o.duration })
 	end
 	_G.traces, _G.t = traces, traces[1]
 	local arg = { [0] = o.script or o.program }

@@ -7,6 +7,7 @@
 
 #include "batchq.h"
 #include "coalesce.h"
+#include "duration.h"
 #include "error.h"
 #include "ingest.h"
 #include "jsonout.h"
@@ -120,6 +121,16 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 	m->end = coalesce_end(m->co);
 	m->end_bound = fc->end;
 	m->nentities = catalog_nentities(m->cat);
+	if (fc->first && fc->opts->begin > 0 && fc->opts->end == 0 &&
+	    m->end <= (uint64_t)fc->opts->begin) {
+		char b[32], e[32];
+
+		error_at(err, path, 0, 0, "--begin %s is at or past the end "
+		    "of the trace (%s): nothing to draw",
+		    duration_format((uint64_t)fc->opts->begin, b, sizeof (b)),
+		    duration_format(m->end, e, sizeof (e)));
+		return (-1);
+	}
 	fprintf(stderr, "%s: %" PRIu64 " records processed, %" PRIu64
 	    " rectangles\n", base_name(path), m->cat->nrecords,
 	    coalesce_size(m->co));

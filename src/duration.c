@@ -7,8 +7,7 @@
 
 typedef struct duration_unit {
 	const char *name;
-	int64_t ns;		/* nanoseconds per unit, a power of ten */
-	int digits;		/* log10(ns): fraction digits that count */
+	int digits;		/* log10 of the nanoseconds in one unit */
 } duration_unit;
 
 /*
@@ -18,14 +17,14 @@ typedef struct duration_unit {
  * keyboards type (AltGr+m) and what looks the same on screen.
  */
 static const duration_unit units[] = {
-	{ "", 1, 0 },
-	{ "ns", 1, 0 },
-	{ "us", 1000, 3 },
-	{ "\xce\xbcs", 1000, 3 },	/* U+03BC GREEK SMALL LETTER MU */
-	{ "\xc2\xb5s", 1000, 3 },	/* U+00B5 MICRO SIGN */
-	{ "ms", 1000000, 6 },
-	{ "s", 1000000000, 9 },
-	{ "sec", 1000000000, 9 },
+	{ "", 0 },
+	{ "ns", 0 },
+	{ "us", 3 },
+	{ "\xce\xbcs", 3 },	/* U+03BC GREEK SMALL LETTER MU */
+	{ "\xc2\xb5s", 3 },	/* U+00B5 MICRO SIGN */
+	{ "ms", 6 },
+	{ "s", 9 },
+	{ "sec", 9 },
 };
 
 static int
@@ -44,28 +43,31 @@ duration_fail(const char **why, const char *msg)
 
 /*
  * The number is kept as text until the unit is known and then converted
- * with integers only, so "1.5ms" is exactly 1500000 and "0.1s" is exactly
- * 100000000, which a double would not guarantee.  Either side of the point
- * may be empty (".5s" and "1.s" are accepted, as strtod would) but not
- * both.  Fraction digits below a nanosecond are dropped: truncation, so
- * a parsed value never exceeds what was written.  *out is written only on
- * success; out may be NULL to validate only.
+ * with integers only, so "1.5ms" is exactly 1500000, "0.1s" exactly
+ * 100000000 and "2.5e5" exactly 250000, which a double would not
+ * guarantee.  Either side of the point may be empty (".5s" and "1.s" are
+ * accepted, as strtod would) but not both.  The original tool reads a
+ * time as an integer or else as a float, so a leading '+' and an
+ * exponent are accepted too.  Digits below a nanosecond are dropped:
+ * truncation, so a parsed value never exceeds what was written.  *out is
+ * written only on success; out may be NULL to validate only.
  */
 int
 duration_parse(const char *text, int64_t *out, const char **why)
 {
 	const char *p, *ip, *fp, *unit;
-	size_t ilen = 0, flen = 0, i;
+	size_t ilen = 0, flen = 0, i, ndigits;
 	const duration_unit *u = NULL;
-	int64_t whole = 0, frac = 0;
+	int64_t value = 0, exponent = 0, point;
 	int d;
 
 	if (text == NULL || text[0] == '\0')
 		return (duration_fail(why, "empty duration"));
 	if (text[0] == '-')
 		return (duration_fail(why, "negative duration"));
+	p = text[0] == '+' ? text + 1 : text;
 
-	p = ip = text;
+	ip = p;
 	while (is_digit((unsigned char)*p))
 		p++;
 	ilen = (size_t)(p - ip);
@@ -78,6 +80,19 @@ duration_parse(const char *text, int64_t *out, const char **why)
 	}
 	if (ilen == 0 && flen == 0)
 		return (duration_fail(why, "not a number"));
+	if ((*p == 'e' || *p == 'E') && (is_digit((unsigned char)p[1]) ||
+	    ((p[1] == '+' || p[1] == '-') && is_digit((unsigned char)p[2])))) {
+		int negative = p[1] == '-';
+
+		p += p[1] == '+' || p[1] == '-' ? 2 : 1;
+		for (; is_digit((unsigned char)*p); p++) {
+			/* Beyond this any non-zero value overflows anyway. */
+			if (exponent < 100000)
+				exponent = exponent * 10 + (*p - '0');
+		}
+		if (negative)
+			exponent = -exponent;
+	}
 
 	unit = p;
 	for (i = 0; i < sizeof (units) / sizeof (units[0]); i++) {
@@ -91,32 +106,32 @@ duration_parse(const char *text, int64_t *out, const char **why)
 		if (*unit == '.')
 			return (duration_fail(why,
 			    "more than one decimal point"));
-		if (*unit == 'e' || *unit == 'E') {
-			if (is_digit((unsigned char)unit[1]) ||
-			    unit[1] == '+' || unit[1] == '-')
-				return (duration_fail(why,
-				    "exponents are not allowed"));
-		}
 		if (*unit == ' ' || *unit == '\t')
 			return (duration_fail(why, "space before unit"));
 		return (duration_fail(why,
 		    "unknown unit (use ns, us, ms, s or sec)"));
 	}
 
-	for (i = 0; i < ilen; i++) {
-		d = ip[i] - '0';
-		if (whole > (INT64_MAX - d) / 10)
+	/*
+	 * The digits of both parts, read as one integer, scaled by the
+	 * exponent and the unit: the first `point` of them are the whole
+	 * nanoseconds, and zeros follow them if there are fewer.
+	 */
+	ndigits = ilen + flen;
+	point = (int64_t)ilen + exponent + u->digits;
+	for (i = 0; point > 0 && (int64_t)i < point; i++) {
+		d = i < ilen ? ip[i] - '0' : i < ndigits ? fp[i - ilen] - '0' :
+		    0;
+		if (value > (INT64_MAX - d) / 10)
 			return (duration_fail(why, "too large"));
-		whole = whole * 10 + d;
+		value = value * 10 + d;
+		/* Only zeros are left: the rest cannot change the value
+		 * but by a factor of ten each, checked as they come. */
+		if (i >= ndigits && value == 0)
+			break;
 	}
-	/* The first u->digits fraction digits, zero-padded on the right. */
-	for (i = 0; i < (size_t)u->digits; i++)
-		frac = frac * 10 + (i < flen ? fp[i] - '0' : 0);
-
-	if (whole > (INT64_MAX - frac) / u->ns)
-		return (duration_fail(why, "too large"));
 	if (out != NULL)
-		*out = whole * u->ns + frac;
+		*out = value;
 	return (1);
 }
 

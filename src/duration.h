@@ -10,10 +10,11 @@
 #include <stddef.h>
 
 /*
- * Parses a duration: an integer or decimal number (no sign, no exponent)
- * with an optional unit: ns, us, μs, ms, s or sec (no unit means ns).
- * Decimal values are converted exactly where possible ("1.5ms" is 1500000
- * ns; fractions of a nanosecond are truncated).  Returns 1 on success; 0 if
+ * Parses a duration: an integer or decimal number, optionally with a
+ * leading '+' and an exponent ("2.5e5", "1e-3s"), and an optional unit:
+ * ns, us, μs, ms, s or sec (no unit means ns).  Values are converted
+ * exactly ("1.5ms" is 1500000 ns; fractions of a nanosecond are
+ * truncated).  Returns 1 on success; 0 if
  * the text is not a duration or the result exceeds INT64_MAX.  On failure,
  * if why is not NULL it is set to a short static explanation.
  */

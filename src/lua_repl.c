@@ -232,6 +232,12 @@ readline_loop(lua_State *L)
 	rl_readline_name = "statemap-lua";
 	rl_catch_signals = 0;	/* our SIGINT handler interrupts Lua code */
 	rl_attempted_completion_function = complete;
+	/*
+	 * A Tab that cannot extend the word lists the candidates at once,
+	 * so t:ent Tab Tab shows t:entities and t:entity (by default the
+	 * callback interface wanted a third Tab).  Set once readline has
+	 * read its init file, which would otherwise set it back.
+	 */
 	/* Not . and :, so that t:ent and statemap.for complete as one word. */
 	rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{}()[],+-*/%^~#";
 	using_history();
@@ -242,6 +248,7 @@ readline_loop(lua_State *L)
 	completions = luaL_ref(L, LUA_REGISTRYINDEX);
 	at_eof = 0;
 	rl_callback_handler_install("> ", on_line);
+	rl_variable_bind("show-all-if-unmodified", "on");
 	/*
 	 * SIGINT is let in only while waiting (atomically, by pselect) and
 	 * while a line runs: a Ctrl-C that lands between the two, after the
@@ -323,6 +330,12 @@ start(lua_State *L)
 	lua_setfield(L, -2, "program");
 	lua_pushboolean(L, o->ignore_tags);
 	lua_setfield(L, -2, "ignore_tags");
+	lua_pushstring(L, o->begin);
+	lua_setfield(L, -2, "begin");
+	lua_pushstring(L, o->end);
+	lua_setfield(L, -2, "end");
+	lua_pushstring(L, o->duration);
+	lua_setfield(L, -2, "duration");
 	lua_call(L, 1, 1);
 	return (1);
 }

@@ -1,9 +1,9 @@
 /*
  * lua_repl.h: Lua mode of the command line: the interactive REPL
- * (statemap-lua -i) and -e chunks.
+ * (statemap-lua -i) and -E chunks.
  *
  * The traces named are loaded (the first bound to `t`, all of them to
- * `traces`), the -e chunks and then the script run, and, if interactive,
+ * `traces`), the -E chunks and then the script run, and, if interactive,
  * statements are read from standard input until its end: with GNU
  * readline (history, completion) when it is a terminal, as plain lines
  * without prompts otherwise.  The Lua side is lua/repl.lua.
@@ -24,11 +24,12 @@
 typedef struct repl_options {
 	char **files;		/* traces to load; nfiles of them */
 	int nfiles;
-	char **chunks;		/* -e code, in order; nchunks of them */
+	char **chunks;		/* -E code, in order; nchunks of them */
 	int nchunks;
 	const char *script;	/* run after the chunks, or NULL */
 	int interactive;	/* read statements after that */
 	int ignore_tags;
+	const char *begin, *end, *duration;	/* the window, or NULL */
 	script_limits limits;
 } repl_options;
 

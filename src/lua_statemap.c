@@ -1,6 +1,7 @@
 #include "lua_statemap.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <lauxlib.h>
 
@@ -88,11 +89,46 @@ preload_modules(lua_State *L)
 	lua_pop(L, 1);
 }
 
+/*
+ * statemap.NAME for a module of lua/ that is not yet loaded: requires
+ * "statemap.NAME" and keeps it in the table, so `statemap.palette` and
+ * `require "statemap.palette"` are the same table, loaded when first
+ * used.  Any other missing field stays nil.
+ */
+static int
+module_index(lua_State *L)
+{
+	const char *key = lua_tostring(L, 2);
+	int i;
+
+	if (key == NULL)
+		return (0);
+	for (i = 0; lua_modules[i].name != NULL; i++) {
+		const char *name = lua_modules[i].name;
+
+		if (strncmp(name, "statemap.", 9) != 0 ||
+		    strcmp(name + 9, key) != 0)
+			continue;
+		lua_getglobal(L, "require");
+		lua_pushstring(L, name);
+		lua_call(L, 1, 1);
+		lua_pushvalue(L, 2);
+		lua_pushvalue(L, -2);
+		lua_rawset(L, 1);
+		return (1);
+	}
+	return (0);
+}
+
 int
 luaopen_statemap(lua_State *L)
 {
 	preload_modules(L);
 	luaL_newlib(L, statemap_functions);
+	lua_createtable(L, 0, 1);
+	lua_pushcfunction(L, module_index);
+	lua_setfield(L, -2, "__index");
+	lua_setmetatable(L, -2);
 	lua_trace_open(L);
 	lua_json_open(L);
 	lua_render_open(L);

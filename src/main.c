@@ -22,9 +22,9 @@ static const char usage_text[] =
 "Usage: statemap-lua [OPTIONS] FILE...        classic statemap of FILEs\n"
 "       statemap-lua [--timeout TIME] [--memory-limit SIZE] [--no-cache]\n"
 "                    SCRIPT.lua [ARGS...]     run a Lua script\n"
-"       statemap-lua --interactive [-e CODE]... [SCRIPT.lua] [FILE...]\n"
+"       statemap-lua --interactive [-E CODE]... [SCRIPT.lua] [FILE...]\n"
 "                                              Lua REPL over FILEs\n"
-"       statemap-lua -e CODE [-e CODE]... [SCRIPT.lua] [FILE...]\n"
+"       statemap-lua -E CODE [-E CODE]... [SCRIPT.lua] [FILE...]\n"
 "                                              run Lua code over FILEs\n"
 "\n"
 "Options for the classic statemap (FILE may be - for standard input;\n"
@@ -49,14 +49,14 @@ static const char usage_text[] =
 "      --no-cache           neither use nor write the cache of traces that\n"
 "                           scripts load (the classic statemap streams)\n"
 "\n"
-"Lua mode (the REPL, or code given with -e):\n"
+"Lua mode (the REPL, or code given with -E):\n"
 "      --interactive        load the FILEs (the first is t, all are traces),\n"
-"                           run the -e code and SCRIPT.lua, then read Lua\n"
+"                           run the -E code and SCRIPT.lua, then read Lua\n"
 "                           statements from standard input and print results\n"
 "                           (history: $XDG_STATE_HOME/statemap-lua/history\n"
 "                           or ~/.statemap_lua_history; help() at the prompt)\n"
-"  -e CODE                  run CODE (-e followed by something that is not a\n"
-"                           TIME is Lua mode; in Lua mode it is always CODE)\n"
+"  -E, --eval CODE          run CODE (several run in order)\n"
+"  -b, -e, -d TIME          load the FILEs with this window\n"
 "      --ignore-tags        load the FILEs without tags\n"
 "\n"
 "      --help               show this help\n"
@@ -262,18 +262,34 @@ is_output_option(const char *a)
 	    strncmp(a, "--output=", 9) == 0);
 }
 
+static int
+is_eval_option(const char *a)
+{
+	return (strcmp(a, "-E") == 0 || strcmp(a, "--eval") == 0);
+}
+
+/* The option at argv[*i] that takes a value: returns the value and steps
+ * over it, or exits with a usage error if there is none. */
+static char *
+option_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		usage_error("option %s needs a value", argv[*i]);
+	return (argv[++*i]);
+}
+
 /*
  * Lua mode is --interactive; -i alone when standard output is a terminal
  * and there is no -o (the original tool's -i, --ignore-tags, always has
- * its SVG redirected or sent to -o, so both uses keep working); or -e with
- * a value that is not a TIME (no Lua chunk is a TIME, and --end keeps its
- * meaning).  Returns 0 for the classic command, else fills r.
+ * its SVG redirected or sent to -o, so both uses keep working); or -E
+ * CODE.  An option means one thing whatever its value looks like: -e is
+ * --end everywhere (in Lua mode, with -b and -d, the window the FILEs
+ * are loaded with).  Returns 0 for the classic command, else fills r.
  */
 static int
 lua_mode(int argc, char **argv, repl_options *r)
 {
 	int i, repl = 0, short_i = 0, output = 0, code = 0, rest = 0;
-	int64_t ns;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "--interactive") == 0)
@@ -282,8 +298,7 @@ lua_mode(int argc, char **argv, repl_options *r)
 			short_i = 1;
 		else if (is_output_option(argv[i]))
 			output = 1;
-		else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc &&
-		    !duration_parse(argv[i + 1], &ns, NULL))
+		else if (is_eval_option(argv[i]))
 			code = 1;
 	}
 	if (short_i && !output && isatty(STDOUT_FILENO))
@@ -314,22 +329,33 @@ lua_mode(int argc, char **argv, repl_options *r)
 		} else if (strcmp(a, "--ignore-tags") == 0 ||
 		    strcmp(a, "--ignoreTags") == 0) {
 			r->ignore_tags = 1;
-		} else if (strcmp(a, "-e") == 0) {
-			if (++i == argc)
-				usage_error("%s", "option -e needs a value");
-			r->chunks[r->nchunks++] = argv[i];
+		} else if (is_eval_option(a)) {
+			r->chunks[r->nchunks++] = option_value(argc, argv, &i);
+		} else if (strcmp(a, "-b") == 0 || strcmp(a, "--begin") == 0) {
+			r->begin = option_value(argc, argv, &i);
+		} else if (strcmp(a, "-e") == 0 || strcmp(a, "--end") == 0) {
+			r->end = option_value(argc, argv, &i);
+		} else if (strcmp(a, "-d") == 0 ||
+		    strcmp(a, "--duration") == 0) {
+			r->duration = option_value(argc, argv, &i);
 		} else if (is_limit_option(a)) {
-			if (++i == argc)
-				usage_error("option %s needs a value", a);
-			limit_option(a, argv[i], &r->limits);
+			limit_option(a, option_value(argc, argv, &i),
+			    &r->limits);
 		} else if (a[0] == '-' && a[1] != '\0') {
 			usage_error("option %s is not one of Lua mode (-i, "
-			    "--interactive or -e CODE)", a);
+			    "--interactive, -E CODE, -b, -e, -d, "
+			    "--ignore-tags, --no-cache)", a);
 		} else if (is_script(a)) {
 			r->script = a;
 		} else {
 			r->files[r->nfiles++] = argv[i];
 		}
+	}
+	/* The same checks as the classic command's, before any loading. */
+	{
+		classic_options bounds;
+
+		resolve_bounds(&bounds, r->begin, r->end, r->duration);
 	}
 	if (repl) {
 		for (i = 0; i < r->nfiles; i++)

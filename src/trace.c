@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "cache.h"
+#include "duration.h"
 #include "ingest.h"
 #include "merge.h"
 #include "util.h"
@@ -71,6 +72,16 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	if (cacheable)
 		cache_key_free(&key);
 	end = d->cat->last_time;
+	if (opts->begin > 0 && opts->end == 0 && end <= (uint64_t)opts->begin) {
+		char b[32], e[32];
+
+		error_at(err, path, 0, 0, "begin %s is at or past the end of "
+		    "the trace (%s): nothing to load",
+		    duration_format((uint64_t)opts->begin, b, sizeof (b)),
+		    duration_format(end, e, sizeof (e)));
+		trace_free(d);
+		return (NULL);
+	}
 	if (opts->end > 0 && (uint64_t)opts->end < end)
 		end = (uint64_t)opts->end;
 	d->begin = opts->begin > 0 ? (uint64_t)opts->begin : 0;

@@ -53,6 +53,32 @@ test_parse_integers(void)
 	parse_ok("duration_parse s", "7s", 7000000000);
 	parse_ok("duration_parse sec", "7sec", 7000000000);
 	parse_ok("duration_parse 0s", "0s", 0);
+	parse_ok("duration_parse leading plus", "+1s", 1000000000);
+	parse_ok("duration_parse largest", "9223372036854775807",
+	    INT64_MAX);
+}
+
+/* As the original reads times (an integer, else a float), exactly. */
+static void
+test_parse_exponents(void)
+{
+	parse_ok("duration_parse 1e3", "1e3", 1000);
+	parse_ok("duration_parse 1E3", "1E3", 1000);
+	parse_ok("duration_parse 1e+3", "1e+3", 1000);
+	parse_ok("duration_parse 2.5e5 exact", "2.5e5", 250000);
+	parse_ok("duration_parse 2.5e6ns", "2.5e6ns", 2500000);
+	parse_ok("duration_parse 1.5e3ms", "1.5e3ms", 1500000000);
+	parse_ok("duration_parse 1e-3s", "1e-3s", 1000000);
+	parse_ok("duration_parse 1e-10s truncates to 0", "1e-10s", 0);
+	parse_ok("duration_parse 123e-2 truncates", "123e-2", 1);
+	parse_ok("duration_parse .5e1us", ".5e1us", 5000);
+	parse_ok("duration_parse 0e99999", "0e99999", 0);
+	parse_ok("duration_parse 0.0e400s", "0.0e400s", 0);
+	parse_ok("duration_parse 9.223372036854775807e18",
+	    "9.223372036854775807e18", INT64_MAX);
+	parse_ok("duration_parse +2e0", "+2e0", 2);
+	parse_ok("duration_parse 1e6 with many exponent digits",
+	    "1e0000000000000000000000006", 1000000);
 }
 
 static void
@@ -123,12 +149,24 @@ test_parse_failures(void)
 	parse_fail("duration_parse point alone fails", ".", "not a number");
 	parse_fail("duration_parse point and unit fails", ".s", "not a number");
 	parse_fail("duration_parse negative fails", "-1s", NULL);
-	parse_fail("duration_parse plus sign fails", "+1s", "not a number");
+	parse_fail("duration_parse plus alone fails", "+", "not a number");
+	parse_fail("duration_parse two signs fail", "++1s", "not a number");
+	parse_fail("duration_parse plus then minus fails", "+-1", "not a number");
 	parse_fail("duration_parse leading space fails", " 1s", "not a number");
 	parse_fail("duration_parse trailing space fails", "1s ", NULL);
 	parse_fail("duration_parse space before unit fails", "1 s", NULL);
-	parse_fail("duration_parse exponent fails", "1e9", NULL);
-	parse_fail("duration_parse exponent with unit fails", "1.5e3ms", NULL);
+	parse_fail("duration_parse exponent without digits fails", "1e", NULL);
+	parse_fail("duration_parse exponent sign without digits fails", "1e+s",
+	    NULL);
+	parse_fail("duration_parse exponent alone fails", "e5", "not a number");
+	parse_fail("duration_parse huge exponent is too large", "1e400",
+	    "too large");
+	parse_fail("duration_parse 2^63 is too large", "9223372036854775808",
+	    "too large");
+	parse_fail("duration_parse 2^63 by exponent is too large",
+	    "9.223372036854775808e18", "too large");
+	parse_fail("duration_parse inf is not a number", "inf", "not a number");
+	parse_fail("duration_parse nan is not a number", "nan", "not a number");
 	parse_fail("duration_parse two points fail", "1.2.3s", NULL);
 	parse_fail("duration_parse unknown unit fails", "5xs", NULL);
 	parse_fail("duration_parse minutes are not a unit", "5m", NULL);
@@ -237,6 +275,7 @@ main(void)
 {
 	test_parse_integers();
 	test_parse_decimals();
+	test_parse_exponents();
 	test_parse_limits();
 	test_parse_failures();
 	test_format();

@@ -253,9 +253,8 @@ test_session(void)
 	send(&s, "\025");	/* Ctrl-U: drop the line */
 	send(&s, "t:ent\t");
 	EXPECT(&s, "Tab completes a common prefix", "it");
-	/* As readline does everywhere: a Tab that cannot extend the word
-	 * rings; the next one lists the candidates. */
-	send(&s, "\t\t");
+	/* A second Tab, which cannot extend the word, lists them. */
+	send(&s, "\t");
 	EXPECT(&s, "then lists the methods", "t:entities  t:entity");
 	send(&s, "\025");
 	send(&s, "statemap.form\t");
