@@ -385,19 +385,19 @@ parse_time(ingest *in, const json_value *v, uint64_t *out)
 				break;
 			t = t * 10 + d;
 		}
-		if (i == v->len && i > 0) {
+		if (i == v->len && i > 0 && t <= (uint64_t)INT64_MAX) {
 			*out = t;
 			return (0);
 		}
 		return (fail(in, v->offset, "time %s is not a non-negative "
-		    "integer number of nanoseconds that fits in 64 bits",
+		    "integer number of nanoseconds below 2^63",
 		    quoted(q, sizeof (q), v->str, v->len)));
 	}
 	if (v->type == JSON_NUMBER) {
-		if (json_number_u64(v, out))
+		if (json_number_u64(v, out) && *out <= (uint64_t)INT64_MAX)
 			return (0);
 		return (fail(in, v->offset, "time %.*s is not a non-negative "
-		    "integer number of nanoseconds that fits in 64 bits",
+		    "integer number of nanoseconds below 2^63",
 		    (int)(v->len > 40 ? 40 : v->len), v->str));
 	}
 	return (fail(in, v->offset, "time must be a string of digits or a "

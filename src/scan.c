@@ -165,7 +165,9 @@ read_value(unsigned kind, const char *p, const char *end, uint32_t nstates,
 
 	switch (kind) {
 	case SCAN_TIME:
-		if ((n = scan_digits(p, end, &d->time)) == 0)
+		/* Times of 2^63 and more are errors: the parser says so. */
+		if ((n = scan_digits(p, end, &d->time)) == 0 ||
+		    d->time > (uint64_t)INT64_MAX)
 			return (NO_VALUE);
 		d->time_at = p;
 		d->time_len = n;

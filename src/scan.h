@@ -6,10 +6,10 @@
  * {"time": "123", "entity": "42", "state": 3}, with an optional "tag".
  * A scan accepts only a strict subset of what the general parser does:
  * the members time, entity, state and tag, each at most once, in any
- * order, with any JSON spaces; a time as digits or a string of digits;
- * a state as digits below the number of states; names of printable ASCII
- * without escapes; integers without sign, fraction or exponent, of at
- * most 19 digits, with no leading zero.  On anything else it answers 0
+ * order, with any JSON spaces; a time as digits or a string of digits,
+ * below 2^63; a state as digits below the number of states; names of
+ * printable ASCII without escapes; integers without sign, fraction or
+ * exponent, of at most 19 digits, with no leading zero.  On anything else it answers 0
  * and the caller hands the record to the general parser, which decides,
  * with the same result or the same error as always.
  *

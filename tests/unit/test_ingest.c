@@ -206,7 +206,16 @@ test_bad(void)
 		    "\"state\": 0}", 2, 10, "time 1e3 is not" },
 		{ "time beyond 64 bits", META "{\"time\": "
 		    "\"18446744073709551616\", \"entity\": \"x\", "
-		    "\"state\": 0}", 2, 10, "fits in 64 bits" },
+		    "\"state\": 0}", 2, 10, "below 2^63" },
+		{ "time of 2^63 (string)", META "{\"time\": "
+		    "\"9223372036854775808\", \"entity\": \"x\", "
+		    "\"state\": 0}", 2, 10, "below 2^63" },
+		{ "time of 2^63 (number)", META "{\"time\": "
+		    "9223372036854775808, \"entity\": \"x\", "
+		    "\"state\": 0}", 2, 10, "below 2^63" },
+		{ "19-digit time above 2^63", META "{\"time\": "
+		    "\"9999999999999999999\", \"entity\": \"x\", "
+		    "\"state\": 0}", 2, 10, "below 2^63" },
 		{ "empty time", META "{\"time\": \"\", \"entity\": \"x\", "
 		    "\"state\": 0}", 2, 10, "time \"\" is not" },
 		{ "entity not a string", META "{\"time\": \"1\", \"entity\": "
