@@ -12,14 +12,18 @@ LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
 PKGS	= lua5.4 cairo readline zlib libzstd
 CC	?= cc
 OPT	?= -O2
-CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -pthread $(OPT) -g -Wall -Wextra -Werror \
-	-Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# Warnings are errors for development and CI (make WERROR=1, as .ci/run
+# does); a user's build on a newer compiler warns and goes on.
+WERROR	?= 0
+WARN	= -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	$(if $(filter 1,$(WERROR)),-Werror)
+CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -pthread -g $(WARN)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS	+= $(CFLAGS_BASE) $(PKG_CFLAGS) -Isrc -Ibuild
+BUILD	= build
+CFLAGS	+= $(CFLAGS_BASE) $(OPT) $(PKG_CFLAGS) -Isrc -I$(BUILD)
 LDLIBS	+= $(PKG_LIBS) -lm
 
-BUILD	= build
 # The core: every module but main.c, also linked into the unit tests.
 CORE_SRC = $(filter-out src/main.c,$(wildcard src/*.c))
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/lua_modules.o \
@@ -30,7 +34,7 @@ LUA_MODS = $(wildcard lua/*.lua)
 
 BIN	?= statemap-lua
 
-all: $(BIN) statemap.so
+all: $(BIN) $(SO)
 
 $(BIN): $(BUILD)/main.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
@@ -40,21 +44,22 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 
 # statemap.so: the same module for plain lua5.4 (require "statemap").
 # Lua's symbols come from the interpreter that loads it.
+PIC	= $(BUILD)/pic
+SO	?= statemap.so
 PIC_SRC = $(filter-out src/main.c src/lua_script.c src/lua_repl.c,$(wildcard src/*.c))
-PIC_OBJ = $(PIC_SRC:src/%.c=build-pic/%.o) build-pic/lua_modules.o \
-	build-pic/viewer_assets.o
-PIC_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -O2 -g -fPIC -Wall -Wextra -Werror \
-	$(PKG_CFLAGS) -Isrc -I$(BUILD)
+PIC_OBJ = $(PIC_SRC:src/%.c=$(PIC)/%.o) $(PIC)/lua_modules.o \
+	$(PIC)/viewer_assets.o
+# The same flags as the program's, but never a sanitizer (lua5.4, which
+# loads it, is not built with one).
+PIC_CFLAGS = $(CFLAGS_BASE) -O2 -fPIC $(PKG_CFLAGS) -Isrc -I$(BUILD)
 
-statemap.so: $(PIC_OBJ)
+$(SO): $(PIC_OBJ)
 	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd) -lm
 
-build-pic/%.o: src/%.c
-	@mkdir -p build-pic
-	$(CC) $(PIC_CFLAGS) -c -o $@ $<
+$(PIC)/%.o: src/%.c | $(PIC)
+	$(CC) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
 
-build-pic/lua_modules.o: $(BUILD)/lua_modules.c src/lua_modules.h
-	@mkdir -p build-pic
+$(PIC)/lua_modules.o: $(BUILD)/lua_modules.c src/lua_modules.h | $(PIC)
 	$(CC) $(PIC_CFLAGS) -c -o $@ $<
 
 # The lua/ modules, compiled into the binary.
@@ -73,19 +78,18 @@ $(BUILD)/viewer_assets.c: src/embed_text.lua $(VIEWER_FILES) | $(BUILD)
 $(BUILD)/viewer_assets.o: $(BUILD)/viewer_assets.c src/viewer.h
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-build-pic/viewer_assets.o: $(BUILD)/viewer_assets.c src/viewer.h
-	@mkdir -p build-pic
+$(PIC)/viewer_assets.o: $(BUILD)/viewer_assets.c src/viewer.h | $(PIC)
 	$(CC) $(PIC_CFLAGS) -c -o $@ $<
 
 $(BUILD)/test_%: tests/unit/test_%.c $(CORE_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD):
-	mkdir -p $(BUILD)
+$(BUILD) $(PIC):
+	mkdir -p $@
 
--include $(wildcard $(BUILD)/*.d)
+-include $(wildcard $(BUILD)/*.d $(PIC)/*.d)
 
-test: $(BIN) $(UNIT_BIN) statemap.so
+test: $(BIN) $(UNIT_BIN) $(SO)
 	@BIN=$(BIN) BUILD=$(BUILD) sh tests/run
 
 # Only the browser tests (headless Chromium driven by Playwright; run
@@ -104,7 +108,7 @@ bench: statemap-lua $(BUILD)/gentrace
 	@sh bench/run
 
 $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
-	$(CC) $(CFLAGS_BASE) -o $@ $<
+	$(CC) $(CFLAGS_BASE) -O2 -o $@ $<
 
 # libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/):
 # each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME.
@@ -149,6 +153,6 @@ install: statemap-lua statemap.so
 	done
 
 clean:
-	rm -rf build build-asan build-fuzz build-pic statemap-lua statemap.so
+	rm -rf build build-asan build-clang build-fuzz build-pic statemap-lua statemap.so
 
 .PHONY: all test test-browser check-asan bench fuzz install clean

@@ -462,6 +462,8 @@ read_meta(cursor *c, catalog *cat)
 		}
 	}
 	catalog_assign_colors(cat);
+	if (catalog_index_states(cat) != 0)
+		return (-1);
 	n = get_count(c, 16);
 	for (i = 0; i < n && !c->bad; i++) {
 		size_t len, dlen;

@@ -31,6 +31,7 @@ catalog_free(catalog *cat)
 		free(cat->states[i].color_text);
 	}
 	free(cat->states);
+	intern_free(cat->state_names);
 	for (i = 0; i < intern_count(cat->entities); i++)
 		free(cat->descriptions[i]);
 	free(cat->descriptions);
@@ -222,18 +223,46 @@ catalog_copy_states(const catalog *src)
 	return (st);
 }
 
-int64_t
-catalog_state_by_name(const catalog *cat, const char *name)
+int
+catalog_index_states(catalog *cat)
 {
-	size_t len = strlen(name);
+	uint32_t i;
+
+	intern_free(cat->state_names);
+	cat->state_names = intern_new();
+	/* Names are all different, so each gets its value as its id. */
+	for (i = 0; i < cat->nstates; i++) {
+		if (intern_add(cat->state_names, cat->states[i].name,
+		    cat->states[i].name_len, NULL) != i)
+			return (-1);
+	}
+	return (0);
+}
+
+void
+catalog_set_states(catalog *cat, catalog_state *states, uint32_t n)
+{
 	uint32_t i;
 
 	for (i = 0; i < cat->nstates; i++) {
-		if (cat->states[i].name_len == len &&
-		    memcmp(cat->states[i].name, name, len) == 0)
-			return (i);
+		free(cat->states[i].name);
+		free(cat->states[i].color_text);
 	}
-	return (-1);
+	free(cat->states);
+	cat->states = states;
+	cat->nstates = n;
+	catalog_index_states(cat);
+}
+
+int64_t
+catalog_state_by_name(const catalog *cat, const char *name, size_t len)
+{
+	uint32_t id;
+
+	if (cat->state_names == NULL)
+		return (-1);
+	id = intern_find(cat->state_names, name, len);
+	return (id == INTERN_NONE ? -1 : (int64_t)id);
 }
 
 void

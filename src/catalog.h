@@ -57,6 +57,7 @@ typedef struct catalog {
 	uint64_t start_sec, start_nsec;
 	catalog_state *states;	/* indexed by state value */
 	uint32_t nstates;	/* 0 until "states" has been read */
+	intern *state_names;	/* names to values (see catalog_set_states) */
 
 	intern *entities;	/* numbered in order of first appearance */
 	char **descriptions;	/* by entity id; NULL where none */
@@ -116,11 +117,26 @@ catalog *catalog_copy_without_states(const catalog *src);
 /* The same without entities (nor descriptions). */
 catalog *catalog_copy_header(const catalog *src);
 
+/*
+ * Takes over states (n of them, indexed by value, with names all
+ * different), freeing any before, and indexes their names, so that
+ * catalog_state_by_name takes O(1) even for the largest traces.
+ */
+void catalog_set_states(catalog *cat, catalog_state *states, uint32_t n);
+
+/*
+ * Indexes the names of the states already in cat->states, as above.
+ * Returns 0, or -1 if two states have one name (the index is then
+ * incomplete: the catalog is not to be used).
+ */
+int catalog_index_states(catalog *cat);
+
 /* A copy of src's states array (src->nstates of them), owned by caller. */
 catalog_state *catalog_copy_states(const catalog *src);
 
-/* The state value with this name, or -1. */
-int64_t catalog_state_by_name(const catalog *cat, const char *name);
+/* The state value with this name (len bytes), or -1. */
+int64_t catalog_state_by_name(const catalog *cat, const char *name,
+    size_t len);
 
 /*
  * Gives a colour to every state without one, counting such states in

@@ -663,20 +663,6 @@ do_start(ingest *in, const json_value *v)
 }
 
 static int
-state_named(const catalog *cat, const char *name, size_t len)
-{
-	uint32_t i;
-
-	for (i = 0; i < cat->nstates; i++) {
-		if (cat->states[i].name != NULL &&
-		    cat->states[i].name_len == len &&
-		    memcmp(cat->states[i].name, name, len) == 0)
-			return (1);
-	}
-	return (0);
-}
-
-static int
 do_states(ingest *in, const json_value *v)
 {
 	catalog *cat = in->cat;
@@ -696,6 +682,8 @@ do_states(ingest *in, const json_value *v)
 	states = xcalloc(n, sizeof (catalog_state));
 	cat->states = states;
 	cat->nstates = (uint32_t)n;
+	/* Names in file order, to find one given twice; then by value. */
+	cat->state_names = intern_new();
 	for (m = v->child; m != NULL; m = m->next) {
 		const json_value *value = NULL, *colour = NULL;
 		uint64_t val;
@@ -737,10 +725,12 @@ do_states(ingest *in, const json_value *v)
 			    (unsigned long long)val,
 			    quoted(q2, sizeof (q2), states[val].name,
 			    states[val].name_len)));
-		if (state_named(cat, m->key, m->key_len))
+		if (intern_find(cat->state_names, m->key, m->key_len) !=
+		    INTERN_NONE)
 			return (fail(in, m->key_offset, "state %s is defined "
 			    "twice", quoted(q, sizeof (q), m->key,
 			    m->key_len)));
+		intern_add(cat->state_names, m->key, m->key_len, NULL);
 		if (colour != NULL && colour->type != JSON_NULL) {
 			if (expect_type(in, colour, JSON_STRING, "a colour"))
 				return (-1);
@@ -760,6 +750,7 @@ do_states(ingest *in, const json_value *v)
 		states[val].name_len = m->key_len;
 	}
 	catalog_assign_colors(cat);
+	catalog_index_states(cat);
 	return (0);
 }
 

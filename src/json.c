@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 #include "util.h"
 
 /* ---- the arena ---- */
@@ -189,44 +190,6 @@ new_value(parser *p, json_type type, size_t offset)
 	return (v);
 }
 
-/*
- * Length of the valid UTF-8 sequence at s (n bytes available), 0 if
- * invalid, or -1 if it is cut short by the end of input.
- */
-static int
-utf8_length(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	int len, i;
-
-	if (c < 0x80)
-		return (1);
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return (0);
-	/* The second byte's range excludes overlongs and surrogates. */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	for (i = 1; i < len; i++) {
-		if ((size_t)i >= n)
-			return (-1);
-		if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xbf))
-			return (0);
-	}
-	return (len);
-}
-
 static int
 hex_value(char c)
 {
@@ -396,7 +359,7 @@ parse_string(parser *p, const char **out, size_t *outlen)
 				return (-1);
 			}
 		case HIGH:
-			n = utf8_length(b + i, p->len - i);
+			n = utf8_char(b + i, p->len - i);
 			if (n < 0) {
 				fail_end(p, "inside a UTF-8 character");
 				return (-1);
@@ -764,7 +727,7 @@ json_write_string(FILE *out, const char *s, size_t len)
 			continue;
 		}
 		if (c >= 0x80) {
-			n = utf8_length(b + i, len - i);
+			n = utf8_char(b + i, len - i);
 			/* U+2028 and U+2029 end lines in JavaScript. */
 			if (n == 3 && c == 0xe2 && b[i + 1] == 0x80 &&
 			    (b[i + 2] == 0xa8 || b[i + 2] == 0xa9)) {

@@ -8,6 +8,7 @@
  */
 #include "lua_trace.h"
 
+#include <limits.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +36,25 @@ typedef struct liter {
 	store_iter it;
 	uint32_t *entities;	/* the entities asked for, or NULL: all */
 	unsigned char *states;	/* nstates flags, or NULL: all */
+	int closed;		/* finalized: arrays freed */
 } liter;
 
 /* ---- arguments ---- */
 
+/*
+ * A finalized trace (its __gc has run) has no data, yet Lua code can
+ * still reach it: through an object resurrected by another finalizer.
+ * Every use of it is then an error, never a dangling pointer.
+ */
 static trace *
 check_trace(lua_State *L, int idx)
 {
-	return (((ltrace *)luaL_checkudata(L, idx, TRACE_MT))->d);
+	ltrace *t = luaL_checkudata(L, idx, TRACE_MT);
+
+	if (t->d == NULL)
+		luaL_error(L, "this trace was finalized (garbage collected): "
+		    "it can no longer be used");
+	return (t->d);
 }
 
 trace *
@@ -56,7 +68,7 @@ lua_trace_test(lua_State *L, int idx)
 {
 	ltrace *t = luaL_testudata(L, idx, TRACE_MT);
 
-	return (t != NULL ? t->d : NULL);
+	return (t != NULL ? check_trace(L, idx) : NULL);
 }
 
 /* A time: integer ns, or a duration string such as "1.5s". */
@@ -97,10 +109,13 @@ opt_time(lua_State *L, int idx, uint64_t dflt)
 	return (lua_isnoneornil(L, idx) ? dflt : check_time(L, idx));
 }
 
+/* The value of the state named by the string at idx. */
 static uint32_t
-state_value(lua_State *L, const catalog *cat, const char *name)
+state_value(lua_State *L, const catalog *cat, int idx)
 {
-	int64_t s = catalog_state_by_name(cat, name);
+	size_t len;
+	const char *name = luaL_checklstring(L, idx, &len);
+	int64_t s = catalog_state_by_name(cat, name, len);
 
 	if (s < 0)
 		luaL_error(L, "no state \"%s\" in trace %s", name, cat->name);
@@ -183,13 +198,80 @@ push_entity(lua_State *L, int trace_idx, uint32_t id)
 	lua_setiuservalue(L, -2, 1);
 }
 
+/*
+ * Pushes a trace object for d, which it then owns.  The collector sees
+ * only the few bytes of the userdata, not the store behind it, so it is
+ * told of that memory as if Lua had allocated it: a script that derives
+ * trace after trace and drops them gets them collected at the pace their
+ * size calls for, not only when Lua's own heap has grown.
+ */
 static void
 push_trace(lua_State *L, trace *d)
 {
-	ltrace *t = lua_newuserdatauv(L, sizeof (ltrace), 0);
+	ltrace *t;
+	size_t kb;
 
+	if (!lua_checkstack(L, 2) ||
+	    (t = lua_newuserdatauv(L, sizeof (ltrace), 0)) == NULL) {
+		trace_free(d);
+		luaL_error(L, "out of memory");
+		return;
+	}
 	t->d = d;
 	luaL_setmetatable(L, TRACE_MT);
+	kb = store_memory(d->st) / 1024;
+	if (kb > 0)
+		lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+}
+
+/* ---- scratch memory ---- */
+
+/*
+ * Memory a binding needs while it works lives in userdata, so a Lua error
+ * on the way (a bad argument, a script's callback raising) leaves nothing
+ * behind: the collector takes it.  A regex is compiled into one whose
+ * __gc frees it.
+ */
+static void *
+scratch(lua_State *L, size_t n, size_t size)
+{
+	void *p = lua_newuserdatauv(L, (n + 1) * size, 0);
+
+	memset(p, 0, (n + 1) * size);
+	return (p);
+}
+
+static int
+regex_gc(lua_State *L)
+{
+	regex_t *re = luaL_checkudata(L, 1, "statemap.regex");
+
+	regfree(re);
+	return (0);
+}
+
+/* Compiles pattern into a userdata left on the stack. */
+static regex_t *
+push_regex(lua_State *L, const char *pattern, const char *what)
+{
+	regex_t *re = lua_newuserdatauv(L, sizeof (regex_t), 0);
+	int rc;
+
+	if ((rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB)) != 0) {
+		char msg[256];
+
+		regerror(rc, re, msg, sizeof (msg));
+		lua_pop(L, 1);
+		luaL_error(L, "bad %s \"%s\": %s", what, pattern, msg);
+	}
+	if (luaL_newmetatable(L, "statemap.regex")) {
+		lua_pushcfunction(L, regex_gc);
+		lua_setfield(L, -2, "__gc");
+		lua_pushliteral(L, "statemap.regex");
+		lua_setfield(L, -2, "__metatable");
+	}
+	lua_setmetatable(L, -2);
+	return (re);
 }
 
 /* ---- statemap.load ---- */
@@ -217,8 +299,7 @@ f_load(lua_State *L)
 	trace_options o;
 	trace *d;
 	sm_error err;
-	regex_t re;
-	int have_b = 0, have_e = 0, have_d = 0, have_re = 0;
+	int have_b = 0, have_e = 0, have_d = 0;
 	int64_t dur = 0;
 	char msg[sizeof (err.message) + sizeof (err.file) + 64];
 
@@ -234,37 +315,29 @@ f_load(lua_State *L)
 		o.no_cache = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
 		lua_pop(L, 1);
 		lua_getfield(L, 2, "filter");
-		if (!lua_isnil(L, -1)) {
-			const char *pat = luaL_checkstring(L, -1);
-			int rc = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB);
-
-			if (rc != 0) {
-				regerror(rc, &re, msg, sizeof (msg));
-				return (luaL_error(L, "bad filter \"%s\": %s",
-				    pat, msg));
-			}
-			o.filter = &re;
-			have_re = 1;
-		}
-		lua_pop(L, 2);
+		if (!lua_isnil(L, -1))
+			o.filter = push_regex(L, luaL_checkstring(L, -1),
+			    "filter");
 	}
 	if (have_d) {
 		if (have_b && have_e)
 			return (luaL_error(L, "give at most two of begin, "
 			    "end and duration"));
-		if (have_e)
+		if (have_e) {
+			if (dur > o.end)
+				return (luaL_error(L, "duration exceeds end"));
 			o.begin = o.end - dur;
-		else
+		} else {
+			if (dur > INT64_MAX - o.begin)
+				return (luaL_error(L, "begin plus duration is "
+				    "beyond 2^63 ns"));
 			o.end = o.begin + dur;
-		if (o.begin < 0)
-			return (luaL_error(L, "duration exceeds end"));
+		}
 	}
 	if (o.end != 0 && o.end <= o.begin)
 		return (luaL_error(L, "begin must be before end"));
 
 	d = trace_load(path, &o, &err);
-	if (have_re)
-		regfree(&re);
 	if (d == NULL) {
 		error_format(&err, msg, sizeof (msg));
 		return (luaL_error(L, "%s", msg));
@@ -281,7 +354,7 @@ trace_gc(lua_State *L)
 	ltrace *t = luaL_checkudata(L, 1, TRACE_MT);
 
 	trace_free(t->d);
-	t->d = NULL;
+	t->d = NULL;	/* check_trace refuses it from now on */
 	return (0);
 }
 
@@ -386,13 +459,10 @@ static int
 push_time_in(lua_State *L, trace *d, uint32_t entity)
 {
 	uint64_t from = opt_time(L, 2, d->begin), to = opt_time(L, 3, d->end);
-	uint64_t *times = calloc(d->cat->nstates, sizeof (uint64_t));
+	uint64_t *times = scratch(L, d->cat->nstates, sizeof (uint64_t));
 
-	if (times == NULL)
-		return (luaL_error(L, "out of memory"));
 	store_time_in(d->st, entity, from, to, times);
 	push_state_times(L, d->cat, times);
-	free(times);
 	return (1);
 }
 
@@ -408,13 +478,11 @@ static int
 t_count_at(lua_State *L)
 {
 	trace *d = check_trace(L, 1);
-	uint64_t *counts = calloc(d->cat->nstates, sizeof (uint64_t));
+	uint64_t t = check_time(L, 2);
+	uint64_t *counts = scratch(L, d->cat->nstates, sizeof (uint64_t));
 
-	if (counts == NULL)
-		return (luaL_error(L, "out of memory"));
-	store_count_at(d->st, check_time(L, 2), counts);
+	store_count_at(d->st, t, counts);
 	push_state_times(L, d->cat, counts);
-	free(counts);
 	return (1);
 }
 
@@ -426,6 +494,8 @@ intervals_next(lua_State *L)
 	trace *d;
 	store_interval iv;
 
+	if (it->closed)
+		return (luaL_error(L, "this interval iterator was finalized"));
 	lua_getiuservalue(L, lua_upvalueindex(1), 1);
 	d = check_trace(L, -1);
 	while (store_iter_next(&it->it, &iv)) {
@@ -460,6 +530,7 @@ intervals_gc(lua_State *L)
 	free(it->states);
 	it->entities = NULL;
 	it->states = NULL;
+	it->closed = 1;
 	return (0);
 }
 
@@ -496,7 +567,8 @@ t_intervals(lua_State *L)
 
 		luaL_checktype(L, -1, LUA_TTABLE);
 		n = lua_rawlen(L, -1);
-		it->entities = calloc(n + 1, sizeof (uint32_t));
+		if ((it->entities = calloc(n + 1, sizeof (uint32_t))) == NULL)
+			return (luaL_error(L, "out of memory"));
 		for (i = 0; i < n; i++) {
 			lua_rawgeti(L, -1, (lua_Integer)i + 1);
 			it->entities[i] = lua_trace_entity_id(L, d, lua_gettop(L));
@@ -509,11 +581,11 @@ t_intervals(lua_State *L)
 
 		luaL_checktype(L, -1, LUA_TTABLE);
 		ns = lua_rawlen(L, -1);
-		it->states = calloc(d->cat->nstates, 1);
+		if ((it->states = calloc(d->cat->nstates, 1)) == NULL)
+			return (luaL_error(L, "out of memory"));
 		for (i = 0; i < ns; i++) {
 			lua_rawgeti(L, -1, (lua_Integer)i + 1);
-			it->states[state_value(L, d->cat,
-			    luaL_checkstring(L, -1))] = 1;
+			it->states[state_value(L, d->cat, -1)] = 1;
 			lua_pop(L, 1);
 		}
 	}
@@ -750,7 +822,7 @@ t_recolor(lua_State *L)
 		if (lua_type(L, -2) != LUA_TSTRING)
 			return (luaL_error(L, "recolor takes state names as "
 			    "keys"));
-		state_value(L, cat, lua_tostring(L, -2));
+		state_value(L, cat, -2);
 		c = luaL_checklstring(L, -1, &len);
 		if (!color_parse(c, len, &col))
 			return (luaL_error(L, "\"%s\" is not a colour: use "
@@ -762,8 +834,7 @@ t_recolor(lua_State *L)
 	while (lua_next(L, 2) != 0) {
 		size_t len;
 		const char *c = lua_tolstring(L, -1, &len);
-		uint32_t v = (uint32_t)catalog_state_by_name(cat,
-		    lua_tostring(L, -2));
+		uint32_t v = state_value(L, cat, -2);
 
 		color_parse(c, len, &states[v].color);
 		free(states[v].color_text);
@@ -798,38 +869,13 @@ selected(lua_State *L, int idx, const regex_t *re, uint32_t i)
 	return (r);
 }
 
-/* Regexes are compiled into a userdata whose __gc frees them. */
-static int
-regex_gc(lua_State *L)
-{
-	regfree(luaL_checkudata(L, 1, "statemap.regex"));
-	return (0);
-}
-
 static regex_t *
 check_selector(lua_State *L, int idx)
 {
-	regex_t *re;
-	int rc;
-
 	if (lua_type(L, idx) == LUA_TFUNCTION)
 		return (NULL);
 	luaL_checktype(L, idx, LUA_TSTRING);
-	re = lua_newuserdatauv(L, sizeof (regex_t), 0);
-	if ((rc = regcomp(re, lua_tostring(L, idx), REG_EXTENDED |
-	    REG_NOSUB)) != 0) {
-		char msg[256];
-
-		regerror(rc, re, msg, sizeof (msg));
-		return (luaL_error(L, "bad pattern \"%s\": %s",
-		    lua_tostring(L, idx), msg), NULL);
-	}
-	if (luaL_newmetatable(L, "statemap.regex")) {
-		lua_pushcfunction(L, regex_gc);
-		lua_setfield(L, -2, "__gc");
-	}
-	lua_setmetatable(L, -2);
-	return (re);
+	return (push_regex(L, lua_tostring(L, idx), "pattern"));
 }
 
 static int
@@ -965,7 +1011,7 @@ t_count(lua_State *L)
 		return (luaL_error(L, "count needs a list of states"));
 	for (i = 1; i <= n; i++) {
 		lua_rawgeti(L, 2, (lua_Integer)i);
-		counted[state_value(L, d->cat, luaL_checkstring(L, -1))] = 1;
+		counted[state_value(L, d->cat, -1)] = 1;
 		lua_pop(L, 1);
 	}
 	if (catalog_nentities(d->cat) >= CATALOG_MAX_STATES)
@@ -1031,18 +1077,17 @@ t_sorted(lua_State *L)
 
 	if (lua_type(L, 2) == LUA_TSTRING &&
 	    strcmp(lua_tostring(L, 2), "name") != 0)
-		state = state_value(L, d->cat, lua_tostring(L, 2));
+		state = state_value(L, d->cat, 2);
 	else if (!fn && !lua_isnoneornil(L, 2) &&
 	    lua_type(L, 2) != LUA_TSTRING)
 		luaL_typeerror(L, 2, "nil, \"name\", a state name or a "
 		    "function");
 	from = opt_time(L, 3, d->begin);
 	to = opt_time(L, 4, d->end);
-	items = lua_newuserdatauv(L, (n + 1) * sizeof (sort_item), 0);
+	items = scratch(L, n, sizeof (sort_item));
+	if (state >= 0)
+		times = scratch(L, d->cat->nstates, sizeof (uint64_t));
 	lua_newtable(L);	/* string keys, by ref */
-	if (state >= 0 && (times = calloc(d->cat->nstates,
-	    sizeof (uint64_t))) == NULL)
-		return (luaL_error(L, "out of memory"));
 	for (i = 0; i < n; i++) {
 		sort_item *it = &items[i];
 
@@ -1066,7 +1111,6 @@ t_sorted(lua_State *L)
 				it->key_ref = (int)i + 1;
 				continue;
 			} else {
-				free(times);
 				return (luaL_error(L, "sort key for entity "
 				    "\"%s\" is a %s; keys are numbers or "
 				    "strings", it->name, luaL_typename(L, -1)));
@@ -1074,7 +1118,6 @@ t_sorted(lua_State *L)
 			lua_pop(L, 1);
 		}
 	}
-	free(times);
 	if (strings) {
 		for (i = 0; i < n; i++) {
 			if (items[i].key_ref == 0) {
@@ -1171,7 +1214,7 @@ t_group(lua_State *L)
 			uint32_t s;
 
 			lua_rawgeti(L, 3, (lua_Integer)k);
-			s = state_value(L, d->cat, luaL_checkstring(L, -1));
+			s = state_value(L, d->cat, -1);
 			if (rank[s] == UINT32_MAX)
 				rank[s] = next_rank++;
 			lua_pop(L, 1);
@@ -1211,7 +1254,7 @@ t_count_series(lua_State *L)
 		return (luaL_error(L, "count_series needs a list of states"));
 	for (i = 1; i <= n; i++) {
 		lua_rawgeti(L, 2, (lua_Integer)i);
-		counted[state_value(L, d->cat, luaL_checkstring(L, -1))] = 1;
+		counted[state_value(L, d->cat, -1)] = 1;
 		lua_pop(L, 1);
 	}
 	c = trace_count(d, counted, "count", 5);

@@ -15,6 +15,7 @@
 #include "pngout.h"
 #include "smap.h"
 #include "threads.h"
+#include "utf8.h"
 #include "util.h"
 
 /* Cairo's image surfaces stop at 32767 pixels a side. */
@@ -152,31 +153,16 @@ clean_text(canvas *c, const char *s)
 		c->text = xmalloc(c->text_cap);
 	}
 	while (i < len) {
-		unsigned char b = (unsigned char)s[i];
-		size_t n = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 ? 2 :
-		    (b & 0xf0) == 0xe0 ? 3 : (b & 0xf8) == 0xf0 ? 4 : 0;
-		size_t k;
-		uint32_t cp = n == 2 ? b & 0x1f : n == 3 ? b & 0x0f : b & 0x07;
-		int ok = n > 0 && i + n <= len && (n == 1 || b >= 0xc2);
+		int n = utf8_char((const unsigned char *)s + i, len - i);
 
-		for (k = 1; ok && k < n; k++) {
-			unsigned char cb = (unsigned char)s[i + k];
-
-			ok = (cb & 0xc0) == 0x80;
-			cp = cp << 6 | (cb & 0x3f);
-		}
-		if (ok && n > 1 && ((n == 3 && cp < 0x800) ||
-		    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-		    (cp >= 0xd800 && cp <= 0xdfff)))
-			ok = 0;
-		if (!ok || b < 0x20) {
+		if (n <= 0 || (unsigned char)s[i] < 0x20) {
 			c->text[o++] = '?';
 			i++;
 			continue;
 		}
-		memcpy(c->text + o, s + i, n);
-		o += n;
-		i += n;
+		memcpy(c->text + o, s + i, (size_t)n);
+		o += (size_t)n;
+		i += (size_t)n;
 	}
 	c->text[o] = '\0';
 	return (c->text);

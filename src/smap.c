@@ -28,8 +28,8 @@ smap_from_trace(smap *m, const trace *d, const uint32_t *entities,
 
 	memset(m, 0, sizeof (*m));
 	m->cat = catalog_copy_without_states(d->cat);
-	m->cat->states = catalog_copy_states(d->cat);
-	m->cat->nstates = d->cat->nstates;
+	catalog_set_states(m->cat, catalog_copy_states(d->cat),
+	    d->cat->nstates);
 	m->co = coalesce_new(d->cat->nstates, budget, (int64_t)t0,
 	    (int64_t)t1);
 	while (merge_next(mg, &it)) {
@@ -87,7 +87,7 @@ smap_sort(smap *m, const char *state, sm_error *err)
 	uint32_t i;
 
 	if (state != NULL && strcmp(state, "entity") != 0) {
-		s = catalog_state_by_name(m->cat, state);
+		s = catalog_state_by_name(m->cat, state, strlen(state));
 		if (s < 0) {
 			error_set(err, "cannot sort by state \"%s\": %s has no "
 			    "such state", state, m->cat->name);
@@ -192,7 +192,8 @@ smap_stack_sort(const smap *maps, size_t n, const char *state, size_t *order,
 			return (-1);
 		}
 	}
-	if ((s = catalog_state_by_name(maps[0].cat, state)) < 0) {
+	if ((s = catalog_state_by_name(maps[0].cat, state,
+	    strlen(state))) < 0) {
 		error_set(err, "cannot stack-sort by state \"%s\": no such "
 		    "state", state);
 		return (-1);

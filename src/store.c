@@ -27,6 +27,7 @@ struct store {
 	arena *arena;		/* columns sized by estimate, or NULL */
 	double done;		/* see store_progress */
 	uint32_t *none;		/* STORE_NONE times the longest column */
+	size_t none_len;
 	column *cols;
 	size_t ncols, cols_cap;
 	uint64_t total;
@@ -63,6 +64,28 @@ store_free(store *s)
 	free(s->cols);
 	free(s->none);
 	free(s);
+}
+
+size_t
+store_memory(const store *s)
+{
+	size_t bytes = sizeof (*s) + s->cols_cap * sizeof (column), i;
+
+	if (s->arena != NULL)
+		bytes += arena_used(s->arena);
+	bytes += s->none_len * sizeof (uint32_t);
+	for (i = 0; i < s->ncols; i++) {
+		const column *c = &s->cols[i];
+
+		if (c->borrowed)
+			continue;
+		if (!c->in_arena)
+			bytes += c->cap * (sizeof (uint64_t) +
+			    sizeof (uint16_t));
+		if (c->tag != NULL)
+			bytes += c->cap * sizeof (uint32_t);
+	}
+	return (bytes);
 }
 
 static column *
@@ -336,6 +359,7 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 	/* One shared column of "no tag" for every untagged entity. */
 	free(s->none);
 	s->none = xmalloc(longest * sizeof (uint32_t));
+	s->none_len = longest;
 	for (i = 0; i < longest; i++)
 		s->none[i] = STORE_NONE;
 }

@@ -77,6 +77,13 @@ uint32_t store_nstates(const store *s);
 uint64_t store_begin(const store *s);
 uint64_t store_end(const store *s);
 
+/*
+ * Bytes of memory the store holds of its own (not what it adopted from
+ * a mapping): for telling a garbage collector, or a memory limit, what a
+ * trace costs.
+ */
+size_t store_memory(const store *s);
+
 /* Transitions of an entity (0 for an entity that has none). */
 size_t store_count(const store *s, uint32_t entity);
 /* How many it has room for before its column must grow. */

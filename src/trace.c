@@ -104,8 +104,7 @@ derive(const trace *src, catalog_state *states, uint32_t nstates,
 	size_t index = 0;
 
 	d->cat = catalog_copy_without_states(src->cat);
-	d->cat->states = states;
-	d->cat->nstates = nstates;
+	catalog_set_states(d->cat, states, nstates);
 	for (i = 0; by_tag != NULL && i < catalog_ntags(d->cat); i++)
 		d->cat->tags[i].state = by_tag[i];
 	d->st = store_new(nstates);
@@ -158,8 +157,7 @@ trace_select(const trace *src, const uint32_t *ids, uint32_t n,
 	catalog *cat = catalog_copy_header(st);
 	uint32_t i;
 
-	cat->nstates = st->nstates;
-	cat->states = catalog_copy_states(st);
+	catalog_set_states(cat, catalog_copy_states(st), st->nstates);
 	d->cat = cat;
 	d->st = store_new(st->nstates);
 	for (i = 0; i < n; i++) {
@@ -236,6 +234,7 @@ trace_count(const trace *src, const unsigned char *counted,
 		cat->states[i].color.g = (uint8_t)(0xf4 - f * (0xf4 - 0x30));
 		cat->states[i].color.b = (uint8_t)(0xf8 - f * (0xf8 - 0x6b));
 	}
+	catalog_index_states(cat);
 	catalog_entity(cat, name, name_len);
 	d->cat = cat;
 	d->st = store_new(n + 1);
@@ -251,7 +250,8 @@ trace_count(const trace *src, const unsigned char *counted,
 		steps[nsteps].time = iv.end;
 		steps[nsteps++].delta = -1;
 	}
-	qsort(steps, nsteps, sizeof (step), compare_steps);
+	if (nsteps > 0)
+		qsort(steps, nsteps, sizeof (step), compare_steps);
 	store_append(d->st, 0, src->begin, 0, STORE_NONE);
 	last = 0;
 	for (k = 0; k < nsteps; ) {
@@ -296,8 +296,7 @@ trace_group(const trace *src, const uint32_t *group_of,
 	trace *d = xcalloc(1, sizeof (*d));
 
 	d->cat = catalog_copy_header(src->cat);
-	d->cat->states = catalog_copy_states(src->cat);
-	d->cat->nstates = ns;
+	catalog_set_states(d->cat, catalog_copy_states(src->cat), ns);
 	for (g = 0; g < ngroups; g++)
 		catalog_entity(d->cat, names[g], name_lens[g]);
 	d->st = store_new(ns);

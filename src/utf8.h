@@ -1,0 +1,32 @@
+/*
+ * utf8.h: the few facts about UTF-8 that several writers need: where a
+ * character ends, whether text is valid, where text may be cut.
+ *
+ * Valid means RFC 3629: no overlong forms, no surrogates (U+D800 to
+ * U+DFFF), nothing beyond U+10FFFF.  Names from traces are checked by the
+ * JSON parser; names made by scripts are checked with utf8_valid before
+ * they reach any output.
+ */
+#ifndef SM_UTF8_H
+#define SM_UTF8_H
+
+#include <stddef.h>
+
+/*
+ * The length (1 to 4) of the valid character at s, of which n > 0 bytes
+ * are available; 0 if the bytes there are not a valid character; -1 if
+ * they begin one that the n bytes cut short.
+ */
+int utf8_char(const unsigned char *s, size_t n);
+
+/* Whether len bytes at s are all valid UTF-8. */
+int utf8_valid(const char *s, size_t len);
+
+/*
+ * The length of the longest prefix of s (valid UTF-8, len bytes) that is
+ * at most max bytes and ends between two characters, so that cutting a
+ * name to fit never splits a character.
+ */
+size_t utf8_cut(const char *s, size_t len, size_t max);
+
+#endif
