@@ -113,10 +113,13 @@ opt_time_field(lua_State *L, int t, const char *key, uint64_t dflt)
 
 /*
  * Reads the panel table at idx into p.  The entity array is a userdata
- * left on the stack, so it lives until render returns.
+ * kept in the table at `anchor` (as its i-th element), so it lives until
+ * render returns, however many panels there are: the stack does not
+ * grow with them.
  */
 static void
-read_panel(lua_State *L, int idx, render_panel *p)
+read_panel(lua_State *L, int idx, int anchor, size_t index,
+    render_panel *p)
 {
 	uint32_t *ids;
 	size_t i, n;
@@ -148,7 +151,8 @@ read_panel(lua_State *L, int idx, render_panel *p)
 			lua_pop(L, 1);
 		}
 	}
-	lua_remove(L, -2);
+	lua_rawseti(L, anchor, (lua_Integer)index + 1);
+	lua_pop(L, 1);		/* the entities field */
 	p->entities = ids;
 	p->nentities = (uint32_t)n;
 }
@@ -213,7 +217,7 @@ f_render(lua_State *L)
 	render_panel *panels;
 	render_layout lay;
 	size_t npanels, i;
-	int list;
+	int list, anchor;
 	const char *output;
 	sm_error err;
 	char msg[sizeof (err.message) + sizeof (err.file) + 64];
@@ -243,14 +247,15 @@ f_render(lua_State *L)
 	if (npanels == 0)
 		return (luaL_error(L, "render: no panels"));
 	panels = lua_newuserdatauv(L, npanels * sizeof (render_panel), 0);
+	lua_createtable(L, (int)npanels, 0);
+	anchor = lua_gettop(L);
 	for (i = 0; i < npanels; i++) {
 		lua_rawgeti(L, list, (lua_Integer)i + 1);
 		if (!lua_istable(L, -1))
 			return (luaL_error(L, "render: panel %d is not a "
 			    "table", (int)i + 1));
-		read_panel(L, lua_gettop(L), &panels[i]);
-		/* Stack: ..., panel table, ids: keep ids, drop the table. */
-		lua_remove(L, -2);
+		read_panel(L, lua_gettop(L), anchor, i, &panels[i]);
+		lua_pop(L, 1);
 	}
 
 	render_defaults(&o, panels[0].d);

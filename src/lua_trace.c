@@ -19,6 +19,8 @@
 #include "duration.h"
 #include "intern.h"
 #include "natural.h"
+#include "utf8.h"
+#include "util.h"
 
 #define TRACE_MT	"statemap.trace"
 #define ENTITY_MT	"statemap.entity"
@@ -120,6 +122,22 @@ state_value(lua_State *L, const catalog *cat, int idx)
 	if (s < 0)
 		luaL_error(L, "no state \"%s\" in trace %s", name, cat->name);
 	return ((uint32_t)s);
+}
+
+/*
+ * A name a script made (a new state, entity or group name) for the
+ * string at idx: it reaches SVG, JSON and PDF output, which take only
+ * valid UTF-8, so anything else is refused here, where the script can
+ * be told which name is wrong.
+ */
+static const char *
+check_name(lua_State *L, int idx, size_t *len, const char *what)
+{
+	const char *s = lua_tolstring(L, idx, len);
+
+	if (s == NULL || !utf8_valid(s, *len))
+		luaL_error(L, "%s is not valid UTF-8 text", what);
+	return (s);
 }
 
 uint32_t
@@ -616,6 +634,11 @@ mapped_state(lua_State *L, int names, int order, uint32_t *n)
 		return (v);
 	}
 	lua_pop(L, 1);
+	{
+		size_t len;
+
+		check_name(L, -1, &len, "a state name the function returned");
+	}
 	if (*n >= CATALOG_MAX_STATES)
 		luaL_error(L, "map makes more than %d states",
 		    CATALOG_MAX_STATES);
@@ -654,28 +677,20 @@ states_from_order(lua_State *L, const catalog *cat, int order, uint32_t nnew)
 	catalog_state *states;
 	uint32_t i, gen = 0;
 
-	if ((states = calloc(nnew, sizeof (catalog_state))) == NULL)
-		luaL_error(L, "out of memory");
+	states = xcalloc(nnew + 1, sizeof (catalog_state));
 	for (i = 0; i < nnew; i++) {
 		size_t len;
 		const char *name;
-		int64_t old = -1;
-		uint32_t k;
+		int64_t old;
 
 		lua_rawgeti(L, order, (lua_Integer)i + 1);
 		name = lua_tolstring(L, -1, &len);
-		states[i].name = malloc(len + 1);
-		memcpy(states[i].name, name, len + 1);
+		states[i].name = xstrndup(name, len);
 		states[i].name_len = len;
-		for (k = 0; k < cat->nstates && old < 0; k++) {
-			if (cat->states[k].name_len == len &&
-			    memcmp(cat->states[k].name, name, len) == 0)
-				old = k;
-		}
-		if (old >= 0) {
+		if ((old = catalog_state_by_name(cat, name, len)) >= 0) {
 			states[i].color = cat->states[old].color;
-			states[i].color_text = cat->states[old].color_text ==
-			    NULL ? NULL : strdup(cat->states[old].color_text);
+			states[i].color_text = xstrdup_or_null(
+			    cat->states[old].color_text);
 		} else {
 			states[i].color = color_generated(gen++);
 		}
@@ -838,7 +853,7 @@ t_recolor(lua_State *L)
 
 		color_parse(c, len, &states[v].color);
 		free(states[v].color_text);
-		states[v].color_text = strdup(c);
+		states[v].color_text = xstrndup(c, len);
 		lua_pop(L, 1);
 	}
 	push_trace(L, trace_derive(d, states, cat->nstates, by_state,
@@ -950,7 +965,7 @@ t_rename(lua_State *L)
 			    "is a %s, not a string", old,
 			    luaL_typename(L, -1)));
 		}
-		names[i] = lua_tolstring(L, -1, &lens[i]);
+		names[i] = check_name(L, -1, &lens[i], "a new entity name");
 		lua_rawseti(L, list, (lua_Integer)i + 1);
 		ids[i] = i;
 	}
@@ -1003,6 +1018,8 @@ t_count(lua_State *L)
 	const char *name = luaL_optlstring(L, 3, "count", &len);
 	unsigned char *counted;
 
+	if (!lua_isnoneornil(L, 3))
+		check_name(L, 3, &len, "the count's name");
 	luaL_checktype(L, 2, LUA_TTABLE);
 	counted = lua_newuserdatauv(L, d->cat->nstates + 1, 0);
 	memset(counted, 0, d->cat->nstates + 1);
@@ -1193,7 +1210,8 @@ t_group(lua_State *L)
 		lua_rawget(L, groups);
 		if (lua_isnil(L, -1)) {
 			lua_pop(L, 1);
-			names[ngroups] = lua_tolstring(L, -1, &lens[ngroups]);
+			names[ngroups] = check_name(L, -1, &lens[ngroups],
+			    "a group name");
 			lua_pushvalue(L, -1);
 			lua_pushinteger(L, ngroups);
 			lua_rawset(L, groups);
@@ -1606,6 +1624,9 @@ new_class(lua_State *L, const char *name, const luaL_Reg *methods,
 		lua_pushcfunction(L, gc);
 		lua_setfield(L, -2, "__gc");
 	}
+	/* getmetatable gives the name, never __gc to call by hand. */
+	lua_pushstring(L, name);
+	lua_setfield(L, -2, "__metatable");
 	lua_pop(L, 1);
 }
 

@@ -116,8 +116,10 @@ do
 	check("render: a span past the data draws empty strips",
 	    pcall(sm.render, { output = png, trace = t, from = 1e12, to = 1e12 + 100 }))
 	check("render: no entities is an empty panel", pcall(sm.render, { output = png, trace = t, entities = {} }))
-	check("render: invalid UTF-8 in a name is drawn, not fatal",
-	    pcall(sm.render, { output = png, trace = t:rename{ cpu0 = "bad\255name\1" } }))
+	check("render: invalid UTF-8 in a title is drawn, not fatal",
+	    pcall(sm.render, { output = png, trace = t, title = "bad\255name\1" }))
+	check("render: a control character in a name is drawn, not fatal",
+	    pcall(sm.render, { output = png, trace = t:rename{ cpu0 = "bad\1name" } }))
 	os.remove(png)
 end
 -- A PNG that cannot be written (a full disk) is an error naming the file.

@@ -1,0 +1,113 @@
+-- Ordinary Lua that once corrupted memory or leaked: many panels, objects
+-- used after their finalizer, names that are not UTF-8, overflows.
+-- (make check-asan also runs this file under valgrind, which sees what
+-- ASan cannot: Debian's liblua is not instrumented.)
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local unit = require "unit"
+local sm = require "statemap"
+local check, check_eq, check_error = unit.check, unit.check_eq, unit.check_error
+
+local tmp = os.tmpname()
+local function write(path, lines)
+	local f = assert(io.open(path, "w"))
+	f:write(table.concat(lines, "\n"), "\n")
+	f:close()
+end
+
+-- A trace of 100 entities.
+local lines = { '{"start": [0, 0], "states": {"a": {"value": 0}, "b": {"value": 1}}}' }
+for i = 1, 300 do
+	lines[#lines + 1] = ('{"time": "%d", "entity": "e%d", "state": %d}'):format(i * 10, i % 100, i % 2)
+end
+write(tmp, lines)
+local t = sm.load(tmp, { cache = false })
+
+-- Many panels: each used to leave a value on the Lua stack unchecked.
+local out = tmp .. ".png"
+local ok, err = pcall(function()
+	return sm.layout.panels_by(t, function(e) return e.name end, { output = out })
+end)
+check("render: one panel per entity (100 panels)", ok, err)
+local panels = {}
+for i = 1, 200 do panels[i] = { trace = t, row_height = 1, entities = { "e" .. (i % 100) } } end
+ok, err = pcall(sm.render, { output = out, panels = panels, legend = false })
+check("render: 200 panels", ok, err)
+panels = {}
+for i = 1, 2000 do panels[i] = { trace = t, row_height = 1, entities = { "e1" } } end
+ok, err = pcall(sm.render, { output = tmp .. ".svg", panels = panels, legend = false,
+	interactive = true })
+check("render: 2000 panels of the interactive statemap", ok, err)
+os.remove(tmp .. ".svg")
+os.remove(out)
+
+-- Metatables are protected: __gc cannot be called by hand.
+check_eq("getmetatable of a trace is its name", getmetatable(t), "statemap.trace")
+check_eq("getmetatable of an entity is its name", getmetatable(t:entity("e1")), "statemap.entity")
+
+-- An object resurrected by another's finalizer, after its own ran.
+do
+	local u = sm.load(tmp, { cache = false })
+	local e = u:entity("e5")
+	local it = u:intervals()
+	-- Finalizers run in the reverse order of creation: this one first,
+	-- then those of it and u, which R, RE and RI still reach afterwards.
+	setmetatable({}, { __gc = function() R, RE, RI = u, e, it end })
+end
+collectgarbage()
+collectgarbage()
+check("a trace was resurrected", R ~= nil)
+check_error("a finalized trace's method is an error", function() return R:entities() end, "finalized")
+check_error("tostring of a finalized trace is an error", function() return tostring(R) end, "finalized")
+check_error("a finalized trace's field is an error", function() return R.title end, "finalized")
+check_error("an entity of a finalized trace is an error", function() return RE:at(10) end, "finalized")
+check_error("a finalized iterator is an error", function() return RI() end, "finalized")
+check_error("render of a finalized trace is an error", function()
+	return sm.render{ output = tmp .. ".png", trace = R } end, "finalized")
+R, RE, RI = nil, nil, nil
+
+-- Overflow and empty cases.
+check_error("begin plus duration beyond 2^63", function()
+	return sm.load(tmp, { begin = math.maxinteger, duration = 10, cache = false })
+end, "beyond 2^63")
+check_error("duration beyond end", function()
+	return sm.load(tmp, { ["end"] = 5, duration = 10, cache = false })
+end, "duration exceeds end")
+write(tmp .. ".empty", { '{"start": [0, 0], "states": {"a": {"value": 0}}}' })
+local empty = sm.load(tmp .. ".empty", { cache = false })
+local c = empty:count({ "a" })
+check_eq("count of a trace without data", #c:entities(), 1)
+os.remove(tmp .. ".empty")
+check_error("a bad filter is an error that leaks nothing", function()
+	return sm.load(tmp, { filter = "(", cache = false })
+end, "bad filter")
+check_error("a bad time after a filter leaks nothing", function()
+	return sm.load(tmp, { filter = "e", duration = "x", cache = false })
+end, "bad time")
+check_error("count_at with a bad time leaks nothing", function() return t:count_at("soon") end, "bad time")
+
+-- Names a script makes must be valid UTF-8 before they reach any output.
+check_error("rename to invalid UTF-8", function()
+	return t:rename({ e1 = "bad\255name" })
+end, "not valid UTF-8")
+check_error("map to invalid UTF-8", function()
+	return t:map(function(s) return s .. "\192" end)
+end, "not valid UTF-8")
+check_error("map_intervals to invalid UTF-8", function()
+	return t:map_intervals(function(iv) return "\237\160\128" end)
+end, "not valid UTF-8")
+check_error("group names must be UTF-8", function()
+	return t:group(function(e) return "\255" end)
+end, "not valid UTF-8")
+check_error("a count's name must be UTF-8", function()
+	return t:count({ "a" }, "\128")
+end, "not valid UTF-8")
+check("valid UTF-8 names are fine", pcall(t.rename, t, { e1 = "é→✓" }))
+
+-- The collector is told what traces cost: dropping derived traces lets
+-- them go without an explicit collectgarbage().
+local before = collectgarbage("count")
+for _ = 1, 50 do local _ = t:recolor({ a = "#123456" }) end
+check("derived traces are collected as they are dropped",
+	collectgarbage("count") - before < 50000)
+
+os.remove(tmp)
