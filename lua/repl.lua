@@ -36,10 +36,11 @@ for i, k in ipairs { "name", "entity", "state", "tag", "start", "finish",
 	FIELD_ORDER[k] = i
 end
 
+-- The objects' metatables are protected: getmetatable gives their names.
 local function class_of(v)
+	if type(v) ~= "userdata" then return nil end
 	local mt = getmetatable(v)
-	if mt == registry[TRACE] then return TRACE end
-	if mt == registry[ENTITY] then return ENTITY end
+	if mt == TRACE or mt == ENTITY then return mt end
 end
 
 local function quote(s)
