@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "color.h"
+#include "debug.h"
 #include "json.h"
 #include "progress.h"
 #include "scan.h"
@@ -1562,13 +1563,12 @@ parse_all(ingest *in, size_t *pos)
 static int
 run(ingest *in)
 {
-	const char *debug = getenv("STATEMAP_DEBUG");
 	size_t pos = 0;
 
 	if (parse_all(in, &pos) != 0)
 		return (-1);
 	/* For tests: that the threads do the work, not just get it right. */
-	if (debug != NULL && strstr(debug, "scan") != NULL)
+	if (debug_on("scan"))
 		fprintf(stderr, "%s: %" PRIu64 " of %" PRIu64 " data taken "
 		    "from %" PRIu64 " chunks read by threads\n", in->name,
 		    in->threaded, in->cat->ndata, in->nchunks);

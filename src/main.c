@@ -12,6 +12,7 @@
 #include "cache.h"
 #include "classic.h"
 #include "duration.h"
+#include "fatal.h"
 #include "lua_repl.h"
 #include "lua_script.h"
 #include "version.h"
@@ -397,6 +398,8 @@ main(int argc, char **argv)
 	repl_options ro;
 	int c, i, rv;
 
+	/* Ctrl-C is the Lua interrupt in Lua modes (lua_script.h). */
+	fatal_handle_signals(0);
 	i = first_operand(argc, argv);
 	if (!(i < argc && is_script(argv[i])) && lua_mode(argc, argv, &ro)) {
 		rv = lua_repl_run(&ro);
@@ -479,6 +482,7 @@ main(int argc, char **argv)
 		}
 		o.filter = &re;
 	}
+	fatal_handle_signals(1);
 	rv = classic_run(&o, argv + optind, argc - optind);
 	if (filter != NULL)
 		regfree(&re);

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "debug.h"
+#include "fatal.h"
 #include "util.h"
 
 int
@@ -61,6 +63,9 @@ outfile_open(outfile *of, const char *path, sm_error *err)
 		of->path = of->tmp = NULL;
 		return (-1);
 	}
+	/* Removed if a signal ends the process before it is complete. */
+	of->fatal_slot = fatal_add_temp(of->tmp);
+	debug_hold("hold-output", of->tmp, 0);
 	/* mkstemp makes 0600; an output file should look like any other. */
 	{
 		mode_t mask = umask(0);
@@ -107,6 +112,7 @@ outfile_commit(outfile *of, sm_error *err)
 		    strerror(saved));
 		unlink(of->tmp);
 	}
+	fatal_drop_temp(of->fatal_slot);
 	free(of->path);
 	free(of->tmp);
 	of->path = of->tmp = NULL;
@@ -125,6 +131,7 @@ outfile_abort(outfile *of)
 	if (of->fp != NULL)
 		fclose(of->fp);
 	unlink(of->tmp);
+	fatal_drop_temp(of->fatal_slot);
 	free(of->path);
 	free(of->tmp);
 	of->path = of->tmp = NULL;

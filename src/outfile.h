@@ -19,6 +19,7 @@ typedef struct outfile {
 	char *path;		/* the file to rename onto; NULL if written directly */
 	char *tmp;
 	int device;		/* an existing non-regular file, opened in place */
+	int fatal_slot;		/* tmp's registration with fatal.h */
 	const char *name;	/* its name (borrowed), for errors */
 } outfile;
 

@@ -12,6 +12,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "debug.h"
+#include "fatal.h"
 #include "threads.h"
 #include "util.h"
 
@@ -50,6 +52,7 @@ struct source {
 	source_kind kind;
 	const char *map;	/* the whole file, when mapped */
 	size_t map_len;
+	int map_watch;		/* its registration with fatal.h */
 	uint64_t size;		/* of a regular file, else 0 */
 	uint64_t consumed;	/* bytes read from the file */
 	unsigned char *in;	/* raw bytes read but not yet used */
@@ -175,6 +178,10 @@ source_open(const char *path, const char *name, sm_error *err)
 			    MADV_SEQUENTIAL);
 			s->map = map;
 			s->map_len = (size_t)st.st_size;
+			/* A file cut short while mapped is an error, not a
+			 * crash: reading past its new end raises SIGBUS. */
+			s->map_watch = fatal_watch_map(map, s->map_len, name);
+			debug_hold("hold-input", name, 1);
 			s->consumed = s->size;
 			return (s);
 		}
@@ -206,8 +213,10 @@ source_close(source *s)
 	if (s == NULL)
 		return;
 	ahead_stop(s);
-	if (s->map != NULL)
+	if (s->map != NULL) {
+		fatal_unwatch_map(s->map_watch);
 		(void) munmap((void *)s->map, s->map_len);
+	}
 	if (s->z_ready)
 		(void) inflateEnd(&s->z);
 	ZSTD_freeDStream(s->zs);
