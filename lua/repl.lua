@@ -367,9 +367,12 @@ end
 local pending = nil	-- the lines of an incomplete statement so far
 repl.failures = 0
 
+-- Messages quote names from traces: no control character in them may
+-- reach the terminal (an escape sequence could drive it).
 local function report_error(msg)
 	io.stdout:flush()
-	io.stderr:write("statemap-lua: ", msg, "\n")
+	io.stderr:write("statemap-lua: ", tostring(msg):gsub("[%z\1-\8\11-\31\127]",
+	    function(c) return ("\\%03d"):format(c:byte()) end), "\n")
 	repl.failures = repl.failures + 1
 end
 

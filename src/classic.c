@@ -101,7 +101,7 @@ base_name(const char *path)
 static int
 read_file(file_ctx *fc, const char *path, sm_error *err)
 {
-	ingest_options io = { fc->opts->ignore_tags, fc->opts->filter, NULL };
+	ingest_options io = { fc->opts->ignore_tags, fc->opts->filter, NULL, NULL };
 	smap *m = fc->map;
 
 	int rv;

@@ -23,20 +23,25 @@ debug_on(const char *knob)
 void
 debug_hold(const char *knob, const char *what, int resume)
 {
-	sigset_t usr1, old;
-	int sig;
+	sigset_t wake, old;
+	int sig = 0;
 
 	if (!debug_on(knob))
 		return;
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &usr1, &old);
+	sigemptyset(&wake);
+	sigaddset(&wake, SIGUSR1);
+	sigaddset(&wake, SIGINT);
+	if (resume)
+		pthread_sigmask(SIG_BLOCK, &wake, &old);
 	fprintf(stderr, "holding %s\n", what);
 	fflush(stderr);
-	if (resume)
-		(void) sigwait(&usr1, &sig);
-	else
+	if (!resume)
 		for (;;)
 			pause();
+	(void) sigwait(&wake, &sig);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* Ctrl-C resumes too, and reaches the process's own handler just
+	 * as if it had come in the middle of the work held up here. */
+	if (sig == SIGINT)
+		raise(SIGINT);
 }

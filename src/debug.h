@@ -7,6 +7,8 @@
  *                 TMP" on stderr and wait to be killed (signal tests)
  *   hold-input    once an input file is mapped, say "holding NAME" and
  *                 wait for SIGUSR1 (tests that change the file under us)
+ *                 or SIGINT (which then interrupts the load, for tests of
+ *                 Ctrl-C in the middle of C work)
  *
  * None of them changes what the program computes or writes.
  */

@@ -903,17 +903,32 @@ fast_datum(ingest *in, size_t pos, size_t *next)
 
 /* ---- the loop ---- */
 
-/* Every 64 K records: cheap enough to leave on for every load. */
-static void
-report(ingest *in, size_t pos)
+/* The progress display, and whether the consumer wants to go on. */
+static int
+checkpoint(ingest *in, size_t pos)
 {
 	reader *rd = &in->rd;
+	const char *why = NULL;
 
-	if (in->progress == NULL || (++in->tick & 0xffff) != 0)
-		return;
-	progress_update(in->progress, rd->mapped || rd->src == NULL ?
-	    rd->base + pos : source_consumed(rd->src), rd->base + pos,
-	    in->cat->nrecords);
+	if (in->progress != NULL)
+		progress_update(in->progress, rd->mapped || rd->src == NULL ?
+		    rd->base + pos : source_consumed(rd->src), rd->base + pos,
+		    in->cat->nrecords);
+	if (in->opts->keep_going != NULL &&
+	    in->opts->keep_going(in->ctx, &why) != 0) {
+		error_at(in->err, in->name, 0, 0, "%s", why);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Every 64 K records: cheap enough to leave on for every load. */
+static int
+report(ingest *in, size_t pos)
+{
+	if ((++in->tick & 0xffff) != 0)
+		return (0);
+	return (checkpoint(in, pos));
 }
 
 /*
@@ -945,7 +960,8 @@ parse_records(ingest *in, size_t *pos, size_t limit)
 		if (fast_datum(in, *pos, &next)) {
 			*pos = next;
 			reader_release(rd, *pos);
-			report(in, *pos);
+			if (report(in, *pos) != 0)
+				return (-1);
 			continue;
 		}
 		json_arena_reset(in->arena);
@@ -964,7 +980,8 @@ parse_records(ingest *in, size_t *pos, size_t limit)
 			return (-1);
 		*pos = next;
 		reader_release(rd, *pos);
-		report(in, *pos);
+		if (report(in, *pos) != 0)
+			return (-1);
 	}
 }
 
@@ -1421,6 +1438,8 @@ take_chunk(ingest *in, chunk *c, size_t *pos)
 {
 	size_t i, k, n = intern_count(c->names);
 
+	if (checkpoint(in, *pos) != 0)
+		return (-1);
 	grow_array(&c->ids, &c->ids_cap, n + 1, sizeof (uint32_t));
 	for (k = 0; k < n; k++)
 		c->ids[k] = UNMAPPED;
@@ -1447,7 +1466,8 @@ take_chunk(ingest *in, chunk *c, size_t *pos)
 				return (parse_records(in, pos, c->end));
 			}
 			in->threaded++;
-			report(in, at);
+			if (report(in, at) != 0)
+				return (-1);
 		}
 		*pos = r->end;
 	}

@@ -41,6 +41,13 @@ typedef struct ingest_options {
 	 * (tags are numbered as they first appear).
 	 */
 	ingest_data_fn data;
+	/*
+	 * NULL, or asked every so often (about every 64 K records, and for
+	 * each chunk the parsing threads read) whether to go on, with the
+	 * datum function's ctx: 0 to go on, or -1 with *why, which ends the
+	 * read with that error (Ctrl-C, a script's time or memory limit).
+	 */
+	int (*keep_going)(void *ctx, const char **why);
 } ingest_options;
 
 /*

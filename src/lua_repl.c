@@ -378,7 +378,11 @@ lua_repl_run(const repl_options *o)
 		if (!tty && lua_tointeger(L, -1) > 0)
 			rv = 1;
 	}
-	fflush(stdout);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "statemap-lua: error writing standard output: "
+		    "%s\n", strerror(errno));
+		rv = 1;
+	}
 	lua_script_close(L);
 	repl_L = NULL;
 	return (rv);

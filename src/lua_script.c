@@ -1,5 +1,7 @@
 #include "lua_script.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,50 +12,43 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "fatal.h"
+#include "runlimit.h"
 #include "lua_statemap.h"
 
 /* ---- limits ---- */
 
-/* What a state has used of its limits (script_limits), and when it ends. */
+/* What a state has used of its limits (runlimit.h keeps the counts). */
 typedef struct meter {
-	size_t used, limit;	/* bytes; limit 0 is none */
-	int exceeded;
-	uint64_t deadline;	/* monotonic ns; 0 is none */
-	uint64_t timeout;
+	size_t limit;		/* bytes; 0 is none */
+	int exceeded;		/* an allocation was refused */
+	uint64_t timeout;	/* ns; 0 is none */
+	pthread_t watchdog;
+	int watching;
+	char message[96];	/* for lua_script_error */
 } meter;
 
-static volatile sig_atomic_t interrupted;
 static lua_State *running;
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
-}
 
 /* The allocator Lua uses, counting every byte against the limit. */
 static void *
 limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
-	meter *b = ud;
+	meter *m = ud;
 	size_t old = ptr != NULL ? osize : 0;
 	void *p;
 
 	if (nsize == 0) {
 		free(ptr);
-		b->used -= old;
+		(void) runlimit_lua_resize(old, 0);
 		return (NULL);
 	}
-	if (b->limit != 0 && nsize > old && b->used - old + nsize > b->limit) {
-		b->exceeded = 1;
+	if (runlimit_lua_resize(old, nsize) != 0) {
+		m->exceeded = 1;
 		return (NULL);
 	}
 	if ((p = realloc(ptr, nsize)) == NULL)
-		return (NULL);
-	b->used = b->used - old + nsize;
+		(void) runlimit_lua_resize(nsize, old);
 	return (p);
 }
 
@@ -63,10 +58,10 @@ static void check_hook(lua_State *L, lua_Debug *ar);
 static void
 base_hook(lua_State *L)
 {
-	meter *b;
+	meter *m;
 
-	lua_getallocf(L, (void **)&b);
-	if (b->timeout != 0)
+	lua_getallocf(L, (void **)&m);
+	if (m->timeout != 0)
 		lua_sethook(L, check_hook, LUA_MASKCOUNT, 10000);
 	else
 		lua_sethook(L, NULL, 0, 0);
@@ -76,30 +71,60 @@ base_hook(lua_State *L)
 static void
 check_hook(lua_State *L, lua_Debug *ar)
 {
-	meter *b;
+	const char *why;
 
 	(void) ar;
-	lua_getallocf(L, (void **)&b);
-	if (interrupted) {
+	if (runlimit_interrupted()) {
 		/* The REPL goes on after this error: back to the cheap hook. */
-		interrupted = 0;
+		runlimit_clear_interrupt();
 		base_hook(L);
 		luaL_error(L, "interrupted");
 	}
-	if (b->deadline != 0 && now_ns() > b->deadline)
-		luaL_error(L, "script timed out after %f s (--timeout)",
-		    (double)b->timeout / 1e9);
+	if (runlimit_expired() && runlimit_check(0, &why) != 0)
+		luaL_error(L, "script %s", why);
 }
 
-/* SIGINT: ask the running code to stop at its next instruction. */
+/*
+ * SIGINT: ask the running code to stop at its next instruction, and C
+ * loops at their next check.  Lua cannot be interrupted inside some
+ * library functions (a pattern match that backtracks for ever): a
+ * second Ctrl-C while the first is still waiting ends the process.
+ */
 static void
 on_sigint(int sig)
 {
 	(void) sig;
-	interrupted = 1;
+	if (runlimit_interrupted())
+		fatal_exit(NULL, "interrupted again while the first Ctrl-C "
+		    "was still waiting: stopping", 128 + SIGINT);
+	runlimit_interrupt();
 	if (running != NULL)
 		lua_sethook(running, check_hook, LUA_MASKCALL | LUA_MASKRET |
 		    LUA_MASKCOUNT, 1);
+}
+
+/*
+ * The timeout's last resort: a thread that ends the process a little
+ * after the deadline, for code the hook cannot stop in time (a Lua
+ * library function such as string.find, which runs no hook inside).
+ * Anything that can stop has by then.
+ */
+#define WATCHDOG_GRACE_NS	2000000000ULL
+
+static void *
+watchdog(void *arg)
+{
+	const meter *m = arg;
+	struct timespec ts;
+	uint64_t ns = m->timeout + WATCHDOG_GRACE_NS;
+	const char *why = "timed out (--timeout)";
+
+	ts.tv_sec = (time_t)(ns / 1000000000ULL);
+	ts.tv_nsec = (long)(ns % 1000000000ULL);
+	while (nanosleep(&ts, &ts) != 0)
+		;
+	(void) runlimit_check(0, &why);
+	fatal_exit(NULL, why, 1);
 }
 
 /* Adds a traceback to an error message, as lua.c does. */
@@ -131,27 +156,31 @@ open_libraries(lua_State *L)
 lua_State *
 lua_script_state(const script_limits *limits)
 {
-	meter *b = calloc(1, sizeof (*b));
+	meter *m = calloc(1, sizeof (*m));
 	lua_State *L;
 	struct sigaction sa;
 
-	if (b == NULL || (L = lua_newstate(limited_alloc, b)) == NULL) {
-		free(b);
+	if (m == NULL || (L = lua_newstate(limited_alloc, m)) == NULL) {
+		free(m);
 		fprintf(stderr, "statemap-lua: cannot create Lua state\n");
 		return (NULL);
 	}
-	b->limit = limits->memory_bytes;
-	b->timeout = limits->timeout_ns;
+	m->limit = limits->memory_bytes;
+	m->timeout = limits->timeout_ns;
+	runlimit_set(m->timeout, m->limit);
 	lua_atpanic(L, NULL);
 	lua_pushcfunction(L, open_libraries);
 	if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
 		fprintf(stderr, "statemap-lua: cannot open the Lua libraries: "
-		    "%s\n", b->exceeded ? "out of memory" : lua_tostring(L, -1));
+		    "%s\n", m->exceeded ? "out of memory" : lua_tostring(L, -1));
 		lua_script_close(L);
 		return (NULL);
 	}
-	if (b->timeout != 0)
-		b->deadline = now_ns() + b->timeout;
+	if (m->timeout != 0 &&
+	    pthread_create(&m->watchdog, NULL, watchdog, m) == 0) {
+		m->watching = 1;
+		pthread_detach(m->watchdog);
+	}
 	base_hook(L);
 	running = L;
 	/* No SA_RESTART: a Ctrl-C at the REPL's prompt must wake its wait. */
@@ -165,14 +194,17 @@ lua_script_state(const script_limits *limits)
 void
 lua_script_close(lua_State *L)
 {
-	meter *b;
+	meter *m;
 
 	signal(SIGINT, SIG_DFL);
 	running = NULL;
-	interrupted = 0;
-	lua_getallocf(L, (void **)&b);
+	runlimit_clear_interrupt();
+	lua_getallocf(L, (void **)&m);
 	lua_close(L);
-	free(b);
+	/* A watchdog still sleeping reads m: it lives as long as the
+	 * process (one state per process). */
+	if (!m->watching)
+		free(m);
 }
 
 int
@@ -190,13 +222,17 @@ lua_script_pcall(lua_State *L, int nargs, int nresults)
 const char *
 lua_script_error(lua_State *L)
 {
-	meter *b;
+	meter *m;
 
-	lua_getallocf(L, (void **)&b);
-	if (b->exceeded) {
-		b->exceeded = 0;
-		return (lua_pushfstring(L, "needed more than the memory limit "
-		    "of %d MB (--memory-limit)", (int)(b->limit >> 20)));
+	lua_getallocf(L, (void **)&m);
+	if (m->exceeded) {
+		/* Nothing is allocated for it: the memory is still in use
+		 * (by traces the collector has not taken yet, say). */
+		m->exceeded = 0;
+		snprintf(m->message, sizeof (m->message), "needed more than "
+		    "the memory limit of %zu MB (--memory-limit)",
+		    m->limit >> 20);
+		return (m->message);
 	}
 	return (lua_tostring(L, -1) != NULL ? lua_tostring(L, -1) :
 	    "(error object is not a string)");
@@ -205,14 +241,14 @@ lua_script_error(lua_State *L)
 void
 lua_script_clear_interrupt(lua_State *L)
 {
-	interrupted = 0;
+	runlimit_clear_interrupt();
 	base_hook(L);
 }
 
 int
 lua_script_interrupted(void)
 {
-	return (interrupted != 0);
+	return (runlimit_interrupted());
 }
 
 /* Sets arg and runs the script; under lua_pcall, so that running out of
@@ -244,20 +280,28 @@ int
 lua_script_run(int argc, char **argv, const script_limits *limits)
 {
 	lua_State *L = lua_script_state(limits);
-	meter *b;
+	meter *m;
 	int rv = 0;
 
 	if (L == NULL)
 		return (1);
-	lua_getallocf(L, (void **)&b);
+	lua_getallocf(L, (void **)&m);
 	lua_pushcfunction(L, run_script);
 	lua_pushinteger(L, argc);
 	lua_pushlightuserdata(L, argv);
-	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
-		if (b->exceeded)
+	if (lua_pcall(L, 2, 0, 0) == LUA_OK) {
+		/* What the script printed must have been written, as the
+		 * classic command and the REPL check. */
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "statemap-lua: %s: error writing "
+			    "standard output: %s\n", argv[0], strerror(errno));
+			rv = 1;
+		}
+	} else {
+		if (m->exceeded)
 			fprintf(stderr, "statemap-lua: %s: the script needed "
 			    "more than its memory limit of %zu MB "
-			    "(--memory-limit)\n", argv[0], b->limit >> 20);
+			    "(--memory-limit)\n", argv[0], m->limit >> 20);
 		else
 			fprintf(stderr, "statemap-lua: %s\n",
 			    lua_tostring(L, -1));

@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include "duration.h"
 #include "intern.h"
 #include "natural.h"
+#include "runlimit.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -28,6 +30,7 @@
 
 typedef struct ltrace {
 	trace *d;
+	size_t charged;		/* its memory, counted against the limit */
 } ltrace;
 
 typedef struct lentity {
@@ -221,13 +224,15 @@ push_entity(lua_State *L, int trace_idx, uint32_t id)
  * only the few bytes of the userdata, not the store behind it, so it is
  * told of that memory as if Lua had allocated it: a script that derives
  * trace after trace and drops them gets them collected at the pace their
- * size calls for, not only when Lua's own heap has grown.
+ * size calls for, not only when Lua's own heap has grown.  The memory
+ * also counts against --memory-limit for as long as the trace lives.
  */
 static void
 push_trace(lua_State *L, trace *d)
 {
 	ltrace *t;
 	size_t kb;
+	const char *why;
 
 	if (!lua_checkstack(L, 2) ||
 	    (t = lua_newuserdatauv(L, sizeof (ltrace), 0)) == NULL) {
@@ -236,10 +241,14 @@ push_trace(lua_State *L, trace *d)
 		return;
 	}
 	t->d = d;
+	t->charged = store_memory(d->st);
+	runlimit_charge(t->charged);
 	luaL_setmetatable(L, TRACE_MT);
-	kb = store_memory(d->st) / 1024;
+	kb = t->charged / 1024;
 	if (kb > 0)
 		lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+	if (runlimit_check(0, &why) != 0)
+		luaL_error(L, "%s", why);
 }
 
 /* ---- scratch memory ---- */
@@ -373,19 +382,57 @@ trace_gc(lua_State *L)
 
 	trace_free(t->d);
 	t->d = NULL;	/* check_trace refuses it from now on */
+	runlimit_credit(t->charged);
+	t->charged = 0;
 	return (0);
+}
+
+/*
+ * Pushes a name for display: quoted, with control characters (a
+ * terminal's escape sequences among them), quotes and backslashes
+ * escaped as Lua would write them, so that printing a trace's names can
+ * never drive the terminal.
+ */
+static void
+push_quoted(lua_State *L, const char *s, size_t len)
+{
+	luaL_Buffer b;
+	size_t i;
+
+	luaL_buffinit(L, &b);
+	luaL_addchar(&b, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			luaL_addchar(&b, '\\');
+			luaL_addchar(&b, (char)c);
+		} else if (c < 0x20 || c == 0x7f) {
+			char esc[8];
+
+			snprintf(esc, sizeof (esc), "\\%03u", c);
+			luaL_addstring(&b, esc);
+		} else {
+			luaL_addchar(&b, (char)c);
+		}
+	}
+	luaL_addchar(&b, '"');
+	luaL_pushresult(&b);
 }
 
 static int
 trace_tostring(lua_State *L)
 {
 	trace *d = check_trace(L, 1);
+	const char *title = d->cat->title != NULL ? d->cat->title :
+	    d->cat->name;
 	char span[64];
 
 	duration_format(d->end - d->begin, span, sizeof (span));
-	lua_pushfstring(L, "<trace \"%s\": %d entities, %d states, %I "
-	    "transitions, %s>", d->cat->title != NULL ? d->cat->title :
-	    d->cat->name, (int)catalog_nentities(d->cat), (int)d->cat->nstates,
+	push_quoted(L, title, strlen(title));
+	lua_pushfstring(L, "<trace %s: %d entities, %d states, %I "
+	    "transitions, %s>", lua_tostring(L, -1),
+	    (int)catalog_nentities(d->cat), (int)d->cat->nstates,
 	    (lua_Integer)store_total(d->st), span);
 	return (1);
 }
@@ -1557,9 +1604,11 @@ entity_tostring(lua_State *L)
 {
 	uint32_t id;
 	trace *d = entity_trace(L, 1, &id);
+	size_t len;
+	const char *name = catalog_entity_name(d->cat, id, &len);
 
-	lua_pushfstring(L, "<entity \"%s\": %I transitions>",
-	    catalog_entity_name(d->cat, id, NULL),
+	push_quoted(L, name, len);
+	lua_pushfstring(L, "<entity %s: %I transitions>", lua_tostring(L, -1),
 	    (lua_Integer)store_count(d->st, id));
 	return (1);
 }

@@ -4,6 +4,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <strings.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "intern.h"
 #include "outfile.h"
 #include "pngout.h"
+#include "runlimit.h"
 #include "smap.h"
 #include "threads.h"
 #include "utf8.h"
@@ -129,7 +131,27 @@ typedef struct canvas {
 	size_t text_cap;
 	/* Time in each state per panel, for the legend: both passes use it. */
 	uint64_t **legend_times;
+	/* Why drawing stopped (runlimit.h), set by any drawing thread. */
+	_Atomic(const char *) stopped;
 } canvas;
+
+/*
+ * Whether to stop drawing: Ctrl-C or a script's limits.  Drawing goes on
+ * where it is cheap to stop (between strips and panels), and the picture
+ * is then not written.
+ */
+static int
+stopping(canvas *c)
+{
+	const char *why;
+
+	if (atomic_load(&c->stopped) != NULL)
+		return (1);
+	if (runlimit_check(0, &why) == 0)
+		return (0);
+	atomic_store(&c->stopped, why);
+	return (1);
+}
 
 static void
 set_color(cairo_t *cr, color c)
@@ -330,6 +352,8 @@ draw_strip_share(void *arg)
 	for (k = j->first; k < j->end; k++) {
 		unsigned x, row;
 
+		if (stopping((canvas *)j->c))
+			break;
 		render_strip(j->p->d, j->p->entities[k], o->t0, o->t1, width,
 		    px, covered, work);
 		for (row = 0; row < rh; row++) {
@@ -406,7 +430,9 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 	cairo_fill(c->cr);
 	smap_from_trace(&m, p->d, p->entities, p->nentities, o->budget,
 	    o->t0, o->t1);
-	for (k = 0; k < p->nentities; k++) {
+	if (m.stopped != NULL)
+		atomic_store(&c->stopped, m.stopped);
+	for (k = 0; k < p->nentities && !stopping(c); k++) {
 		uint32_t r;
 
 		if (!coalesce_seen(m.co, p->entities[k]))
@@ -465,6 +491,8 @@ draw_events(canvas *c, const render_panel *p, unsigned y0)
 		const catalog_event *ev = &cat->events[i];
 		double x, y;
 
+		if ((i & 0xffff) == 0 && stopping(c))
+			break;
 		if (ev->time < o->t0 || ev->time >= o->t1 ||
 		    row[ev->entity] == UINT32_MAX)
 			continue;
@@ -634,7 +662,7 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 		    (unsigned)ceil(o->font_size * 1.6) : 0) +
 		    panels[i].nentities * row_height(o, &panels[i]);
 	y += draw_axis(c, y, bottom);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !(c->draw && stopping(c)); i++) {
 		if (i > 0)
 			y += PANEL_GAP;
 		if (panel_y != NULL)
@@ -742,12 +770,25 @@ render_file(const char *path, const render_options *o,
 		canvas_free(&c, npanels);
 		return (-1);
 	}
-	if (format == RENDER_PNG && height > MAX_PIXELS) {
+	/* Vector pictures too: a page beyond that is more than any viewer
+	 * shows, and drawing it would take a long time. */
+	if (height > MAX_PIXELS) {
 		error_set(err, "render: the picture would be %u pixels tall "
 		    "(at most %d): use fewer entities or lower rows", height,
 		    MAX_PIXELS);
 		canvas_free(&c, npanels);
 		return (-1);
+	}
+	/* An image is made whole at once: ask before, not after. */
+	if (format == RENDER_PNG) {
+		size_t bytes = (size_t)o->width * height * 4;
+
+		if (runlimit_check(bytes, &why) != 0) {
+			error_set(err, "render: a %ux%u picture needs %zu MB: "
+			    "%s", o->width, height, bytes >> 20, why);
+			canvas_free(&c, npanels);
+			return (-1);
+		}
 	}
 	if (outfile_open(&of, path, err) != 0) {
 		canvas_free(&c, npanels);
@@ -774,6 +815,13 @@ render_file(const char *path, const render_options *o,
 	draw_all(&c, panels, npanels, layout != NULL ? layout->panel_y : NULL);
 	st = cairo_status(c.cr);
 	cairo_destroy(c.cr);
+	if (atomic_load(&c.stopped) != NULL) {
+		cairo_surface_destroy(surface);
+		canvas_free(&c, npanels);
+		outfile_abort(&of);
+		error_at(err, path, 0, 0, "%s", atomic_load(&c.stopped));
+		return (-1);
+	}
 	if (st == CAIRO_STATUS_SUCCESS && format == RENDER_PNG) {
 		cairo_surface_flush(surface);
 		if (pngout_write_rgb24(of.fp,

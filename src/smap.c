@@ -6,6 +6,7 @@
 
 #include "merge.h"
 #include "natural.h"
+#include "runlimit.h"
 #include "util.h"
 
 void
@@ -23,7 +24,7 @@ smap_from_trace(smap *m, const trace *d, const uint32_t *entities,
 {
 	merge *mg = merge_new(d->st, entities, n);
 	merge_item it;
-	uint64_t last = 0;
+	uint64_t last = 0, fed = 0;
 	uint32_t i;
 
 	memset(m, 0, sizeof (*m));
@@ -33,6 +34,9 @@ smap_from_trace(smap *m, const trace *d, const uint32_t *entities,
 	m->co = coalesce_new(d->cat->nstates, budget, (int64_t)t0,
 	    (int64_t)t1);
 	while (merge_next(mg, &it)) {
+		if ((++fed & 0xffff) == 0 &&
+		    runlimit_check(0, &m->stopped) != 0)
+			break;
 		if (!coalesce_in_bounds(m->co, it.time))
 			break;	/* all later transitions are past t1 too */
 		coalesce_datum(m->co, it.entity, it.time, it.state,

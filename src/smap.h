@@ -26,6 +26,7 @@ typedef struct smap {
 	int64_t end_bound;	/* the end asked for (0: none) */
 	uint32_t *order;	/* entity ids in display order */
 	uint32_t nentities;
+	const char *stopped;	/* smap_from_trace gave up: why (runlimit.h) */
 } smap;
 
 void smap_free(smap *m);
@@ -38,6 +39,8 @@ void smap_free(smap *m);
  * the command line reads them in, so the rectangles are the same.
  * Entities without a transition before t1 are left out, as the command
  * line leaves them out.  m gets its own copy of the trace's names.
+ * A script's limits (runlimit.h) can stop it early: m->stopped then says
+ * why, and m holds only the transitions fed so far.
  */
 void smap_from_trace(smap *m, const trace *d, const uint32_t *entities,
     uint32_t n, uint64_t budget, uint64_t t0, uint64_t t1);

@@ -28,6 +28,7 @@ struct store {
 	double done;		/* see store_progress */
 	uint32_t *none;		/* STORE_NONE times the longest column */
 	size_t none_len;
+	size_t heap_bytes;	/* columns in malloc'd memory, and none */
 	column *cols;
 	size_t ncols, cols_cap;
 	uint64_t total;
@@ -66,27 +67,15 @@ store_free(store *s)
 	free(s);
 }
 
+/* Kept as it changes, so that a load can ask it every so often. */
 size_t
 store_memory(const store *s)
 {
-	size_t bytes = sizeof (*s) + s->cols_cap * sizeof (column), i;
-
-	if (s->arena != NULL)
-		bytes += arena_used(s->arena);
-	bytes += s->none_len * sizeof (uint32_t);
-	for (i = 0; i < s->ncols; i++) {
-		const column *c = &s->cols[i];
-
-		if (c->borrowed)
-			continue;
-		if (!c->in_arena)
-			bytes += c->cap * (sizeof (uint64_t) +
-			    sizeof (uint16_t));
-		if (c->tag != NULL)
-			bytes += c->cap * sizeof (uint32_t);
-	}
-	return (bytes);
+	return (sizeof (*s) + s->cols_cap * sizeof (column) + s->heap_bytes +
+	    (s->arena != NULL ? arena_used(s->arena) : 0));
 }
+
+#define TIME_STATE	(sizeof (uint64_t) + sizeof (uint16_t))
 
 static column *
 column_of(store *s, uint32_t entity)
@@ -227,9 +216,15 @@ column_reserve(store *s, column *c, size_t need)
 	    cap * sizeof (uint64_t), from, c->in_arena);
 	c->state = grown(c->state, c->count * sizeof (uint16_t),
 	    cap * sizeof (uint16_t), from, c->in_arena);
-	if (c->tag != NULL)
+	if (!c->in_arena)
+		s->heap_bytes -= c->cap * TIME_STATE;
+	if (!by_estimate)
+		s->heap_bytes += cap * TIME_STATE;
+	if (c->tag != NULL) {
 		c->tag = grown(c->tag, c->count * sizeof (uint32_t),
 		    cap * sizeof (uint32_t), NULL, 0);
+		s->heap_bytes += (cap - c->cap) * sizeof (uint32_t);
+	}
 	c->in_arena = by_estimate;
 	c->cap = cap;
 	c->populated = c->count;	/* the copies faulted theirs in */
@@ -237,7 +232,7 @@ column_reserve(store *s, column *c, size_t need)
 
 /* Makes an adopted column the store's own, so that it can grow. */
 static void
-own(column *c)
+own(store *s, column *c)
 {
 	uint64_t *time = xmalloc((c->count + 1) * sizeof (uint64_t));
 	uint16_t *state = xmalloc((c->count + 1) * sizeof (uint16_t));
@@ -253,6 +248,8 @@ own(column *c)
 	c->state = state;
 	c->tag = tag;
 	c->cap = c->count + 1;
+	s->heap_bytes += c->cap * (TIME_STATE + (tag != NULL ?
+	    sizeof (uint32_t) : 0));
 	c->populated = c->count;
 	c->borrowed = 0;
 }
@@ -290,7 +287,7 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 	column *c = column_of(s, entity);
 
 	if (c->borrowed)
-		own(c);
+		own(s, c);
 	if (c->count == c->cap)
 		column_reserve(s, c, c->count + 1);
 	if (c->count >= c->populated)
@@ -299,6 +296,7 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 		size_t i;
 
 		c->tag = xmalloc(c->cap * sizeof (uint32_t));
+		s->heap_bytes += c->cap * sizeof (uint32_t);
 		for (i = 0; i < c->count; i++)
 			c->tag[i] = STORE_NONE;
 	}
@@ -320,7 +318,7 @@ store_append_many(store *s, uint32_t entity, const uint64_t *time,
 	if (n == 0)
 		return;
 	if (c->borrowed)
-		own(c);
+		own(s, c);
 	if (c->count + n > c->cap)
 		column_reserve(s, c, c->count + n);
 	if (c->count + n > c->populated)
@@ -352,14 +350,20 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 			continue;
 		c->time = xrealloc(c->time, c->count * sizeof (uint64_t));
 		c->state = xrealloc(c->state, c->count * sizeof (uint16_t));
-		if (c->tag != NULL)
+		s->heap_bytes -= (c->cap - c->count) * TIME_STATE;
+		if (c->tag != NULL) {
 			c->tag = xrealloc(c->tag, c->count * sizeof (uint32_t));
+			s->heap_bytes -= (c->cap - c->count) *
+			    sizeof (uint32_t);
+		}
 		c->cap = c->populated = c->count;
 	}
 	/* One shared column of "no tag" for every untagged entity. */
+	s->heap_bytes -= s->none != NULL ? s->none_len * sizeof (uint32_t) : 0;
 	free(s->none);
 	s->none = xmalloc(longest * sizeof (uint32_t));
 	s->none_len = longest;
+	s->heap_bytes += longest * sizeof (uint32_t);
 	for (i = 0; i < longest; i++)
 		s->none[i] = STORE_NONE;
 }

@@ -9,6 +9,7 @@
 #include "duration.h"
 #include "ingest.h"
 #include "merge.h"
+#include "runlimit.h"
 #include "util.h"
 
 static void
@@ -35,6 +36,15 @@ on_data(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
 	store_append_many(d->st, entity, times, states, n);
 }
 
+/* A load for a script stops at its limits; the store so far counts. */
+static int
+keep_loading(void *ctx, const char **why)
+{
+	trace *d = ctx;
+
+	return (runlimit_check(d->st != NULL ? store_memory(d->st) : 0, why));
+}
+
 trace *
 trace_load(const char *path, const trace_options *opts, sm_error *err)
 {
@@ -50,6 +60,7 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	io.ignore_tags = opts->ignore_tags;
 	io.filter = opts->filter;
 	io.data = on_data;
+	io.keep_going = keep_loading;
 	/* The key is taken first: a file that changes while read is stale. */
 	cacheable = !opts->no_cache && !opts->ignore_tags &&
 	    opts->filter == NULL && cache_key_of(path, &key) == 0;
