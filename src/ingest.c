@@ -598,7 +598,8 @@ do_tag_definition(ingest *in, const json_value *obj, const fields *f)
 	const json_value *m;
 	uint32_t state, tag;
 	char *members = NULL;
-	size_t size = 0;
+	size_t size = 0, *uses, uses_cap = 0;
+	intern *keys;
 	FILE *out;
 	int n = 0;
 
@@ -613,8 +614,25 @@ do_tag_definition(ingest *in, const json_value *obj, const fields *f)
 		error_set(in->err, "out of memory");
 		return (-1);
 	}
+	/*
+	 * A member given twice keeps its last value, as JSON readers do,
+	 * so that no output ever holds a key twice: the keys are counted
+	 * first, and each member is written only at its key's last use.
+	 */
+	keys = intern_new();
+	uses = NULL;
 	for (m = obj->child; m != NULL; m = m->next) {
-		if (m == f->state || m == f->tag)
+		uint32_t id = intern_add(keys, m->key, m->key_len, NULL);
+
+		grow_array(&uses, &uses_cap, (size_t)id + 1, sizeof (size_t));
+		if (id + 1 == intern_count(keys))
+			uses[id] = 0;
+		uses[id]++;
+	}
+	for (m = obj->child; m != NULL; m = m->next) {
+		uint32_t id = intern_find(keys, m->key, m->key_len);
+
+		if (--uses[id] > 0 || m == f->state || m == f->tag)
 			continue;
 		if (n++ > 0)
 			fputs(", ", out);
@@ -622,6 +640,8 @@ do_tag_definition(ingest *in, const json_value *obj, const fields *f)
 		fputs(": ", out);
 		write_value(out, m);
 	}
+	free(uses);
+	intern_free(keys);
 	fclose(out);
 	catalog_define_tag(in->cat, tag, members);
 	return (0);

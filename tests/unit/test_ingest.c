@@ -68,7 +68,8 @@ test_good(void)
 	    "\"tag\": \"t1\"}\n"
 	    "{\"state\": 0, \"tag\": \"t1\", \"pid\": 12, \"name\": \"x\"}\n"
 	    "{\"time\": 20, \"entity\": \"b\", \"state\": 1}\n"
-	    "{\"state\": 1, \"tag\": \"t2\", \"pid\": 13}\n"
+	    "{\"state\": 1, \"tag\": \"t2\", \"pid\": 1, \"x\": [], "
+	    "\"pid\": 13}\n"
 	    "{\"time\": \"30\", \"entity\": \"a\", \"state\": 1, "
 	    "\"tag\": \"t2\"}\n"
 	    "{\"state\": 0, \"tag\": \"t1\", \"pid\": 99}\n"
@@ -106,8 +107,9 @@ test_good(void)
 	CHECK_INT("ingest tags", catalog_ntags(cat), 2);
 	CHECK_STR("ingest tag redefinition replaces members",
 	    cat->tags[0].members, "\"pid\": 99");
-	CHECK_STR("ingest tag defined after use", cat->tags[1].members,
-	    "\"pid\": 13");
+	CHECK_STR("ingest tag defined after use, a member given twice kept "
+	    "once with its last value", cat->tags[1].members,
+	    "\"x\": [], \"pid\": 13");
 	CHECK_U64("ingest events kept", cat->nevents, 1);
 	CHECK("ingest event target", cat->nevents == 1 &&
 	    cat->events[0].target != CATALOG_NO_ENTITY &&
