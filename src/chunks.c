@@ -1,0 +1,568 @@
+#include "chunks.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "scan.h"
+#include "util.h"
+
+#define CHUNK_BYTES	((size_t)4 << 20)
+#define MAX_RECORD	UINT16_MAX	/* longer records are left to us */
+#define UNMAPPED	(UINT32_MAX - 1)
+
+/*
+ * Scanning threads read their chunks through a window of this size, a
+ * buffer of their own that stays in the core's cache, refilled when less
+ * than a sixteenth of it is left ahead (see source_copy).  A record that
+ * does not fit in what is left gets a full window before it is judged;
+ * one longer than the window is left to the serial parse.
+ */
+#define WINDOW_BYTES	((size_t)256 << 10)
+#define WINDOW_LOW(size)	((size) / 16 + 1)
+
+/*
+ * A size from the environment variable name, or dflt: for tests that want
+ * many chunks, and windows that slide often, in a small file.
+ */
+static size_t
+size_from_env(const char *name, size_t dflt)
+{
+	const char *env = getenv(name);
+	char *end;
+	unsigned long long n;
+
+	if (env == NULL || *env == '\0')
+		return (dflt);
+	n = strtoull(env, &end, 10);
+	return (*end == '\0' && n > 0 && n <= dflt * 64 ? n : dflt);
+}
+
+typedef struct chunk_datum {
+	uint64_t time;
+	uint32_t record;	/* the record's offset in the chunk */
+	uint32_t entity;	/* the chunk's own number for the name */
+	uint32_t tag_len;
+	uint16_t state;
+	uint16_t tag;		/* the tag's offset in the record; 0: none */
+} chunk_datum;
+
+typedef struct chunk_run {
+	size_t start, end;	/* its first record; past its last, spaces too */
+	size_t first, count;	/* its data */
+	size_t group, ngroups;	/* its entities, if sorted for bulk */
+} chunk_run;
+
+/*
+ * For a consumer that takes data in bulk, a run without tags is also
+ * sorted by entity (stably, so each entity's data stay in file order),
+ * its entities in the order they first appear in it.
+ */
+typedef struct chunk_group {
+	uint32_t entity;	/* the chunk's number */
+	size_t first, count;	/* in the chunk's sorted times and states */
+} chunk_group;
+
+typedef struct chunk {
+	size_t seq;		/* which chunk of the file */
+	size_t start, end;	/* records starting in [start, end) */
+	int done;		/* scanned, ready to be taken */
+	chunk_datum *data;
+	size_t ndata, data_cap;
+	chunk_run *runs;
+	size_t nruns, runs_cap;
+	intern *names;		/* entity names by the chunk's numbers */
+	uint32_t *ids;		/* their ids in the trace, or UNMAPPED */
+	size_t ids_cap;
+	chunk_group *groups;	/* the runs' entities, when sorted */
+	size_t ngroups, groups_cap;
+	uint64_t *times;	/* the sorted data, parallel to data */
+	uint16_t *states;
+	size_t sorted_cap;
+	uint64_t *short_keys;	/* names of up to 8 bytes, as numbers... */
+	uint32_t *short_ids;	/* ...and their numbers: a cache of names */
+	size_t nshort;
+	size_t *slot_of;	/* scratch: an entity's group in a run... */
+	size_t *seen_in;	/* ...valid if seen_in is that run + 1 */
+	size_t scratch_cap;
+	scan_shapes shapes;	/* the layouts of its data */
+} chunk;
+
+typedef struct window {
+	char *buf;
+	size_t size;		/* of buf */
+	size_t len;		/* bytes in it */
+	size_t base;		/* the input offset of buf[0] */
+	int end;		/* it reaches the end of the input */
+} window;
+
+typedef struct scanner {
+	const source *src;
+	const char *buf;	/* the input, mapped: for its length and lines */
+	size_t len;
+	uint32_t nstates;
+	int bulk;		/* sort untagged runs by entity */
+	size_t chunk_bytes;
+	size_t window_bytes;
+	chunk *slots;		/* chunk seq is in slots[seq % nslots] */
+	size_t nslots;
+	size_t next_seq;	/* the next chunk to hand out */
+	size_t next_start;	/* and where it starts */
+	int stop;
+	pthread_mutex_t lock;
+	pthread_cond_t work;	/* a slot was freed, or stop */
+	pthread_cond_t ready;	/* a chunk was scanned */
+} scanner;
+
+static void
+add_run(chunk *c, size_t start, size_t end, size_t first)
+{
+	if (c->ndata == first)
+		return;
+	grow_array(&c->runs, &c->runs_cap, c->nruns + 1, sizeof (chunk_run));
+	c->runs[c->nruns].start = start;
+	c->runs[c->nruns].end = end;
+	c->runs[c->nruns].first = first;
+	c->runs[c->nruns].count = c->ndata - first;
+	c->runs[c->nruns].ngroups = 0;
+	c->nruns++;
+}
+
+/*
+ * Sorts run i by entity for bulk delivery, unless it has a tag or an
+ * entity's time goes backwards in it (the serial code reports that).
+ */
+static void
+sort_run(chunk *c, size_t i)
+{
+	chunk_run *r = &c->runs[i];
+	size_t k, g;
+
+	for (k = r->first; k < r->first + r->count; k++) {
+		if (c->data[k].tag != 0)
+			return;
+	}
+	r->group = c->ngroups;
+	for (k = r->first; k < r->first + r->count; k++) {
+		uint32_t e = c->data[k].entity;
+
+		if (c->seen_in[e] != i + 1) {
+			c->seen_in[e] = i + 1;
+			c->slot_of[e] = c->ngroups;
+			grow_array(&c->groups, &c->groups_cap, c->ngroups + 1,
+			    sizeof (chunk_group));
+			c->groups[c->ngroups].entity = e;
+			c->groups[c->ngroups].count = 0;
+			c->ngroups++;
+		}
+		c->groups[c->slot_of[e]].count++;
+	}
+	for (g = r->group, k = r->first; g < c->ngroups; g++) {
+		c->groups[g].first = k;
+		k += c->groups[g].count;
+		c->groups[g].count = 0;
+	}
+	for (k = r->first; k < r->first + r->count; k++) {
+		const chunk_datum *cd = &c->data[k];
+		chunk_group *grp = &c->groups[c->slot_of[cd->entity]];
+		size_t at = grp->first + grp->count++;
+
+		if (grp->count > 1 && cd->time < c->times[at - 1]) {
+			c->ngroups = r->group;	/* one by one, then */
+			return;
+		}
+		c->times[at] = cd->time;
+		c->states[at] = cd->state;
+	}
+	r->ngroups = c->ngroups - r->group;
+}
+
+/*
+ * The chunk's number for an entity name.  Names are mostly short (thread
+ * and CPU ids), and a name of up to 8 bytes with no NUL in it (a plain
+ * string has none) is one 64-bit number: one multiply and a compare
+ * find it, where the names table hashes and compares bytes.
+ */
+#define SHORT_BITS	12
+#define SHORT_SLOTS	((size_t)1 << SHORT_BITS)
+
+static uint32_t
+chunk_name(chunk *c, const char *name, size_t len, const char *end)
+{
+	uint64_t key;
+	uint32_t id;
+	size_t i;
+
+	if (len > 8 || end - name < 8)
+		return (intern_add(c->names, name, len, NULL));
+	memcpy(&key, name, sizeof (key));
+	if (len < 8)
+		key &= ((uint64_t)1 << (8 * len)) - 1;
+	i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SHORT_BITS));
+	while (c->short_keys[i] != 0) {
+		if (c->short_keys[i] == key)
+			return (c->short_ids[i]);
+		i = (i + 1) & (SHORT_SLOTS - 1);
+	}
+	id = intern_add(c->names, name, len, NULL);
+	if (c->nshort < SHORT_SLOTS / 2) {	/* else the table still works */
+		c->short_keys[i] = key;
+		c->short_ids[i] = id;
+		c->nshort++;
+	}
+	return (id);
+}
+
+/*
+ * Moves the window to start at its offset pos and fills it.  Returns 0 if
+ * the input cannot be read (the serial parse will say why).
+ */
+static int
+window_slide(const scanner *sc, window *w, size_t *pos)
+{
+	long n;
+
+	memmove(w->buf, w->buf + *pos, w->len - *pos);
+	w->base += *pos;
+	w->len -= *pos;
+	*pos = 0;
+	n = source_copy(sc->src, w->base + w->len, w->buf + w->len,
+	    w->size - w->len);
+	if (n < 0)
+		return (0);
+	w->len += (size_t)n;
+	w->end = w->base + w->len >= sc->len || w->len < w->size;
+	return (1);
+}
+
+/* Proposes the runs of plain data in a chunk (see above). */
+static void
+scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
+{
+	size_t pos = 0, run_start = SIZE_MAX, first = 0;
+
+	c->ndata = c->nruns = 0;
+	intern_free(c->names);
+	c->names = intern_new();
+	if (c->short_keys == NULL) {
+		c->short_keys = xmalloc(SHORT_SLOTS * sizeof (uint64_t));
+		c->short_ids = xmalloc(SHORT_SLOTS * sizeof (uint32_t));
+	}
+	memset(c->short_keys, 0, SHORT_SLOTS * sizeof (uint64_t));
+	c->nshort = 0;
+	w->base = c->start;
+	w->len = 0;
+	if (!window_slide(sc, w, &pos))
+		return;
+	for (;;) {
+		scanned d;
+		json_error jerr;
+		size_t next;
+
+		if (w->len - pos < WINDOW_LOW(w->size) && !w->end &&
+		    !window_slide(sc, w, &pos))
+			break;
+		pos = json_skip_space(w->buf, w->len, pos);
+		if (pos == w->len && !w->end)
+			continue;
+		if (w->base + pos >= c->end)
+			break;
+		if (run_start == SIZE_MAX)
+			run_start = w->base + pos;
+		if (scan_datum_shaped(&c->shapes, w->buf, w->len, pos,
+		    sc->nstates, &d) &&
+		    d.next - pos <= MAX_RECORD) {
+			chunk_datum *cd;
+
+			if (c->ndata == c->data_cap)
+				grow_array(&c->data, &c->data_cap, c->ndata + 1,
+				    sizeof (chunk_datum));
+			cd = &c->data[c->ndata++];
+			cd->time = d.time;
+			cd->record = (uint32_t)(w->base + pos - c->start);
+			cd->entity = chunk_name(c, d.entity, d.entity_len,
+			    w->buf + w->len);
+			cd->state = (uint16_t)d.state;
+			cd->tag = d.tag == NULL ? 0 :
+			    (uint16_t)(d.tag - (w->buf + pos));
+			cd->tag_len = (uint32_t)d.tag_len;
+			pos = d.next;
+			continue;
+		}
+		/* It may only be cut short by the window: see it whole. */
+		if (!w->end && pos > 0 && w->len - pos <= MAX_RECORD) {
+			if (!window_slide(sc, w, &pos))
+				break;
+			continue;
+		}
+		/* Anything else ends the run; step over it if we can. */
+		add_run(c, run_start, w->base + pos, first);
+		json_arena_reset(arena);
+		next = pos;
+		if (json_parse_value(arena, w->buf, w->len, &next, &jerr) ==
+		    NULL)
+			break;	/* the rest is for the serial parse to judge */
+		pos = next;
+		run_start = SIZE_MAX;	/* where the next record is */
+		first = c->ndata;
+	}
+	add_run(c, run_start, w->base + pos, first);
+}
+
+/* Scans a chunk, then sorts its runs for a consumer that takes bulk. */
+static void
+scan_and_sort(const scanner *sc, chunk *c, window *w, json_arena *arena)
+{
+	size_t i, nnames;
+
+	scan_chunk(sc, c, w, arena);
+	nnames = intern_count(c->names);
+	c->ngroups = 0;
+	if (!sc->bulk)
+		return;
+	if (c->sorted_cap < c->ndata) {
+		c->sorted_cap = c->data_cap;
+		c->times = xrealloc(c->times, c->sorted_cap * sizeof (uint64_t));
+		c->states = xrealloc(c->states,
+		    c->sorted_cap * sizeof (uint16_t));
+	}
+	if (c->scratch_cap < nnames) {
+		c->scratch_cap = nnames;
+		c->slot_of = xrealloc(c->slot_of, nnames * sizeof (size_t));
+		c->seen_in = xrealloc(c->seen_in, nnames * sizeof (size_t));
+	}
+	if (nnames > 0)
+		memset(c->seen_in, 0, nnames * sizeof (size_t));
+	for (i = 0; i < c->nruns; i++)
+		sort_run(c, i);
+}
+
+/* The end of a chunk that starts at start: just past a line end. */
+static size_t
+chunk_end(const scanner *sc, size_t start)
+{
+	const char *nl;
+
+	if (sc->len - start <= sc->chunk_bytes)
+		return (sc->len);
+	nl = memchr(sc->buf + start + sc->chunk_bytes, '\n',
+	    sc->len - start - sc->chunk_bytes);
+	return (nl == NULL ? sc->len : (size_t)(nl + 1 - sc->buf));
+}
+
+static void *
+scan_thread(void *arg)
+{
+	scanner *sc = arg;
+	json_arena *arena = json_arena_new();
+	window w;
+
+	w.size = sc->window_bytes;
+	w.buf = xmalloc(w.size);
+	pthread_mutex_lock(&sc->lock);
+	for (;;) {
+		chunk *c = &sc->slots[sc->next_seq % sc->nslots];
+
+		if (sc->stop || sc->next_start >= sc->len)
+			break;
+		if (c->seq != SIZE_MAX) {	/* not yet taken */
+			pthread_cond_wait(&sc->work, &sc->lock);
+			continue;
+		}
+		c->seq = sc->next_seq++;
+		c->done = 0;
+		c->start = sc->next_start;
+		c->end = chunk_end(sc, c->start);
+		sc->next_start = c->end;
+		pthread_mutex_unlock(&sc->lock);
+		scan_and_sort(sc, c, &w, arena);
+		pthread_mutex_lock(&sc->lock);
+		c->done = 1;
+		pthread_cond_broadcast(&sc->ready);
+	}
+	pthread_mutex_unlock(&sc->lock);
+	json_arena_free(arena);
+	free(w.buf);
+	return (NULL);
+}
+
+/* The trace's id for a chunk's entity number, looked up on first use. */
+static uint32_t
+chunk_entity(chunks_host *h, chunk *c, uint32_t local)
+{
+	if (c->ids[local] == UNMAPPED) {
+		size_t len;
+		const char *name = intern_name(c->names, local, &len);
+
+		c->ids[local] = records_entity(h->rec, name, len);
+	}
+	return (c->ids[local]);
+}
+
+/*
+ * Takes a sorted run in bulk, all or nothing: returns 0, having taken
+ * nothing, if an entity's first time in it goes back before its last one
+ * (then one by one finds which datum does it).
+ */
+static int
+take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
+{
+	double done = (double)r->end / (double)h->rd->len;
+	size_t g;
+
+	for (g = r->group; g < r->group + r->ngroups; g++) {
+		const chunk_group *grp = &c->groups[g];
+		uint32_t e = chunk_entity(h, c, grp->entity);
+
+		if (e != CATALOG_NO_ENTITY &&
+		    c->times[grp->first] < records_last_time(h->rec, e))
+			return (0);
+	}
+	for (g = r->group; g < r->group + r->ngroups; g++) {
+		const chunk_group *grp = &c->groups[g];
+		uint32_t e = c->ids[grp->entity];
+
+		if (e != CATALOG_NO_ENTITY)
+			records_deliver_many(h->rec, e, c->times + grp->first,
+			    c->states + grp->first, grp->count, done);
+	}
+	records_count(h->rec, r->count, c->data[r->first + r->count - 1].time);
+	h->threaded += r->count;
+	return (1);
+}
+
+/*
+ * Takes the runs of a scanned chunk that line up with *pos, and parses
+ * everything else in it here.
+ */
+static int
+take_chunk(chunks_host *h, chunk *c, size_t *pos)
+{
+	size_t i, k, n = intern_count(c->names);
+
+	if (h->checkpoint(h->ctx, *pos) != 0)
+		return (-1);
+	grow_array(&c->ids, &c->ids_cap, n + 1, sizeof (uint32_t));
+	for (k = 0; k < n; k++)
+		c->ids[k] = UNMAPPED;
+	for (i = 0; i < c->nruns; i++) {
+		const chunk_run *r = &c->runs[i];
+
+		if (r->start > *pos && h->serial(h->ctx, pos, r->start) != 0)
+			return (-1);
+		if (r->start != *pos)
+			continue;
+		if (r->ngroups > 0 && take_sorted_run(h, c, r)) {
+			*pos = r->end;
+			if (h->checkpoint(h->ctx, *pos) != 0)
+				return (-1);
+			continue;
+		}
+		for (k = r->first; k < r->first + r->count; k++) {
+			const chunk_datum *cd = &c->data[k];
+			size_t at = c->start + cd->record;
+
+			if (!records_deliver(h->rec, chunk_entity(h, c,
+			    cd->entity), cd->time, cd->state, cd->tag == 0 ?
+			    NULL : h->rd->buf + at + cd->tag, cd->tag_len)) {
+				/* Backwards in time: the serial code says so. */
+				*pos = at;
+				return (h->serial(h->ctx, pos, c->end));
+			}
+			h->threaded++;
+			if ((h->threaded & 0xffff) == 0 &&
+			    h->checkpoint(h->ctx, at) != 0)
+				return (-1);
+		}
+		*pos = r->end;
+	}
+	return (h->serial(h->ctx, pos, c->end));
+}
+
+static void
+free_chunk(chunk *c)
+{
+	free(c->data);
+	free(c->runs);
+	free(c->ids);
+	intern_free(c->names);
+	free(c->groups);
+	free(c->times);
+	free(c->states);
+	free(c->slot_of);
+	free(c->seen_in);
+	free(c->short_keys);
+	free(c->short_ids);
+}
+
+size_t
+chunks_bytes(void)
+{
+	return (size_from_env("STATEMAP_CHUNK_BYTES", CHUNK_BYTES));
+}
+
+int
+chunks_parse(chunks_host *h, size_t *pos, int nthreads)
+{
+	scanner sc;
+	pthread_t *threads = xcalloc((size_t)nthreads, sizeof (pthread_t));
+	int started = 0, rv = 0;
+	size_t seq, i;
+
+	memset(&sc, 0, sizeof (sc));
+	sc.src = h->rd->src;
+	sc.buf = h->rd->buf;
+	sc.len = h->rd->len;
+	sc.nstates = h->rec->cat->nstates;
+	sc.bulk = h->rec->opts->data != NULL;
+	sc.chunk_bytes = chunks_bytes();
+	sc.window_bytes = size_from_env("STATEMAP_WINDOW_BYTES", WINDOW_BYTES);
+	sc.nslots = 2 * (size_t)nthreads + 2;
+	sc.slots = xcalloc(sc.nslots, sizeof (chunk));
+	for (i = 0; i < sc.nslots; i++)
+		sc.slots[i].seq = SIZE_MAX;
+	sc.next_start = *pos;
+	pthread_mutex_init(&sc.lock, NULL);
+	pthread_cond_init(&sc.work, NULL);
+	pthread_cond_init(&sc.ready, NULL);
+	while (started < nthreads && pthread_create(&threads[started], NULL,
+	    scan_thread, &sc) == 0)
+		started++;
+
+	for (seq = 0; started > 0 && rv == 0; seq++) {
+		chunk *c = &sc.slots[seq % sc.nslots];
+
+		pthread_mutex_lock(&sc.lock);
+		while (!(c->seq == seq && c->done) &&
+		    !(seq >= sc.next_seq && sc.next_start >= sc.len))
+			pthread_cond_wait(&sc.ready, &sc.lock);
+		pthread_mutex_unlock(&sc.lock);
+		if (!(c->seq == seq && c->done))
+			break;		/* every chunk taken */
+		rv = take_chunk(h, c, pos);
+		h->nchunks++;
+		reader_release(h->rd, *pos);
+		pthread_mutex_lock(&sc.lock);
+		c->seq = SIZE_MAX;
+		pthread_cond_broadcast(&sc.work);
+		pthread_mutex_unlock(&sc.lock);
+	}
+
+	pthread_mutex_lock(&sc.lock);
+	sc.stop = 1;
+	pthread_cond_broadcast(&sc.work);
+	pthread_mutex_unlock(&sc.lock);
+	for (i = 0; i < (size_t)started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&sc.lock);
+	pthread_cond_destroy(&sc.work);
+	pthread_cond_destroy(&sc.ready);
+	for (i = 0; i < sc.nslots; i++)
+		free_chunk(&sc.slots[i]);
+	free(sc.slots);
+	free(threads);
+	/* Whatever no chunk covered (all of it if no thread started). */
+	return (rv != 0 ? -1 : h->serial(h->ctx, pos, SIZE_MAX));
+}
+

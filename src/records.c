@@ -1,0 +1,760 @@
+#include "records.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "color.h"
+#include "util.h"
+
+/* The metadata fields, each of which may be given once. */
+enum {
+	META_START = 1 << 0,
+	META_STATES = 1 << 1,
+	META_TITLE = 1 << 2,
+	META_HOST = 1 << 3,
+	META_KIND = 1 << 4
+};
+
+/* ---- errors ---- */
+
+int
+records_fail(records *r, size_t offset, const char *fmt, ...)
+{
+	uint64_t line, col;
+	va_list ap;
+	char msg[sizeof (r->err->message)];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof (msg), fmt, ap);
+	va_end(ap);
+	reader_position(r->rd, offset, &line, &col);
+	error_at(r->err, r->name, line, col, "%s", msg);
+	return (-1);
+}
+
+/*
+ * Quotes a string from the input for an error message: escaped, and cut
+ * short so one huge name cannot drown the message.
+ */
+static const char *
+quoted(char *buf, size_t size, const char *s, size_t len)
+{
+	size_t i, o = 0;
+
+	buf[o++] = '"';
+	for (i = 0; i < len && o + 8 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			buf[o++] = '\\';
+			buf[o++] = (char)c;
+		} else if (c < 0x20 || c == 0x7f) {
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	if (i < len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	return (buf);
+}
+
+static const char *
+type_name(json_type t)
+{
+	switch (t) {
+	case JSON_NULL: return ("null");
+	case JSON_FALSE:
+	case JSON_TRUE: return ("a boolean");
+	case JSON_NUMBER: return ("a number");
+	case JSON_STRING: return ("a string");
+	case JSON_ARRAY: return ("an array");
+	case JSON_OBJECT: return ("an object");
+	}
+	return ("a value");
+}
+
+static int
+expect_type(records *r, const json_value *v, json_type t, const char *what)
+{
+	if (v->type == t)
+		return (0);
+	return (records_fail(r, v->offset, "%s must be %s but is %s", what,
+	    type_name(t), type_name(v->type)));
+}
+
+/* ---- members of a record ---- */
+
+typedef struct fields {
+	json_value *time, *entity, *state, *tag, *event, *target;
+	json_value *description, *start, *states, *title, *host, *kind;
+	json_value *other;	/* the first member of no known name */
+	int nother;
+} fields;
+
+static int
+key_is(const json_value *m, const char *name, size_t len)
+{
+	return (m->key_len == len && memcmp(m->key, name, len) == 0);
+}
+
+static json_value **
+field_slot(fields *f, const json_value *m)
+{
+#define	FIELD(name, slot) if (key_is(m, name, sizeof (name) - 1)) return (&f->slot)
+	switch (m->key_len) {
+	case 3:
+		FIELD("tag", tag);
+		break;
+	case 4:
+		FIELD("time", time);
+		FIELD("host", host);
+		break;
+	case 5:
+		FIELD("state", state);
+		FIELD("event", event);
+		FIELD("start", start);
+		FIELD("title", title);
+		break;
+	case 6:
+		FIELD("entity", entity);
+		FIELD("target", target);
+		FIELD("states", states);
+		break;
+	case 10:
+		FIELD("entityKind", kind);
+		break;
+	case 11:
+		FIELD("description", description);
+		break;
+	}
+#undef FIELD
+	return (NULL);
+}
+
+static int
+collect_fields(records *r, const json_value *obj, fields *f)
+{
+	const json_value *m;
+	char q[96];
+
+	memset(f, 0, sizeof (*f));
+	for (m = obj->child; m != NULL; m = m->next) {
+		json_value **slot = field_slot(f, m);
+
+		if (slot == NULL) {
+			if (f->other == NULL)
+				f->other = (json_value *)m;
+			f->nother++;
+			continue;
+		}
+		if (*slot != NULL) {
+			return (records_fail(r, m->key_offset,
+			    "member %s appears twice in one record",
+			    quoted(q, sizeof (q), m->key, m->key_len)));
+		}
+		*slot = (json_value *)m;
+	}
+	return (0);
+}
+
+/* Fails on the first member that is set but not allowed in this kind. */
+static int
+only_members(records *r, const fields *f, const char *kind,
+    const json_value *const *allowed, size_t nallowed)
+{
+	const json_value *all[] = { f->time, f->entity, f->state, f->tag,
+	    f->event, f->target, f->description, f->start, f->states,
+	    f->title, f->host, f->kind, f->other };
+	const json_value *worst = NULL;
+	char q[96];
+	size_t i, j;
+
+	for (i = 0; i < sizeof (all) / sizeof (all[0]); i++) {
+		int ok = 0;
+
+		if (all[i] == NULL)
+			continue;
+		for (j = 0; j < nallowed; j++)
+			ok |= (all[i] == allowed[j]);
+		if (!ok && (worst == NULL || all[i]->key_offset <
+		    worst->key_offset))
+			worst = all[i];
+	}
+	if (worst == NULL)
+		return (0);
+	return (records_fail(r, worst->key_offset, "unexpected member %s in %s",
+	    quoted(q, sizeof (q), worst->key, worst->key_len), kind));
+}
+
+static int
+need_member(records *r, const json_value *obj, const json_value *m,
+    const char *name, const char *kind)
+{
+	if (m != NULL)
+		return (0);
+	return (records_fail(r, obj->offset, "%s is missing member \"%s\"", kind,
+	    name));
+}
+
+/* ---- values ---- */
+
+static int
+parse_time(records *r, const json_value *v, uint64_t *out)
+{
+	char q[96];
+
+	if (v->type == JSON_STRING) {
+		const char *s = v->str;
+		uint64_t t = 0;
+		size_t i;
+
+		for (i = 0; i < v->len; i++) {
+			unsigned d = (unsigned char)s[i] - '0';
+
+			if (d > 9 || t > (UINT64_MAX - d) / 10)
+				break;
+			t = t * 10 + d;
+		}
+		if (i == v->len && i > 0 && t <= (uint64_t)INT64_MAX) {
+			*out = t;
+			return (0);
+		}
+		return (records_fail(r, v->offset, "time %s is not a non-negative "
+		    "integer number of nanoseconds below 2^63",
+		    quoted(q, sizeof (q), v->str, v->len)));
+	}
+	if (v->type == JSON_NUMBER) {
+		if (json_number_u64(v, out) && *out <= (uint64_t)INT64_MAX)
+			return (0);
+		return (records_fail(r, v->offset, "time %.*s is not a non-negative "
+		    "integer number of nanoseconds below 2^63",
+		    (int)(v->len > 40 ? 40 : v->len), v->str));
+	}
+	return (records_fail(r, v->offset, "time must be a string of digits or a "
+	    "number but is %s", type_name(v->type)));
+}
+
+static int
+parse_state(records *r, const json_value *v, uint32_t *out)
+{
+	uint64_t s;
+
+	if (expect_type(r, v, JSON_NUMBER, "state") != 0)
+		return (-1);
+	if (!json_number_u64(v, &s)) {
+		return (records_fail(r, v->offset, "state %.*s is not a state value "
+		    "(a non-negative integer)",
+		    (int)(v->len > 40 ? 40 : v->len), v->str));
+	}
+	if (s >= r->cat->nstates) {
+		return (records_fail(r, v->offset, "state %llu is not defined: the "
+		    "metadata defines states 0 to %u",
+		    (unsigned long long)s, r->cat->nstates - 1));
+	}
+	*out = (uint32_t)s;
+	return (0);
+}
+
+/* Writes a parsed value back out as compact JSON, strings made safe. */
+static void
+write_value(FILE *out, const json_value *v)
+{
+	const json_value *m;
+
+	switch (v->type) {
+	case JSON_NULL: fputs("null", out); break;
+	case JSON_TRUE: fputs("true", out); break;
+	case JSON_FALSE: fputs("false", out); break;
+	case JSON_NUMBER: fwrite(v->str, 1, v->len, out); break;
+	case JSON_STRING: json_write_string(out, v->str, v->len); break;
+	case JSON_ARRAY:
+	case JSON_OBJECT:
+		fputc(v->type == JSON_ARRAY ? '[' : '{', out);
+		for (m = v->child; m != NULL; m = m->next) {
+			if (m != v->child)
+				fputc(',', out);
+			if (v->type == JSON_OBJECT) {
+				json_write_string(out, m->key, m->key_len);
+				fputc(':', out);
+			}
+			write_value(out, m);
+		}
+		fputc(v->type == JSON_ARRAY ? ']' : '}', out);
+		break;
+	}
+}
+
+/* ---- records ---- */
+
+static int
+need_metadata(records *r, const json_value *obj, const char *kind)
+{
+	if (!(r->meta_seen & META_STATES)) {
+		return (records_fail(r, obj->offset, "%s before the metadata: "
+		    "expected an object with \"states\" first", kind));
+	}
+	if (!(r->meta_seen & META_START)) {
+		return (records_fail(r, obj->offset, "%s before the metadata: "
+		    "expected an object with \"start\" first", kind));
+	}
+	return (0);
+}
+
+uint32_t
+records_entity(records *r, const char *name, size_t len)
+{
+	catalog *cat = r->cat;
+	uint32_t id = intern_find(cat->entities, name, len);
+
+	if (id != INTERN_NONE)
+		return (id);	/* known: its arrays are already sized */
+	if (r->opts->filter != NULL) {
+		uint32_t seen;
+		const char *s;
+
+		if (intern_find(r->rejected, name, len) != INTERN_NONE)
+			return (CATALOG_NO_ENTITY);
+		/* intern copies are NUL-terminated, as regexec needs. */
+		seen = intern_add(r->rejected, name, len, NULL);
+		s = intern_name(r->rejected, seen, NULL);
+		if (regexec(r->opts->filter, s, 0, NULL, 0) != 0)
+			return (CATALOG_NO_ENTITY);
+	}
+	id = catalog_entity(cat, name, len);
+	if (id >= r->last_time_cap) {
+		size_t old = r->last_time_cap;
+
+		grow_array(&r->last_time, &r->last_time_cap, (size_t)id + 1,
+		    sizeof (uint64_t));
+		memset(r->last_time + old, 0,
+		    (r->last_time_cap - old) * sizeof (uint64_t));
+	}
+	return (id);
+}
+
+static int
+do_datum(records *r, const json_value *obj, const fields *f)
+{
+	const json_value *allowed[] = { f->time, f->entity, f->state, f->tag };
+	catalog *cat = r->cat;
+	uint64_t time;
+	uint32_t entity, state;
+	const char *tag = NULL;
+	size_t tag_len = 0;
+	char q[96];
+
+	if (only_members(r, f, "a datum", allowed, 4) != 0 ||
+	    need_member(r, obj, f->entity, "entity", "datum") != 0 ||
+	    need_member(r, obj, f->state, "state", "datum") != 0 ||
+	    need_metadata(r, obj, "datum") != 0 ||
+	    parse_time(r, f->time, &time) != 0 ||
+	    expect_type(r, f->entity, JSON_STRING, "entity") != 0 ||
+	    parse_state(r, f->state, &state) != 0)
+		return (-1);
+	if (f->tag != NULL && f->tag->type != JSON_NULL &&
+	    expect_type(r, f->tag, JSON_STRING, "tag") != 0)
+		return (-1);
+
+	cat->ndata++;
+	cat->have_data = 1;
+	cat->last_time = time;
+	entity = records_entity(r, f->entity->str, f->entity->len);
+	if (entity == CATALOG_NO_ENTITY)
+		return (0);
+	if (time < r->last_time[entity]) {
+		return (records_fail(r, f->time->offset, "time %llu for entity %s is "
+		    "before its previous time %llu: time must not go "
+		    "backwards for an entity", (unsigned long long)time,
+		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
+		    (unsigned long long)r->last_time[entity]));
+	}
+	r->last_time[entity] = time;
+	if (f->tag != NULL && f->tag->type == JSON_STRING &&
+	    !r->opts->ignore_tags) {
+		tag = f->tag->str;
+		tag_len = f->tag->len;
+	}
+	r->datum(r->ctx, cat, entity, time, state, tag, tag_len);
+	return (0);
+}
+
+static int
+do_event(records *r, const json_value *obj, const fields *f)
+{
+	const json_value *allowed[] = { f->time, f->entity, f->event,
+	    f->target };
+	uint64_t time;
+
+	if (only_members(r, f, "an event", allowed, 4) != 0 ||
+	    need_member(r, obj, f->entity, "entity", "event") != 0 ||
+	    need_metadata(r, obj, "event") != 0 ||
+	    parse_time(r, f->time, &time) != 0 ||
+	    expect_type(r, f->entity, JSON_STRING, "entity") != 0 ||
+	    expect_type(r, f->event, JSON_STRING, "event") != 0)
+		return (-1);
+	if (f->target != NULL && f->target->type != JSON_NULL &&
+	    expect_type(r, f->target, JSON_STRING, "target") != 0)
+		return (-1);
+	catalog_add_event(r->cat, time, f->entity->str, f->entity->len,
+	    f->event->str, f->event->len,
+	    f->target != NULL && f->target->type == JSON_STRING ?
+	    f->target->str : NULL, f->target != NULL ? f->target->len : 0);
+	return (0);
+}
+
+static int
+do_description(records *r, const json_value *obj, const fields *f)
+{
+	const json_value *allowed[] = { f->entity, f->description };
+	uint32_t entity;
+
+	if (only_members(r, f, "an entity description", allowed, 2) != 0 ||
+	    need_member(r, obj, f->entity, "entity", "entity description")
+	    != 0 ||
+	    expect_type(r, f->entity, JSON_STRING, "entity") != 0 ||
+	    expect_type(r, f->description, JSON_STRING, "description") != 0)
+		return (-1);
+	entity = records_entity(r, f->entity->str, f->entity->len);
+	if (entity != CATALOG_NO_ENTITY)
+		catalog_set_description(r->cat, entity, f->description->str,
+		    f->description->len);
+	return (0);
+}
+
+static int
+do_tag_definition(records *r, const json_value *obj, const fields *f)
+{
+	const json_value *m;
+	uint32_t state, tag;
+	char *members = NULL;
+	size_t size = 0, *uses, uses_cap = 0;
+	intern *keys;
+	FILE *out;
+	int n = 0;
+
+	if (need_metadata(r, obj, "tag definition") != 0 ||
+	    parse_state(r, f->state, &state) != 0 ||
+	    expect_type(r, f->tag, JSON_STRING, "tag") != 0)
+		return (-1);
+	if (r->opts->ignore_tags)
+		return (0);
+	tag = catalog_tag_id(r->cat, state, f->tag->str, f->tag->len);
+	if ((out = open_memstream(&members, &size)) == NULL) {
+		error_set(r->err, "out of memory");
+		return (-1);
+	}
+	/*
+	 * A member given twice keeps its last value, as JSON readers do,
+	 * so that no output ever holds a key twice: the keys are counted
+	 * first, and each member is written only at its key's last use.
+	 */
+	keys = intern_new();
+	uses = NULL;
+	for (m = obj->child; m != NULL; m = m->next) {
+		uint32_t id = intern_add(keys, m->key, m->key_len, NULL);
+
+		grow_array(&uses, &uses_cap, (size_t)id + 1, sizeof (size_t));
+		if (id + 1 == intern_count(keys))
+			uses[id] = 0;
+		uses[id]++;
+	}
+	for (m = obj->child; m != NULL; m = m->next) {
+		uint32_t id = intern_find(keys, m->key, m->key_len);
+
+		if (--uses[id] > 0 || m == f->state || m == f->tag)
+			continue;
+		if (n++ > 0)
+			fputs(", ", out);
+		json_write_string(out, m->key, m->key_len);
+		fputs(": ", out);
+		write_value(out, m);
+	}
+	free(uses);
+	intern_free(keys);
+	fclose(out);
+	catalog_define_tag(r->cat, tag, members);
+	return (0);
+}
+
+static int
+set_string(records *r, const json_value *v, char **slot, const char *what)
+{
+	if (expect_type(r, v, JSON_STRING, what) != 0)
+		return (-1);
+	free(*slot);
+	*slot = xstrndup(v->str, v->len);
+	return (0);
+}
+
+static int
+do_start(records *r, const json_value *v)
+{
+	const json_value *sec, *nsec;
+	uint64_t s, ns;
+
+	if (expect_type(r, v, JSON_ARRAY, "\"start\"") != 0)
+		return (-1);
+	if (v->len != 2) {
+		return (records_fail(r, v->offset, "\"start\" must be [seconds, "
+		    "nanoseconds] but has %zu elements", v->len));
+	}
+	sec = v->child;
+	nsec = sec->next;
+	if (sec->type != JSON_NUMBER || !json_number_u64(sec, &s))
+		return (records_fail(r, sec->offset, "\"start\" seconds must be a "
+		    "non-negative integer"));
+	if (nsec->type != JSON_NUMBER || !json_number_u64(nsec, &ns))
+		return (records_fail(r, nsec->offset, "\"start\" nanoseconds must be "
+		    "a non-negative integer"));
+	r->cat->start_sec = s;
+	r->cat->start_nsec = ns;
+	r->cat->have_start = 1;
+	return (0);
+}
+
+static int
+do_states(records *r, const json_value *v)
+{
+	catalog *cat = r->cat;
+	const json_value *m, *f;
+	catalog_state *states;
+	size_t n = v->len;
+	char q[96], q2[96];
+
+	if (expect_type(r, v, JSON_OBJECT, "\"states\"") != 0)
+		return (-1);
+	if (n == 0)
+		return (records_fail(r, v->offset, "\"states\" is empty: a statemap "
+		    "needs at least one state"));
+	if (n > CATALOG_MAX_STATES)
+		return (records_fail(r, v->offset, "\"states\" defines %zu states; "
+		    "at most %d are supported", n, CATALOG_MAX_STATES));
+	states = xcalloc(n, sizeof (catalog_state));
+	cat->states = states;
+	cat->nstates = (uint32_t)n;
+	/* Names in file order, to find one given twice; then by value. */
+	cat->state_names = intern_new();
+	for (m = v->child; m != NULL; m = m->next) {
+		const json_value *value = NULL, *colour = NULL;
+		uint64_t val;
+
+		if (expect_type(r, m, JSON_OBJECT, "a state") != 0)
+			return (-1);
+		for (f = m->child; f != NULL; f = f->next) {
+			if (key_is(f, "value", 5) && value == NULL) {
+				value = f;
+			} else if (key_is(f, "color", 5) && colour == NULL) {
+				colour = f;
+			} else {
+				return (records_fail(r, f->key_offset, "unexpected "
+				    "member %s in state %s: a state has "
+				    "\"value\" and \"color\"",
+				    quoted(q, sizeof (q), f->key, f->key_len),
+				    quoted(q2, sizeof (q2), m->key,
+				    m->key_len)));
+			}
+		}
+		if (value == NULL)
+			return (records_fail(r, m->offset, "state %s is missing "
+			    "member \"value\"",
+			    quoted(q, sizeof (q), m->key, m->key_len)));
+		if (value->type != JSON_NUMBER ||
+		    !json_number_u64(value, &val))
+			return (records_fail(r, value->offset, "value of state %s "
+			    "must be a non-negative integer",
+			    quoted(q, sizeof (q), m->key, m->key_len)));
+		if (val >= n)
+			return (records_fail(r, value->offset, "state %s has value "
+			    "%llu, but with %zu states values must be 0 to "
+			    "%zu", quoted(q, sizeof (q), m->key, m->key_len),
+			    (unsigned long long)val, n, n - 1));
+		if (states[val].name != NULL)
+			return (records_fail(r, value->offset, "state %s has value "
+			    "%llu, which state %s already has",
+			    quoted(q, sizeof (q), m->key, m->key_len),
+			    (unsigned long long)val,
+			    quoted(q2, sizeof (q2), states[val].name,
+			    states[val].name_len)));
+		if (intern_find(cat->state_names, m->key, m->key_len) !=
+		    INTERN_NONE)
+			return (records_fail(r, m->key_offset, "state %s is defined "
+			    "twice", quoted(q, sizeof (q), m->key,
+			    m->key_len)));
+		intern_add(cat->state_names, m->key, m->key_len, NULL);
+		if (colour != NULL && colour->type != JSON_NULL) {
+			if (expect_type(r, colour, JSON_STRING, "a colour"))
+				return (-1);
+			if (!color_parse(colour->str, colour->len,
+			    &states[val].color))
+				return (records_fail(r, colour->offset, "colour %s of "
+				    "state %s is not a colour: use #rrggbb or "
+				    "a CSS colour name",
+				    quoted(q, sizeof (q), colour->str,
+				    colour->len),
+				    quoted(q2, sizeof (q2), m->key,
+				    m->key_len)));
+			states[val].color_text = xstrndup(colour->str,
+			    colour->len);
+		}
+		states[val].name = xstrndup(m->key, m->key_len);
+		states[val].name_len = m->key_len;
+	}
+	catalog_assign_colors(cat);
+	catalog_index_states(cat);
+	return (0);
+}
+
+static int
+do_metadata(records *r, const fields *f)
+{
+	struct {
+		json_value *v;
+		unsigned bit;
+	} given[] = {
+		{ f->start, META_START }, { f->states, META_STATES },
+		{ f->title, META_TITLE }, { f->host, META_HOST },
+		{ f->kind, META_KIND }
+	};
+	char q[96];
+	size_t i;
+
+	for (i = 0; i < sizeof (given) / sizeof (given[0]); i++) {
+		json_value *v = given[i].v;
+
+		if (v == NULL)
+			continue;
+		if (r->meta_seen & given[i].bit)
+			return (records_fail(r, v->key_offset, "metadata field %s is "
+			    "given twice", quoted(q, sizeof (q), v->key,
+			    v->key_len)));
+		r->meta_seen |= given[i].bit;
+	}
+	if ((f->start != NULL && do_start(r, f->start) != 0) ||
+	    (f->states != NULL && do_states(r, f->states) != 0) ||
+	    (f->title != NULL &&
+	    set_string(r, f->title, &r->cat->title, "\"title\"") != 0) ||
+	    (f->host != NULL &&
+	    set_string(r, f->host, &r->cat->host, "\"host\"") != 0) ||
+	    (f->kind != NULL && set_string(r, f->kind,
+	    &r->cat->entity_kind, "\"entityKind\"") != 0))
+		return (-1);
+	return (0);
+}
+
+int
+records_take(records *r, const json_value *obj)
+{
+	fields f;
+	char q[96];
+
+	if (obj->type != JSON_OBJECT)
+		return (records_fail(r, obj->offset, "expected a JSON object (a "
+		    "record) but found %s", type_name(obj->type)));
+	if (collect_fields(r, obj, &f) != 0)
+		return (-1);
+	r->any_record = 1;
+
+	if (f.time != NULL && f.event == NULL && f.state != NULL) {
+		r->cat->nrecords++;
+		return (do_datum(r, obj, &f));
+	}
+	if (f.time != NULL && f.event != NULL) {
+		r->cat->nrecords++;
+		return (do_event(r, obj, &f));
+	}
+	if (f.time != NULL) {
+		return (records_fail(r, obj->offset, "a record with \"time\" must "
+		    "have \"state\" (a datum) or \"event\" (an event)"));
+	}
+	if (f.description != NULL) {
+		r->cat->nrecords++;
+		return (do_description(r, obj, &f));
+	}
+	if (f.tag != NULL && f.state != NULL) {
+		r->cat->nrecords++;
+		return (do_tag_definition(r, obj, &f));
+	}
+	if (f.other == NULL && f.entity == NULL && f.state == NULL &&
+	    f.tag == NULL && f.event == NULL && f.target == NULL &&
+	    obj->child != NULL)
+		return (do_metadata(r, &f));
+	if (f.other != NULL)
+		return (records_fail(r, f.other->key_offset, "unrecognized record: "
+		    "member %s is not part of a datum, event, description, "
+		    "tag definition or metadata",
+		    quoted(q, sizeof (q), f.other->key, f.other->key_len)));
+	return (records_fail(r, obj->offset, "unrecognized record: expected a "
+	    "datum, event, entity description, tag definition or metadata"));
+}
+
+/* ---- data scanned by the fast path ---- */
+
+
+
+uint64_t
+records_last_time(const records *r, uint32_t entity)
+{
+	return (r->last_time[entity]);
+}
+
+void
+records_deliver_many(records *r, uint32_t entity, const uint64_t *times,
+    const uint16_t *states, size_t n, double done)
+{
+	r->opts->data(r->ctx, r->cat, entity, times, states, n, done);
+	r->last_time[entity] = times[n - 1];
+}
+
+/* ---- the whole input ---- */
+
+int
+records_metadata_complete(const records *r)
+{
+	return ((r->meta_seen & (META_START | META_STATES)) ==
+	    (META_START | META_STATES));
+}
+
+void
+records_init(records *r, const char *name, catalog *cat, const reader *rd,
+    const ingest_options *opts, ingest_datum_fn datum, void *ctx,
+    sm_error *err)
+{
+	memset(r, 0, sizeof (*r));
+	r->name = name;
+	r->cat = cat;
+	r->rd = rd;
+	r->opts = opts;
+	r->datum = datum;
+	r->ctx = ctx;
+	r->err = err;
+	r->rejected = intern_new();
+}
+
+void
+records_fini(records *r)
+{
+	intern_free(r->rejected);
+	free(r->last_time);
+}
+
+int
+records_finish(records *r, size_t pos)
+{
+	if (!r->any_record)
+		return (records_fail(r, pos, "empty input: expected a metadata "
+		    "object with \"start\" and \"states\""));
+	if (!(r->meta_seen & META_STATES))
+		return (records_fail(r, pos, "input ended without metadata "
+		    "field \"states\""));
+	if (!(r->meta_seen & META_START))
+		return (records_fail(r, pos, "input ended without metadata "
+		    "field \"start\""));
+	return (0);
+}

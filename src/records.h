@@ -1,0 +1,112 @@
+/*
+ * records.h: what each record of a trace means.
+ *
+ * A record is a JSON object: metadata (start, states, title, host,
+ * entityKind, possibly split over several objects, each field once), a
+ * datum, a tag definition, an entity description or an event.  Each is
+ * checked, what it says goes into the catalog, and each datum goes to the
+ * consumer in file order, with times checked per entity.  Plain data the
+ * scanner read (scan.h) come in through records_deliver, with the same
+ * meaning.  Every problem is one error at FILE:LINE:COLUMN (positions
+ * from the reader) naming what was expected and what was found.
+ *
+ * Ownership: records borrows the catalog, reader, options and error,
+ * which must outlive it; it owns its per-entity bookkeeping.
+ */
+#ifndef SM_RECORDS_H
+#define SM_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "error.h"
+#include "ingest.h"
+#include "json.h"
+#include "reader.h"
+
+typedef struct records {
+	const char *name;	/* the input, in errors */
+	catalog *cat;
+	const reader *rd;	/* for error positions */
+	const ingest_options *opts;
+	ingest_datum_fn datum;
+	void *ctx;		/* the datum function's (and opts') context */
+	sm_error *err;
+	unsigned meta_seen;	/* the metadata fields given so far */
+	int any_record;
+	uint64_t *last_time;	/* per entity, for the ordering check */
+	size_t last_time_cap;
+	intern *rejected;	/* entity names the filter dropped */
+} records;
+
+void records_init(records *r, const char *name, catalog *cat,
+    const reader *rd, const ingest_options *opts, ingest_datum_fn datum,
+    void *ctx, sm_error *err);
+void records_fini(records *r);
+
+/* Takes one parsed record (at its offset in the reader): 0, or -1. */
+int records_take(records *r, const json_value *obj);
+
+/* Whether "start" and "states" have been read: data may come. */
+int records_metadata_complete(const records *r);
+
+/*
+ * The id of the entity named name, adding it if new; CATALOG_NO_ENTITY
+ * if the filter leaves it out.
+ */
+uint32_t records_entity(records *r, const char *name, size_t len);
+
+/* Counts n data taken in bulk, the last of them in file order at last. */
+static inline void
+records_count(records *r, uint64_t n, uint64_t last)
+{
+	r->any_record = 1;
+	r->cat->nrecords += n;
+	r->cat->ndata += n;
+	r->cat->have_data = 1;
+	r->cat->last_time = last;
+}
+
+/*
+ * Takes a plain datum of an entity from records_entity, as a datum record
+ * would be taken.  Returns 1, or 0, having changed nothing, if its time
+ * goes back before the entity's last: the record is then to be parsed
+ * as JSON, whose error says so with its position.  Inline: it runs for
+ * nearly every datum of a large trace.
+ */
+static inline int
+records_deliver(records *r, uint32_t entity, uint64_t time, uint32_t state,
+    const char *tag, size_t tag_len)
+{
+	if (entity != CATALOG_NO_ENTITY && time < r->last_time[entity])
+		return (0);
+	records_count(r, 1, time);
+	if (entity == CATALOG_NO_ENTITY)
+		return (1);
+	r->last_time[entity] = time;
+	if (r->opts->ignore_tags)
+		tag = NULL;
+	r->datum(r->ctx, r->cat, entity, time, state, tag, tag_len);
+	return (1);
+}
+
+/* The time of an entity's last datum (0 before the first). */
+uint64_t records_last_time(const records *r, uint32_t entity);
+
+/*
+ * Takes n untagged data of one entity at once (times not before its last
+ * one, in order), for the consumer that takes them in bulk
+ * (opts->data); records_count must then count them.
+ */
+void records_deliver_many(records *r, uint32_t entity,
+    const uint64_t *times, const uint16_t *states, size_t n, double done);
+
+/* An error at buf[offset]: always returns -1. */
+int records_fail(records *r, size_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The checks at the end of the input, at pos: 0, or -1. */
+int records_finish(records *r, size_t pos);
+
+#endif
