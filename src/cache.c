@@ -440,7 +440,7 @@ read_meta(cursor *c, catalog *cat)
 	cat->start_sec = get_u64(c);
 	cat->start_nsec = get_u64(c);
 	n = get_count(c, 16);
-	if (c->bad || n == 0 || n > CATALOG_MAX_STATES)
+	if (c->bad || n == 0 || n > STORE_MAX_STATES)
 		return (-1);
 	cat->states = xcalloc((size_t)n, sizeof (catalog_state));
 	cat->nstates = (uint32_t)n;

@@ -21,7 +21,6 @@
 
 #define CATALOG_NO_TAG	UINT32_MAX
 #define CATALOG_NO_ENTITY	UINT32_MAX
-#define CATALOG_MAX_STATES 65535
 
 typedef struct catalog_state {
 	char *name;

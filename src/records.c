@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "color.h"
+#include "store.h"
 #include "util.h"
 
 /* The metadata fields, each of which may be given once. */
@@ -19,18 +20,37 @@ enum {
 
 /* ---- errors ---- */
 
+static int
+vfail(records *r, size_t offset, const char *fmt, va_list ap)
+{
+	uint64_t line, col;
+	char msg[sizeof (r->err->message)];
+
+	vsnprintf(msg, sizeof (msg), fmt, ap);
+	reader_position(r->rd, offset, &line, &col);
+	error_at(r->err, r->name, line, col, "%s", msg);
+	return (-1);
+}
+
+static int __attribute__((format(printf, 3, 4)))
+fail(records *r, size_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(r, offset, fmt, ap);
+	va_end(ap);
+	return (-1);
+}
+
 int
 records_fail(records *r, size_t offset, const char *fmt, ...)
 {
-	uint64_t line, col;
 	va_list ap;
-	char msg[sizeof (r->err->message)];
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof (msg), fmt, ap);
+	vfail(r, offset, fmt, ap);
 	va_end(ap);
-	reader_position(r->rd, offset, &line, &col);
-	error_at(r->err, r->name, line, col, "%s", msg);
 	return (-1);
 }
 
@@ -85,7 +105,7 @@ expect_type(records *r, const json_value *v, json_type t, const char *what)
 {
 	if (v->type == t)
 		return (0);
-	return (records_fail(r, v->offset, "%s must be %s but is %s", what,
+	return (fail(r, v->offset, "%s must be %s but is %s", what,
 	    type_name(t), type_name(v->type)));
 }
 
@@ -155,7 +175,7 @@ collect_fields(records *r, const json_value *obj, fields *f)
 			continue;
 		}
 		if (*slot != NULL) {
-			return (records_fail(r, m->key_offset,
+			return (fail(r, m->key_offset,
 			    "member %s appears twice in one record",
 			    quoted(q, sizeof (q), m->key, m->key_len)));
 		}
@@ -189,7 +209,7 @@ only_members(records *r, const fields *f, const char *kind,
 	}
 	if (worst == NULL)
 		return (0);
-	return (records_fail(r, worst->key_offset, "unexpected member %s in %s",
+	return (fail(r, worst->key_offset, "unexpected member %s in %s",
 	    quoted(q, sizeof (q), worst->key, worst->key_len), kind));
 }
 
@@ -199,7 +219,7 @@ need_member(records *r, const json_value *obj, const json_value *m,
 {
 	if (m != NULL)
 		return (0);
-	return (records_fail(r, obj->offset, "%s is missing member \"%s\"", kind,
+	return (fail(r, obj->offset, "%s is missing member \"%s\"", kind,
 	    name));
 }
 
@@ -226,18 +246,18 @@ parse_time(records *r, const json_value *v, uint64_t *out)
 			*out = t;
 			return (0);
 		}
-		return (records_fail(r, v->offset, "time %s is not a non-negative "
+		return (fail(r, v->offset, "time %s is not a non-negative "
 		    "integer number of nanoseconds below 2^63",
 		    quoted(q, sizeof (q), v->str, v->len)));
 	}
 	if (v->type == JSON_NUMBER) {
 		if (json_number_u64(v, out) && *out <= (uint64_t)INT64_MAX)
 			return (0);
-		return (records_fail(r, v->offset, "time %.*s is not a non-negative "
+		return (fail(r, v->offset, "time %.*s is not a non-negative "
 		    "integer number of nanoseconds below 2^63",
 		    (int)(v->len > 40 ? 40 : v->len), v->str));
 	}
-	return (records_fail(r, v->offset, "time must be a string of digits or a "
+	return (fail(r, v->offset, "time must be a string of digits or a "
 	    "number but is %s", type_name(v->type)));
 }
 
@@ -249,12 +269,12 @@ parse_state(records *r, const json_value *v, uint32_t *out)
 	if (expect_type(r, v, JSON_NUMBER, "state") != 0)
 		return (-1);
 	if (!json_number_u64(v, &s)) {
-		return (records_fail(r, v->offset, "state %.*s is not a state value "
+		return (fail(r, v->offset, "state %.*s is not a state value "
 		    "(a non-negative integer)",
 		    (int)(v->len > 40 ? 40 : v->len), v->str));
 	}
 	if (s >= r->cat->nstates) {
-		return (records_fail(r, v->offset, "state %llu is not defined: the "
+		return (fail(r, v->offset, "state %llu is not defined: the "
 		    "metadata defines states 0 to %u",
 		    (unsigned long long)s, r->cat->nstates - 1));
 	}
@@ -297,11 +317,11 @@ static int
 need_metadata(records *r, const json_value *obj, const char *kind)
 {
 	if (!(r->meta_seen & META_STATES)) {
-		return (records_fail(r, obj->offset, "%s before the metadata: "
+		return (fail(r, obj->offset, "%s before the metadata: "
 		    "expected an object with \"states\" first", kind));
 	}
 	if (!(r->meta_seen & META_START)) {
-		return (records_fail(r, obj->offset, "%s before the metadata: "
+		return (fail(r, obj->offset, "%s before the metadata: "
 		    "expected an object with \"start\" first", kind));
 	}
 	return (0);
@@ -369,7 +389,7 @@ do_datum(records *r, const json_value *obj, const fields *f)
 	if (entity == CATALOG_NO_ENTITY)
 		return (0);
 	if (time < r->last_time[entity]) {
-		return (records_fail(r, f->time->offset, "time %llu for entity %s is "
+		return (fail(r, f->time->offset, "time %llu for entity %s is "
 		    "before its previous time %llu: time must not go "
 		    "backwards for an entity", (unsigned long long)time,
 		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
@@ -502,16 +522,16 @@ do_start(records *r, const json_value *v)
 	if (expect_type(r, v, JSON_ARRAY, "\"start\"") != 0)
 		return (-1);
 	if (v->len != 2) {
-		return (records_fail(r, v->offset, "\"start\" must be [seconds, "
+		return (fail(r, v->offset, "\"start\" must be [seconds, "
 		    "nanoseconds] but has %zu elements", v->len));
 	}
 	sec = v->child;
 	nsec = sec->next;
 	if (sec->type != JSON_NUMBER || !json_number_u64(sec, &s))
-		return (records_fail(r, sec->offset, "\"start\" seconds must be a "
+		return (fail(r, sec->offset, "\"start\" seconds must be a "
 		    "non-negative integer"));
 	if (nsec->type != JSON_NUMBER || !json_number_u64(nsec, &ns))
-		return (records_fail(r, nsec->offset, "\"start\" nanoseconds must be "
+		return (fail(r, nsec->offset, "\"start\" nanoseconds must be "
 		    "a non-negative integer"));
 	r->cat->start_sec = s;
 	r->cat->start_nsec = ns;
@@ -531,11 +551,12 @@ do_states(records *r, const json_value *v)
 	if (expect_type(r, v, JSON_OBJECT, "\"states\"") != 0)
 		return (-1);
 	if (n == 0)
-		return (records_fail(r, v->offset, "\"states\" is empty: a statemap "
+		return (fail(r, v->offset, "\"states\" is empty: a statemap "
 		    "needs at least one state"));
-	if (n > CATALOG_MAX_STATES)
-		return (records_fail(r, v->offset, "\"states\" defines %zu states; "
-		    "at most %d are supported", n, CATALOG_MAX_STATES));
+	/* So that any trace can be loaded into a store. */
+	if (n > STORE_MAX_STATES)
+		return (fail(r, v->offset, "\"states\" defines %zu "
+		    "states; at most %d are supported", n, STORE_MAX_STATES));
 	states = xcalloc(n, sizeof (catalog_state));
 	cat->states = states;
 	cat->nstates = (uint32_t)n;
@@ -553,7 +574,7 @@ do_states(records *r, const json_value *v)
 			} else if (key_is(f, "color", 5) && colour == NULL) {
 				colour = f;
 			} else {
-				return (records_fail(r, f->key_offset, "unexpected "
+				return (fail(r, f->key_offset, "unexpected "
 				    "member %s in state %s: a state has "
 				    "\"value\" and \"color\"",
 				    quoted(q, sizeof (q), f->key, f->key_len),
@@ -562,21 +583,21 @@ do_states(records *r, const json_value *v)
 			}
 		}
 		if (value == NULL)
-			return (records_fail(r, m->offset, "state %s is missing "
+			return (fail(r, m->offset, "state %s is missing "
 			    "member \"value\"",
 			    quoted(q, sizeof (q), m->key, m->key_len)));
 		if (value->type != JSON_NUMBER ||
 		    !json_number_u64(value, &val))
-			return (records_fail(r, value->offset, "value of state %s "
+			return (fail(r, value->offset, "value of state %s "
 			    "must be a non-negative integer",
 			    quoted(q, sizeof (q), m->key, m->key_len)));
 		if (val >= n)
-			return (records_fail(r, value->offset, "state %s has value "
+			return (fail(r, value->offset, "state %s has value "
 			    "%llu, but with %zu states values must be 0 to "
 			    "%zu", quoted(q, sizeof (q), m->key, m->key_len),
 			    (unsigned long long)val, n, n - 1));
 		if (states[val].name != NULL)
-			return (records_fail(r, value->offset, "state %s has value "
+			return (fail(r, value->offset, "state %s has value "
 			    "%llu, which state %s already has",
 			    quoted(q, sizeof (q), m->key, m->key_len),
 			    (unsigned long long)val,
@@ -584,7 +605,7 @@ do_states(records *r, const json_value *v)
 			    states[val].name_len)));
 		if (intern_find(cat->state_names, m->key, m->key_len) !=
 		    INTERN_NONE)
-			return (records_fail(r, m->key_offset, "state %s is defined "
+			return (fail(r, m->key_offset, "state %s is defined "
 			    "twice", quoted(q, sizeof (q), m->key,
 			    m->key_len)));
 		intern_add(cat->state_names, m->key, m->key_len, NULL);
@@ -593,7 +614,7 @@ do_states(records *r, const json_value *v)
 				return (-1);
 			if (!color_parse(colour->str, colour->len,
 			    &states[val].color))
-				return (records_fail(r, colour->offset, "colour %s of "
+				return (fail(r, colour->offset, "colour %s of "
 				    "state %s is not a colour: use #rrggbb or "
 				    "a CSS colour name",
 				    quoted(q, sizeof (q), colour->str,
@@ -631,7 +652,7 @@ do_metadata(records *r, const fields *f)
 		if (v == NULL)
 			continue;
 		if (r->meta_seen & given[i].bit)
-			return (records_fail(r, v->key_offset, "metadata field %s is "
+			return (fail(r, v->key_offset, "metadata field %s is "
 			    "given twice", quoted(q, sizeof (q), v->key,
 			    v->key_len)));
 		r->meta_seen |= given[i].bit;
@@ -655,7 +676,7 @@ records_take(records *r, const json_value *obj)
 	char q[96];
 
 	if (obj->type != JSON_OBJECT)
-		return (records_fail(r, obj->offset, "expected a JSON object (a "
+		return (fail(r, obj->offset, "expected a JSON object (a "
 		    "record) but found %s", type_name(obj->type)));
 	if (collect_fields(r, obj, &f) != 0)
 		return (-1);
@@ -670,7 +691,7 @@ records_take(records *r, const json_value *obj)
 		return (do_event(r, obj, &f));
 	}
 	if (f.time != NULL) {
-		return (records_fail(r, obj->offset, "a record with \"time\" must "
+		return (fail(r, obj->offset, "a record with \"time\" must "
 		    "have \"state\" (a datum) or \"event\" (an event)"));
 	}
 	if (f.description != NULL) {
@@ -686,11 +707,11 @@ records_take(records *r, const json_value *obj)
 	    obj->child != NULL)
 		return (do_metadata(r, &f));
 	if (f.other != NULL)
-		return (records_fail(r, f.other->key_offset, "unrecognized record: "
+		return (fail(r, f.other->key_offset, "unrecognized record: "
 		    "member %s is not part of a datum, event, description, "
 		    "tag definition or metadata",
 		    quoted(q, sizeof (q), f.other->key, f.other->key_len)));
-	return (records_fail(r, obj->offset, "unrecognized record: expected a "
+	return (fail(r, obj->offset, "unrecognized record: expected a "
 	    "datum, event, entity description, tag definition or metadata"));
 }
 
@@ -748,13 +769,13 @@ int
 records_finish(records *r, size_t pos)
 {
 	if (!r->any_record)
-		return (records_fail(r, pos, "empty input: expected a metadata "
+		return (fail(r, pos, "empty input: expected a metadata "
 		    "object with \"start\" and \"states\""));
 	if (!(r->meta_seen & META_STATES))
-		return (records_fail(r, pos, "input ended without metadata "
+		return (fail(r, pos, "input ended without metadata "
 		    "field \"states\""));
 	if (!(r->meta_seen & META_START))
-		return (records_fail(r, pos, "input ended without metadata "
+		return (fail(r, pos, "input ended without metadata "
 		    "field \"start\""));
 	return (0);
 }

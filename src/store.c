@@ -1,6 +1,7 @@
 #include "store.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -35,11 +36,22 @@ struct store {
 	uint64_t begin, end;
 };
 
+/* A caller's bug: refused rather than stored wrong. */
+static _Noreturn void
+misuse(const char *what, uint32_t state, uint32_t nstates)
+{
+	fprintf(stderr, "statemap-lua: internal error: %s %u (states are "
+	    "0 to %u)\n", what, state, nstates - 1);
+	abort();
+}
+
 store *
 store_new(uint32_t nstates)
 {
 	store *s = xcalloc(1, sizeof (*s));
 
+	if (nstates > STORE_MAX_STATES)
+		misuse("a store of states up to", nstates, STORE_MAX_STATES + 1);
 	s->nstates = nstates;
 	s->end = UINT64_MAX;
 	return (s);
@@ -286,6 +298,8 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 {
 	column *c = column_of(s, entity);
 
+	if (state >= s->nstates)
+		misuse("store_append of state", state, s->nstates);
 	if (c->borrowed)
 		own(s, c);
 	if (c->count == c->cap)

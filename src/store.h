@@ -22,6 +22,8 @@
 #include <stdint.h>
 
 #define STORE_NONE	UINT32_MAX
+/* States are kept in 16 bits: values 0 to 65534 (65535 states at most). */
+#define STORE_MAX_STATES	65535
 
 typedef struct store store;
 
@@ -32,10 +34,15 @@ typedef struct store_interval {
 	uint64_t start, end;	/* [start, end), clipped to the query */
 } store_interval;
 
+/* A store for states 0 to nstates - 1; nstates <= STORE_MAX_STATES. */
 store *store_new(uint32_t nstates);
 void store_free(store *s);
 
-/* Appends a transition; times must not decrease within an entity. */
+/*
+ * Appends a transition; times must not decrease within an entity, and
+ * state must be below the store's nstates: anything else is a bug of the
+ * caller, which stops the program rather than store a wrong state.
+ */
 void store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag);
 

@@ -7,6 +7,9 @@
  * all, per entity, and the catalog keeps the names.  Bounds clip what the
  * queries see; nothing outside them is dropped from memory.
  *
+ * The traces scripts derive from a loaded one (mapped states, chosen
+ * entities, counts, groups) are made by transform.h.
+ *
  * Ownership: a trace owns its catalog and store.
  */
 #ifndef SM_TRACE_H
@@ -43,54 +46,5 @@ typedef struct trace {
 trace *trace_load(const char *path, const trace_options *opts,
     sm_error *err);
 void trace_free(trace *d);
-
-/*
- * A new trace whose states are `states` (nstates of them, the array is
- * taken over) and whose transitions are those of src with each state
- * mapped: by_tag[tag id] for tagged transitions, by_state[state] for the
- * others.  Transitions that no longer change anything (same state and tag
- * as the one before) are dropped.  Tags keep their ids, with their state
- * mapped by by_tag.
- */
-trace *trace_derive(const trace *src, catalog_state *states,
-    uint32_t nstates, const uint32_t *by_state, const uint32_t *by_tag);
-
-/*
- * The same with a new state for every transition: each[k] for the k-th
- * transition counting entity by entity in id order, each in time order
- * (store_total(src->st) entries).  Tags keep their old state values.
- */
-trace *trace_derive_each(const trace *src, catalog_state *states,
-    uint32_t nstates, const uint32_t *each);
-
-/*
- * A new trace with only the entities in `ids` (n of them, in that
- * order, which becomes their order of appearance), named names[i] (or
- * their old names if names is NULL); states, tags and bounds as in src.
- * Returns NULL if two entities would get the same name.
- */
-trace *trace_select(const trace *src, const uint32_t *ids, uint32_t n,
-    const char *const *names, const size_t *name_lens);
-
-/*
- * A new trace with one entity (named name) whose state at any time is
- * how many of src's entities are then in a state flagged in counted
- * (src->cat->nstates flags): its states are "0" to "N", N the number of
- * entities, shaded from light to dark.  Same window and metadata as src.
- */
-trace *trace_count(const trace *src, const unsigned char *counted,
-    const char *name, size_t name_len);
-
-/*
- * A new trace with one entity per group: group_of[e] is the group of
- * src's entity e (0 to ngroups - 1), or UINT32_MAX to leave it out; group
- * g is named names[g].  A group's state at any time is, of the states its
- * members are then in, the one of lowest rank[state]: so a process whose
- * threads are running and sleeping is running, with rank putting running
- * first.  States and colours are src's; there are no tags.
- */
-trace *trace_group(const trace *src, const uint32_t *group_of,
-    uint32_t ngroups, const char *const *names, const size_t *name_lens,
-    const uint32_t *rank);
 
 #endif

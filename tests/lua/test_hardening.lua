@@ -110,4 +110,26 @@ for _ = 1, 50 do local _ = t:recolor({ a = "#123456" }) end
 check("derived traces are collected as they are dropped",
 	collectgarbage("count") - before < 50000)
 
+-- State limits are refused where they are imposed, never truncated:
+-- 70000 entities at once, counted.
+do
+	local many = { '{"start": [0, 0], "states": {"a": {"value": 0}, "b": {"value": 1}}}' }
+	for i = 1, 70000 do
+		many[#many + 1] = ('{"time": "%d", "entity": "e%d", "state": 0}'):format(i, i)
+	end
+	many[#many + 1] = '{"time": "75000", "entity": "e1", "state": 1}'
+	many[#many + 1] = '{"time": "80000", "entity": "e2", "state": 1}'
+	write(tmp .. ".many", many)
+	local big = sm.load(tmp .. ".many", { cache = false })
+	local series = big:count_series({ "a" })
+	local peak = 0
+	for _, p in ipairs(series) do if p.count > peak then peak = p.count end end
+	check_eq("count_series counts beyond 65535 entities", peak, 70000)
+	check_eq("count_series: one fewer from 75000",
+		{ series[#series].time, series[#series].count }, { 75000, 69999 })
+	check_error("count of more than 65534 entities is refused", function()
+		return big:count({ "a" }) end, "more than 65534 entities")
+	os.remove(tmp .. ".many")
+end
+
 os.remove(tmp)

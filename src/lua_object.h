@@ -1,0 +1,27 @@
+/*
+ * lua_object.h: the shape every object type of the statemap module has
+ * (trace, entity, interval iterator).
+ *
+ * A userdata with a metatable named like "statemap.trace": __index finds
+ * a method in a plain table, or else computes a field with a getter (two
+ * table lookups, whatever the key); the method table is also the
+ * metatable's "methods" field (the REPL completes and documents from it);
+ * and __metatable is the name, so Lua code can tell an object's type but
+ * never reach its metamethods (__gc called by hand would free what the
+ * object still holds).
+ */
+#ifndef SM_LUA_OBJECT_H
+#define SM_LUA_OBJECT_H
+
+#include <lauxlib.h>
+
+/*
+ * Registers the metatable `name`: methods from each luaL_Reg of the
+ * NULL-terminated list, getters of fields (each called with the object,
+ * returning the field's value), and metamethods (__gc, __tostring...).
+ */
+void lua_object_class(lua_State *L, const char *name,
+    const luaL_Reg *const *methods, const luaL_Reg *fields,
+    const luaL_Reg *metamethods);
+
+#endif

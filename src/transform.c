@@ -1,0 +1,370 @@
+#include "transform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge.h"
+#include "runlimit.h"
+#include "util.h"
+
+/* A new trace with src's window, to be filled. */
+static trace *
+new_trace(const trace *src)
+{
+	trace *d = xcalloc(1, sizeof (*d));
+
+	d->begin = src->begin;
+	d->end = src->end;
+	return (d);
+}
+
+static trace *
+finished(trace *d)
+{
+	store_finish(d->st, d->begin, d->end);
+	return (d);
+}
+
+/* Every 64 K transitions: whether a script's limits say stop. */
+static int
+stopping(uint64_t *tick, const trace *d, const char **why)
+{
+	if ((++*tick & 0xffff) != 0)
+		return (0);
+	return (runlimit_check(d->st != NULL ? store_memory(d->st) : 0, why)
+	    != 0);
+}
+
+static trace *
+abandon(trace *d)
+{
+	trace_free(d);
+	return (NULL);
+}
+
+/*
+ * The shared part of mapping: a copy of src with new states, whose
+ * transitions get their state from by_state/by_tag or, if each is not
+ * NULL, from each[k] for the k-th transition overall.
+ */
+static trace *
+map(const trace *src, catalog_state *states, uint32_t nstates,
+    const uint32_t *by_state, const uint32_t *by_tag, const uint32_t *each,
+    const char **why)
+{
+	trace *d = new_trace(src);
+	uint32_t e, i;
+	size_t index = 0;
+	uint64_t tick = 0;
+
+	d->cat = catalog_copy_without_states(src->cat);
+	catalog_set_states(d->cat, states, nstates);
+	for (i = 0; by_tag != NULL && i < catalog_ntags(d->cat); i++)
+		d->cat->tags[i].state = by_tag[i];
+	d->st = store_new(nstates);
+	for (e = 0; e < store_nentities(src->st); e++) {
+		const uint64_t *time = store_times(src->st, e);
+		const uint16_t *state = store_states(src->st, e);
+		const uint32_t *tag = store_tags(src->st, e);
+		size_t k, n = store_count(src->st, e);
+		uint32_t last_state = STORE_NONE, last_tag = STORE_NONE;
+
+		for (k = 0; k < n; k++, index++) {
+			uint32_t s = each != NULL ? each[index] :
+			    tag[k] == STORE_NONE ? by_state[state[k]] :
+			    by_tag[tag[k]];
+
+			if (stopping(&tick, d, why))
+				return (abandon(d));
+			/* A transition that changes nothing is dropped. */
+			if (s == last_state && tag[k] == last_tag)
+				continue;
+			store_append(d->st, e, time[k], s, tag[k]);
+			last_state = s;
+			last_tag = tag[k];
+		}
+	}
+	return (finished(d));
+}
+
+trace *
+transform_map(const trace *src, catalog_state *states, uint32_t nstates,
+    const uint32_t *by_state, const uint32_t *by_tag, const char **why)
+{
+	return (map(src, states, nstates, by_state, by_tag, NULL, why));
+}
+
+trace *
+transform_map_each(const trace *src, catalog_state *states,
+    uint32_t nstates, const uint32_t *each, const char **why)
+{
+	return (map(src, states, nstates, NULL, NULL, each, why));
+}
+
+trace *
+transform_select(const trace *src, const uint32_t *ids, uint32_t n,
+    const char *const *names, const size_t *name_lens, const char **why)
+{
+	const catalog *from = src->cat;
+	trace *d = new_trace(src);
+	catalog *cat = catalog_copy_header(from);
+	uint32_t i;
+	uint64_t tick = 0;
+
+	catalog_set_states(cat, catalog_copy_states(from), from->nstates);
+	d->cat = cat;
+	d->st = store_new(from->nstates);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *name = names != NULL ? names[i] :
+		    catalog_entity_name(from, ids[i], &len);
+		const uint64_t *time = store_times(src->st, ids[i]);
+		const uint16_t *state = store_states(src->st, ids[i]);
+		const uint32_t *tag = store_tags(src->st, ids[i]);
+		size_t c, count = store_count(src->st, ids[i]);
+
+		if (names != NULL)
+			len = name_lens[i];
+		if (intern_find(cat->entities, name, len) != INTERN_NONE) {
+			*why = "two entities would have the same name";
+			return (abandon(d));
+		}
+		catalog_entity(cat, name, len);
+		cat->descriptions[i] =
+		    xstrdup_or_null(from->descriptions[ids[i]]);
+		for (c = 0; c < count; c++) {
+			if (stopping(&tick, d, why))
+				return (abandon(d));
+			store_append(d->st, i, time[c], state[c], tag[c]);
+		}
+	}
+	return (finished(d));
+}
+
+trace *
+transform_slice(const trace *src, uint64_t from, uint64_t to,
+    const char **why)
+{
+	uint32_t i, n = catalog_nentities(src->cat);
+	uint32_t *ids = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	trace *d;
+
+	for (i = 0; i < n; i++)
+		ids[i] = i;
+	d = transform_select(src, ids, n, NULL, NULL, why);
+	free(ids);
+	if (d != NULL) {
+		d->begin = from;
+		d->end = to;
+		store_finish(d->st, from, to);
+	}
+	return (d);
+}
+
+typedef struct step {
+	uint64_t time;
+	int64_t delta;
+} step;
+
+static int
+compare_steps(const void *pa, const void *pb)
+{
+	const step *a = pa, *b = pb;
+
+	return (a->time < b->time ? -1 : a->time > b->time);
+}
+
+/*
+ * Each counted interval is +1 at its start and -1 at its end; in time
+ * order, their sums are the count.  The first step is 0 at the window's
+ * start; a step comes only where the count changes, before the end.
+ */
+int
+transform_count_steps(const trace *src, const unsigned char *counted,
+    transform_step **out, size_t *nout, const char **why)
+{
+	step *steps = NULL;
+	transform_step *res = NULL;
+	size_t nsteps = 0, cap = 0, k, nres = 0, res_cap = 0;
+	store_iter it;
+	store_interval iv;
+	int64_t count = 0, last = 0;
+	uint64_t tick = 0;
+
+	store_iter_init(&it, src->st, NULL, 0, src->begin, src->end);
+	while (store_iter_next(&it, &iv)) {
+		if (!counted[iv.state])
+			continue;
+		if ((++tick & 0xffff) == 0 && runlimit_check(cap *
+		    sizeof (step), why) != 0) {
+			free(steps);
+			return (-1);
+		}
+		grow_array(&steps, &cap, nsteps + 2, sizeof (step));
+		steps[nsteps].time = iv.start;
+		steps[nsteps++].delta = 1;
+		steps[nsteps].time = iv.end;
+		steps[nsteps++].delta = -1;
+	}
+	if (nsteps > 0)
+		qsort(steps, nsteps, sizeof (step), compare_steps);
+	grow_array(&res, &res_cap, 1, sizeof (transform_step));
+	res[nres].time = src->begin;
+	res[nres++].count = 0;
+	for (k = 0; k < nsteps; ) {
+		uint64_t t = steps[k].time;
+
+		while (k < nsteps && steps[k].time == t)
+			count += steps[k++].delta;
+		if (count != last && t < src->end) {
+			grow_array(&res, &res_cap, nres + 1,
+			    sizeof (transform_step));
+			res[nres].time = t;
+			res[nres++].count = (uint64_t)count;
+			last = count;
+		}
+	}
+	free(steps);
+	*out = res;
+	*nout = nres;
+	return (0);
+}
+
+trace *
+transform_count(const trace *src, const unsigned char *counted,
+    const char *name, size_t name_len, const char **why)
+{
+	const catalog *from = src->cat;
+	uint32_t n = catalog_nentities(from), i;
+	trace *d;
+	catalog *cat;
+	catalog_state *states;
+	transform_step *steps;
+	size_t nsteps, k;
+
+	if (n >= STORE_MAX_STATES) {
+		*why = "a count of more than 65534 entities has more states "
+		    "than a trace can hold (count_series has no such limit)";
+		return (NULL);
+	}
+	if (transform_count_steps(src, counted, &steps, &nsteps, why) != 0)
+		return (NULL);
+	d = new_trace(src);
+	cat = d->cat = catalog_new(from->name);
+	cat->title = xstrdup_or_null(from->title);
+	cat->host = xstrdup_or_null(from->host);
+	cat->entity_kind = xstrdup_or_null(from->entity_kind);
+	cat->have_start = from->have_start;
+	cat->start_sec = from->start_sec;
+	cat->start_nsec = from->start_nsec;
+	cat->last_time = from->last_time;
+	states = xcalloc((size_t)n + 1, sizeof (catalog_state));
+	for (i = 0; i <= n; i++) {
+		/* From near white to deep blue as the count grows. */
+		double f = n == 0 ? 1 : (double)i / n;
+		char buf[16];
+
+		snprintf(buf, sizeof (buf), "%u", i);
+		states[i].name = xstrndup(buf, strlen(buf));
+		states[i].name_len = strlen(buf);
+		states[i].color.r = (uint8_t)(0xf0 - f * (0xf0 - 0x08));
+		states[i].color.g = (uint8_t)(0xf4 - f * (0xf4 - 0x30));
+		states[i].color.b = (uint8_t)(0xf8 - f * (0xf8 - 0x6b));
+	}
+	catalog_set_states(cat, states, n + 1);
+	catalog_entity(cat, name, name_len);
+	d->st = store_new(n + 1);
+	for (k = 0; k < nsteps; k++)
+		store_append(d->st, 0, steps[k].time, (uint32_t)steps[k].count,
+		    STORE_NONE);
+	free(steps);
+	return (finished(d));
+}
+
+/* The state of lowest rank that any member is in, or STORE_NONE. */
+static uint32_t
+group_state(const uint32_t *counts, const uint32_t *rank, uint32_t nstates)
+{
+	uint32_t best = STORE_NONE, s;
+
+	for (s = 0; s < nstates; s++)
+		if (counts[s] > 0 && (best == STORE_NONE ||
+		    rank[s] < rank[best]))
+			best = s;
+	return (best);
+}
+
+trace *
+transform_group(const trace *src, const uint32_t *group_of,
+    uint32_t ngroups, const char *const *names, const size_t *name_lens,
+    const uint32_t *rank, const char **why)
+{
+	uint32_t n = catalog_nentities(src->cat), ns = src->cat->nstates, g, e;
+	/* Members by group, in entity order: first[g] to first[g + 1]. */
+	uint32_t *first = xcalloc((size_t)ngroups + 2, sizeof (uint32_t));
+	uint32_t *members = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	uint32_t *in = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	uint32_t *counts = xcalloc((size_t)ns + 1, sizeof (uint32_t));
+	trace *d = new_trace(src);
+	uint64_t tick = 0;
+
+	d->cat = catalog_copy_header(src->cat);
+	catalog_set_states(d->cat, catalog_copy_states(src->cat), ns);
+	for (g = 0; g < ngroups; g++)
+		catalog_entity(d->cat, names[g], name_lens[g]);
+	d->st = store_new(ns);
+	for (e = 0; e < n; e++)
+		if (group_of[e] != UINT32_MAX)
+			first[group_of[e] + 2]++;
+	for (g = 0; g < ngroups; g++)
+		first[g + 2] += first[g + 1];
+	for (e = 0; e < n; e++)
+		if (group_of[e] != UINT32_MAX)
+			members[first[group_of[e] + 1]++] = e;
+	for (g = 0; g < ngroups && d != NULL; g++) {
+		uint32_t nm = first[g + 1] - first[g], cur = STORE_NONE;
+		merge *mg;
+		merge_item it;
+		uint64_t pending = 0;
+		int have = 0;
+
+		memset(counts, 0, ((size_t)ns + 1) * sizeof (uint32_t));
+		for (e = 0; e < nm; e++)
+			in[e] = STORE_NONE;
+		/* Transitions at one time all land before the group's state
+		 * is judged, so a hand-over between members is no blip. */
+		mg = merge_new(src->st, members + first[g], nm);
+		for (;;) {
+			int more = merge_next(mg, &it);
+
+			if (more && stopping(&tick, d, why)) {
+				d = abandon(d);
+				break;
+			}
+			if (have && (!more || it.time != pending)) {
+				uint32_t s = group_state(counts, rank, ns);
+
+				if (s != cur && s != STORE_NONE)
+					store_append(d->st, g, pending, s,
+					    STORE_NONE);
+				cur = s;
+				have = 0;
+			}
+			if (!more)
+				break;
+			if (in[it.rank] != STORE_NONE)
+				counts[in[it.rank]]--;
+			in[it.rank] = it.state;
+			counts[it.state]++;
+			pending = it.time;
+			have = 1;
+		}
+		merge_free(mg);
+	}
+	free(first);
+	free(members);
+	free(in);
+	free(counts);
+	return (d != NULL ? finished(d) : NULL);
+}
