@@ -35,12 +35,106 @@ svg_escape(FILE *out, const char *s, size_t len)
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&#39;", out); break;
 		default:
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
 				fputs("\xef\xbf\xbd", out);	/* U+FFFD */
-			else
+			} else if (c == 0xef && len - i >= 3 &&
+			    (unsigned char)s[i + 1] == 0xbf &&
+			    ((unsigned char)s[i + 2] & 0xfe) == 0xbe) {
+				/* U+FFFE and U+FFFF are not XML characters. */
+				fputs("\xef\xbf\xbd", out);
+				i += 2;
+			} else {
 				fputc(c, out);
+			}
 		}
 	}
+}
+
+/*
+ * The JSON data block is character data too, but a JSON string may hold
+ * U+FFFE and U+FFFF as they are (json.c writes them raw, as JSON allows),
+ * which XML does not.  The document goes through this filter on its way
+ * into the CDATA section, and each of them becomes the escape \ufffe or
+ * \uffff: the same string to a JSON parser.  Outside strings the JSON is
+ * ASCII, so every such sequence is inside a string.  Up to two bytes of
+ * a sequence cut between writes wait in held[].
+ */
+typedef struct json_filter {
+	FILE *out;
+	unsigned char held[2];
+	size_t nheld;
+} json_filter;
+
+static void
+json_filter_byte(json_filter *f, unsigned char c)
+{
+	if (f->nheld == 2) {
+		f->nheld = 0;
+		if ((c & 0xfe) == 0xbe) {
+			fputs(c == 0xbe ? "\\ufffe" : "\\uffff", f->out);
+			return;
+		}
+		fwrite("\xef\xbf", 1, 2, f->out);
+	} else if (f->nheld == 1) {
+		f->nheld = 0;
+		if (c == 0xbf) {
+			f->nheld = 2;
+			return;
+		}
+		fputc(0xef, f->out);
+	}
+	if (c == 0xef)
+		f->nheld = 1;
+	else
+		fputc(c, f->out);
+}
+
+static ssize_t
+json_filter_write(void *cookie, const char *buf, size_t size)
+{
+	json_filter *f = cookie;
+	size_t i = 0;
+
+	while (i < size) {
+		const char *ef;
+		size_t run;
+
+		if (f->nheld > 0) {
+			json_filter_byte(f, (unsigned char)buf[i++]);
+			continue;
+		}
+		ef = memchr(buf + i, 0xef, size - i);
+		run = (ef != NULL ? (size_t)(ef - buf) : size) - i;
+		fwrite(buf + i, 1, run, f->out);
+		i += run;
+		if (i < size)
+			json_filter_byte(f, (unsigned char)buf[i++]);
+	}
+	return ((ssize_t)size);
+}
+
+static int
+json_filter_close(void *cookie)
+{
+	json_filter *f = cookie;
+
+	fwrite("\xef\xbf", 1, f->nheld, f->out);
+	f->nheld = 0;
+	return (0);
+}
+
+static void
+write_json_cdata(FILE *out, const smap *maps, size_t n, const size_t *order)
+{
+	cookie_io_functions_t io = { NULL, json_filter_write, NULL,
+	    json_filter_close };
+	json_filter f = { out, { 0, 0 }, 0 };
+	FILE *fp;
+
+	if ((fp = fopencookie(&f, "w", io)) == NULL)
+		out_of_memory(BUFSIZ);
+	jsonout_write(fp, maps, n, order);
+	fclose(fp);
 }
 
 static void
@@ -359,7 +453,7 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	/* The data for the viewer: inert JSON, every string escaped. */
 	fputs("<script type=\"application/json\" id=\"statemap-data\">"
 	    "<![CDATA[\n", out);
-	jsonout_write(out, maps, n, order);
+	write_json_cdata(out, maps, n, order);
 	fputs("]]></script>\n", out);
 	write_viewer(out);
 	fputs("</svg>\n", out);
