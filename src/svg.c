@@ -143,17 +143,23 @@ escape_cstring(FILE *out, const char *s)
 	svg_escape(out, s, strlen(s));
 }
 
-/* The time span the x axis shows, shared by stacked statemaps. */
-static double
+/*
+ * The time span the x axis shows (ns, at least 1), shared by stacked
+ * statemaps.  Worked out in integers: as a double it can be 2^64, which
+ * no uint64_t holds (times run to 2^64 - 1, and begin may be negative).
+ */
+static uint64_t
 span_of(const smap *m)
 {
-	uint64_t end = m->end;
-	double span;
+	uint64_t end = m->end, before;
 
 	if (m->end_bound > 0 && (uint64_t)m->end_bound > end)
 		end = (uint64_t)m->end_bound;
-	span = (double)end - (double)m->begin;
-	return (span > 0 ? span : 1);
+	if (m->begin < 0) {
+		before = (uint64_t)(-(m->begin + 1)) + 1;
+		return (end > UINT64_MAX - before ? UINT64_MAX : end + before);
+	}
+	return (end > (uint64_t)m->begin ? end - (uint64_t)m->begin : 1);
 }
 
 /* A step from the 1-2-5 series that gives at most about ten ticks. */
@@ -367,7 +373,8 @@ void
 svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
     const svg_options *opts)
 {
-	double span = span_of(&maps[0]);
+	uint64_t span_ns = span_of(&maps[0]);
+	double span = (double)span_ns;
 	unsigned width = opts->strip_width, height = TOP_MARGIN, legend_y;
 	unsigned total_width = LEGEND_WIDTH + width + LABEL_WIDTH;
 	uint32_t maxstates = 0;
@@ -411,7 +418,7 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	fprintf(out, "<text x=\"%u\" y=\"36\" class=\"statemap-timelabel "
 	    "sansserif\" id=\"statemap-timelabel\">span = %s</text>\n",
 	    LEGEND_WIDTH + width / 2,
-	    duration_format((uint64_t)span, buf, sizeof (buf)));
+	    duration_format(span_ns, buf, sizeof (buf)));
 	write_axis(out, span, width);
 
 	{
