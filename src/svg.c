@@ -7,13 +7,17 @@
 #include "color.h"
 #include "duration.h"
 #include "jsonout.h"
+#include "label.h"
 #include "util.h"
 #include "viewer.h"
 
 /* Layout, in pixels. */
 #define LEGEND_X	20
 #define LEGEND_WIDTH	138	/* the left column: legend */
-#define LABEL_WIDTH	150	/* the right column: entity names */
+#define LABEL_WIDTH	150	/* the right column: entity names, at least */
+#define LABEL_MAX_WIDTH	260	/* and at most (so 1280 pixels hold it all) */
+#define LABEL_PAD	6	/* between the strips and the names */
+#define LABEL_TITLE_MAX	1000	/* bytes of a cut label in its tooltip */
 #define TOP_MARGIN	70	/* title, span and axis above the strips */
 #define STACK_GAP	20	/* between stacked statemaps */
 #define AXIS_Y		58
@@ -317,29 +321,134 @@ done:
 	fputs("</g>\n", out);
 }
 
-static void
-write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
-    const svg_options *opts)
+/* The names column: font size, or 0 when strips are too thin to label. */
+static unsigned
+label_font(const svg_options *opts)
 {
-	unsigned size = opts->strip_height > 12 ? 11 : opts->strip_height - 1;
+	if (opts->strip_height < 6)
+		return (0);	/* too small to read: tooltips suffice */
+	return (opts->strip_height > 12 ? 11 : opts->strip_height - 1);
+}
+
+/*
+ * Characters in len bytes of UTF-8 (those that do not continue another),
+ * counting no further than cap.
+ */
+static size_t
+count_chars(const char *s, size_t len, size_t cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len && n < cap; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
+/*
+ * How many characters of a label fit in w pixels at this font size.  No
+ * font metrics here: the estimate is 0.62 em a character, a little wider
+ * than DejaVu Sans's lowercase and digits, which browsers on Debian use
+ * for sans-serif.
+ */
+static size_t
+label_chars_in(unsigned w, unsigned font)
+{
+	return ((size_t)((double)w / (0.62 * font)));
+}
+
+/*
+ * The names column is wide enough for the longest label (name and
+ * description, by the label mode) between LABEL_WIDTH and
+ * LABEL_MAX_WIDTH pixels; longer labels are cut with an ellipsis.
+ */
+static unsigned
+label_column(const smap *maps, size_t n, const svg_options *opts,
+    label_mode mode)
+{
+	unsigned font = label_font(opts), w;
+	size_t i, most = 0, cap;
 	uint32_t k;
 
-	if (opts->strip_height < 6)
-		return;		/* too small to read: tooltips suffice */
+	if (font == 0)
+		return (LABEL_WIDTH);
+	cap = label_chars_in(LABEL_MAX_WIDTH - LABEL_PAD, font) + 1;
+	for (i = 0; i < n && most < cap; i++) {
+		const catalog *cat = maps[i].cat;
+
+		for (k = 0; k < maps[i].nentities && most < cap; k++) {
+			uint32_t e = maps[i].order[k];
+			const char *name, *desc = cat->descriptions[e];
+			size_t len, c = 0;
+
+			name = catalog_entity_name(cat, e, &len);
+			if (desc != NULL && desc[0] == '\0')
+				desc = NULL;
+			if (mode != LABEL_DESCRIPTION || desc == NULL)
+				c = count_chars(name, len, cap);
+			if (mode != LABEL_NAME && desc != NULL)
+				c += (c > 0) + count_chars(desc, strlen(desc), cap);
+			if (c > most)
+				most = c;
+		}
+	}
+	w = LABEL_PAD + (unsigned)(most * 0.62 * font + 0.999);
+	return (w < LABEL_WIDTH ? LABEL_WIDTH : w > LABEL_MAX_WIDTH ?
+	    LABEL_MAX_WIDTH : w);
+}
+
+/*
+ * Each entity's label (label.h) in the names column, cut to the column's
+ * width at a character boundary; a cut label has the whole one (up to
+ * LABEL_TITLE_MAX bytes) as its tooltip.  The label budget is in bytes,
+ * so names outside ASCII are cut a little early rather than too late.
+ */
+static void
+write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
+    const svg_options *opts, unsigned column, label_mode mode)
+{
+	unsigned size = label_font(opts);
+	size_t max = label_chars_in(column - LABEL_PAD, size);
+	char *buf;
+	uint32_t k;
+
+	if (size == 0)
+		return;
+	buf = xmalloc((max > LABEL_TITLE_MAX ? max : LABEL_TITLE_MAX) + 1);
 	fprintf(out, "<g class=\"statemap-labels sansserif\" "
 	    "id=\"statemap-labels-%zu\" font-size=\"%u\">\n", id, size);
 	for (k = 0; k < m->nentities; k++) {
-		const char *name;
-		size_t len;
+		uint32_t e = m->order[k];
+		const char *name, *desc = m->cat->descriptions[e];
+		size_t len, shown;
 
-		name = catalog_entity_name(m->cat, m->order[k], &len);
+		name = catalog_entity_name(m->cat, e, &len);
 		fprintf(out, "<text x=\"%u\" y=\"%u\">", x,
 		    y + k * opts->strip_height + opts->strip_height - 1 -
 		    (opts->strip_height - 1 - size) / 2);
-		svg_escape(out, name, len > 40 ? 40 : len);
+		shown = label_compose(name, len, desc, mode, max, buf);
+		if (mode == LABEL_BOTH && shown > len + 1 &&
+		    memcmp(buf, name, len) == 0 && buf[len] == ' ') {
+			/* The name, then the description in grey. */
+			svg_escape(out, buf, len);
+			fputs("<tspan class=\"statemap-label-description\">",
+			    out);
+			svg_escape(out, buf + len, shown - len);
+			fputs("</tspan>", out);
+		} else {
+			svg_escape(out, buf, shown);
+		}
+		if (label_length(name, len, desc, mode) > shown) {
+			fputs("<title>", out);
+			svg_escape(out, buf, label_compose(name, len, desc,
+			    mode, LABEL_TITLE_MAX, buf));
+			fputs("</title>", out);
+		}
 		fputs("</text>\n", out);
 	}
 	fputs("</g>\n", out);
+	free(buf);
 }
 
 static void
@@ -350,6 +459,7 @@ write_style(FILE *out)
 	    ".statemap-title { font-size: 16px; text-anchor: middle; }\n"
 	    ".statemap-timelabel { font-size: 12px; text-anchor: middle; }\n"
 	    ".statemap-border { fill: none; stroke: #666; }\n"
+	    ".statemap-label-description { fill: #666; }\n"
 	    "]]></style>\n", out);
 }
 
@@ -373,10 +483,18 @@ void
 svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
     const svg_options *opts)
 {
+	svg_write_labelled(out, maps, n, order, opts, LABEL_BOTH);
+}
+
+void
+svg_write_labelled(FILE *out, const smap *maps, size_t n, const size_t *order,
+    const svg_options *opts, label_mode labels)
+{
 	uint64_t span_ns = span_of(&maps[0]);
 	double span = (double)span_ns;
 	unsigned width = opts->strip_width, height = TOP_MARGIN, legend_y;
-	unsigned total_width = LEGEND_WIDTH + width + LABEL_WIDTH;
+	unsigned column = label_column(maps, n, opts, labels);
+	unsigned total_width = LEGEND_WIDTH + width + column;
 	uint32_t maxstates = 0;
 	color *mix;
 	char *title;
@@ -442,8 +560,8 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			fprintf(out, "<rect class=\"statemap-border\" x=\"%d\" "
 			    "y=\"%u\" width=\"%u\" height=\"%u\" />\n",
 			    LEGEND_WIDTH, y, width, h);
-			write_labels(out, m, i, LEGEND_WIDTH + width + 6, y,
-			    opts);
+			write_labels(out, m, i, LEGEND_WIDTH + width +
+			    LABEL_PAD, y, opts, column, labels);
 			y += h + STACK_GAP;
 		}
 	}
