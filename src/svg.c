@@ -22,7 +22,9 @@
 #define STACK_GAP	20	/* between stacked statemaps */
 #define AXIS_Y		58
 #define SWATCH_HEIGHT	15
-#define BACKGROUND	"#f0f0f0"
+#define LEGEND_CHARS	20	/* characters on a line of a legend name */
+#define SWATCH_BORDER	"#888"	/* so that white states show */
+#define NODATA_KEY	35	/* the height of the "no data" key */
 
 void
 svg_escape(FILE *out, const char *s, size_t len)
@@ -141,6 +143,22 @@ write_json_cdata(FILE *out, const smap *maps, size_t n, const size_t *order)
 	fclose(fp);
 }
 
+/*
+ * Characters in len bytes of UTF-8 (those that do not continue another),
+ * counting no further than cap.
+ */
+static size_t
+count_chars(const char *s, size_t len, size_t cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len && n < cap; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
 static void
 escape_cstring(FILE *out, const char *s)
 {
@@ -232,30 +250,158 @@ write_axis(FILE *out, double span, unsigned width)
 	fputs("</g>\n", out);
 }
 
-static void
-write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
+/*
+ * A legend entry's name, in one line or two of at most LEGEND_CHARS
+ * characters (an estimate, as for labels: the column is 124 pixels about
+ * the swatch's middle, at 10 pixels).  A longer name breaks after a
+ * separator (space : / . _ -) or before a capital that follows a small
+ * letter ("Request" "AnimationFrame"): the last such place that leaves the
+ * rest one line, else the last in the second half of the first line,
+ * else between any two characters.  The second line of a name longer
+ * still keeps the end, after an ellipsis: "sourceFetcher::" over
+ * "…ResourceFromNetwork".
+ */
+typedef struct legend_name {
+	size_t n1;		/* bytes of the first line */
+	size_t at2, n2;		/* the second line: offset and bytes, or 0 */
+	int cut;		/* something is left out */
+} legend_name;
+
+/* The byte offset just past the first n characters of s (len bytes). */
+static size_t
+char_offset(const char *s, size_t len, size_t n)
 {
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && n-- == 0)
+			break;
+	}
+	return (i);
+}
+
+/*
+ * Whether a line may break between s[p - 1] and s[p]: 2 after a
+ * separator, 1 between a small letter and a capital, else 0.
+ */
+static int
+legend_break(const char *s, size_t p)
+{
+	char a = s[p - 1], b = s[p];
+
+	if (a == ' ' || a == ':' || a == '/' || a == '.' || a == '_' ||
+	    a == '-')
+		return (b != a ? 2 : 0);	/* "::" stays whole */
+	return (a >= 'a' && a <= 'z' && b >= 'A' && b <= 'Z');
+}
+
+static legend_name
+legend_split(const char *s, size_t len)
+{
+	legend_name ln = { len, 0, 0, 0 };
+	size_t first, half, p, nrest;
+	size_t fits[3] = { 0, 0, 0 }, late[3] = { 0, 0, 0 };
+	int kind;
+
+	if (count_chars(s, len, LEGEND_CHARS + 1) <= LEGEND_CHARS)
+		return (ln);
+	first = char_offset(s, len, LEGEND_CHARS);
+	half = char_offset(s, len, LEGEND_CHARS / 2);
+	/* The last break of each kind that leaves one line, or is late. */
+	for (p = first; p > 0; p--) {
+		if (((unsigned char)s[p] & 0xc0) == 0x80 ||
+		    (kind = legend_break(s, p)) == 0)
+			continue;
+		if (fits[kind] == 0 && count_chars(s + p, len - p,
+		    LEGEND_CHARS + 1) <= LEGEND_CHARS)
+			fits[kind] = p;
+		if (late[kind] == 0 && p >= half)
+			late[kind] = p;
+	}
+	ln.n1 = fits[2] ? fits[2] : fits[1] ? fits[1] : late[2] ? late[2] :
+	    late[1] ? late[1] : first;
+	for (ln.at2 = ln.n1; ln.at2 < len && s[ln.at2] == ' '; ln.at2++)
+		continue;
+	nrest = count_chars(s + ln.at2, len - ln.at2, (size_t)-1);
+	if (nrest > LEGEND_CHARS) {
+		ln.at2 += char_offset(s + ln.at2, len - ln.at2,
+		    nrest - (LEGEND_CHARS - 1));
+		ln.cut = 1;
+	}
+	ln.n2 = len - ln.at2;
+	return (ln);
+}
+
+/* Pixels a statemap's legend takes: its entries and the gap after it. */
+static unsigned
+legend_height(const smap *m)
+{
+	unsigned h = 20;
 	uint32_t s;
 
 	for (s = 0; s < m->cat->nstates; s++) {
 		const catalog_state *st = &m->cat->states[s];
+
+		h += SWATCH_HEIGHT + 20 +
+		    (legend_split(st->name, st->name_len).n2 > 0 ? 11 : 0);
+	}
+	return (h);
+}
+
+static void
+write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
+{
+	unsigned cx = LEGEND_X + (LEGEND_WIDTH - 2 * LEGEND_X - 10) / 2;
+	uint32_t s;
+
+	for (s = 0; s < m->cat->nstates; s++) {
+		const catalog_state *st = &m->cat->states[s];
+		legend_name ln = legend_split(st->name, st->name_len);
 		char hex[8], buf[64];
 
 		color_format(st->color, hex);
 		fprintf(out, "<rect x=\"%d\" y=\"%u\" width=\"%d\" height=\"%d\" "
 		    "id=\"statemap-legend-%zu-%u\" class=\"statemap-legend\" "
-		    "style=\"fill:%s\" />\n", LEGEND_X, *y,
-		    LEGEND_WIDTH - 2 * LEGEND_X - 10, SWATCH_HEIGHT, id, s, hex);
+		    "style=\"fill:%s\" stroke=\"%s\" />\n", LEGEND_X, *y,
+		    LEGEND_WIDTH - 2 * LEGEND_X - 10, SWATCH_HEIGHT, id, s, hex,
+		    SWATCH_BORDER);
 		*y += SWATCH_HEIGHT + 10;
-		fprintf(out, "<text x=\"%d\" y=\"%u\" font-size=\"10\" "
+		fprintf(out, "<text x=\"%u\" y=\"%u\" font-size=\"10\" "
 		    "text-anchor=\"middle\" class=\"statemap-legendlabel "
-		    "sansserif\">", LEGEND_X + (LEGEND_WIDTH - 2 * LEGEND_X -
-		    10) / 2, *y);
-		svg_escape(out, st->name, st->name_len);
-		fprintf(out, "<title>%s in all</title></text>\n",
+		    "sansserif\">", cx, *y);
+		svg_escape(out, st->name, ln.n1);
+		if (ln.n2 > 0) {
+			fprintf(out, "<tspan x=\"%u\" dy=\"11\">%s", cx,
+			    ln.cut ? "\xe2\x80\xa6" : "");
+			svg_escape(out, st->name + ln.at2, ln.n2);
+			fputs("</tspan>", out);
+			*y += 11;
+		}
+		fputs("<title>", out);
+		if (ln.cut) {
+			svg_escape(out, st->name, st->name_len);
+			fputs(": ", out);
+		}
+		fprintf(out, "%s in all</title></text>\n",
 		    duration_format(smap_state_time(m, s), buf, sizeof (buf)));
 		*y += 10;
 	}
+}
+
+/* The key to the hatch of "no data", below the legends. */
+static void
+write_nodata_key(FILE *out, unsigned y)
+{
+	fprintf(out, "<rect x=\"%d\" y=\"%u\" width=\"%d\" height=\"%d\" "
+	    "class=\"statemap-legend-nodata\" fill=\"url(#statemap-nodata)\" "
+	    "stroke=\"%s\" />\n", LEGEND_X, y, LEGEND_WIDTH - 2 * LEGEND_X - 10,
+	    SWATCH_HEIGHT, SWATCH_BORDER);
+	fprintf(out, "<text x=\"%d\" y=\"%u\" font-size=\"10\" "
+	    "text-anchor=\"middle\" class=\"statemap-legend-nodatalabel "
+	    "sansserif\">no data<title>no state known: before an entity's "
+	    "first datum, or outside the trace</title></text>\n",
+	    LEGEND_X + (LEGEND_WIDTH - 2 * LEGEND_X - 10) / 2,
+	    y + SWATCH_HEIGHT + 10);
 }
 
 /* The tooltip of a strip: "Kind name: description". */
@@ -328,22 +474,6 @@ label_font(const svg_options *opts)
 	if (opts->strip_height < 6)
 		return (0);	/* too small to read: tooltips suffice */
 	return (opts->strip_height > 12 ? 11 : opts->strip_height - 1);
-}
-
-/*
- * Characters in len bytes of UTF-8 (those that do not continue another),
- * counting no further than cap.
- */
-static size_t
-count_chars(const char *s, size_t len, size_t cap)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len && n < cap; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
 }
 
 /*
@@ -461,6 +591,19 @@ write_style(FILE *out)
 	    ".statemap-border { fill: none; stroke: #666; }\n"
 	    ".statemap-label-description { fill: #666; }\n"
 	    "]]></style>\n", out);
+	/*
+	 * "No data" is a light grey hatch on white, which no solid state
+	 * colour can be mistaken for (the old #f0f0f0 background was next
+	 * to common colours for sleeping states, #e8e8e8 and #f2f2f2).  It is
+	 * drawn under each statemap in the document's own coordinates, so
+	 * the viewer's zoom does not stretch it.
+	 */
+	fputs("<defs><pattern id=\"statemap-nodata\" width=\"6\" "
+	    "height=\"6\" patternUnits=\"userSpaceOnUse\" "
+	    "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
+	    "fill=\"#fff\" /><line x1=\"1\" y1=\"0\" x2=\"1\" y2=\"6\" "
+	    "stroke=\"#c8c8c8\" stroke-width=\"2\" /></pattern></defs>\n",
+	    out);
 }
 
 /*
@@ -509,11 +652,11 @@ svg_write_labelled(FILE *out, const smap *maps, size_t n, const size_t *order,
 			maxstates = maps[i].cat->nstates;
 	}
 	/* The legend can be taller than the strips. */
-	legend_y = TOP_MARGIN;
+	legend_y = TOP_MARGIN + NODATA_KEY;
 	for (i = 0; i < n; i++) {
 		if (i == 0 || !smap_same_states(&maps[order[i]],
 		    &maps[order[i - 1]]))
-			legend_y += maps[order[i]].cat->nstates * 35 + 20;
+			legend_y += legend_height(&maps[order[i]]);
 	}
 	if (legend_y > height)
 		height = legend_y;
@@ -547,12 +690,13 @@ svg_write_labelled(FILE *out, const smap *maps, size_t n, const size_t *order,
 			unsigned h = m->nentities * opts->strip_height;
 			uint32_t k;
 
+			fprintf(out, "<rect class=\"statemap-nodata\" x=\"%d\" "
+			    "y=\"%u\" width=\"%u\" height=\"%u\" "
+			    "fill=\"url(#statemap-nodata)\" />\n", LEGEND_WIDTH,
+			    y, width, h);
 			fprintf(out, "<svg x=\"%d\" y=\"%u\" width=\"%u\" "
 			    "height=\"%u\" id=\"statemap-%zu\">\n",
 			    LEGEND_WIDTH, y, width, h, i);
-			fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" "
-			    "height=\"%u\" fill=\"%s\" />\n", width, h,
-			    BACKGROUND);
 			for (k = 0; k < m->nentities; k++)
 				write_strip(out, m, i, m->order[k],
 				    k * opts->strip_height, span, opts, mix);
@@ -574,6 +718,7 @@ svg_write_labelled(FILE *out, const smap *maps, size_t n, const size_t *order,
 			legend_y += 20;
 		}
 	}
+	write_nodata_key(out, legend_y);
 
 	/* The data for the viewer: inert JSON, every string escaped. */
 	fputs("<script type=\"application/json\" id=\"statemap-data\">"
