@@ -67,8 +67,8 @@ async function clickAt(page, map, row, off, modifier) {
 		await page.keyboard.up(modifier);
 }
 
-async function open(browser, name, fn) {
-	const page = await browser.newPage({ viewport: { width: 1500, height: 700 } });
+async function open(browser, name, fn, viewport, shot) {
+	const page = await browser.newPage({ viewport: viewport || { width: 1500, height: 700 } });
 	const errors = [];
 	let dialogs = 0;
 	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -82,7 +82,7 @@ async function open(browser, name, fn) {
 	} catch (e) {
 		check(name + ': runs', false, e.message.split('\n')[0]);
 	}
-	await page.screenshot({ path: path.join(artefacts, name + '.png') }).catch(() => {});
+	await page.screenshot({ path: path.join(artefacts, (shot || name) + '.png') }).catch(() => {});
 	eq(name + ': no console errors', errors, []);
 	eq(name + ': no dialogs', dialogs, 0);
 	await page.close();
@@ -362,6 +362,189 @@ async function big(page) {
 	    (await spanLabel(page)).startsWith('span = 1.000ms'), (Date.now() - deep) + 'ms');
 }
 
+// Clicks the element matching sel whose text is exactly txt.
+async function clickText(page, sel, txt) {
+	const els = await page.$$(sel);
+	for (const e of els) {
+		if ((await e.textContent()) === txt)
+			return e.click();
+	}
+	throw new Error('no ' + sel + ' with text ' + JSON.stringify(txt));
+}
+
+// The opacity of each rectangle of statemap 0, in document order.
+const opacities = (page) => page.evaluate(() =>
+    Array.from(document.querySelectorAll('#statemap-0 g > rect')).map((r) => getComputedStyle(r).opacity));
+
+// plain.out's legend: run, wait, idle.  A click selects one state; a
+// shift-click adds one (or takes it out), so several stay bright.  Rects
+// in order: t1 run wait run, t2 idle run wait, t3 wait idle.
+async function legend(page) {
+	const f = '0.15';
+	await page.click('#statemap-legend-0-0');
+	eq('legend: a click keeps one state', await opacities(page), ['1', f, '1', f, '1', f, f, f]);
+	await page.click('#statemap-legend-0-1', { modifiers: ['Shift'] });
+	eq('legend: shift-click keeps a second one', await opacities(page), ['1', '1', '1', f, '1', '1', '1', f]);
+	eq('legend: both marked', await page.$$eval('.statemap-legend-selected', (e) => e.map((r) => r.id)),
+	    ['statemap-legend-0-0', 'statemap-legend-0-1']);
+	check('legend: the panel names both', (await panel(page)).includes('run, wait'), JSON.stringify(await panel(page)));
+	await page.click('.statemap-legendlabel >> text=idle', { modifiers: ['Shift'] });
+	eq('legend: and a third', await opacities(page), ['1', '1', '1', '1', '1', '1', '1', '1']);
+	await page.click('#statemap-legend-0-0', { modifiers: ['Shift'] });
+	eq('legend: shift-click takes one out', await opacities(page), [f, '1', f, '1', f, '1', '1', '1']);
+	const hatch = await page.$eval('.statemap-nodata', (r) => getComputedStyle(r).fill);
+	eq('legend: no data is plain white while rectangles fade', hatch, 'rgb(255, 255, 255)');
+	await page.click('#statemap-legend-0-2');
+	eq('legend: a click without shift keeps only that one', await opacities(page), [f, f, f, '1', f, f, f, '1']);
+	await page.click('#statemap-legend-0-2');
+	eq('legend: clicking it again clears', await opacities(page), ['1', '1', '1', '1', '1', '1', '1', '1']);
+	check('legend: no data is a hatch again', (await page.$eval('.statemap-nodata',
+	    (r) => getComputedStyle(r).fill)).startsWith('url('), 'not a pattern');
+}
+
+// tagged.out (see tagged above).  Clicking a tag value highlights every
+// rectangle with it, across entities; rects in order: d1 cpu, io r1, cpu,
+// io w1; d2 io r2, cpu, io r1, cpu.
+async function tagvalues(page) {
+	const f = '0.12';
+	await clickAt(page, 0, 0, 200);
+	await clickText(page, '.statemap-panel-tagval', '"sd0"');
+	eq('tags: a member value highlights its rectangles', await opacities(page),
+	    [f, '1', f, f, f, f, '1', f]);
+	const p = await panel(page);
+	check('tags: the panel says what is highlighted', p.includes('highlighted: io device sd0') &&
+	    p.includes('2 rectangles on 2 entities, 600ns in all'), JSON.stringify(p));
+	check('tags: and the entity\'s time by that field', p.includes('Disk d1 by device at 200ns:'),
+	    JSON.stringify(p));
+	eq('tags: the entity\'s breakdown', await texts(page, '.statemap-panel-entity-value'), ['sd0: 300ns']);
+	await clickText(page, '.statemap-panel-tagval', '"read"');
+	eq('tags: another field', await opacities(page), [f, '1', f, f, '1', f, '1', f]);
+	await clickText(page, '.statemap-panel-tagval', 'r1');
+	eq('tags: the tag itself', await opacities(page), [f, '1', f, f, f, f, '1', f]);
+	await clickText(page, '.statemap-panel-tagval', 'r1');
+	eq('tags: the same value again clears', await opacities(page), ['1', '1', '1', '1', '1', '1', '1', '1']);
+	await page.keyboard.press('Escape');
+
+	// From the state's field list: io, device, then the value sd1.
+	await page.click('#statemap-legend-0-1');
+	await page.click('.statemap-panel-field >> nth=1');
+	await clickText(page, '.statemap-panel-value .statemap-panel-tagval', 'sd1');
+	eq('tags: a value from the field list', await opacities(page), [f, f, f, '1', '1', f, f, f]);
+	check('tags: the value is marked', (await texts(page, '.statemap-panel-value-selected')).length === 1,
+	    JSON.stringify(await texts(page, '.statemap-panel-value-selected')));
+	// A selected entity gets its own breakdown: d2 over the whole span.
+	await page.keyboard.press('Shift+ArrowDown');
+	await page.keyboard.press('Shift+ArrowDown');
+	eq('tags: the selected entity by device', await texts(page, '.statemap-panel-entity-value'),
+	    ['sd0: 300ns', 'sd1: 300ns']);
+	await page.keyboard.press('Escape');
+	const s = '0.15';
+	eq('tags: Escape clears the highlight (the state stays selected)', await opacities(page),
+	    [s, '1', s, '1', '1', s, '1', s]);
+	await page.screenshot({ path: path.join(artefacts, 'tagvalues.png') });
+}
+
+// ../golden/json-basic/input.out with -c 5: merged rectangles keep their
+// time per tag.  cpu0 [0,220) has postgres (pid 42) 60ns, [220,400) vim;
+// cpu1 [0,150), [150,300) with postgres 100ns, [300,400).
+async function tagmerged(page) {
+	await clickAt(page, 0, 0, 100);
+	await clickText(page, '.statemap-panel-tagval', '42');
+	eq('tags: merged rectangles with the value', await opacities(page), ['1', '0.12', '0.12', '1', '0.12']);
+	check('tags: their time', (await panel(page)).includes('2 rectangles on 2 entities, 160ns in all'),
+	    JSON.stringify(await panel(page)));
+}
+
+// Every text and control inside the window, and no sideways scrolling,
+// before and after a click on the map (which fills the panel).
+async function inside(page, name) {
+	const out = await page.evaluate(() => {
+		const W = window.innerWidth, H = window.innerHeight, bad = [];
+		const els = document.querySelectorAll('text, foreignObject, .statemap-button, #statemap-panel-box');
+		for (const e of els) {
+			if (e.closest('[display="none"]') || e.getClientRects().length === 0)
+				continue;
+			const b = e.getBoundingClientRect();
+			if (b.width === 0 && b.height === 0)
+				continue;
+			if (b.left < -0.5 || b.right > W + 0.5 || b.top + window.scrollY < -0.5)
+				bad.push((e.id || e.getAttribute('class') || e.tagName) + ' "' +
+				    (e.textContent || '').slice(0, 30) + '" ' + Math.round(b.left) + '..' + Math.round(b.right));
+		}
+		const box = (document.getElementById('statemap-panel-box') ||
+		    document.getElementById('statemap-panel')).getBoundingClientRect();
+		return { bad: bad, scroll: document.scrollingElement.scrollWidth, W: W, H: H,
+		    box: [box.left, box.top, box.right, box.bottom] };
+	});
+	eq(name + ': every text and control inside the window', out.bad, []);
+	check(name + ': no sideways scrolling', out.scroll <= out.W, out.scroll + ' > ' + out.W);
+	return out;
+}
+
+function layoutCase(name, before) {
+	return async function (page) {
+		if (before)
+			await before(page);
+		await inside(page, name);
+		const p = await pointFor(page, 0, 0, (await page.evaluate(() => window.statemapViewer.view().width)) / 3);
+		await page.mouse.click(p.x, p.y);
+		const out = await inside(page, name + ' with details');
+		check(name + ': the details panel is in the window', out.box[0] >= 0 && out.box[2] <= out.W &&
+		    out.box[1] >= 0 && out.box[3] <= out.H, JSON.stringify(out.box));
+		check(name + ': the panel shows the click', (await panel(page)).some((t) => t.startsWith('time: ')),
+		    JSON.stringify(await panel(page)));
+	};
+}
+
+// 1000 entities at 1280x720: the map runs far below the window, so the
+// panel floats over its bottom, and can be folded away.
+async function bigNarrow(page) {
+	await layoutCase('big-1280')(page);
+	eq('big-1280: narrow layout', await page.evaluate(() => window.statemapViewer.layout().wide), false);
+	await page.mouse.wheel(0, 3000);
+	await page.waitForTimeout(200);
+	const box = await page.$eval('#statemap-panel-box', (b) => { const r = b.getBoundingClientRect(); return [r.top, r.bottom]; });
+	check('big-1280: the panel follows the scroll', box[0] >= 0 && box[1] <= 720, JSON.stringify(box));
+	await page.click('#statemap-panel-fold');
+	check('big-1280: the panel folds', !(await page.isVisible('#statemap-panel text')), 'still visible');
+	await page.click('#statemap-panel-fold');
+	check('big-1280: and unfolds', await page.isVisible('#statemap-panel text'), 'not visible');
+}
+
+// The example trace: 40 threads, 873 events.  At 1280x720 the events are
+// ticks that a click goes through; the selected entity's events are listed
+// in the panel and drawn with their arrows; zoomed in, diamonds again.
+async function dense(page) {
+	// Right on the 100th event: a pixel above its strip's middle.
+	const ev = await page.evaluate(() => {
+		const sm = JSON.parse(document.getElementById('statemap-data').textContent).statemaps[0];
+		const e = sm.events[100];
+		return { row: sm.entities.findIndex((x) => x.name === e.entity), off: e.time - sm.begin };
+	});
+	const at = await pointFor(page, 0, ev.row, ev.off);
+	await page.mouse.click(at.x, at.y - 1);
+	const p = await panel(page);
+	check('events: a click on an event tick selects the rectangle', p[0].startsWith('time: ') &&
+	    p.some((t) => t.startsWith('Thread ')) && p.some((t) => t.startsWith('state: ')), JSON.stringify(p));
+	const list = await texts(page, '.statemap-panel-eventlink');
+	check('events: the panel lists the entity\'s events', list.length > 0 && list.every((t) => /^wakeup at /.test(t)),
+	    JSON.stringify(list));
+	const related = await page.$$eval('.statemap-event-related', (e) => e.length);
+	check('events: the entity\'s events stand out', related > 0, related + ' related');
+	eq('events: dense events are ticks', await page.evaluate(() => window.statemapViewer.eventsDense()), true);
+	await page.click('.statemap-panel-eventlink >> nth=0');
+	const p2 = await panel(page);
+	check('events: a listed event shows its details', p2.includes('event wakeup'), JSON.stringify(p2));
+	await page.screenshot({ path: path.join(artefacts, 'db-threads-event.png') });
+	await page.keyboard.press('Escape');
+	await page.keyboard.type('20ms');
+	await page.keyboard.press('Enter');
+	eq('events: zoomed in, diamonds again', await page.evaluate(() => window.statemapViewer.eventsDense()), false);
+	check('events: diamonds are shown', await page.isVisible('.statemap-event-marker >> nth=0') ||
+	    (await page.$$eval('.statemap-event-marker', (m) => m.some((e) => e.getClientRects().length > 0 &&
+	    getComputedStyle(e).display !== 'none'))), 'none shown');
+}
+
 (async () => {
 	const browser = await chromium.launch({
 		executablePath: process.env.BROWSER || '/usr/bin/chromium',
@@ -374,6 +557,18 @@ async function big(page) {
 	await open(browser, 'stacked', stacked);
 	await open(browser, 'hostile', hostile);
 	await open(browser, 'big', big);
+	await open(browser, 'plain', legend, null, 'legend');
+	await open(browser, 'tagged', tagvalues, null, 'tagged-values');
+	await open(browser, 'blend', tagmerged, null, 'blend-tags');
+	// Readable without instructions at 1280x720 (and 1400x800).
+	const small = { width: 1280, height: 720 };
+	for (const name of ['plain', 'tagged', 'stacked', 'hostile', 'many', 'db-threads', 'cpu'])
+		await open(browser, name, layoutCase(name + '-1280'), small, 'layout-' + name + '-1280');
+	await open(browser, 'db-threads', layoutCase('db-threads-1400'), { width: 1400, height: 800 },
+	    'layout-db-threads-1400');
+	await open(browser, 'many', layoutCase('many-1400'), { width: 1400, height: 800 }, 'layout-many-1400');
+	await open(browser, 'big', bigNarrow, small, 'layout-big-1280');
+	await open(browser, 'db-threads', dense, small, 'db-threads-dense');
 	await browser.close();
 	process.exit(failures > 0 ? 1 : 0);
 })().catch((e) => {
