@@ -426,10 +426,15 @@
 		const scale = page.scale || 1;
 		const top = window.scrollY / scale, bottom = (window.scrollY + window.innerHeight) / scale;
 		let x, y, need;
+		const content = Math.max(origHeight, mapsBottom + 16);
 		if (page.wide) {
+			/*
+			 * Down with the page, but never past the drawing's end: a
+			 * canvas that grew with the scroll would scroll further.
+			 */
 			x = origWidth + 4;
-			y = TOP + Math.max(0, top - 60);
-			need = y + boxH + 10;
+			y = Math.min(TOP + Math.max(0, top - 60), Math.max(TOP, content - boxH - 10));
+			need = TOP + boxH + 10;
 		} else {
 			/* Below the map if it shows there, else over the map's bottom. */
 			x = X0;
@@ -438,10 +443,13 @@
 			need = below + boxH + 10;
 		}
 		panelBox.setAttribute('transform', 'translate(' + x + ',' + y + ')');
-		setHeight(Math.max(origHeight, mapsBottom + 16, need));
+		setHeight(Math.max(content, need));
 	}
 	window.addEventListener('scroll', placePanel);
-	window.addEventListener('resize', layout);
+	window.addEventListener('resize', function () {
+		layout();
+		drawPanel();
+	});
 
 	/* ---- buttons ---- */
 
@@ -667,8 +675,7 @@
 		const at = row.map.json.begin + (bars.length > 0 ? bars[0] : view.t0 + view.w / 2);
 		recs.sort(function (a, b) { return Math.abs(a.ev.time - at) - Math.abs(b.ev.time - at); });
 		line('events of ' + row.name + ': ' + recs.length + ' in view' +
-		    (recs.length > 6 ? ', 6 nearest the ' + (bars.length > 0 ? 'time bar' : 'middle') : ''),
-		    'statemap-panel-head');
+		    (recs.length > 6 ? ', the 6 nearest:' : ':'), 'statemap-panel-head');
 		recs.slice(0, 6).sort(function (a, b) { return a.ev.time - b.ev.time; }).forEach(function (rec) {
 			line([{ text: eventText(rec.ev, rec.map), cls: 'statemap-panel-eventlink' +
 			    (rec === eventSel ? ' statemap-panel-eventlink-selected' : ''),

@@ -545,6 +545,32 @@ async function dense(page) {
 	    getComputedStyle(e).display !== 'none'))), 'none shown');
 }
 
+// A wide window has the panel beside the names; narrowing the window
+// moves it under the map, and widening it again puts it back.
+async function resize(page) {
+	await clickAt(page, 0, 3, 5e8);
+	const wide = await page.evaluate(() => window.statemapViewer.layout().wide);
+	const bx = await page.$eval('#statemap-panel-box', (b) => b.getBoundingClientRect().left);
+	check('resize: wide, the panel is beside the names', wide && bx > 1200, wide + ' ' + bx);
+	await page.setViewportSize({ width: 1280, height: 720 });
+	await page.waitForTimeout(100);
+	eq('resize: narrow', await page.evaluate(() => window.statemapViewer.layout().wide), false);
+	const out = await inside(page, 'resize 1280');
+	check('resize: the panel is under the map, in the window', out.box[0] < 200 && out.box[3] <= out.H,
+	    JSON.stringify(out.box));
+	check('resize: it still shows the click', (await panel(page)).some((t) => t.startsWith('Thread ')),
+	    JSON.stringify(await panel(page)));
+	await page.setViewportSize({ width: 1000, height: 700 });
+	await page.waitForTimeout(100);
+	await inside(page, 'resize 1000');
+	const sc = await page.evaluate(() => window.statemapViewer.layout().scale);
+	check('resize: narrower than the drawing, it is scaled down', sc < 1 && sc > 0.7, String(sc));
+	await page.setViewportSize({ width: 1600, height: 700 });
+	await page.waitForTimeout(100);
+	eq('resize: wide again', await page.evaluate(() => window.statemapViewer.layout()),
+	    { wide: true, scale: 1, folded: false });
+}
+
 (async () => {
 	const browser = await chromium.launch({
 		executablePath: process.env.BROWSER || '/usr/bin/chromium',
@@ -569,6 +595,7 @@ async function dense(page) {
 	await open(browser, 'many', layoutCase('many-1400'), { width: 1400, height: 800 }, 'layout-many-1400');
 	await open(browser, 'big', bigNarrow, small, 'layout-big-1280');
 	await open(browser, 'db-threads', dense, small, 'db-threads-dense');
+	await open(browser, 'db-threads', resize, { width: 1600, height: 700 }, 'resize');
 	await browser.close();
 	process.exit(failures > 0 ? 1 : 0);
 })().catch((e) => {
