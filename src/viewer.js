@@ -367,7 +367,8 @@
 	const PAD = 6, COLUMN = 340;
 	const TOP = 70;			/* the panel's top when wide */
 	const MAXCHARS = 52;		/* characters on a line of the panel */
-	const panelLines = [];		/* { t: text element, indent } */
+	const panelLines = [];		/* { t: text element, indent, section } */
+	let newSection = false;		/* the next line begins a section */
 	const page = { wide: true, scale: 1, width: origWidth + PANEL_WIDTH };
 	let folded = false;
 
@@ -406,14 +407,36 @@
 		const n = panelLines.length;
 		const boxW = page.wide ? PANEL_WIDTH - 12 : origWidth - X0 - 8;
 		const cols = page.wide ? 1 : Math.max(1, Math.floor((boxW - PAD) / COLUMN));
-		const per = page.wide ? n : Math.max(6, Math.ceil(n / cols));
+		/* Rows per column: enough for the longest section, if not too long. */
+		let longest = 0, len = 0;
+		panelLines.forEach(function (ln) {
+			len = ln.section ? 1 : len + 1;
+			longest = Math.max(longest, len);
+		});
+		const per = page.wide ? n : Math.max(6, Math.ceil(n / cols), Math.min(longest, 14));
 		const shown = folded && !page.wide ? 0 : n;
 		panel.setAttribute('display', shown > 0 ? 'inline' : 'none');
+		/* A section that does not fit the rest of a column starts the next. */
+		let col = 0, row = 0, rows = 0;
 		panelLines.forEach(function (ln, i) {
-			ln.t.setAttribute('x', PAD + Math.floor(i / per) * COLUMN + ln.indent);
-			ln.t.setAttribute('y', PAD + 11 + (i % per) * LINE);
+			if (ln.section && row > 0 && col < cols - 1) {
+				let rest = 1;
+				while (i + rest < n && !panelLines[i + rest].section)
+					rest++;
+				if (row + rest > per) {
+					col++;
+					row = 0;
+				}
+			} else if (row >= per && col < cols - 1) {
+				col++;
+				row = 0;
+			}
+			ln.t.setAttribute('x', PAD + col * COLUMN + ln.indent);
+			ln.t.setAttribute('y', PAD + 11 + row * LINE);
+			rows = Math.max(rows, ++row);
 		});
-		const rows = Math.min(shown, per);
+		if (shown === 0)
+			rows = 0;
 		const boxH = 2 * PAD + Math.max(rows, 1) * LINE - (rows > 0 ? 0 : 2);
 		panelBg.setAttribute('width', boxW);
 		panelBg.setAttribute('height', boxH);
@@ -530,8 +553,14 @@
 		}
 		if (whole.length > room)
 			el('title', {}, t).textContent = whole;
-		panelLines.push({ t: t, indent: indent || 0 });
+		panelLines.push({ t: t, indent: indent || 0, section: newSection });
+		newSection = false;
 		return t;
+	}
+
+	/* The next line begins a section, which columns keep together. */
+	function section() {
+		newSection = true;
 	}
 
 	/* The parts of a line in at most room characters. */
@@ -591,6 +620,7 @@
 		const ids = Object.keys(rect.tags);
 		if (ids.length === 0)
 			return;
+		section();
 		line('tags:', 'statemap-panel-head');
 		ids.sort(function (a, b) { return rect.tags[b] - rect.tags[a]; });
 		ids.slice(0, 12).forEach(function (id) {
@@ -760,6 +790,7 @@
 	function entityBreakdown(field, names) {
 		if (!selRow)
 			return;
+		section();
 		line((selRow.map.json.entityKind || 'Entity') + ' ' + selRow.name + ' by ' + field + ' ' +
 		    whereText() + ':', 'statemap-panel-head');
 		valueLines(tagTimes(null, field, names, [selRow]), field, names,
@@ -812,6 +843,7 @@
 		});
 		if (!stateSel.field)
 			return;
+		section();
 		line(stateSel.field + ' ' + whereText() + ':', 'statemap-panel-head');
 		valueLines(tagTimes(group, stateSel.field, names), stateSel.field, names,
 		    'statemap-panel-value');
@@ -850,16 +882,25 @@
 			line('delta = ' + fmt(bars[1] - bars[0]), 'statemap-panel-delta');
 		}
 		if (selRow) {
+			section();
 			entityLines(selRow);
+			section();
 			entityEventLines(selRow);
 		}
 		const ev = eventHover || eventSel;
-		if (ev)
+		if (ev) {
+			section();
 			eventLines(ev.ev, ev.map);
-		if (tagSel)
+		}
+		if (tagSel) {
+			section();
 			tagSelLines();
-		if (stateSel)
+		}
+		if (stateSel) {
+			section();
 			stateLines();
+		}
+		newSection = false;
 		if (panelLines.length === 0)
 			line('click the map for details; keys: + - ← → ⇧←/→ ⇧↑/↓', 'statemap-panel-small');
 		placePanel();
