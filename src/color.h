@@ -20,8 +20,10 @@ int color_parse(const char *name, size_t len, color *out);
 
 /*
  * The colour for the n-th state (n counts from 0 over the states that
- * have no colour of their own).  Deterministic, visually distinct for
- * small n, and never close to the background #f0f0f0.
+ * have no colour of their own).  Deterministic; the first n colours are
+ * told apart for any n up to 64 (no two closer than 0.075 deltaE OK, see
+ * color.c), and none is close to white or to the light grey of "no
+ * data".
  */
 color color_generated(uint32_t n);
 

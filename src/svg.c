@@ -7,18 +7,24 @@
 #include "color.h"
 #include "duration.h"
 #include "jsonout.h"
+#include "label.h"
 #include "util.h"
 #include "viewer.h"
 
 /* Layout, in pixels. */
 #define LEGEND_X	20
 #define LEGEND_WIDTH	138	/* the left column: legend */
-#define LABEL_WIDTH	150	/* the right column: entity names */
+#define LABEL_WIDTH	150	/* the right column: entity names, at least */
+#define LABEL_MAX_WIDTH	260	/* and at most (so 1280 pixels hold it all) */
+#define LABEL_PAD	6	/* between the strips and the names */
+#define LABEL_TITLE_MAX	1000	/* bytes of a cut label in its tooltip */
 #define TOP_MARGIN	70	/* title, span and axis above the strips */
 #define STACK_GAP	20	/* between stacked statemaps */
 #define AXIS_Y		58
 #define SWATCH_HEIGHT	15
-#define BACKGROUND	"#f0f0f0"
+#define LEGEND_CHARS	20	/* characters on a line of a legend name */
+#define SWATCH_BORDER	"#888"	/* so that white states show */
+#define NODATA_KEY	35	/* the height of the "no data" key */
 
 void
 svg_escape(FILE *out, const char *s, size_t len)
@@ -35,12 +41,122 @@ svg_escape(FILE *out, const char *s, size_t len)
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&#39;", out); break;
 		default:
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
 				fputs("\xef\xbf\xbd", out);	/* U+FFFD */
-			else
+			} else if (c == 0xef && len - i >= 3 &&
+			    (unsigned char)s[i + 1] == 0xbf &&
+			    ((unsigned char)s[i + 2] & 0xfe) == 0xbe) {
+				/* U+FFFE and U+FFFF are not XML characters. */
+				fputs("\xef\xbf\xbd", out);
+				i += 2;
+			} else {
 				fputc(c, out);
+			}
 		}
 	}
+}
+
+/*
+ * The JSON data block is character data too, but a JSON string may hold
+ * U+FFFE and U+FFFF as they are (json.c writes them raw, as JSON allows),
+ * which XML does not.  The document goes through this filter on its way
+ * into the CDATA section, and each of them becomes the escape \ufffe or
+ * \uffff: the same string to a JSON parser.  Outside strings the JSON is
+ * ASCII, so every such sequence is inside a string.  Up to two bytes of
+ * a sequence cut between writes wait in held[].
+ */
+typedef struct json_filter {
+	FILE *out;
+	unsigned char held[2];
+	size_t nheld;
+} json_filter;
+
+static void
+json_filter_byte(json_filter *f, unsigned char c)
+{
+	if (f->nheld == 2) {
+		f->nheld = 0;
+		if ((c & 0xfe) == 0xbe) {
+			fputs(c == 0xbe ? "\\ufffe" : "\\uffff", f->out);
+			return;
+		}
+		fwrite("\xef\xbf", 1, 2, f->out);
+	} else if (f->nheld == 1) {
+		f->nheld = 0;
+		if (c == 0xbf) {
+			f->nheld = 2;
+			return;
+		}
+		fputc(0xef, f->out);
+	}
+	if (c == 0xef)
+		f->nheld = 1;
+	else
+		fputc(c, f->out);
+}
+
+static ssize_t
+json_filter_write(void *cookie, const char *buf, size_t size)
+{
+	json_filter *f = cookie;
+	size_t i = 0;
+
+	while (i < size) {
+		const char *ef;
+		size_t run;
+
+		if (f->nheld > 0) {
+			json_filter_byte(f, (unsigned char)buf[i++]);
+			continue;
+		}
+		ef = memchr(buf + i, 0xef, size - i);
+		run = (ef != NULL ? (size_t)(ef - buf) : size) - i;
+		fwrite(buf + i, 1, run, f->out);
+		i += run;
+		if (i < size)
+			json_filter_byte(f, (unsigned char)buf[i++]);
+	}
+	return ((ssize_t)size);
+}
+
+static int
+json_filter_close(void *cookie)
+{
+	json_filter *f = cookie;
+
+	fwrite("\xef\xbf", 1, f->nheld, f->out);
+	f->nheld = 0;
+	return (0);
+}
+
+static void
+write_json_cdata(FILE *out, const smap *maps, size_t n, const size_t *order)
+{
+	cookie_io_functions_t io = { NULL, json_filter_write, NULL,
+	    json_filter_close };
+	json_filter f = { out, { 0, 0 }, 0 };
+	FILE *fp;
+
+	if ((fp = fopencookie(&f, "w", io)) == NULL)
+		out_of_memory(BUFSIZ);
+	jsonout_write(fp, maps, n, order);
+	fclose(fp);
+}
+
+/*
+ * Characters in len bytes of UTF-8 (those that do not continue another),
+ * counting no further than cap.
+ */
+static size_t
+count_chars(const char *s, size_t len, size_t cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len && n < cap; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
 }
 
 static void
@@ -49,17 +165,23 @@ escape_cstring(FILE *out, const char *s)
 	svg_escape(out, s, strlen(s));
 }
 
-/* The time span the x axis shows, shared by stacked statemaps. */
-static double
+/*
+ * The time span the x axis shows (ns, at least 1), shared by stacked
+ * statemaps.  Worked out in integers: as a double it can be 2^64, which
+ * no uint64_t holds (times run to 2^64 - 1, and begin may be negative).
+ */
+static uint64_t
 span_of(const smap *m)
 {
-	uint64_t end = m->end;
-	double span;
+	uint64_t end = m->end, before;
 
 	if (m->end_bound > 0 && (uint64_t)m->end_bound > end)
 		end = (uint64_t)m->end_bound;
-	span = (double)end - (double)m->begin;
-	return (span > 0 ? span : 1);
+	if (m->begin < 0) {
+		before = (uint64_t)(-(m->begin + 1)) + 1;
+		return (end > UINT64_MAX - before ? UINT64_MAX : end + before);
+	}
+	return (end > (uint64_t)m->begin ? end - (uint64_t)m->begin : 1);
 }
 
 /* A step from the 1-2-5 series that gives at most about ten ticks. */
@@ -128,30 +250,158 @@ write_axis(FILE *out, double span, unsigned width)
 	fputs("</g>\n", out);
 }
 
-static void
-write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
+/*
+ * A legend entry's name, in one line or two of at most LEGEND_CHARS
+ * characters (an estimate, as for labels: the column is 124 pixels about
+ * the swatch's middle, at 10 pixels).  A longer name breaks after a
+ * separator (space : / . _ -) or before a capital that follows a small
+ * letter ("Request" "AnimationFrame"): the last such place that leaves the
+ * rest one line, else the last in the second half of the first line,
+ * else between any two characters.  The second line of a name longer
+ * still keeps the end, after an ellipsis: "sourceFetcher::" over
+ * "…ResourceFromNetwork".
+ */
+typedef struct legend_name {
+	size_t n1;		/* bytes of the first line */
+	size_t at2, n2;		/* the second line: offset and bytes, or 0 */
+	int cut;		/* something is left out */
+} legend_name;
+
+/* The byte offset just past the first n characters of s (len bytes). */
+static size_t
+char_offset(const char *s, size_t len, size_t n)
 {
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && n-- == 0)
+			break;
+	}
+	return (i);
+}
+
+/*
+ * Whether a line may break between s[p - 1] and s[p]: 2 after a
+ * separator, 1 between a small letter and a capital, else 0.
+ */
+static int
+legend_break(const char *s, size_t p)
+{
+	char a = s[p - 1], b = s[p];
+
+	if (a == ' ' || a == ':' || a == '/' || a == '.' || a == '_' ||
+	    a == '-')
+		return (b != a ? 2 : 0);	/* "::" stays whole */
+	return (a >= 'a' && a <= 'z' && b >= 'A' && b <= 'Z');
+}
+
+static legend_name
+legend_split(const char *s, size_t len)
+{
+	legend_name ln = { len, 0, 0, 0 };
+	size_t first, half, p, nrest;
+	size_t fits[3] = { 0, 0, 0 }, late[3] = { 0, 0, 0 };
+	int kind;
+
+	if (count_chars(s, len, LEGEND_CHARS + 1) <= LEGEND_CHARS)
+		return (ln);
+	first = char_offset(s, len, LEGEND_CHARS);
+	half = char_offset(s, len, LEGEND_CHARS / 2);
+	/* The last break of each kind that leaves one line, or is late. */
+	for (p = first; p > 0; p--) {
+		if (((unsigned char)s[p] & 0xc0) == 0x80 ||
+		    (kind = legend_break(s, p)) == 0)
+			continue;
+		if (fits[kind] == 0 && count_chars(s + p, len - p,
+		    LEGEND_CHARS + 1) <= LEGEND_CHARS)
+			fits[kind] = p;
+		if (late[kind] == 0 && p >= half)
+			late[kind] = p;
+	}
+	ln.n1 = fits[2] ? fits[2] : fits[1] ? fits[1] : late[2] ? late[2] :
+	    late[1] ? late[1] : first;
+	for (ln.at2 = ln.n1; ln.at2 < len && s[ln.at2] == ' '; ln.at2++)
+		continue;
+	nrest = count_chars(s + ln.at2, len - ln.at2, (size_t)-1);
+	if (nrest > LEGEND_CHARS) {
+		ln.at2 += char_offset(s + ln.at2, len - ln.at2,
+		    nrest - (LEGEND_CHARS - 1));
+		ln.cut = 1;
+	}
+	ln.n2 = len - ln.at2;
+	return (ln);
+}
+
+/* Pixels a statemap's legend takes: its entries and the gap after it. */
+static unsigned
+legend_height(const smap *m)
+{
+	unsigned h = 20;
 	uint32_t s;
 
 	for (s = 0; s < m->cat->nstates; s++) {
 		const catalog_state *st = &m->cat->states[s];
+
+		h += SWATCH_HEIGHT + 20 +
+		    (legend_split(st->name, st->name_len).n2 > 0 ? 11 : 0);
+	}
+	return (h);
+}
+
+static void
+write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
+{
+	unsigned cx = LEGEND_X + (LEGEND_WIDTH - 2 * LEGEND_X - 10) / 2;
+	uint32_t s;
+
+	for (s = 0; s < m->cat->nstates; s++) {
+		const catalog_state *st = &m->cat->states[s];
+		legend_name ln = legend_split(st->name, st->name_len);
 		char hex[8], buf[64];
 
 		color_format(st->color, hex);
 		fprintf(out, "<rect x=\"%d\" y=\"%u\" width=\"%d\" height=\"%d\" "
 		    "id=\"statemap-legend-%zu-%u\" class=\"statemap-legend\" "
-		    "style=\"fill:%s\" />\n", LEGEND_X, *y,
-		    LEGEND_WIDTH - 2 * LEGEND_X - 10, SWATCH_HEIGHT, id, s, hex);
+		    "style=\"fill:%s\" stroke=\"%s\" />\n", LEGEND_X, *y,
+		    LEGEND_WIDTH - 2 * LEGEND_X - 10, SWATCH_HEIGHT, id, s, hex,
+		    SWATCH_BORDER);
 		*y += SWATCH_HEIGHT + 10;
-		fprintf(out, "<text x=\"%d\" y=\"%u\" font-size=\"10\" "
+		fprintf(out, "<text x=\"%u\" y=\"%u\" font-size=\"10\" "
 		    "text-anchor=\"middle\" class=\"statemap-legendlabel "
-		    "sansserif\">", LEGEND_X + (LEGEND_WIDTH - 2 * LEGEND_X -
-		    10) / 2, *y);
-		svg_escape(out, st->name, st->name_len);
-		fprintf(out, "<title>%s in all</title></text>\n",
+		    "sansserif\">", cx, *y);
+		svg_escape(out, st->name, ln.n1);
+		if (ln.n2 > 0) {
+			fprintf(out, "<tspan x=\"%u\" dy=\"11\">%s", cx,
+			    ln.cut ? "\xe2\x80\xa6" : "");
+			svg_escape(out, st->name + ln.at2, ln.n2);
+			fputs("</tspan>", out);
+			*y += 11;
+		}
+		fputs("<title>", out);
+		if (ln.cut) {
+			svg_escape(out, st->name, st->name_len);
+			fputs(": ", out);
+		}
+		fprintf(out, "%s in all</title></text>\n",
 		    duration_format(smap_state_time(m, s), buf, sizeof (buf)));
 		*y += 10;
 	}
+}
+
+/* The key to the hatch of "no data", below the legends. */
+static void
+write_nodata_key(FILE *out, unsigned y)
+{
+	fprintf(out, "<rect x=\"%d\" y=\"%u\" width=\"%d\" height=\"%d\" "
+	    "class=\"statemap-legend-nodata\" fill=\"url(#statemap-nodata)\" "
+	    "stroke=\"%s\" />\n", LEGEND_X, y, LEGEND_WIDTH - 2 * LEGEND_X - 10,
+	    SWATCH_HEIGHT, SWATCH_BORDER);
+	fprintf(out, "<text x=\"%d\" y=\"%u\" font-size=\"10\" "
+	    "text-anchor=\"middle\" class=\"statemap-legend-nodatalabel "
+	    "sansserif\">no data<title>no state known: before an entity's "
+	    "first datum, or outside the trace</title></text>\n",
+	    LEGEND_X + (LEGEND_WIDTH - 2 * LEGEND_X - 10) / 2,
+	    y + SWATCH_HEIGHT + 10);
 }
 
 /* The tooltip of a strip: "Kind name: description". */
@@ -217,29 +467,118 @@ done:
 	fputs("</g>\n", out);
 }
 
-static void
-write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
-    const svg_options *opts)
+/* The names column: font size, or 0 when strips are too thin to label. */
+static unsigned
+label_font(const svg_options *opts)
 {
-	unsigned size = opts->strip_height > 12 ? 11 : opts->strip_height - 1;
+	if (opts->strip_height < 6)
+		return (0);	/* too small to read: tooltips suffice */
+	return (opts->strip_height > 12 ? 11 : opts->strip_height - 1);
+}
+
+/*
+ * How many characters of a label fit in w pixels at this font size.  No
+ * font metrics here: the estimate is 0.62 em a character, a little wider
+ * than DejaVu Sans's lowercase and digits, which browsers on Debian use
+ * for sans-serif.
+ */
+static size_t
+label_chars_in(unsigned w, unsigned font)
+{
+	return ((size_t)((double)w / (0.62 * font)));
+}
+
+/*
+ * The names column is wide enough for the longest label (name and
+ * description, by the label mode) between LABEL_WIDTH and
+ * LABEL_MAX_WIDTH pixels; longer labels are cut with an ellipsis.
+ */
+static unsigned
+label_column(const smap *maps, size_t n, const svg_options *opts,
+    label_mode mode)
+{
+	unsigned font = label_font(opts), w;
+	size_t i, most = 0, cap;
 	uint32_t k;
 
-	if (opts->strip_height < 6)
-		return;		/* too small to read: tooltips suffice */
+	if (font == 0)
+		return (LABEL_WIDTH);
+	cap = label_chars_in(LABEL_MAX_WIDTH - LABEL_PAD, font) + 1;
+	for (i = 0; i < n && most < cap; i++) {
+		const catalog *cat = maps[i].cat;
+
+		for (k = 0; k < maps[i].nentities && most < cap; k++) {
+			uint32_t e = maps[i].order[k];
+			const char *name, *desc = cat->descriptions[e];
+			size_t len, c = 0;
+
+			name = catalog_entity_name(cat, e, &len);
+			if (desc != NULL && desc[0] == '\0')
+				desc = NULL;
+			if (mode != LABEL_DESCRIPTION || desc == NULL)
+				c = count_chars(name, len, cap);
+			if (mode != LABEL_NAME && desc != NULL)
+				c += (c > 0) + count_chars(desc, strlen(desc), cap);
+			if (c > most)
+				most = c;
+		}
+	}
+	w = LABEL_PAD + (unsigned)(most * 0.62 * font + 0.999);
+	return (w < LABEL_WIDTH ? LABEL_WIDTH : w > LABEL_MAX_WIDTH ?
+	    LABEL_MAX_WIDTH : w);
+}
+
+/*
+ * Each entity's label (label.h) in the names column, cut to the column's
+ * width at a character boundary; a cut label has the whole one (up to
+ * LABEL_TITLE_MAX bytes) as its tooltip.  The label budget is in bytes,
+ * so names outside ASCII are cut a little early rather than too late.
+ */
+static void
+write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
+    const svg_options *opts, unsigned column, label_mode mode)
+{
+	unsigned size = label_font(opts);
+	size_t max = label_chars_in(column - LABEL_PAD, size);
+	char *buf;
+	uint32_t k;
+
+	if (size == 0)
+		return;
+	buf = xmalloc((max > LABEL_TITLE_MAX ? max : LABEL_TITLE_MAX) + 1);
 	fprintf(out, "<g class=\"statemap-labels sansserif\" "
 	    "id=\"statemap-labels-%zu\" font-size=\"%u\">\n", id, size);
 	for (k = 0; k < m->nentities; k++) {
-		const char *name;
-		size_t len;
+		uint32_t e = m->order[k];
+		const char *name, *desc = m->cat->descriptions[e];
+		size_t len, shown;
 
-		name = catalog_entity_name(m->cat, m->order[k], &len);
+		name = catalog_entity_name(m->cat, e, &len);
 		fprintf(out, "<text x=\"%u\" y=\"%u\">", x,
 		    y + k * opts->strip_height + opts->strip_height - 1 -
 		    (opts->strip_height - 1 - size) / 2);
-		svg_escape(out, name, len > 40 ? 40 : len);
+		shown = label_compose(name, len, desc, mode, max, buf);
+		if (mode == LABEL_BOTH && shown > len + 1 &&
+		    memcmp(buf, name, len) == 0 && buf[len] == ' ') {
+			/* The name, then the description in grey. */
+			svg_escape(out, buf, len);
+			fputs("<tspan class=\"statemap-label-description\">",
+			    out);
+			svg_escape(out, buf + len, shown - len);
+			fputs("</tspan>", out);
+		} else {
+			svg_escape(out, buf, shown);
+		}
+		if (label_length(name, len, desc, mode) > shown) {
+			fputs("<title>", out);
+			svg_escape(out, buf, label_compose(name, len, desc,
+			    mode, LABEL_TITLE_MAX, buf));
+			fputs("</title>", out);
+		}
 		fputs("</text>\n", out);
 	}
 	fputs("</g>\n", out);
+	free(buf);
 }
 
 static void
@@ -250,7 +589,21 @@ write_style(FILE *out)
 	    ".statemap-title { font-size: 16px; text-anchor: middle; }\n"
 	    ".statemap-timelabel { font-size: 12px; text-anchor: middle; }\n"
 	    ".statemap-border { fill: none; stroke: #666; }\n"
+	    ".statemap-label-description { fill: #666; }\n"
 	    "]]></style>\n", out);
+	/*
+	 * "No data" is a light grey hatch on white, which no solid state
+	 * colour can be mistaken for (the old #f0f0f0 background was next
+	 * to common colours for sleeping states, #e8e8e8 and #f2f2f2).  It is
+	 * drawn under each statemap in the document's own coordinates, so
+	 * the viewer's zoom does not stretch it.
+	 */
+	fputs("<defs><pattern id=\"statemap-nodata\" width=\"6\" "
+	    "height=\"6\" patternUnits=\"userSpaceOnUse\" "
+	    "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
+	    "fill=\"#fff\" /><line x1=\"1\" y1=\"0\" x2=\"1\" y2=\"6\" "
+	    "stroke=\"#c8c8c8\" stroke-width=\"2\" /></pattern></defs>\n",
+	    out);
 }
 
 /*
@@ -273,9 +626,18 @@ void
 svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
     const svg_options *opts)
 {
-	double span = span_of(&maps[0]);
+	svg_write_labelled(out, maps, n, order, opts, LABEL_BOTH);
+}
+
+void
+svg_write_labelled(FILE *out, const smap *maps, size_t n, const size_t *order,
+    const svg_options *opts, label_mode labels)
+{
+	uint64_t span_ns = span_of(&maps[0]);
+	double span = (double)span_ns;
 	unsigned width = opts->strip_width, height = TOP_MARGIN, legend_y;
-	unsigned total_width = LEGEND_WIDTH + width + LABEL_WIDTH;
+	unsigned column = label_column(maps, n, opts, labels);
+	unsigned total_width = LEGEND_WIDTH + width + column;
 	uint32_t maxstates = 0;
 	color *mix;
 	char *title;
@@ -290,11 +652,11 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			maxstates = maps[i].cat->nstates;
 	}
 	/* The legend can be taller than the strips. */
-	legend_y = TOP_MARGIN;
+	legend_y = TOP_MARGIN + NODATA_KEY;
 	for (i = 0; i < n; i++) {
 		if (i == 0 || !smap_same_states(&maps[order[i]],
 		    &maps[order[i - 1]]))
-			legend_y += maps[order[i]].cat->nstates * 35 + 20;
+			legend_y += legend_height(&maps[order[i]]);
 	}
 	if (legend_y > height)
 		height = legend_y;
@@ -317,7 +679,7 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	fprintf(out, "<text x=\"%u\" y=\"36\" class=\"statemap-timelabel "
 	    "sansserif\" id=\"statemap-timelabel\">span = %s</text>\n",
 	    LEGEND_WIDTH + width / 2,
-	    duration_format((uint64_t)span, buf, sizeof (buf)));
+	    duration_format(span_ns, buf, sizeof (buf)));
 	write_axis(out, span, width);
 
 	{
@@ -328,12 +690,13 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			unsigned h = m->nentities * opts->strip_height;
 			uint32_t k;
 
+			fprintf(out, "<rect class=\"statemap-nodata\" x=\"%d\" "
+			    "y=\"%u\" width=\"%u\" height=\"%u\" "
+			    "fill=\"url(#statemap-nodata)\" />\n", LEGEND_WIDTH,
+			    y, width, h);
 			fprintf(out, "<svg x=\"%d\" y=\"%u\" width=\"%u\" "
 			    "height=\"%u\" id=\"statemap-%zu\">\n",
 			    LEGEND_WIDTH, y, width, h, i);
-			fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" "
-			    "height=\"%u\" fill=\"%s\" />\n", width, h,
-			    BACKGROUND);
 			for (k = 0; k < m->nentities; k++)
 				write_strip(out, m, i, m->order[k],
 				    k * opts->strip_height, span, opts, mix);
@@ -341,8 +704,8 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			fprintf(out, "<rect class=\"statemap-border\" x=\"%d\" "
 			    "y=\"%u\" width=\"%u\" height=\"%u\" />\n",
 			    LEGEND_WIDTH, y, width, h);
-			write_labels(out, m, i, LEGEND_WIDTH + width + 6, y,
-			    opts);
+			write_labels(out, m, i, LEGEND_WIDTH + width +
+			    LABEL_PAD, y, opts, column, labels);
 			y += h + STACK_GAP;
 		}
 	}
@@ -355,11 +718,12 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			legend_y += 20;
 		}
 	}
+	write_nodata_key(out, legend_y);
 
 	/* The data for the viewer: inert JSON, every string escaped. */
 	fputs("<script type=\"application/json\" id=\"statemap-data\">"
 	    "<![CDATA[\n", out);
-	jsonout_write(out, maps, n, order);
+	write_json_cdata(out, maps, n, order);
 	fputs("]]></script>\n", out);
 	write_viewer(out);
 	fputs("</svg>\n", out);

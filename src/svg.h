@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "label.h"
 #include "smap.h"
 
 typedef struct svg_options {
@@ -28,9 +29,20 @@ typedef struct svg_options {
 	unsigned strip_width;	/* pixels for the time span, default 862 */
 } svg_options;
 
-/* order[i] is the index in maps of the i-th statemap, top to bottom. */
+/*
+ * order[i] is the index in maps of the i-th statemap, top to bottom.
+ * Entities are labelled with their names and descriptions (LABEL_BOTH).
+ */
 void svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
     const svg_options *opts);
+
+/*
+ * The same with entity labels composed by `labels` (label.h): name,
+ * description, or both.  The names column grows (up to 260 pixels) for
+ * long labels and cuts longer ones.
+ */
+void svg_write_labelled(FILE *out, const smap *maps, size_t n,
+    const size_t *order, const svg_options *opts, label_mode labels);
 
 /*
  * Writes len bytes as XML character data (also safe in attributes):

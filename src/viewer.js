@@ -3,7 +3,9 @@
  * SVG that statemap-lua writes (src/svg.c) and run when the document has
  * been parsed.  The static picture is complete without it; this adds
  * zoom and pan, a time bar with details of the clicked rectangle, state
- * and tag selection, events, and search.
+ * selection (several with shift), tag values highlighted across entities,
+ * events (thin ticks when dense), search, and a layout that fits the
+ * window.
  *
  * Every string from the trace reaches the page through textContent or
  * setAttribute, never through markup.  Zooming only changes the viewBox
@@ -245,10 +247,11 @@
 			m.svg.setAttribute('viewBox', vx + ' 0 ' + vw + ' ' + m.h);
 		});
 		drawAxis();
-		drawBars();
 		placeEvents();
+		drawBars();
 		spanLabel();
-		if (stateSel && stateSel.field && bars.length === 0)
+		/* What the panel says of the visible span, or of events in view. */
+		if (selRow || tagSel || (stateSel && stateSel.field && bars.length === 0))
 			drawPanel();
 	}
 
@@ -319,10 +322,18 @@
 			spanText.textContent = s;
 	}
 
-	/* ---- the UI layer: a wider canvas with a details panel ---- */
+	/*
+	 * ---- the UI layer and the page's layout ----
+	 *
+	 * Wide windows get the details panel to the right of the entity
+	 * names, following the page as it scrolls.  Narrower ones keep the
+	 * drawing's own width (scaled down to fit if the window is narrower
+	 * still) and get the panel as a box below the map, in columns; when
+	 * the map runs below the window, the box floats over the bottom of the
+	 * map instead, and can be folded away.  Nothing ever needs sideways
+	 * scrolling.
+	 */
 
-	root.setAttribute('width', origWidth + PANEL_WIDTH);
-	root.setAttribute('viewBox', '0 0 ' + (origWidth + PANEL_WIDTH) + ' ' + origHeight);
 	const layer = el('g', { id: 'statemap-viewer' }, root);
 	const defs = el('defs', {}, layer);
 	const arrow = el('marker', { id: 'statemap-arrow', viewBox: '0 0 6 6', refX: 5,
@@ -335,10 +346,133 @@
 	const searchHits = el('g', { id: 'statemap-search-hits' }, layer);
 	const eventLayer = el('g', { id: 'statemap-events' }, layer);
 	const barLayer = el('g', { id: 'statemap-timebars' }, layer);
-	const panel = el('g', { id: 'statemap-panel', class: 'statemap-panel' }, layer);
-	const panelX = origWidth + 8;
 	const typed = text(layer, X0 + W, 36, '', 'statemap-typed');
 	typed.setAttribute('text-anchor', 'end');
+	/* The panel's box: a background, a fold control and the lines. */
+	const panelBox = el('g', { id: 'statemap-panel-box' }, layer);
+	const panelBg = el('rect', { class: 'statemap-panel-bg', rx: 4, x: 0, y: 0 }, panelBox);
+	const panelFold = text(panelBox, 0, 0, '', 'statemap-panel-fold');
+	panelFold.setAttribute('text-anchor', 'end');
+	panelFold.setAttribute('id', 'statemap-panel-fold');
+	const panel = el('g', { id: 'statemap-panel', class: 'statemap-panel' }, panelBox);
+	/* The map must not take presses or wheels meant for the box over it. */
+	panelBox.addEventListener('mousedown', function (ev) { ev.stopPropagation(); });
+	panelBox.addEventListener('wheel', function (ev) { ev.stopPropagation(); });
+	panelFold.addEventListener('click', function (ev) {
+		ev.stopPropagation();
+		folded = !folded;
+		drawPanel();
+	});
+
+	const PAD = 6, COLUMN = 340;
+	const TOP = 70;			/* the panel's top when wide */
+	const MAXCHARS = 52;		/* characters on a line of the panel */
+	const panelLines = [];		/* { t: text element, indent, section } */
+	let newSection = false;		/* the next line begins a section */
+	const page = { wide: true, scale: 1, width: origWidth + PANEL_WIDTH };
+	let folded = false;
+
+	/* The width the page has, without a vertical scroll bar. */
+	function available() {
+		return doc.documentElement.clientWidth || window.innerWidth || page.width;
+	}
+
+	function layout() {
+		for (let pass = 0; pass < 2; pass++) {
+			const avail = available();
+			page.wide = avail >= origWidth + PANEL_WIDTH;
+			page.width = page.wide ? origWidth + PANEL_WIDTH : origWidth;
+			page.scale = Math.min(1, avail / page.width);
+			root.setAttribute('width', page.width * page.scale);
+			placePanel();
+			/* A scroll bar that came or went changes the width. */
+			if (available() === avail)
+				break;
+		}
+	}
+
+	function setHeight(h) {
+		const ph = Math.ceil(h);
+		if (root.getAttribute('viewBox') !== '0 0 ' + page.width + ' ' + ph)
+			root.setAttribute('viewBox', '0 0 ' + page.width + ' ' + ph);
+		if (+root.getAttribute('height') !== ph * page.scale)
+			root.setAttribute('height', ph * page.scale);
+	}
+
+	/*
+	 * Lays the panel's lines out (one column when wide, as many as fit
+	 * when not) and puts the box where it can be seen.
+	 */
+	function placePanel() {
+		const n = panelLines.length;
+		const boxW = page.wide ? PANEL_WIDTH - 12 : origWidth - X0 - 8;
+		const cols = page.wide ? 1 : Math.max(1, Math.floor((boxW - PAD) / COLUMN));
+		/* Rows per column: enough for the longest section, if not too long. */
+		let longest = 0, len = 0;
+		panelLines.forEach(function (ln) {
+			len = ln.section ? 1 : len + 1;
+			longest = Math.max(longest, len);
+		});
+		const per = page.wide ? n : Math.max(6, Math.ceil(n / cols), Math.min(longest, 14));
+		const shown = folded && !page.wide ? 0 : n;
+		panel.setAttribute('display', shown > 0 ? 'inline' : 'none');
+		/* A section that does not fit the rest of a column starts the next. */
+		let col = 0, row = 0, rows = 0;
+		panelLines.forEach(function (ln, i) {
+			if (ln.section && row > 0 && col < cols - 1) {
+				let rest = 1;
+				while (i + rest < n && !panelLines[i + rest].section)
+					rest++;
+				if (row + rest > per) {
+					col++;
+					row = 0;
+				}
+			} else if (row >= per && col < cols - 1) {
+				col++;
+				row = 0;
+			}
+			ln.t.setAttribute('x', PAD + col * COLUMN + ln.indent);
+			ln.t.setAttribute('y', PAD + 11 + row * LINE);
+			rows = Math.max(rows, ++row);
+		});
+		if (shown === 0)
+			rows = 0;
+		const boxH = 2 * PAD + Math.max(rows, 1) * LINE - (rows > 0 ? 0 : 2);
+		panelBg.setAttribute('width', boxW);
+		panelBg.setAttribute('height', boxH);
+		panelFold.setAttribute('display', page.wide ? 'none' : 'inline');
+		panelFold.setAttribute('x', boxW - PAD);
+		panelFold.setAttribute('y', PAD + 11);
+		panelFold.textContent = folded ? 'show details ▴' : 'hide details ▾';
+		panelBox.classList.toggle('statemap-panel-over', !page.wide);
+
+		const scale = page.scale || 1;
+		const top = window.scrollY / scale, bottom = (window.scrollY + window.innerHeight) / scale;
+		let x, y, need;
+		const content = Math.max(origHeight, mapsBottom + 16);
+		if (page.wide) {
+			/*
+			 * Down with the page, but never past the drawing's end: a
+			 * canvas that grew with the scroll would scroll further.
+			 */
+			x = origWidth + 4;
+			y = Math.min(TOP + Math.max(0, top - 60), Math.max(TOP, content - boxH - 10));
+			need = TOP + boxH + 10;
+		} else {
+			/* Below the map if it shows there, else over the map's bottom. */
+			x = X0;
+			const below = mapsBottom + 18;
+			y = Math.max(top + 4, Math.min(below, bottom - boxH - 6));
+			need = below + boxH + 10;
+		}
+		panelBox.setAttribute('transform', 'translate(' + x + ',' + y + ')');
+		setHeight(Math.max(content, need));
+	}
+	window.addEventListener('scroll', placePanel);
+	window.addEventListener('resize', function () {
+		layout();
+		drawPanel();
+	});
 
 	/* ---- buttons ---- */
 
@@ -370,7 +504,10 @@
 	const bars = [];		/* offsets in ns; [selected, second] */
 	let selRow = null;		/* the selected entity's row */
 	let eventSel = null, eventHover = null;
-	let stateSel = null;		/* { legend, state (index), name, field } */
+	/* Legend selection: { legend, states: [index], names: [name], field } */
+	let stateSel = null;
+	/* Tag selection: { field, value, states: [name] } */
+	let tagSel = null;
 
 	function drawBars() {
 		clear(barLayer);
@@ -391,16 +528,65 @@
 		} else {
 			selBox.setAttribute('visibility', 'hidden');
 		}
+		markRelatedEvents();
 	}
 
-	let panelY;
-
-	function line(str, cls, indent) {
-		const t = text(panel, panelX + (indent || 0), panelY, truncate(str, 52), cls);
-		if (str.length > 52)
-			el('title', {}, t).textContent = str;
-		panelY += LINE;
+	/*
+	 * A line of the panel: a string, or a list of parts, each a string
+	 * or { text, cls, click }: a part with `click` is a control.  A line
+	 * too long for the panel (MAXCHARS, or measured) is cut, with the
+	 * whole line as its tooltip.  Names reach the page only as text.
+	 */
+	function line(parts, cls, indent) {
+		if (!Array.isArray(parts))
+			parts = [parts];
+		const t = el('text', { x: 0, y: 0 }, panel);
+		t.setAttribute('class', 'statemap-viewer-text' + (cls ? ' ' + cls : ''));
+		const whole = parts.map(function (p) { return typeof p === 'string' ? p : p.text; }).join('');
+		const width = (page.wide ? PANEL_WIDTH - 12 : COLUMN) - 2 * PAD - (indent || 0);
+		let room = MAXCHARS;
+		for (;;) {
+			fillLine(t, parts, room);
+			if (room <= 8 || t.getComputedTextLength() <= width)
+				break;
+			room -= 3;
+		}
+		if (whole.length > room)
+			el('title', {}, t).textContent = whole;
+		panelLines.push({ t: t, indent: indent || 0, section: newSection });
+		newSection = false;
 		return t;
+	}
+
+	/* The next line begins a section, which columns keep together. */
+	function section() {
+		newSection = true;
+	}
+
+	/* The parts of a line in at most room characters. */
+	function fillLine(t, parts, room) {
+		clear(t);
+		for (const p of parts) {
+			const s = typeof p === 'string' ? p : p.text;
+			if (room <= 0)
+				break;
+			const shown = s.length > room ? s.slice(0, Math.max(room - 1, 0)) + '…' : s;
+			room -= s.length;
+			if (typeof p === 'string') {
+				t.appendChild(doc.createTextNode(shown));
+				continue;
+			}
+			const span_ = el('tspan', {}, t);
+			span_.textContent = shown;
+			if (p.cls)
+				span_.setAttribute('class', p.cls);
+			if (p.click) {
+				span_.addEventListener('click', function (ev) {
+					ev.stopPropagation();
+					p.click();
+				});
+			}
+		}
 	}
 
 	function timeLines(label, off, m) {
@@ -410,25 +596,51 @@
 		line('epoch ' + epoch(m.json.start, rel) + 's', 'statemap-panel-small', 10);
 	}
 
+	/* A tag's value for a field as text, or null if it has none. */
+	function tagValue(tag, field) {
+		if (!(field in tag))
+			return null;
+		return typeof tag[field] === 'string' ? tag[field] : JSON.stringify(tag[field]);
+	}
+
+	function stateName(m, tag) {
+		return m.json.states[tag.state] ? m.json.states[tag.state].name : String(tag.state);
+	}
+
+	/* A control that highlights a tag value (or clears it, if it is the one). */
+	function tagPart(label, field, value, state) {
+		const on = tagSel && tagSel.field === field && tagSel.value === value &&
+		    tagSel.states.length === 1 && tagSel.states[0] === state;
+		return { text: label, cls: 'statemap-panel-tagval' + (on ? ' statemap-panel-tagval-selected' : ''),
+		    click: function () { selectTag(field, value, [state]); } };
+	}
+
+	/* The tags of a rectangle, each value a control. */
 	function tagLines(m, rect) {
 		const ids = Object.keys(rect.tags);
 		if (ids.length === 0)
 			return;
+		section();
 		line('tags:', 'statemap-panel-head');
 		ids.sort(function (a, b) { return rect.tags[b] - rect.tags[a]; });
 		ids.slice(0, 12).forEach(function (id) {
 			const tag = m.json.tags[+id];
 			if (!tag)
 				return;
-			const state = m.json.states[tag.state] ? m.json.states[tag.state].name : tag.state;
-			line(state + ' ' + tag.tag + ': ' + fmt(rect.tags[id]), 'statemap-panel-tag', 10);
-			const members = [];
+			const state = stateName(m, tag);
+			line([state + ' ', tagPart(tag.tag, 'tag', tag.tag, state), ': ' + fmt(rect.tags[id])],
+			    'statemap-panel-tag', 10);
+			const parts = [];
 			for (const k in tag) {
-				if (k !== 'id' && k !== 'state' && k !== 'tag')
-					members.push(k + '=' + JSON.stringify(tag[k]));
+				if (k === 'id' || k === 'state' || k === 'tag')
+					continue;
+				if (parts.length > 0)
+					parts.push(', ');
+				parts.push(k + '=');
+				parts.push(tagPart(JSON.stringify(tag[k]), k, tagValue(tag, k), state));
 			}
-			if (members.length > 0)
-				line(members.join(', '), 'statemap-panel-small', 20);
+			if (parts.length > 0)
+				line(parts, 'statemap-panel-small', 20);
 		});
 		if (ids.length > 12)
 			line('(' + (ids.length - 12) + ' more)', 'statemap-panel-small', 10);
@@ -465,6 +677,11 @@
 		tagLines(m, rect);
 	}
 
+	function eventText(ev, m) {
+		return ev.event + ' at ' + fmtAt(ev.time - m.json.begin) + ' on ' + ev.entity +
+		    (ev.target === null ? '' : ' → ' + ev.target);
+	}
+
 	function eventLines(ev, m) {
 		line('event ' + ev.event, 'statemap-panel-event');
 		line('at ' + fmtAt(ev.time - m.json.begin) + ' on ' + ev.entity, 'statemap-panel-small', 10);
@@ -472,15 +689,135 @@
 		    'statemap-panel-small', 10);
 	}
 
-	/* Tag fields of the selected state, or one field's values with times. */
+	/*
+	 * The selected entity's events (from it or to it) in view, nearest the
+	 * time bar (or the middle of the view) first: each a control that
+	 * selects the event, showing its arrow and details.  With many events
+	 * on the map this is how one reaches them.
+	 */
+	function entityEventLines(row) {
+		const recs = (eventsByRow.get(row) || []).filter(function (rec) {
+			const x = xOf(rec.ev.time - rec.map.json.begin);
+			return x >= X0 - 0.5 && x <= X0 + W + 0.5;
+		});
+		if (recs.length === 0)
+			return;
+		const at = row.map.json.begin + (bars.length > 0 ? bars[0] : view.t0 + view.w / 2);
+		recs.sort(function (a, b) { return Math.abs(a.ev.time - at) - Math.abs(b.ev.time - at); });
+		line('events of ' + row.name + ': ' + recs.length + ' in view' +
+		    (recs.length > 6 ? ', the 6 nearest:' : ':'), 'statemap-panel-head');
+		recs.slice(0, 6).sort(function (a, b) { return a.ev.time - b.ev.time; }).forEach(function (rec) {
+			line([{ text: eventText(rec.ev, rec.map), cls: 'statemap-panel-eventlink' +
+			    (rec === eventSel ? ' statemap-panel-eventlink-selected' : ''),
+			    click: function () { selectEvent(rec); } }], 'statemap-panel-small', 10);
+		});
+	}
+
+	/* The states a tag must be in to count: the selected ones. */
+	function inStates(m, tag, names) {
+		return names.indexOf(stateName(m, tag)) >= 0;
+	}
+
+	/*
+	 * Time in each value of a tag field, over the rectangles under the time
+	 * bar if there is one, else over the visible span (prorated), largest
+	 * first; of the given rows (all of the group's if none).
+	 */
+	function tagTimes(group, field, names, rows) {
+		const acc = new Map();
+		function add(m, rect, frac) {
+			for (const id in rect.tags) {
+				const tag = m.json.tags[+id];
+				if (!tag || !inStates(m, tag, names))
+					continue;
+				const v = field in tag ? tagValue(tag, field) : '(none)';
+				acc.set(v, (acc.get(v) || 0) + rect.tags[id] * frac);
+			}
+		}
+		function addRow(m, row) {
+			const b = m.json.begin;
+			if (bars.length > 0) {
+				const i = rectAt(row, b + bars[0]);
+				if (i >= 0)
+					add(m, row.rects[i], 1);
+				return;
+			}
+			const lo = b + view.t0, hi = lo + view.w;
+			row.rects.forEach(function (r) {
+				const ov = Math.min(hi, r.start + r.duration) - Math.max(lo, r.start);
+				if (ov > 0)
+					add(m, r, ov / r.duration);
+			});
+		}
+		if (rows) {
+			rows.forEach(function (row) { addRow(row.map, row); });
+		} else {
+			group.forEach(function (m) {
+				m.rows.forEach(function (row) { addRow(m, row); });
+			});
+		}
+		return Array.from(acc.entries()).sort(function (a, b) {
+			return b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
+		});
+	}
+
+	function whereText() {
+		return bars.length > 0 ? 'at ' + fmtAt(bars[0]) :
+		    'over ' + fmtAt(view.t0) + ' to ' + fmtAt(view.t0 + view.w);
+	}
+
+	/* Values with their times, each a control that highlights it. */
+	function valueLines(times, field, names, cls) {
+		times.slice(0, 25).forEach(function (vt) {
+			const on = tagSel && tagSel.field === field && tagSel.value === vt[0] &&
+			    sameNames(tagSel.states, names);
+			const t = line([{ text: vt[0], cls: 'statemap-panel-tagval' +
+			    (on ? ' statemap-panel-tagval-selected' : ''),
+			    click: function () { selectTag(field, vt[0], names); } }, ': ' + fmt(vt[1])],
+			    cls + (on ? ' statemap-panel-value-selected' : ''), 10);
+			t.addEventListener('click', function (ev) {
+				ev.stopPropagation();
+				selectTag(field, vt[0], names);
+			});
+		});
+		if (times.length > 25)
+			line('(' + (times.length - 25) + ' more)', 'statemap-panel-small', 10);
+		if (times.length === 0)
+			line('(none)', 'statemap-panel-small', 10);
+	}
+
+	/* The selected entity's time by value of a field. */
+	function entityBreakdown(field, names) {
+		if (!selRow)
+			return;
+		section();
+		line((selRow.map.json.entityKind || 'Entity') + ' ' + selRow.name + ' by ' + field + ' ' +
+		    whereText() + ':', 'statemap-panel-head');
+		valueLines(tagTimes(null, field, names, [selRow]), field, names,
+		    'statemap-panel-entity-value');
+	}
+
+	function sameNames(a, b) {
+		return a.length === b.length && a.every(function (x) { return b.indexOf(x) >= 0; });
+	}
+
+	function legendGroup(owner) {
+		return maps.filter(function (m) { return m.legend === owner; });
+	}
+
+	/* Tag fields of the selected states, or one field's values with times. */
 	function stateLines() {
-		const group = maps.filter(function (m) { return m.legend === stateSel.legend; });
-		line('state ' + stateSel.name + ' selected (click again to clear)',
+		const group = legendGroup(stateSel.legend);
+		const names = stateSel.names;
+		line((names.length === 1 ? 'state ' + names[0] : names.length + ' states') + ' selected',
 		    'statemap-panel-head');
+		if (names.length > 1)
+			line(names.join(', '), 'statemap-panel-small', 10);
+		line('click again to clear; shift-click to add a state', 'statemap-panel-small', 10);
 		const fields = [];
 		group.forEach(function (m) {
 			m.json.tags.forEach(function (tag) {
-				if (m.json.states[tag.state].name !== stateSel.name)
+				if (!inStates(m, tag, names))
 					return;
 				for (const k in tag) {
 					if (k !== 'id' && k !== 'state' && fields.indexOf(k) < 0)
@@ -489,7 +826,8 @@
 			});
 		});
 		if (fields.length === 0) {
-			line('no tags in this state', 'statemap-panel-small', 10);
+			line('no tags in ' + (names.length === 1 ? 'this state' : 'these states'),
+			    'statemap-panel-small', 10);
 			return;
 		}
 		line('tag fields:', 'statemap-panel-small');
@@ -505,61 +843,32 @@
 		});
 		if (!stateSel.field)
 			return;
-		const times = tagTimes(group, stateSel.field);
-		line(stateSel.field + ' ' + (bars.length > 0 ? 'at ' + fmtAt(bars[0]) :
-		    'over ' + fmtAt(view.t0) + ' to ' + fmtAt(view.t0 + view.w)) + ':',
-		    'statemap-panel-head');
-		times.slice(0, 25).forEach(function (vt) {
-			line(vt[0] + ': ' + fmt(vt[1]), 'statemap-panel-value', 10);
-		});
-		if (times.length > 25)
-			line('(' + (times.length - 25) + ' more)', 'statemap-panel-small', 10);
-		if (times.length === 0)
-			line('(none)', 'statemap-panel-small', 10);
+		section();
+		line(stateSel.field + ' ' + whereText() + ':', 'statemap-panel-head');
+		valueLines(tagTimes(group, stateSel.field, names), stateSel.field, names,
+		    'statemap-panel-value');
+		entityBreakdown(stateSel.field, names);
 	}
 
-	/*
-	 * Time in each value of a tag field, over the rectangles under the time
-	 * bar if there is one, else over the visible span (prorated), largest
-	 * first.
-	 */
-	function tagTimes(group, field) {
-		const acc = new Map();
-		function add(m, rect, frac) {
-			for (const id in rect.tags) {
-				const tag = m.json.tags[+id];
-				if (!tag || m.json.states[tag.state].name !== stateSel.name)
-					continue;
-				const v = field in tag ? (typeof tag[field] === 'string' ? tag[field] :
-				    JSON.stringify(tag[field])) : '(none)';
-				acc.set(v, (acc.get(v) || 0) + rect.tags[id] * frac);
-			}
-		}
-		group.forEach(function (m) {
-			const b = m.json.begin;
-			m.rows.forEach(function (row) {
-				if (bars.length > 0) {
-					const i = rectAt(row, b + bars[0]);
-					if (i >= 0)
-						add(m, row.rects[i], 1);
-					return;
-				}
-				const lo = b + view.t0, hi = lo + view.w;
-				row.rects.forEach(function (r) {
-					const ov = Math.min(hi, r.start + r.duration) - Math.max(lo, r.start);
-					if (ov > 0)
-						add(m, r, ov / r.duration);
-				});
-			});
-		});
-		return Array.from(acc.entries()).sort(function (a, b) {
-			return b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
-		});
+	/* The highlighted tag value: where it is, and how to clear it. */
+	function tagSelLines() {
+		const st = tagSel.states.length === 1 ? tagSel.states[0] + ' ' : '';
+		line('highlighted: ' + st + tagSel.field + ' ' + tagSel.value, 'statemap-panel-head');
+		const s = tagSel.stats;
+		line(s.rects + ' rectangle' + (s.rects === 1 ? '' : 's') + ' on ' + s.rows + ' entit' +
+		    (s.rows === 1 ? 'y' : 'ies') + ', ' + fmt(s.time) + ' in all', 'statemap-panel-small', 10);
+		line([{ text: '✕ clear the highlight', cls: 'statemap-panel-clear',
+		    click: function () { selectTag(tagSel.field, tagSel.value, tagSel.states); } }],
+		    'statemap-panel-small', 10);
+		if (!(stateSel && stateSel.field === tagSel.field && sameNames(stateSel.names, tagSel.states)))
+			entityBreakdown(tagSel.field, tagSel.states);
 	}
 
 	function drawPanel() {
 		clear(panel);
-		panelY = 82;
+		panelLines.length = 0;
+		/* Shown while it is built, so that lines can be measured. */
+		panel.setAttribute('display', 'inline');
 		const m = selRow ? selRow.map : maps[0];
 		if (selRow && maps.length > 1) {
 			const sm = m.json;
@@ -572,40 +881,31 @@
 			timeLines('second time', bars[1], m);
 			line('delta = ' + fmt(bars[1] - bars[0]), 'statemap-panel-delta');
 		}
-		if (selRow)
+		if (selRow) {
+			section();
 			entityLines(selRow);
+			section();
+			entityEventLines(selRow);
+		}
 		const ev = eventHover || eventSel;
 		if (ev) {
-			panelY += 4;
+			section();
 			eventLines(ev.ev, ev.map);
 		}
+		if (tagSel) {
+			section();
+			tagSelLines();
+		}
 		if (stateSel) {
-			panelY += 4;
+			section();
 			stateLines();
 		}
-		if (panelY === 82)
+		newSection = false;
+		if (panelLines.length === 0)
 			line('click the map for details; keys: + - ← → ⇧←/→ ⇧↑/↓', 'statemap-panel-small');
-		stickPanel();
+		placePanel();
 		drawCounts();
 	}
-
-	/*
-	 * The panel follows the page as it scrolls, like a fixed sidebar; the
-	 * canvas grows when the panel reaches below it, or its lines would
-	 * be cut off (and could not be clicked).
-	 */
-	function stickPanel() {
-		const ctm = root.getScreenCTM();
-		const scale = ctm ? ctm.d : 1;
-		const shift = Math.max(0, window.scrollY / (scale || 1) - 60);
-		panel.setAttribute('transform', 'translate(0,' + shift + ')');
-		const h = Math.max(origHeight, mapsBottom + 16, Math.ceil(panelY + shift + 10));
-		if (h !== +root.getAttribute('height')) {
-			root.setAttribute('height', h);
-			root.setAttribute('viewBox', '0 0 ' + (origWidth + PANEL_WIDTH) + ' ' + h);
-		}
-	}
-	window.addEventListener('scroll', stickPanel);
 
 	/* ---- legend: counts at the selected time, state selection ---- */
 
@@ -624,16 +924,21 @@
 			const c = text(layer, cx, +r.getAttribute('y') + 11, '', 'statemap-legend-count');
 			c.setAttribute('text-anchor', 'middle');
 			items.push({ rect: r, count: c, bg: bg, name: st.name });
-			r.addEventListener('click', function (ev) {
+			const pick = function (ev) {
 				ev.stopPropagation();
-				selectState(m.index, s, st.name);
-			});
+				selectState(m.index, s, ev.shiftKey);
+			};
+			/* No text selection on a shift-click. */
+			const nosel = function (ev) {
+				if (ev.shiftKey)
+					ev.preventDefault();
+			};
+			r.addEventListener('click', pick);
+			r.addEventListener('mousedown', nosel);
 			const label = r.nextElementSibling;
 			if (label && label.tagName === 'text') {
-				label.addEventListener('click', function (ev) {
-					ev.stopPropagation();
-					selectState(m.index, s, st.name);
-				});
+				label.addEventListener('click', pick);
+				label.addEventListener('mousedown', nosel);
 			}
 		});
 		legends.set(m.index, items);
@@ -641,7 +946,7 @@
 
 	function drawCounts() {
 		legends.forEach(function (items, owner) {
-			const group = maps.filter(function (m) { return m.legend === owner; });
+			const group = legendGroup(owner);
 			const counts = new Map();
 			let total = 0;
 			if (bars.length > 0) {
@@ -694,36 +999,135 @@
 		});
 	}
 
-	function selectState(owner, s, name) {
-		if (stateSel && stateSel.legend === owner && stateSel.state === s) {
+	/*
+	 * A click on a legend entry selects its state alone, or clears the
+	 * selection if that was it; a shift-click adds the state to the
+	 * selection or takes it out, so that several states stay bright.
+	 */
+	function selectState(owner, s, add) {
+		const name = legendGroup(owner)[0].json.states[s].name;
+		if (stateSel && stateSel.legend === owner && add) {
+			const i = stateSel.states.indexOf(s);
+			if (i >= 0) {
+				stateSel.states.splice(i, 1);
+				stateSel.names.splice(i, 1);
+			} else {
+				stateSel.states.push(s);
+				stateSel.names.push(name);
+			}
+			if (stateSel.states.length === 0)
+				stateSel = null;
+		} else if (stateSel && stateSel.legend === owner && stateSel.states.length === 1 &&
+		    stateSel.states[0] === s) {
 			stateSel = null;
 		} else {
-			if (!classified)
-				classifyRects();
-			stateSel = { legend: owner, state: s, name: name, field: null };
+			stateSel = { legend: owner, states: [s], names: [name], field: null };
 		}
-		let css = '';
-		legends.forEach(function (items) {
-			items.forEach(function (it) { it.rect.classList.remove('statemap-legend-selected'); });
-		});
-		if (stateSel) {
-			legends.get(owner)[s].rect.classList.add('statemap-legend-selected');
-			maps.forEach(function (m) {
-				if (m.legend !== owner)
-					return;
-				const k = m.stateIndex.get(name);
-				css += '#statemap-' + m.index + ' g > rect:not(.sm-s' + k +
-				    ') { opacity: 0.15; }\n';
+		legends.forEach(function (items, o) {
+			items.forEach(function (it, k) {
+				it.rect.classList.toggle('statemap-legend-selected',
+				    stateSel !== null && stateSel.legend === o && stateSel.states.indexOf(k) >= 0);
 			});
-		}
-		dynStyle.textContent = css;
+		});
+		fade();
 		drawPanel();
 	}
 
-	/* ---- events: markers on their entity's strip, arrows to targets ---- */
+	/*
+	 * What fades: with a tag value highlighted, every rectangle without
+	 * it; else, with states selected, every rectangle with none of them.
+	 * The no-data hatch turns white meanwhile, so faded rectangles do not
+	 * look like missing data.
+	 */
+	function fade() {
+		let css = '';
+		if (tagSel) {
+			maps.forEach(function (m) {
+				css += '#statemap-' + m.index + ' g > rect:not(.sm-tag) { opacity: 0.12; }\n';
+			});
+		} else if (stateSel) {
+			if (!classified)
+				classifyRects();
+			maps.forEach(function (m) {
+				if (m.legend !== stateSel.legend)
+					return;
+				const not = stateSel.names.map(function (n) {
+					return ':not(.sm-s' + m.stateIndex.get(n) + ')';
+				}).join('');
+				css += '#statemap-' + m.index + ' g > rect' + not + ' { opacity: 0.15; }\n';
+			});
+		}
+		dynStyle.textContent = css;
+		root.classList.toggle('statemap-fading', css !== '');
+	}
 
+	/*
+	 * Highlights every rectangle that has time with a tag whose `field` is
+	 * `value`, in one of `states`, across entities and statemaps (merged
+	 * rectangles count if any of their tags has it); the same again
+	 * clears it.
+	 */
+	function selectTag(field, value, states) {
+		if (tagSel && tagSel.field === field && tagSel.value === value &&
+		    sameNames(tagSel.states, states)) {
+			tagSel = null;
+		} else {
+			tagSel = { field: field, value: value, states: states.slice(),
+			    stats: { rects: 0, rows: 0, time: 0 } };
+		}
+		const stats = tagSel ? tagSel.stats : null;
+		maps.forEach(function (m) {
+			const hit = new Set();
+			if (tagSel) {
+				m.json.tags.forEach(function (tag, id) {
+					if (inStates(m, tag, tagSel.states) && tagValue(tag, field) === value)
+						hit.add(String(tag.id !== undefined ? tag.id : id));
+				});
+			}
+			m.rows.forEach(function (row, k) {
+				const g = m.groups[k];
+				const rs = g ? g.getElementsByTagName('rect') : [];
+				let any = false;
+				for (let i = 0; i < row.rects.length; i++) {
+					let t = 0;
+					if (hit.size > 0) {
+						for (const id in row.rects[i].tags) {
+							if (hit.has(id))
+								t += row.rects[i].tags[id];
+						}
+					}
+					if (t > 0) {
+						any = true;
+						stats.rects++;
+						stats.time += t;
+					}
+					if (rs[i])
+						rs[i].classList.toggle('sm-tag', t > 0);
+				}
+				if (any)
+					stats.rows++;
+			});
+		});
+		fade();
+		drawPanel();
+	}
+
+	/* ---- events: marks on their entity's strip, arrows to targets ---- */
+
+	/*
+	 * Each event is a diamond on its entity's strip, with an arrow to its
+	 * target; hovering or clicking one shows it.  When more are in view
+	 * than the map can show without being buried (DENSE), they become thin
+	 * ticks that let clicks through to the rectangles, and only the
+	 * selected entity's events (and the selected event) keep their
+	 * diamonds and arrows; the panel lists the selected entity's events,
+	 * so every one can still be reached, and zooming in brings the
+	 * diamonds back.
+	 */
 	const eventMarks = [];
-	let eventsShown = true;
+	const eventsByRow = new Map();
+	const DENSE = Math.max(60, Math.round(allRows.length * 1.5));
+	let eventsShown = true, eventsDense = false;
 	maps.forEach(function (m) {
 		const evs = m.json.events || [];
 		if (evs.length === 0)
@@ -738,6 +1142,9 @@
 			const y = m.y + (k + 0.5) * m.stripH;
 			const mark = el('g', { class: 'statemap-event' }, g);
 			const tk = ev.target === null ? undefined : m.byName.get(ev.target);
+			/* A tick on the top of the strip: a comb, not a sliver of state. */
+			el('line', { x1: 0, y1: m.y + k * m.stripH, x2: 0,
+			    y2: m.y + (k + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
 			if (tk !== undefined && tk !== k) {
 				const yt = m.y + (tk + 0.5) * m.stripH;
 				const dy = yt > y ? -3 : 3;
@@ -747,28 +1154,52 @@
 			const r = Math.max(2, Math.min(4, m.stripH / 2.5));
 			el('path', { d: 'M0,' + (y - r) + ' l' + r + ',' + r + ' l' + (-r) + ',' + r +
 			    ' l' + (-r) + ',' + (-r) + ' z', class: 'statemap-event-marker' }, mark);
-			el('title', {}, mark).textContent = ev.event + ' at ' + fmt(ev.time - m.json.begin) +
-			    ' on ' + ev.entity + (ev.target === null ? '' : ' → ' + ev.target);
-			const rec = { ev: ev, map: m, mark: mark };
+			el('title', {}, mark).textContent = eventText(ev, m);
+			const rec = { ev: ev, map: m, mark: mark, rows: [m.rows[k]] };
+			if (tk !== undefined)
+				rec.rows.push(m.rows[tk]);
+			rec.rows.forEach(function (row) {
+				if (!eventsByRow.has(row))
+					eventsByRow.set(row, []);
+				eventsByRow.get(row).push(rec);
+			});
 			mark.addEventListener('mouseenter', function () { eventHover = rec; drawPanel(); });
 			mark.addEventListener('mouseleave', function () { eventHover = null; drawPanel(); });
 			mark.addEventListener('mousedown', function (e) { e.stopPropagation(); });
 			mark.addEventListener('click', function (e) {
 				e.stopPropagation();
-				eventSel = eventSel === rec ? null : rec;
-				drawPanel();
+				selectEvent(rec);
 			});
 			eventMarks.push(rec);
 		});
 	});
 
+	function selectEvent(rec) {
+		eventSel = eventSel === rec ? null : rec;
+		markRelatedEvents();
+		drawPanel();
+	}
+
+	/* The selected entity's events and the selected event stand out. */
+	function markRelatedEvents() {
+		for (const rec of eventMarks) {
+			rec.mark.classList.toggle('statemap-event-related', rec === eventSel ||
+			    (selRow !== null && rec.rows.indexOf(selRow) >= 0));
+		}
+	}
+
 	function placeEvents() {
 		if (!eventsShown)
 			return;
+		let visible = 0;
 		for (const rec of eventMarks) {
 			const x = xOf(rec.ev.time - rec.map.json.begin);
 			rec.mark.setAttribute('transform', 'translate(' + x + ',0)');
+			if (x >= X0 - 0.5 && x <= X0 + W + 0.5)
+				visible++;
 		}
+		eventsDense = visible > DENSE;
+		eventLayer.classList.toggle('statemap-events-dense', eventsDense);
 	}
 
 	if (eventMarks.length > 0) {
@@ -978,6 +1409,10 @@
 			bars.length = 0;
 			selRow = null;
 			eventSel = null;
+			if (tagSel) {
+				tagSel = null;
+				fade();
+			}
 			drawBars();
 			drawPanel();
 		} else if (k === 'Backspace' && buffer !== '') {
@@ -994,12 +1429,18 @@
 			ev.preventDefault();
 	});
 
-	/* For tests and the curious: the view, in ns from the window's begin. */
+	/*
+	 * For tests and the curious: the view, in ns from the window's begin;
+	 * the layout; whether events are drawn as ticks.
+	 */
 	window.statemapViewer = {
 		view: function () { return { t0: view.t0, width: view.w, span: span }; },
-		bars: function () { return bars.slice(); }
+		bars: function () { return bars.slice(); },
+		layout: function () { return { wide: page.wide, scale: page.scale, folded: folded }; },
+		eventsDense: function () { return eventsDense; }
 	};
 
+	layout();
 	applyView();
 	drawPanel();
 })();

@@ -51,6 +51,10 @@ function pointFor(page, map, row, off) {
 }
 
 const texts = (page, sel) => page.$$eval(sel, (ts) => ts.map((t) => t.textContent));
+// The names in entity labels: the text before a description (a <tspan>)
+// or a tooltip (a <title>, on a label cut short).
+const labelNames = (page, sel) => page.$$eval(sel, (ts) => ts.map((t) =>
+    Array.from(t.childNodes).filter((c) => c.nodeType === 3).map((c) => c.data).join('')));
 const panel = (page) => texts(page, '#statemap-panel text');
 const spanLabel = (page) => page.textContent('#statemap-timelabel');
 
@@ -63,8 +67,8 @@ async function clickAt(page, map, row, off, modifier) {
 		await page.keyboard.up(modifier);
 }
 
-async function open(browser, name, fn) {
-	const page = await browser.newPage({ viewport: { width: 1500, height: 700 } });
+async function open(browser, name, fn, viewport, shot) {
+	const page = await browser.newPage({ viewport: viewport || { width: 1500, height: 700 } });
 	const errors = [];
 	let dialogs = 0;
 	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -78,7 +82,7 @@ async function open(browser, name, fn) {
 	} catch (e) {
 		check(name + ': runs', false, e.message.split('\n')[0]);
 	}
-	await page.screenshot({ path: path.join(artefacts, name + '.png') }).catch(() => {});
+	await page.screenshot({ path: path.join(artefacts, (shot || name) + '.png') }).catch(() => {});
 	eq(name + ': no console errors', errors, []);
 	eq(name + ': no dialogs', dialogs, 0);
 	await page.close();
@@ -196,10 +200,10 @@ async function plain(page) {
 	// Search: a regex, then a substring that is not a valid regex.
 	await page.keyboard.press('/');
 	await page.keyboard.type('t[23]');
-	eq('plain: search by regex', await texts(page, '.statemap-match'), ['t2', 't3']);
+	eq('plain: search by regex', await labelNames(page, '.statemap-match'), ['t2', 't3']);
 	eq('plain: search count', await page.textContent('.statemap-search-count'), '2 matching');
 	await page.fill('#statemap-search', 'worker');
-	eq('plain: search matches descriptions', await texts(page, '.statemap-match'), ['t1']);
+	eq('plain: search matches descriptions', await labelNames(page, '.statemap-match'), ['t1']);
 	await page.fill('#statemap-search', '(');
 	eq('plain: a bad regex is a substring', await page.textContent('.statemap-search-count'),
 	    '0 matching (as text)');
@@ -306,9 +310,11 @@ async function stacked(page) {
 
 // ../golden/svg-escape/input.out: names that are markup, script and "]]>".
 async function hostile(page) {
-	const labels = await texts(page, '.statemap-labels text');
-	check('hostile: names are text', labels.includes('</script><script>alert(1)</script>') &&
-	    labels.includes(']]>') && labels.includes('a"b\'c&d'), JSON.stringify(labels));
+	const labels = await labelNames(page, '.statemap-labels text');
+	const full = await texts(page, '.statemap-labels text > title');
+	check('hostile: names are text', labels.some((l) => l.startsWith('</script><script>alert(1)</script>')) &&
+	    full.some((l) => l.startsWith('</script><script>alert(1)</script> line')) &&
+	    labels.includes(']]>') && labels.includes('a"b\'c&d'), JSON.stringify([labels, full]));
 	eq('hostile: only our two scripts', await page.$$eval('script', (s) => s.map((e) => e.id)),
 	    ['statemap-data', 'statemap-viewer']);
 	await clickAt(page, 0, 0, 5);
@@ -356,6 +362,215 @@ async function big(page) {
 	    (await spanLabel(page)).startsWith('span = 1.000ms'), (Date.now() - deep) + 'ms');
 }
 
+// Clicks the element matching sel whose text is exactly txt.
+async function clickText(page, sel, txt) {
+	const els = await page.$$(sel);
+	for (const e of els) {
+		if ((await e.textContent()) === txt)
+			return e.click();
+	}
+	throw new Error('no ' + sel + ' with text ' + JSON.stringify(txt));
+}
+
+// The opacity of each rectangle of statemap 0, in document order.
+const opacities = (page) => page.evaluate(() =>
+    Array.from(document.querySelectorAll('#statemap-0 g > rect')).map((r) => getComputedStyle(r).opacity));
+
+// plain.out's legend: run, wait, idle.  A click selects one state; a
+// shift-click adds one (or takes it out), so several stay bright.  Rects
+// in order: t1 run wait run, t2 idle run wait, t3 wait idle.
+async function legend(page) {
+	const f = '0.15';
+	await page.click('#statemap-legend-0-0');
+	eq('legend: a click keeps one state', await opacities(page), ['1', f, '1', f, '1', f, f, f]);
+	await page.click('#statemap-legend-0-1', { modifiers: ['Shift'] });
+	eq('legend: shift-click keeps a second one', await opacities(page), ['1', '1', '1', f, '1', '1', '1', f]);
+	eq('legend: both marked', await page.$$eval('.statemap-legend-selected', (e) => e.map((r) => r.id)),
+	    ['statemap-legend-0-0', 'statemap-legend-0-1']);
+	check('legend: the panel names both', (await panel(page)).includes('run, wait'), JSON.stringify(await panel(page)));
+	await page.click('.statemap-legendlabel >> text=idle', { modifiers: ['Shift'] });
+	eq('legend: and a third', await opacities(page), ['1', '1', '1', '1', '1', '1', '1', '1']);
+	await page.click('#statemap-legend-0-0', { modifiers: ['Shift'] });
+	eq('legend: shift-click takes one out', await opacities(page), [f, '1', f, '1', f, '1', '1', '1']);
+	const hatch = await page.$eval('.statemap-nodata', (r) => getComputedStyle(r).fill);
+	eq('legend: no data is plain white while rectangles fade', hatch, 'rgb(255, 255, 255)');
+	await page.click('#statemap-legend-0-2');
+	eq('legend: a click without shift keeps only that one', await opacities(page), [f, f, f, '1', f, f, f, '1']);
+	await page.click('#statemap-legend-0-2');
+	eq('legend: clicking it again clears', await opacities(page), ['1', '1', '1', '1', '1', '1', '1', '1']);
+	check('legend: no data is a hatch again', (await page.$eval('.statemap-nodata',
+	    (r) => getComputedStyle(r).fill)).startsWith('url('), 'not a pattern');
+}
+
+// tagged.out (see tagged above).  Clicking a tag value highlights every
+// rectangle with it, across entities; rects in order: d1 cpu, io r1, cpu,
+// io w1; d2 io r2, cpu, io r1, cpu.
+async function tagvalues(page) {
+	const f = '0.12';
+	await clickAt(page, 0, 0, 200);
+	await clickText(page, '.statemap-panel-tagval', '"sd0"');
+	eq('tags: a member value highlights its rectangles', await opacities(page),
+	    [f, '1', f, f, f, f, '1', f]);
+	const p = await panel(page);
+	check('tags: the panel says what is highlighted', p.includes('highlighted: io device sd0') &&
+	    p.includes('2 rectangles on 2 entities, 600ns in all'), JSON.stringify(p));
+	check('tags: and the entity\'s time by that field', p.includes('Disk d1 by device at 200ns:'),
+	    JSON.stringify(p));
+	eq('tags: the entity\'s breakdown', await texts(page, '.statemap-panel-entity-value'), ['sd0: 300ns']);
+	await clickText(page, '.statemap-panel-tagval', '"read"');
+	eq('tags: another field', await opacities(page), [f, '1', f, f, '1', f, '1', f]);
+	await clickText(page, '.statemap-panel-tagval', 'r1');
+	eq('tags: the tag itself', await opacities(page), [f, '1', f, f, f, f, '1', f]);
+	await clickText(page, '.statemap-panel-tagval', 'r1');
+	eq('tags: the same value again clears', await opacities(page), ['1', '1', '1', '1', '1', '1', '1', '1']);
+	await page.keyboard.press('Escape');
+
+	// From the state's field list: io, device, then the value sd1.
+	await page.click('#statemap-legend-0-1');
+	await page.click('.statemap-panel-field >> nth=1');
+	await clickText(page, '.statemap-panel-value .statemap-panel-tagval', 'sd1');
+	eq('tags: a value from the field list', await opacities(page), [f, f, f, '1', '1', f, f, f]);
+	check('tags: the value is marked', (await texts(page, '.statemap-panel-value-selected')).length === 1,
+	    JSON.stringify(await texts(page, '.statemap-panel-value-selected')));
+	// A selected entity gets its own breakdown: d2 over the whole span.
+	await page.keyboard.press('Shift+ArrowDown');
+	await page.keyboard.press('Shift+ArrowDown');
+	eq('tags: the selected entity by device', await texts(page, '.statemap-panel-entity-value'),
+	    ['sd0: 300ns', 'sd1: 300ns']);
+	await page.keyboard.press('Escape');
+	const s = '0.15';
+	eq('tags: Escape clears the highlight (the state stays selected)', await opacities(page),
+	    [s, '1', s, '1', '1', s, '1', s]);
+	await page.screenshot({ path: path.join(artefacts, 'tagvalues.png') });
+}
+
+// ../golden/json-basic/input.out with -c 5: merged rectangles keep their
+// time per tag.  cpu0 [0,220) has postgres (pid 42) 60ns, [220,400) vim;
+// cpu1 [0,150), [150,300) with postgres 100ns, [300,400).
+async function tagmerged(page) {
+	await clickAt(page, 0, 0, 100);
+	await clickText(page, '.statemap-panel-tagval', '42');
+	eq('tags: merged rectangles with the value', await opacities(page), ['1', '0.12', '0.12', '1', '0.12']);
+	check('tags: their time', (await panel(page)).includes('2 rectangles on 2 entities, 160ns in all'),
+	    JSON.stringify(await panel(page)));
+}
+
+// Every text and control inside the window, and no sideways scrolling,
+// before and after a click on the map (which fills the panel).
+async function inside(page, name) {
+	const out = await page.evaluate(() => {
+		const W = window.innerWidth, H = window.innerHeight, bad = [];
+		const els = document.querySelectorAll('text, foreignObject, .statemap-button, #statemap-panel-box');
+		for (const e of els) {
+			if (e.closest('[display="none"]') || e.getClientRects().length === 0)
+				continue;
+			const b = e.getBoundingClientRect();
+			if (b.width === 0 && b.height === 0)
+				continue;
+			if (b.left < -0.5 || b.right > W + 0.5 || b.top + window.scrollY < -0.5)
+				bad.push((e.id || e.getAttribute('class') || e.tagName) + ' "' +
+				    (e.textContent || '').slice(0, 30) + '" ' + Math.round(b.left) + '..' + Math.round(b.right));
+		}
+		const box = (document.getElementById('statemap-panel-box') ||
+		    document.getElementById('statemap-panel')).getBoundingClientRect();
+		return { bad: bad, scroll: document.scrollingElement.scrollWidth, W: W, H: H,
+		    box: [box.left, box.top, box.right, box.bottom] };
+	});
+	eq(name + ': every text and control inside the window', out.bad, []);
+	check(name + ': no sideways scrolling', out.scroll <= out.W, out.scroll + ' > ' + out.W);
+	return out;
+}
+
+function layoutCase(name, before) {
+	return async function (page) {
+		if (before)
+			await before(page);
+		await inside(page, name);
+		const p = await pointFor(page, 0, 0, (await page.evaluate(() => window.statemapViewer.view().width)) / 3);
+		await page.mouse.click(p.x, p.y);
+		const out = await inside(page, name + ' with details');
+		check(name + ': the details panel is in the window', out.box[0] >= 0 && out.box[2] <= out.W &&
+		    out.box[1] >= 0 && out.box[3] <= out.H, JSON.stringify(out.box));
+		check(name + ': the panel shows the click', (await panel(page)).some((t) => t.startsWith('time: ')),
+		    JSON.stringify(await panel(page)));
+	};
+}
+
+// 1000 entities at 1280x720: the map runs far below the window, so the
+// panel floats over its bottom, and can be folded away.
+async function bigNarrow(page) {
+	await layoutCase('big-1280')(page);
+	eq('big-1280: narrow layout', await page.evaluate(() => window.statemapViewer.layout().wide), false);
+	await page.mouse.wheel(0, 3000);
+	await page.waitForTimeout(200);
+	const box = await page.$eval('#statemap-panel-box', (b) => { const r = b.getBoundingClientRect(); return [r.top, r.bottom]; });
+	check('big-1280: the panel follows the scroll', box[0] >= 0 && box[1] <= 720, JSON.stringify(box));
+	await page.click('#statemap-panel-fold');
+	check('big-1280: the panel folds', !(await page.isVisible('#statemap-panel text')), 'still visible');
+	await page.click('#statemap-panel-fold');
+	check('big-1280: and unfolds', await page.isVisible('#statemap-panel text'), 'not visible');
+}
+
+// The example trace: 40 threads, 873 events.  At 1280x720 the events are
+// ticks that a click goes through; the selected entity's events are listed
+// in the panel and drawn with their arrows; zoomed in, diamonds again.
+async function dense(page) {
+	// Right on the 100th event: a pixel above its strip's middle.
+	const ev = await page.evaluate(() => {
+		const sm = JSON.parse(document.getElementById('statemap-data').textContent).statemaps[0];
+		const e = sm.events[100];
+		return { row: sm.entities.findIndex((x) => x.name === e.entity), off: e.time - sm.begin };
+	});
+	const at = await pointFor(page, 0, ev.row, ev.off);
+	await page.mouse.click(at.x, at.y - 1);
+	const p = await panel(page);
+	check('events: a click on an event tick selects the rectangle', p[0].startsWith('time: ') &&
+	    p.some((t) => t.startsWith('Thread ')) && p.some((t) => t.startsWith('state: ')), JSON.stringify(p));
+	const list = await texts(page, '.statemap-panel-eventlink');
+	check('events: the panel lists the entity\'s events', list.length > 0 && list.every((t) => /^wakeup at /.test(t)),
+	    JSON.stringify(list));
+	const related = await page.$$eval('.statemap-event-related', (e) => e.length);
+	check('events: the entity\'s events stand out', related > 0, related + ' related');
+	eq('events: dense events are ticks', await page.evaluate(() => window.statemapViewer.eventsDense()), true);
+	await page.click('.statemap-panel-eventlink >> nth=0');
+	const p2 = await panel(page);
+	check('events: a listed event shows its details', p2.includes('event wakeup'), JSON.stringify(p2));
+	await page.screenshot({ path: path.join(artefacts, 'db-threads-event.png') });
+	await page.keyboard.press('Escape');
+	await page.keyboard.type('20ms');
+	await page.keyboard.press('Enter');
+	eq('events: zoomed in, diamonds again', await page.evaluate(() => window.statemapViewer.eventsDense()), false);
+	check('events: diamonds are shown', await page.isVisible('.statemap-event-marker >> nth=0') ||
+	    (await page.$$eval('.statemap-event-marker', (m) => m.some((e) => e.getClientRects().length > 0 &&
+	    getComputedStyle(e).display !== 'none'))), 'none shown');
+}
+
+// A wide window has the panel beside the names; narrowing the window
+// moves it under the map, and widening it again puts it back.
+async function resize(page) {
+	await clickAt(page, 0, 3, 5e8);
+	const wide = await page.evaluate(() => window.statemapViewer.layout().wide);
+	const bx = await page.$eval('#statemap-panel-box', (b) => b.getBoundingClientRect().left);
+	check('resize: wide, the panel is beside the names', wide && bx > 1200, wide + ' ' + bx);
+	await page.setViewportSize({ width: 1280, height: 720 });
+	await page.waitForTimeout(100);
+	eq('resize: narrow', await page.evaluate(() => window.statemapViewer.layout().wide), false);
+	const out = await inside(page, 'resize 1280');
+	check('resize: the panel is under the map, in the window', out.box[0] < 200 && out.box[3] <= out.H,
+	    JSON.stringify(out.box));
+	check('resize: it still shows the click', (await panel(page)).some((t) => t.startsWith('Thread ')),
+	    JSON.stringify(await panel(page)));
+	await page.setViewportSize({ width: 1000, height: 700 });
+	await page.waitForTimeout(100);
+	await inside(page, 'resize 1000');
+	const sc = await page.evaluate(() => window.statemapViewer.layout().scale);
+	check('resize: narrower than the drawing, it is scaled down', sc < 1 && sc > 0.7, String(sc));
+	await page.setViewportSize({ width: 1600, height: 700 });
+	await page.waitForTimeout(100);
+	eq('resize: wide again', await page.evaluate(() => window.statemapViewer.layout()),
+	    { wide: true, scale: 1, folded: false });
+}
+
 (async () => {
 	const browser = await chromium.launch({
 		executablePath: process.env.BROWSER || '/usr/bin/chromium',
@@ -368,6 +583,19 @@ async function big(page) {
 	await open(browser, 'stacked', stacked);
 	await open(browser, 'hostile', hostile);
 	await open(browser, 'big', big);
+	await open(browser, 'plain', legend, null, 'legend');
+	await open(browser, 'tagged', tagvalues, null, 'tagged-values');
+	await open(browser, 'blend', tagmerged, null, 'blend-tags');
+	// Readable without instructions at 1280x720 (and 1400x800).
+	const small = { width: 1280, height: 720 };
+	for (const name of ['plain', 'tagged', 'stacked', 'hostile', 'many', 'db-threads', 'cpu'])
+		await open(browser, name, layoutCase(name + '-1280'), small, 'layout-' + name + '-1280');
+	await open(browser, 'db-threads', layoutCase('db-threads-1400'), { width: 1400, height: 800 },
+	    'layout-db-threads-1400');
+	await open(browser, 'many', layoutCase('many-1400'), { width: 1400, height: 800 }, 'layout-many-1400');
+	await open(browser, 'big', bigNarrow, small, 'layout-big-1280');
+	await open(browser, 'db-threads', dense, small, 'db-threads-dense');
+	await open(browser, 'db-threads', resize, { width: 1600, height: 700 }, 'resize');
 	await browser.close();
 	process.exit(failures > 0 ? 1 : 0);
 })().catch((e) => {

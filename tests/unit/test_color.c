@@ -1,6 +1,8 @@
 /*
  * test_color.c: color_parse, color_generated, color_blend, color_format.
  */
+#include <math.h>
+
 #include "color.h"
 #include "unit.h"
 
@@ -277,28 +279,85 @@ test_parse_all_names(void)
 	    nbad_names, 0);
 }
 
-/* Squared RGB distance: enough to say two colours are far apart. */
-static long
-dist2(color a, color b)
-{
-	long dr = (long)a.r - b.r, dg = (long)a.g - b.g, db = (long)a.b - b.b;
-
-	return (dr * dr + dg * dg + db * db);
-}
-
 static int
 same(color a, color b)
 {
 	return (a.r == b.r && a.g == b.g && a.b == b.b);
 }
 
+/*
+ * OKLab (Björn Ottosson, 2020), the perceptual space CSS Color 4 measures
+ * colour differences in: Euclidean distance there (deltaE OK) follows
+ * what people see far better than RGB distance does.  CSS Color 4 takes
+ * 0.02 as a just-noticeable difference.
+ */
+typedef struct lab {
+	double l, a, b;
+} lab;
+
+static double
+linear(uint8_t v)
+{
+	double c = v / 255.0;
+
+	return (c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4));
+}
+
+static lab
+oklab(color c)
+{
+	double r = linear(c.r), g = linear(c.g), b = linear(c.b);
+	double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+	double m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+	double s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+	lab out;
+
+	out.l = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s;
+	out.a = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s;
+	out.b = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s;
+	return (out);
+}
+
+static double
+delta_e(color x, color y)
+{
+	lab p = oklab(x), q = oklab(y);
+
+	return (sqrt((p.l - q.l) * (p.l - q.l) + (p.a - q.a) * (p.a - q.a) +
+	    (p.b - q.b) * (p.b - q.b)));
+}
+
+/* The smallest deltaE OK between two of the generated colours lo..hi-1. */
+static double
+closest_pair(uint32_t lo, uint32_t hi, uint32_t *pn, uint32_t *pm)
+{
+	double d, best = 1e9;
+	uint32_t n, m;
+
+	for (n = lo; n < hi; n++) {
+		for (m = n + 1; m < hi; m++) {
+			d = delta_e(color_generated(n), color_generated(m));
+			if (d < best) {
+				best = d;
+				*pn = n;
+				*pm = m;
+			}
+		}
+	}
+	return (best);
+}
+
 static void
 test_generated(void)
 {
-	color bg = { 0xf0, 0xf0, 0xf0 }, white = { 0xff, 0xff, 0xff };
-	color black = { 0, 0, 0 }, a, b;
-	long d, mind = -1, minbg = -1;
-	uint32_t n, m, ndup = 0;
+	/*
+	 * "No data" is drawn as a light grey hatch on white (svg.c); its
+	 * average is near #f0f0f0.
+	 */
+	color nodata = { 0xf0, 0xf0, 0xf0 }, white = { 0xff, 0xff, 0xff };
+	color a, b;
+	double d, mind;
+	uint32_t n, m = 0, k = 0, ndup = 0, worst = 0;
 	char buf[8];
 
 	color_format(color_generated(0), buf);
@@ -317,57 +376,63 @@ test_generated(void)
 			ndup++;
 	}
 	CHECK_INT("color_generated is deterministic", ndup, 0);
+	color_format(color_generated(41), buf);
+	CHECK_STR("color_generated 41 is always the same", buf, "#195fa0");
+	color_format(color_generated(1000), buf);
+	CHECK_STR("color_generated 1000 is always the same", buf, "#0b6c65");
 
-	/* The first 20 (the palette) are clearly apart from each other. */
-	for (n = 0; n < 20; n++) {
-		for (m = n + 1; m < 20; m++) {
-			d = dist2(color_generated(n), color_generated(m));
-			if (mind < 0 || d < mind)
-				mind = d;
-		}
-	}
-	UNIT_REPORT(mind >= 40 * 40, "color_generated palette is distinct",
-	    "closest pair is %ld apart (squared), want >= 1600", mind);
+	/*
+	 * Any number of states up to 64 gets colours told apart at a glance.
+	 * The colours for n states are the first n of the sequence, so the
+	 * closest pair among the first 64 bounds every smaller set.  The
+	 * bound is 0.075 deltaE OK, nearly four times a just-noticeable
+	 * difference: enough for two thin rectangles side by side (a real
+	 * Chrome trace has 42 states; with the old palette two of them
+	 * shared #4e79a7).  The first 10, the states most traces have, are
+	 * at least 0.10 apart.
+	 */
+	mind = closest_pair(0, 10, &n, &m);
+	UNIT_REPORT(mind >= 0.10, "color_generated first 10 are 0.10 apart",
+	    "%u and %u are %.4f apart", n, m, mind);
+	mind = closest_pair(0, 42, &n, &m);
+	UNIT_REPORT(mind >= 0.075, "color_generated first 42 are 0.075 apart",
+	    "%u and %u are %.4f apart", n, m, mind);
+	mind = closest_pair(0, 64, &n, &m);
+	UNIT_REPORT(mind >= 0.075, "color_generated first 64 are 0.075 apart",
+	    "%u and %u are %.4f apart", n, m, mind);
 
-	/* The first 64 are all different, generated ones too. */
-	ndup = 0;
-	for (n = 0; n < 64; n++) {
-		for (m = n + 1; m < 64; m++) {
-			if (dist2(color_generated(n), color_generated(m)) <
-			    12 * 12)
-				ndup++;
-		}
-	}
-	CHECK_INT("color_generated first 64 are pairwise distinct", ndup, 0);
-
-	/* Successive generated colours (past the palette) differ clearly. */
-	mind = -1;
-	for (n = 20; n < 2000; n++) {
-		d = dist2(color_generated(n), color_generated(n + 1));
-		if (mind < 0 || d < mind)
+	/* Past 64 there is no such bound, but neighbours still differ. */
+	mind = 1e9;
+	for (n = 64; n < 5000; n++) {
+		d = delta_e(color_generated(n), color_generated(n + 1));
+		if (d < mind) {
 			mind = d;
+			worst = n;
+		}
 	}
-	UNIT_REPORT(mind >= 60 * 60, "color_generated neighbours differ",
-	    "closest neighbours are %ld apart (squared)", mind);
+	UNIT_REPORT(mind >= 0.05, "color_generated neighbours past 64 differ",
+	    "%u and the next are %.4f apart", worst, mind);
 
-	/* None near the background or white, nor black, for many n. */
+	/* None is near the look of no data, nor white, for many n. */
+	mind = 1e9;
 	for (n = 0; n < 100000; n++) {
 		a = color_generated(n);
-		d = dist2(a, bg);
-		if (minbg < 0 || d < minbg)
-			minbg = d;
-		if (dist2(a, white) < 80 * 80 || dist2(a, black) < 40 * 40)
-			ndup++;
+		d = delta_e(a, nodata);
+		if (delta_e(a, white) < d)
+			d = delta_e(a, white);
+		if (d < mind) {
+			mind = d;
+			k = n;
+		}
 	}
-	UNIT_REPORT(minbg >= 80 * 80, "color_generated never near #f0f0f0",
-	    "closest is %ld from the background (squared)", minbg);
-	CHECK_INT("color_generated never near white or black", ndup, 0);
+	UNIT_REPORT(mind >= 0.15, "color_generated never near no data",
+	    "%u is %.4f from #f0f0f0 or white", k, mind);
 
 	a = color_generated(UINT32_MAX);
 	b = color_generated(UINT32_MAX);
 	CHECK("color_generated UINT32_MAX is deterministic", same(a, b));
-	CHECK("color_generated UINT32_MAX is far from background",
-	    dist2(a, bg) >= 80 * 80);
+	CHECK("color_generated UINT32_MAX is far from no data",
+	    delta_e(a, nodata) >= 0.15);
 }
 
 /* Blends and formats, expecting want. */

@@ -1,0 +1,120 @@
+#include "label.h"
+
+#include <string.h>
+
+#define ELLIPSIS	"\xe2\x80\xa6"	/* U+2026 */
+#define ELLIPSIS_LEN	3
+
+int
+label_mode_parse(const char *s, label_mode *mode)
+{
+	if (strcmp(s, "both") == 0)
+		*mode = LABEL_BOTH;
+	else if (strcmp(s, "name") == 0)
+		*mode = LABEL_NAME;
+	else if (strcmp(s, "description") == 0)
+		*mode = LABEL_DESCRIPTION;
+	else
+		return (-1);
+	return (0);
+}
+
+static size_t
+description_length(const char *description)
+{
+	return (description != NULL ? strlen(description) : 0);
+}
+
+size_t
+label_length(const char *name, size_t name_len, const char *description,
+    label_mode mode)
+{
+	size_t dlen = description_length(description);
+
+	(void)name;	/* only its length matters */
+	switch (mode) {
+	case LABEL_NAME:
+		return (name_len);
+	case LABEL_DESCRIPTION:
+		return (dlen > 0 ? dlen : name_len);
+	default:
+		return (dlen > 0 ? name_len + 1 + dlen : name_len);
+	}
+}
+
+/*
+ * The length of the longest prefix of s (len bytes) that has at most limit
+ * bytes and ends between two characters: never before a continuation byte
+ * (10xxxxxx) of UTF-8.
+ */
+static size_t
+char_prefix(const char *s, size_t len, size_t limit)
+{
+	size_t k;
+
+	if (len <= limit)
+		return (len);
+	for (k = limit; k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80; k--)
+		continue;
+	return (k);
+}
+
+/*
+ * Appends s (len bytes) to buf[*at], in at most room bytes: whole if it
+ * fits, else cut with an ellipsis (spaces before it dropped, also those
+ * already in buf), or without one if room is too small for it.
+ */
+static void
+put_cut(char *buf, size_t *at, const char *s, size_t len, size_t room)
+{
+	size_t k;
+
+	if (len <= room) {
+		memcpy(buf + *at, s, len);
+		*at += len;
+		return;
+	}
+	if (room <= ELLIPSIS_LEN) {
+		k = char_prefix(s, len, room);
+		memcpy(buf + *at, s, k);
+		*at += k;
+		return;
+	}
+	k = char_prefix(s, len, room - ELLIPSIS_LEN);
+	memcpy(buf + *at, s, k);
+	*at += k;
+	while (*at > 0 && buf[*at - 1] == ' ')
+		(*at)--;
+	memcpy(buf + *at, ELLIPSIS, ELLIPSIS_LEN);
+	*at += ELLIPSIS_LEN;
+}
+
+size_t
+label_compose(const char *name, size_t name_len, const char *description,
+    label_mode mode, size_t max_bytes, char *buf)
+{
+	size_t dlen = description_length(description), at = 0, first;
+
+	if (mode == LABEL_NAME || dlen == 0) {
+		put_cut(buf, &at, name, name_len, max_bytes);
+	} else if (mode == LABEL_DESCRIPTION) {
+		put_cut(buf, &at, description, dlen, max_bytes);
+	} else {
+		/* The description's first character, and what it needs. */
+		for (first = 1; first < dlen &&
+		    ((unsigned char)description[first] & 0xc0) == 0x80; first++)
+			continue;
+		if (name_len + 1 + dlen <= max_bytes ||
+		    name_len + 1 + first + ELLIPSIS_LEN <= max_bytes) {
+			memcpy(buf, name, name_len);
+			at = name_len;
+			buf[at++] = ' ';
+			put_cut(buf, &at, description, dlen,
+			    max_bytes - name_len - 1);
+		} else {
+			put_cut(buf, &at, name, name_len, max_bytes);
+		}
+	}
+	buf[at] = '\0';
+	return (at);
+}
