@@ -700,12 +700,8 @@ json_line_column(const char *buf, size_t offset, uint64_t *line,
 		l++;
 		p = nl + 1;
 	}
-	for (; p < end; p++) {
-		if (((unsigned char)*p & 0xc0) != 0x80)
-			c++;
-	}
 	*line = l;
-	*column = c;
+	*column = c + utf8_count(p, (size_t)(end - p), SIZE_MAX);
 }
 
 /* ---- writing ---- */

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "utf8.h"
+
 #define ELLIPSIS	"\xe2\x80\xa6"	/* U+2026 */
 #define ELLIPSIS_LEN	3
 
@@ -42,22 +44,6 @@ label_length(const char *name, size_t name_len, const char *description,
 	}
 }
 
-/*
- * The length of the longest prefix of s (len bytes) that has at most limit
- * bytes and ends between two characters: never before a continuation byte
- * (10xxxxxx) of UTF-8.
- */
-static size_t
-char_prefix(const char *s, size_t len, size_t limit)
-{
-	size_t k;
-
-	if (len <= limit)
-		return (len);
-	for (k = limit; k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80; k--)
-		continue;
-	return (k);
-}
 
 /*
  * Appends s (len bytes) to buf[*at], in at most room bytes: whole if it
@@ -75,12 +61,12 @@ put_cut(char *buf, size_t *at, const char *s, size_t len, size_t room)
 		return;
 	}
 	if (room <= ELLIPSIS_LEN) {
-		k = char_prefix(s, len, room);
+		k = utf8_cut(s, len, room);
 		memcpy(buf + *at, s, k);
 		*at += k;
 		return;
 	}
-	k = char_prefix(s, len, room - ELLIPSIS_LEN);
+	k = utf8_cut(s, len, room - ELLIPSIS_LEN);
 	memcpy(buf + *at, s, k);
 	*at += k;
 	while (*at > 0 && buf[*at - 1] == ' ')
@@ -102,7 +88,7 @@ label_compose(const char *name, size_t name_len, const char *description,
 	} else {
 		/* The description's first character, and what it needs. */
 		for (first = 1; first < dlen &&
-		    ((unsigned char)description[first] & 0xc0) == 0x80; first++)
+		    utf8_continues((unsigned char)description[first]); first++)
 			continue;
 		if (name_len + 1 + dlen <= max_bytes ||
 		    name_len + 1 + first + ELLIPSIS_LEN <= max_bytes) {

@@ -4,35 +4,22 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "json.h"
 #include "util.h"
 
 #define READ_CHUNK	(4 << 20)
 #define RELEASE_CHUNK	((size_t)8 << 20)
 
-static int
-is_continuation(unsigned char c)
-{
-	return ((c & 0xc0) == 0x80);
-}
-
 void
 reader_position(const reader *rd, size_t offset, uint64_t *line,
     uint64_t *column)
 {
-	const char *p = rd->buf, *end = rd->buf + offset, *nl;
-	uint64_t l = rd->line_base, c = rd->col_base;
+	uint64_t l, c;
 
-	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		l++;
-		c = 0;
-		p = nl + 1;
-	}
-	for (; p < end; p++) {
-		if (!is_continuation((unsigned char)*p))
-			c++;
-	}
-	*line = l + 1;
-	*column = c + 1;
+	/* Within the window, then from where the window starts. */
+	json_line_column(rd->buf, offset, &l, &c);
+	*line = rd->line_base + l;
+	*column = l == 1 ? rd->col_base + c : c;
 }
 
 int

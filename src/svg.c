@@ -8,6 +8,7 @@
 #include "duration.h"
 #include "jsonout.h"
 #include "label.h"
+#include "utf8.h"
 #include "util.h"
 #include "viewer.h"
 
@@ -143,21 +144,6 @@ write_json_cdata(FILE *out, const smap *maps, size_t n, const size_t *order)
 	fclose(fp);
 }
 
-/*
- * Characters in len bytes of UTF-8 (those that do not continue another),
- * counting no further than cap.
- */
-static size_t
-count_chars(const char *s, size_t len, size_t cap)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len && n < cap; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
-}
 
 static void
 escape_cstring(FILE *out, const char *s)
@@ -267,18 +253,6 @@ typedef struct legend_name {
 	int cut;		/* something is left out */
 } legend_name;
 
-/* The byte offset just past the first n characters of s (len bytes). */
-static size_t
-char_offset(const char *s, size_t len, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && n-- == 0)
-			break;
-	}
-	return (i);
-}
 
 /*
  * Whether a line may break between s[p - 1] and s[p]: 2 after a
@@ -303,16 +277,16 @@ legend_split(const char *s, size_t len)
 	size_t fits[3] = { 0, 0, 0 }, late[3] = { 0, 0, 0 };
 	int kind;
 
-	if (count_chars(s, len, LEGEND_CHARS + 1) <= LEGEND_CHARS)
+	if (utf8_count(s, len, LEGEND_CHARS + 1) <= LEGEND_CHARS)
 		return (ln);
-	first = char_offset(s, len, LEGEND_CHARS);
-	half = char_offset(s, len, LEGEND_CHARS / 2);
+	first = utf8_offset(s, len, LEGEND_CHARS);
+	half = utf8_offset(s, len, LEGEND_CHARS / 2);
 	/* The last break of each kind that leaves one line, or is late. */
 	for (p = first; p > 0; p--) {
-		if (((unsigned char)s[p] & 0xc0) == 0x80 ||
+		if (utf8_continues((unsigned char)s[p]) ||
 		    (kind = legend_break(s, p)) == 0)
 			continue;
-		if (fits[kind] == 0 && count_chars(s + p, len - p,
+		if (fits[kind] == 0 && utf8_count(s + p, len - p,
 		    LEGEND_CHARS + 1) <= LEGEND_CHARS)
 			fits[kind] = p;
 		if (late[kind] == 0 && p >= half)
@@ -322,9 +296,9 @@ legend_split(const char *s, size_t len)
 	    late[1] ? late[1] : first;
 	for (ln.at2 = ln.n1; ln.at2 < len && s[ln.at2] == ' '; ln.at2++)
 		continue;
-	nrest = count_chars(s + ln.at2, len - ln.at2, (size_t)-1);
+	nrest = utf8_count(s + ln.at2, len - ln.at2, (size_t)-1);
 	if (nrest > LEGEND_CHARS) {
-		ln.at2 += char_offset(s + ln.at2, len - ln.at2,
+		ln.at2 += utf8_offset(s + ln.at2, len - ln.at2,
 		    nrest - (LEGEND_CHARS - 1));
 		ln.cut = 1;
 	}
@@ -516,9 +490,9 @@ label_column(const smap *maps, size_t n, const svg_options *opts,
 			if (desc != NULL && desc[0] == '\0')
 				desc = NULL;
 			if (mode != LABEL_DESCRIPTION || desc == NULL)
-				c = count_chars(name, len, cap);
+				c = utf8_count(name, len, cap);
 			if (mode != LABEL_NAME && desc != NULL)
-				c += (c > 0) + count_chars(desc, strlen(desc), cap);
+				c += (c > 0) + utf8_count(desc, strlen(desc), cap);
 			if (c > most)
 				most = c;
 		}

@@ -56,7 +56,31 @@ utf8_cut(const char *s, size_t len, size_t max)
 	if (len <= max)
 		return (len);
 	/* Back over continuation bytes to the start of the cut character. */
-	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+	while (max > 0 && utf8_continues((unsigned char)s[max]))
 		max--;
 	return (max);
+}
+
+size_t
+utf8_count(const char *s, size_t len, size_t cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len && n < cap; i++) {
+		if (!utf8_continues((unsigned char)s[i]))
+			n++;
+	}
+	return (n);
+}
+
+size_t
+utf8_offset(const char *s, size_t len, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (!utf8_continues((unsigned char)s[i]) && n-- == 0)
+			break;
+	}
+	return (i);
 }

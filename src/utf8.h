@@ -29,4 +29,17 @@ int utf8_valid(const char *s, size_t len);
  */
 size_t utf8_cut(const char *s, size_t len, size_t max);
 
+/* Whether byte c continues a character (10xxxxxx) rather than starts one. */
+static inline int
+utf8_continues(unsigned char c)
+{
+	return ((c & 0xc0) == 0x80);
+}
+
+/* The characters in len bytes of s, counting no further than cap. */
+size_t utf8_count(const char *s, size_t len, size_t cap);
+
+/* The byte offset just past the first n characters of s (len bytes). */
+size_t utf8_offset(const char *s, size_t len, size_t n);
+
 #endif
