@@ -6,7 +6,7 @@
 --       { output = "teams.pdf", sort = "on-cpu" }))
 --
 -- Options (all optional): sort (a state name, "name", or a function of an
--- entity, as t:sorted takes), width (default 1600), max_height (the strips'
+-- entity, as t:sorted takes), width (statemap.defaults.width), max_height (the strips'
 -- total height the row height is chosen to fit, default 1000), row_height
 -- (fixed instead), title, from, to, and any other statemap.render field.
 
@@ -36,7 +36,7 @@ function layout.default(t, opts)
 		trace = t,
 		entities = entities,
 		row_height = opts.row_height or fit(#entities, opts.max_height or 1000),
-		width = opts.width or 1600,
+		width = opts.width or statemap.defaults.width,
 	})
 end
 
@@ -77,7 +77,7 @@ function layout.panels_by(t, key, opts)
 		end
 		panels[#panels + 1] = { trace = t, entities = sorted, title = g, row_height = rh }
 	end
-	return copy_extra(opts, { panels = panels, width = opts.width or 1600 })
+	return copy_extra(opts, { panels = panels, width = opts.width or statemap.defaults.width })
 end
 
 return layout

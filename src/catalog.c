@@ -254,6 +254,25 @@ catalog_set_states(catalog *cat, catalog_state *states, uint32_t n)
 	catalog_index_states(cat);
 }
 
+int
+catalog_same_states(const catalog *a, const catalog *b)
+{
+	uint32_t s;
+
+	if (a->nstates != b->nstates)
+		return (0);
+	for (s = 0; s < a->nstates; s++) {
+		const catalog_state *x = &a->states[s], *y = &b->states[s];
+
+		if (x->name_len != y->name_len ||
+		    memcmp(x->name, y->name, x->name_len) != 0 ||
+		    x->color.r != y->color.r || x->color.g != y->color.g ||
+		    x->color.b != y->color.b)
+			return (0);
+	}
+	return (1);
+}
+
 int64_t
 catalog_state_by_name(const catalog *cat, const char *name, size_t len)
 {

@@ -133,6 +133,13 @@ int catalog_index_states(catalog *cat);
 /* A copy of src's states array (src->nstates of them), owned by caller. */
 catalog_state *catalog_copy_states(const catalog *src);
 
+/*
+ * Whether two catalogs have the same states: the same names with the same
+ * values and colours (as drawn: "#ff0000" and "red" are one colour).  So
+ * stacked statemaps share a legend, and may be sorted by a state.
+ */
+int catalog_same_states(const catalog *a, const catalog *b);
+
 /* The state value with this name (len bytes), or -1. */
 int64_t catalog_state_by_name(const catalog *cat, const char *name,
     size_t len);

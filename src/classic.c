@@ -141,9 +141,12 @@ static int
 write_output(const classic_options *o, const smap *maps, size_t n,
     const size_t *order, sm_error *err)
 {
-	svg_options so = { o->strip_height, 862 };
+	svg_options so;
 	outfile of;
 
+	svg_defaults(&so);
+	so.strip_height = o->strip_height;
+	so.labels = o->labels;
 	if (outfile_open(&of, o->output, err) != 0)
 		return (-1);
 	if (o->format == FORMAT_JSON)

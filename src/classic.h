@@ -14,6 +14,8 @@
 #include <regex.h>
 #include <stdint.h>
 
+#include "label.h"
+
 typedef enum classic_format {
 	FORMAT_SVG,
 	FORMAT_JSON
@@ -30,6 +32,7 @@ typedef struct classic_options {
 	const char *output;	/* -o, NULL for stdout */
 	classic_format format;	/* -T */
 	unsigned strip_height;	/* -h */
+	label_mode labels;	/* --labels */
 } classic_options;
 
 /* Runs the command; returns the exit status (errors already printed). */

@@ -23,6 +23,8 @@
 #include <stdint.h>
 
 #define COALESCE_NONE	UINT32_MAX
+/* The original tool's rectangle budget (-c), the default everywhere. */
+#define COALESCE_BUDGET	25000
 #define COALESCE_NO_TAG	UINT32_MAX
 
 typedef struct coalesce coalesce;

@@ -135,6 +135,26 @@ duration_parse(const char *text, int64_t *out, const char **why)
 	return (1);
 }
 
+/* ---- Axis steps ---------------------------------------------------------- */
+
+uint64_t
+duration_step(double want)
+{
+	uint64_t step = 1;
+
+	for (;;) {
+		if ((double)step >= want)
+			return (step);
+		if ((double)step * 2 >= want)
+			return (step * 2);
+		if ((double)step * 5 >= want)
+			return (step * 5);
+		if (step > UINT64_MAX / 100)
+			return (step * 10);
+		step *= 10;
+	}
+}
+
 /* ---- Formatting --------------------------------------------------------- */
 
 /*

@@ -28,4 +28,11 @@ int duration_parse(const char *text, int64_t *out, const char **why);
  */
 char *duration_format(uint64_t ns, char *buf, size_t size);
 
+/*
+ * A step for the ticks of a time axis: the smallest of 1, 2 and 5 times a
+ * power of ten ns that is at least want (want / 10 of a span gives at
+ * most ten intervals).
+ */
+uint64_t duration_step(double want);
+
 #endif

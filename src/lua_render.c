@@ -18,9 +18,7 @@
 
 #include "color.h"
 #include "lua_trace.h"
-#include "outfile.h"
 #include "render.h"
-#include "smap.h"
 #include "svg.h"
 
 static lua_Integer
@@ -157,36 +155,6 @@ read_panel(lua_State *L, int idx, int anchor, size_t index,
 	p->nentities = (uint32_t)n;
 }
 
-/* The command line's statemap, with the script's traces and order. */
-static void
-write_interactive(lua_State *L, const char *output, const render_options *o,
-    const render_panel *panels, size_t n)
-{
-	svg_options so = { o->row_height, o->width };
-	smap *maps = lua_newuserdatauv(L, n * sizeof (smap), 0);
-	size_t *order = lua_newuserdatauv(L, n * sizeof (size_t), 0);
-	outfile of;
-	sm_error err;
-	char msg[sizeof (err.message) + sizeof (err.file) + 64];
-	size_t i;
-	int rv = -1;
-
-	for (i = 0; i < n; i++) {
-		smap_from_trace(&maps[i], panels[i].d, panels[i].entities,
-		    panels[i].nentities, o->budget, o->t0, o->t1);
-		order[i] = i;
-	}
-	if (outfile_open(&of, output, &err) == 0) {
-		svg_write(of.fp, maps, n, order, &so);
-		rv = outfile_commit(&of, &err);
-	}
-	for (i = 0; i < n; i++)
-		smap_free(&maps[i]);
-	if (rv != 0) {
-		error_format(&err, msg, sizeof (msg));
-		luaL_error(L, "%s", msg);
-	}
-}
 
 static void
 push_layout(lua_State *L, const render_layout *lay, size_t n)
@@ -259,6 +227,9 @@ f_render(lua_State *L)
 	}
 
 	render_defaults(&o, panels[0].d);
+	o.interactive = opt_boolean(L, 1, "interactive", 0);
+	if (o.interactive)
+		o.width = SVG_STRIP_WIDTH;
 	o.width = (unsigned)opt_integer(L, 1, "width", o.width, 1, 32767);
 	o.row_height = (unsigned)opt_integer(L, 1, "row_height",
 	    o.row_height, 1, 1000);
@@ -267,29 +238,28 @@ f_render(lua_State *L)
 	    o.budget, 1, 100000000);
 	o.title = opt_string(L, 1, "title", NULL);
 	o.font = opt_string(L, 1, "font", o.font);
-	o.font_size = (double)opt_integer(L, 1, "font_size", 11, 4, 200);
+	o.font_size = (double)opt_integer(L, 1, "font_size",
+	    (lua_Integer)o.font_size, 4, 200);
 	o.background = opt_color(L, 1, "background", o.background);
 	o.foreground = opt_color(L, 1, "foreground", o.foreground);
 	o.empty = opt_color(L, 1, "empty", o.empty);
 	o.legend = opt_boolean(L, 1, "legend", 1);
+	if (label_mode_parse(opt_string(L, 1, "labels", "both"),
+	    &o.labels) != 0)
+		return (luaL_error(L, "render: labels must be \"both\", "
+		    "\"name\" or \"description\""));
 	o.t0 = opt_time_field(L, 1, "from", o.t0);
 	o.t1 = opt_time_field(L, 1, "to", o.t1);
 	if (o.t1 <= o.t0)
 		return (luaL_error(L, "render: the time span is empty"));
 
-	if (opt_boolean(L, 1, "interactive", 0)) {
-		if (render_format_of(output) != RENDER_SVG)
-			return (luaL_error(L, "render: interactive output is "
-			    "SVG: name the file .svg"));
-		o.width = (unsigned)opt_integer(L, 1, "width", 862, 1, 32767);
-		write_interactive(L, output, &o, panels, npanels);
-		return (0);
-	}
 	lay.panel_y = lua_newuserdatauv(L, npanels * sizeof (unsigned), 0);
 	if (render_file(output, &o, panels, npanels, &lay, &err) != 0) {
 		error_format(&err, msg, sizeof (msg));
 		return (luaL_error(L, "%s", msg));
 	}
+	if (o.interactive)
+		return (0);
 	push_layout(L, &lay, npanels);
 	return (1);
 }

@@ -5,11 +5,14 @@
 
 #include <lauxlib.h>
 
+#include "coalesce.h"
 #include "duration.h"
 #include "lua_json.h"
 #include "lua_modules.h"
 #include "lua_render.h"
 #include "lua_trace.h"
+#include "render.h"
+#include "svg.h"
 #include "version.h"
 
 /* statemap.duration(text or ns) -> ns; raises on bad input. */
@@ -120,6 +123,32 @@ module_index(lua_State *L)
 	return (0);
 }
 
+/*
+ * statemap.defaults: the defaults of pictures and statemaps, from the C
+ * that applies them, so lua/ modules never repeat a number.
+ */
+static void
+push_defaults(lua_State *L)
+{
+	lua_createtable(L, 0, 8);
+	lua_pushinteger(L, RENDER_WIDTH);
+	lua_setfield(L, -2, "width");
+	lua_pushinteger(L, RENDER_ROW_HEIGHT);
+	lua_setfield(L, -2, "row_height");
+	lua_pushinteger(L, RENDER_MARGIN);
+	lua_setfield(L, -2, "margin");
+	lua_pushstring(L, RENDER_FONT);
+	lua_setfield(L, -2, "font");
+	lua_pushinteger(L, RENDER_FONT_SIZE);
+	lua_setfield(L, -2, "font_size");
+	lua_pushinteger(L, COALESCE_BUDGET);
+	lua_setfield(L, -2, "coalesce");
+	lua_pushinteger(L, SVG_STRIP_WIDTH);
+	lua_setfield(L, -2, "interactive_width");
+	lua_pushinteger(L, SVG_STRIP_HEIGHT);
+	lua_setfield(L, -2, "interactive_row_height");
+}
+
 int
 luaopen_statemap(lua_State *L)
 {
@@ -134,5 +163,7 @@ luaopen_statemap(lua_State *L)
 	lua_render_open(L);
 	lua_pushstring(L, STATEMAP_VERSION);
 	lua_setfield(L, -2, "version");
+	push_defaults(L);
+	lua_setfield(L, -2, "defaults");
 	return (1);
 }

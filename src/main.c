@@ -11,10 +11,12 @@
 
 #include "cache.h"
 #include "classic.h"
+#include "coalesce.h"
 #include "duration.h"
 #include "fatal.h"
 #include "lua_repl.h"
 #include "lua_script.h"
+#include "svg.h"
 #include "version.h"
 
 #define EXIT_USAGE	2
@@ -47,6 +49,8 @@ static const char usage_text[] =
 "  -n, --dry-run            read and coalesce, but write nothing\n"
 "  -o, --output FILE        write to FILE instead of standard output\n"
 "  -T, --format FORMAT      svg (default) or json\n"
+"      --labels WHAT        label rows with both (default: the name and the\n"
+"                           description), name or description\n"
 "      --no-cache           neither use nor write the cache of traces that\n"
 "                           scripts load (the classic statemap streams)\n"
 "\n"
@@ -389,6 +393,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'H' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "no-cache", no_argument, NULL, 'C' },
+		{ "labels", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
 	classic_options o;
@@ -412,8 +417,8 @@ main(int argc, char **argv)
 
 	opterr = 0;		/* our own messages, without argv[0]'s path */
 	memset(&o, 0, sizeof (o));
-	o.coalesce = 25000;
-	o.strip_height = 10;
+	o.coalesce = COALESCE_BUDGET;
+	o.strip_height = SVG_STRIP_HEIGHT;
 	o.format = FORMAT_SVG;
 	while ((c = getopt_long(argc, argv, ":b:e:d:c:s:S:ih:f:no:T:",
 	    longopts, NULL)) != -1) {
@@ -445,6 +450,11 @@ main(int argc, char **argv)
 				    "svg or json", optarg);
 			break;
 		case 'C': cache_disable(); break;	/* classic never caches */
+		case 'L':
+			if (label_mode_parse(optarg, &o.labels) != 0)
+				usage_error("unknown label mode \"%s\": expected "
+				    "both, name or description", optarg);
+			break;
 		case 'H':
 			fputs(usage_text, stdout);
 			return (0);

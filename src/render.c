@@ -16,6 +16,7 @@
 #include "pngout.h"
 #include "runlimit.h"
 #include "smap.h"
+#include "svg.h"
 #include "threads.h"
 #include "utf8.h"
 #include "util.h"
@@ -104,14 +105,15 @@ render_defaults(render_options *o, const trace *d)
 	static const color grey = { 0xf0, 0xf0, 0xf0 };
 
 	memset(o, 0, sizeof (*o));
-	o->width = 1600;
-	o->row_height = 10;
-	o->margin = 10;
+	o->labels = LABEL_BOTH;
+	o->width = RENDER_WIDTH;
+	o->row_height = RENDER_ROW_HEIGHT;
+	o->margin = RENDER_MARGIN;
 	o->t0 = d->begin;
 	o->t1 = d->end;
-	o->budget = 25000;
-	o->font = "sans-serif";
-	o->font_size = 11;
+	o->budget = COALESCE_BUDGET;
+	o->font = RENDER_FONT;
+	o->font_size = RENDER_FONT_SIZE;
 	o->background = white;
 	o->foreground = black;
 	o->empty = grey;
@@ -251,24 +253,6 @@ measure_labels(canvas *c, const render_panel *panels, size_t n)
 	c->strip_width = c->o->width - c->strip_x - c->o->margin;
 }
 
-/* A tick step of 1, 2 or 5 times a power of ten ns, about `want` long. */
-static uint64_t
-tick_step(double want)
-{
-	uint64_t step = 1;
-
-	for (;;) {
-		if ((double)step >= want)
-			return (step);
-		if ((double)step * 2 >= want)
-			return (step * 2);
-		if ((double)step * 5 >= want)
-			return (step * 5);
-		if (step > UINT64_MAX / 100)
-			return (step);
-		step *= 10;
-	}
-}
 
 /* An axis label: the offset in the unit of the span, as few digits as
  * the step needs ("0", "250ms", "1.5s"). */
@@ -301,7 +285,7 @@ draw_axis(canvas *c, unsigned y, unsigned bottom)
 	const render_options *o = c->o;
 	uint64_t span = o->t1 - o->t0;
 	double px = (double)c->strip_width / (double)span;
-	uint64_t step = tick_step(TICK_SPACING / px), v;
+	uint64_t step = duration_step(TICK_SPACING / px), v;
 	double size = o->font_size - 1;
 	unsigned h = (unsigned)ceil(size * 1.6) + 4;
 
@@ -621,20 +605,6 @@ draw_legend(canvas *c, const render_panel *p, size_t panel, unsigned y)
 	return (h);
 }
 
-static int
-same_states(const catalog *a, const catalog *b)
-{
-	uint32_t s;
-
-	if (a->nstates != b->nstates)
-		return (0);
-	for (s = 0; s < a->nstates; s++)
-		if (strcmp(a->states[s].name, b->states[s].name) != 0 ||
-		    memcmp(&a->states[s].color, &b->states[s].color,
-		    sizeof (color)) != 0)
-			return (0);
-	return (1);
-}
 
 /* Lays everything out (and draws it, if c->draw): returns the height. */
 static unsigned
@@ -671,7 +641,7 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 		y += draw_panel(c, &panels[i], y);
 	}
 	for (i = 0; o->legend && i < n; i++) {
-		if (i > 0 && same_states(panels[i].d->cat,
+		if (i > 0 && catalog_same_states(panels[i].d->cat,
 		    panels[i - 1].d->cat))
 			continue;
 		y += draw_legend(c, &panels[i], i, y + 4) + 4;
@@ -735,6 +705,42 @@ check_args(const render_options *o, const render_panel *panels,
 	return (0);
 }
 
+/* The command line's statemap, with the panels' traces and order. */
+static int
+render_interactive(const char *path, const render_options *o,
+    const render_panel *panels, size_t n, sm_error *err)
+{
+	smap *maps = xcalloc(n, sizeof (smap));
+	size_t *order = xcalloc(n, sizeof (size_t)), i;
+	const char *stopped = NULL;
+	svg_options so;
+	outfile of;
+	int rv = -1;
+
+	svg_defaults(&so);
+	so.strip_height = o->row_height;
+	so.strip_width = o->width;
+	so.labels = o->labels;
+	for (i = 0; i < n; i++) {
+		smap_from_trace(&maps[i], panels[i].d, panels[i].entities,
+		    panels[i].nentities, o->budget, o->t0, o->t1);
+		if (maps[i].stopped != NULL && stopped == NULL)
+			stopped = maps[i].stopped;
+		order[i] = i;
+	}
+	if (stopped != NULL)
+		error_at(err, path, 0, 0, "%s", stopped);
+	else if (outfile_open(&of, path, err) == 0) {
+		svg_write(of.fp, maps, n, order, &so);
+		rv = outfile_commit(&of, err);
+	}
+	for (i = 0; i < n; i++)
+		smap_free(&maps[i]);
+	free(maps);
+	free(order);
+	return (rv);
+}
+
 int
 render_file(const char *path, const render_options *o,
     const render_panel *panels, size_t npanels, render_layout *layout,
@@ -752,6 +758,18 @@ render_file(const char *path, const render_options *o,
 		error_set(err, "render: \"%s\": the name must end in .png, "
 		    ".svg or .pdf", path);
 		return (-1);
+	}
+	if (o->interactive) {
+		if (format != RENDER_SVG) {
+			error_set(err, "render: interactive output is SVG: "
+			    "name the file .svg");
+			return (-1);
+		}
+		if (npanels == 0 || o->t1 <= o->t0) {
+			error_set(err, "render: no panels, or an empty span");
+			return (-1);
+		}
+		return (render_interactive(path, o, panels, npanels, err));
 	}
 	if (check_args(o, panels, npanels, err) != 0)
 		return (-1);

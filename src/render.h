@@ -20,6 +20,7 @@
 #include "color.h"
 #include "trace.h"
 #include "error.h"
+#include "label.h"
 
 /*
  * The strip of one entity over [t0, t1) at `width` pixels: out[x] is the
@@ -47,7 +48,22 @@ typedef struct render_panel {
 	int events;			/* draw the trace's events */
 } render_panel;
 
+/* The defaults, also statemap.defaults for Lua (lua/layout.lua). */
+#define RENDER_WIDTH		1600
+#define RENDER_ROW_HEIGHT	10
+#define RENDER_MARGIN		10
+#define RENDER_FONT		"sans-serif"
+#define RENDER_FONT_SIZE	11
+
 typedef struct render_options {
+	/*
+	 * The command line's interactive statemap (an .svg, svg.h) with
+	 * these panels' traces, order, colours and derived states, instead
+	 * of a picture: width is then its strips' width, and only the
+	 * panels, the span, budget and labels count.
+	 */
+	int interactive;
+	label_mode labels;		/* entity labels (label.h) */
 	const char *title;		/* NULL: the first trace's title */
 	unsigned width;			/* of the whole picture, pixels */
 	unsigned row_height;		/* pixels per entity */
@@ -62,7 +78,12 @@ typedef struct render_options {
 	int legend;			/* draw the legend */
 } render_options;
 
-/* Fills o with the defaults (1600 wide, 10-pixel rows, all of d). */
+/*
+ * Fills o with the defaults for a picture of d: RENDER_WIDTH wide (an
+ * interactive statemap's strips are SVG_STRIP_WIDTH), RENDER_ROW_HEIGHT
+ * rows, all of d's window, COALESCE_BUDGET rectangles, names and
+ * descriptions as labels.
+ */
 void render_defaults(render_options *o, const trace *d);
 
 /* Where things landed, for callers that annotate or test a picture. */
@@ -74,8 +95,9 @@ typedef struct render_layout {
 
 /*
  * Draws the panels stacked top to bottom into path, in the format its
- * extension names, atomically (a failure leaves nothing at path).
- * layout may be NULL.  Returns 0, or -1 with err filled.
+ * extension names (or the interactive statemap), atomically (a failure
+ * leaves nothing at path).  layout may be NULL (it is not filled for an
+ * interactive statemap).  Returns 0, or -1 with err filled.
  */
 int render_file(const char *path, const render_options *o,
     const render_panel *panels, size_t npanels, render_layout *layout,

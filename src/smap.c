@@ -135,31 +135,6 @@ smap_state_time(const smap *m, uint32_t state)
 	return (total);
 }
 
-static int
-same_text(const char *a, const char *b)
-{
-	if (a == NULL || b == NULL)
-		return (a == b);
-	return (strcmp(a, b) == 0);
-}
-
-int
-smap_same_states(const smap *a, const smap *b)
-{
-	uint32_t i;
-
-	if (a->cat->nstates != b->cat->nstates)
-		return (0);
-	for (i = 0; i < a->cat->nstates; i++) {
-		const catalog_state *x = &a->cat->states[i], *y = &b->cat->states[i];
-
-		if (x->name_len != y->name_len ||
-		    memcmp(x->name, y->name, x->name_len) != 0 ||
-		    !same_text(x->color_text, y->color_text))
-			return (0);
-	}
-	return (1);
-}
 
 typedef struct weighted {
 	uint64_t time;
@@ -189,7 +164,7 @@ smap_stack_sort(const smap *maps, size_t n, const char *state, size_t *order,
 	if (state == NULL)
 		return (0);
 	for (i = 1; i < n; i++) {
-		if (!smap_same_states(&maps[0], &maps[i])) {
+		if (!catalog_same_states(maps[0].cat, maps[i].cat)) {
 			error_set(err, "cannot stack-sort by \"%s\": %s and %s "
 			    "have different states", state, maps[0].cat->name,
 			    maps[i].cat->name);

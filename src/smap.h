@@ -59,9 +59,6 @@ int smap_sort(smap *m, const char *state, sm_error *err);
 int smap_stack_sort(const smap *maps, size_t n, const char *state,
     size_t *order, sm_error *err);
 
-/* Whether two statemaps have the same states (names, values, colours). */
-int smap_same_states(const smap *a, const smap *b);
-
 /*
  * The overall title, by the reference's rules: a first title containing
  * "statemap" is used as it is; otherwise "Statemap of T activity on H",

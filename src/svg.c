@@ -170,24 +170,6 @@ span_of(const smap *m)
 	return (end > (uint64_t)m->begin ? end - (uint64_t)m->begin : 1);
 }
 
-/* A step from the 1-2-5 series that gives at most about ten ticks. */
-static uint64_t
-tick_step(double span)
-{
-	uint64_t step = 1;
-
-	for (;;) {
-		if (span / (double)step <= 10)
-			return (step);
-		if (span / (double)(step * 2) <= 10)
-			return (step * 2);
-		if (span / (double)(step * 5) <= 10)
-			return (step * 5);
-		if (step > UINT64_MAX / 100)
-			return (step * 10);
-		step *= 10;
-	}
-}
 
 /* A tick label: "1.500s" reads better as "1.5s", "2.000ms" as "2ms". */
 static const char *
@@ -215,7 +197,7 @@ tick_label(uint64_t t, char *buf, size_t size)
 static void
 write_axis(FILE *out, double span, unsigned width)
 {
-	uint64_t step = tick_step(span), t;
+	uint64_t step = duration_step(span / 10), t;
 	char buf[64];
 
 	fprintf(out, "<g class=\"statemap-axis\">\n"
@@ -597,16 +579,18 @@ write_viewer(FILE *out)
 }
 
 void
-svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
-    const svg_options *opts)
+svg_defaults(svg_options *opts)
 {
-	svg_write_labelled(out, maps, n, order, opts, LABEL_BOTH);
+	opts->strip_height = SVG_STRIP_HEIGHT;
+	opts->strip_width = SVG_STRIP_WIDTH;
+	opts->labels = LABEL_BOTH;
 }
 
 void
-svg_write_labelled(FILE *out, const smap *maps, size_t n, const size_t *order,
-    const svg_options *opts, label_mode labels)
+svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
+    const svg_options *opts)
 {
+	label_mode labels = opts->labels;
 	uint64_t span_ns = span_of(&maps[0]);
 	double span = (double)span_ns;
 	unsigned width = opts->strip_width, height = TOP_MARGIN, legend_y;
@@ -628,8 +612,8 @@ svg_write_labelled(FILE *out, const smap *maps, size_t n, const size_t *order,
 	/* The legend can be taller than the strips. */
 	legend_y = TOP_MARGIN + NODATA_KEY;
 	for (i = 0; i < n; i++) {
-		if (i == 0 || !smap_same_states(&maps[order[i]],
-		    &maps[order[i - 1]]))
+		if (i == 0 || !catalog_same_states(maps[order[i]].cat,
+		    maps[order[i - 1]].cat))
 			legend_y += legend_height(&maps[order[i]]);
 	}
 	if (legend_y > height)
@@ -686,8 +670,8 @@ svg_write_labelled(FILE *out, const smap *maps, size_t n, const size_t *order,
 
 	legend_y = TOP_MARGIN;
 	for (i = 0; i < n; i++) {
-		if (i == 0 || !smap_same_states(&maps[order[i]],
-		    &maps[order[i - 1]])) {
+		if (i == 0 || !catalog_same_states(maps[order[i]].cat,
+		    maps[order[i - 1]].cat)) {
 			write_legend(out, &maps[order[i]], i, &legend_y);
 			legend_y += 20;
 		}

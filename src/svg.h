@@ -24,25 +24,27 @@
 #include "label.h"
 #include "smap.h"
 
+/* The original tool's sizes, which a drop-in keeps. */
+#define SVG_STRIP_HEIGHT	10
+#define SVG_STRIP_WIDTH		862
+
 typedef struct svg_options {
-	unsigned strip_height;	/* pixels per entity (-h), default 10 */
-	unsigned strip_width;	/* pixels for the time span, default 862 */
+	unsigned strip_height;	/* pixels per entity (-h) */
+	unsigned strip_width;	/* pixels for the time span */
+	/*
+	 * How entities are labelled (label.h): name, description, or both.
+	 * The names column grows (up to 260 pixels) for long labels and
+	 * cuts longer ones.
+	 */
+	label_mode labels;
 } svg_options;
 
-/*
- * order[i] is the index in maps of the i-th statemap, top to bottom.
- * Entities are labelled with their names and descriptions (LABEL_BOTH).
- */
+/* The defaults: SVG_STRIP_HEIGHT, SVG_STRIP_WIDTH, LABEL_BOTH. */
+void svg_defaults(svg_options *opts);
+
+/* order[i] is the index in maps of the i-th statemap, top to bottom. */
 void svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
     const svg_options *opts);
-
-/*
- * The same with entity labels composed by `labels` (label.h): name,
- * description, or both.  The names column grows (up to 260 pixels) for
- * long labels and cuts longer ones.
- */
-void svg_write_labelled(FILE *out, const smap *maps, size_t n,
-    const size_t *order, const svg_options *opts, label_mode labels);
 
 /*
  * Writes len bytes as XML character data (also safe in attributes):
