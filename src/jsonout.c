@@ -52,9 +52,10 @@ write_tags(FILE *out, const catalog *cat)
 		fprintf(out, "%s\n   {\"id\": %u, \"state\": %u, \"tag\": ",
 		    i > 0 ? "," : "", i, tag->state);
 		json_write_string(out, name, len);
-		if (tag->members != NULL && tag->members[0] != '\0')
-			fprintf(out, ", %s", tag->members);
-		fputc('}', out);
+		/* The definition's own members apart, so that one named like
+		 * ours ("id") can never make a key appear twice. */
+		fprintf(out, ", \"members\": {%s}}", tag->members != NULL ?
+		    tag->members : "");
 	}
 	fputs("],\n", out);
 }

@@ -596,11 +596,17 @@
 		line('epoch ' + epoch(m.json.start, rel) + 's', 'statemap-panel-small', 10);
 	}
 
-	/* A tag's value for a field as text, or null if it has none. */
+	/*
+	 * A tag's value for a field as text, or null if it has none: the tag
+	 * itself ("tag"), or a member of its definition.
+	 */
 	function tagValue(tag, field) {
-		if (!(field in tag))
+		if (field === 'tag')
+			return tag.tag;
+		if (!(field in tag.members))
 			return null;
-		return typeof tag[field] === 'string' ? tag[field] : JSON.stringify(tag[field]);
+		const v = tag.members[field];
+		return typeof v === 'string' ? v : JSON.stringify(v);
 	}
 
 	function stateName(m, tag) {
@@ -631,13 +637,11 @@
 			line([state + ' ', tagPart(tag.tag, 'tag', tag.tag, state), ': ' + fmt(rect.tags[id])],
 			    'statemap-panel-tag', 10);
 			const parts = [];
-			for (const k in tag) {
-				if (k === 'id' || k === 'state' || k === 'tag')
-					continue;
+			for (const k in tag.members) {
 				if (parts.length > 0)
 					parts.push(', ');
 				parts.push(k + '=');
-				parts.push(tagPart(JSON.stringify(tag[k]), k, tagValue(tag, k), state));
+				parts.push(tagPart(JSON.stringify(tag.members[k]), k, tagValue(tag, k), state));
 			}
 			if (parts.length > 0)
 				line(parts, 'statemap-panel-small', 20);
@@ -730,7 +734,8 @@
 				const tag = m.json.tags[+id];
 				if (!tag || !inStates(m, tag, names))
 					continue;
-				const v = field in tag ? tagValue(tag, field) : '(none)';
+				const value = tagValue(tag, field);
+				const v = value === null ? '(none)' : value;
 				acc.set(v, (acc.get(v) || 0) + rect.tags[id] * frac);
 			}
 		}
@@ -819,8 +824,10 @@
 			m.json.tags.forEach(function (tag) {
 				if (!inStates(m, tag, names))
 					return;
-				for (const k in tag) {
-					if (k !== 'id' && k !== 'state' && fields.indexOf(k) < 0)
+				if (fields.indexOf('tag') < 0)
+					fields.push('tag');
+				for (const k in tag.members) {
+					if (fields.indexOf(k) < 0)
 						fields.push(k);
 				}
 			});
@@ -1081,7 +1088,7 @@
 			if (tagSel) {
 				m.json.tags.forEach(function (tag, id) {
 					if (inStates(m, tag, tagSel.states) && tagValue(tag, field) === value)
-						hit.add(String(tag.id !== undefined ? tag.id : id));
+						hit.add(String(id));
 				});
 			}
 			m.rows.forEach(function (row, k) {
