@@ -478,10 +478,11 @@ do_tag_definition(records *r, const json_value *obj, const fields *f)
 	keys = intern_new();
 	uses = NULL;
 	for (m = obj->child; m != NULL; m = m->next) {
-		uint32_t id = intern_add(keys, m->key, m->key_len, NULL);
+		int added = 0;
+		uint32_t id = intern_add(keys, m->key, m->key_len, &added);
 
 		grow_array(&uses, &uses_cap, (size_t)id + 1, sizeof (size_t));
-		if (id + 1 == intern_count(keys))
+		if (added)
 			uses[id] = 0;
 		uses[id]++;
 	}
