@@ -30,6 +30,10 @@ CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/lua_modules.o \
 	$(BUILD)/viewer_assets.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/%)
+# Integration tests: programs that drive the built program from outside
+# (a pseudo-terminal, say), in $(BUILD)/integration.
+ITEST_SRC = $(wildcard tests/integration/test_*.c)
+ITEST_BIN = $(ITEST_SRC:tests/integration/%.c=$(BUILD)/integration/%)
 LUA_MODS = $(wildcard lua/*.lua)
 
 BIN	?= statemap-lua
@@ -89,7 +93,11 @@ $(BUILD) $(PIC):
 
 -include $(wildcard $(BUILD)/*.d $(PIC)/*.d)
 
-test: $(BIN) $(UNIT_BIN) $(SO)
+$(BUILD)/integration/test_%: tests/integration/test_%.c tests/unit/unit.h
+	@mkdir -p $(BUILD)/integration
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LDFLAGS)
+
+test: $(BIN) $(UNIT_BIN) $(ITEST_BIN) $(SO)
 	@BIN=$(BIN) BUILD=$(BUILD) sh tests/run
 
 # Only the browser tests (headless Chromium driven by Playwright; run
