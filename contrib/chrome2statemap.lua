@@ -26,6 +26,8 @@ Errors name the event by its position: FILE: event N: message.
   --outermost    the outermost slice names the state (default innermost)
   --max-states N keep the N names with the most time as states, the rest
                  become "other" (default 40)
+  -o FILE        write FILE (replaced only once the whole trace is
+                 converted) rather than standard output
   --lenient      skip bad events (reported on stderr) instead of stopping
   --title T      the statemap's title (default: the file name)
 ]]
@@ -41,21 +43,17 @@ end
 local input, name = smout.open(files[1])
 local text = input:read("a")
 local ok, doc = pcall(json.decode, text, name)
-if not ok then
-	io.stderr:write(tostring(doc), "\n")
-	os.exit(1)
-end
+if not ok then smout.fail(tostring(doc)) end
 local events = doc
 if type(doc) == "table" and doc.traceEvents then events = doc.traceEvents end
 if type(events) ~= "table" or (next(events) ~= nil and events[1] == nil) then
-	io.stderr:write(name, ": expected an array of events or {\"traceEvents\": [...]}\n")
-	os.exit(1)
+	smout.fail(name .. ": expected an array of events or {\"traceEvents\": [...]}")
 end
 
 local bad_count = 0
 local function bad(i, msg)
 	io.stderr:write(string.format("%s: event %d: %s\n", name, i, msg))
-	if not opts.lenient then os.exit(1) end
+	if not opts.lenient then smout.fail() end
 	bad_count = bad_count + 1
 end
 
@@ -136,8 +134,7 @@ for i, ev in ipairs(events) do
 	::next::
 end
 if not origin then
-	io.stderr:write(name, ": no slices (B/E or X events) in the trace\n")
-	os.exit(1)
+	smout.fail(name .. ": no slices (B/E or X events) in the trace")
 end
 
 -- Walk each thread's marks in time order: ends before begins at the same
@@ -203,7 +200,7 @@ end
 if #names > max_states then states[#states + 1] = { "other", "#aaaaaa" } end
 keep.idle = "idle"
 
-local w = smout.writer({ title = opts.title or name, entityKind = "Thread" }, states)
+local w <close> = smout.writer({ title = opts.title or name, entityKind = "Thread" }, states, opts.output)
 w:start(origin)
 for _, key in ipairs(order) do
 	local pid = key:match("^(.-)/")
@@ -237,3 +234,4 @@ for _, c in ipairs(changes) do
 	end
 end
 if bad_count > 0 then io.stderr:write(string.format("%s: %d bad events skipped\n", name, bad_count)) end
+w:finish()

@@ -30,6 +30,8 @@ the kernel's monotonic clock, not wall time).
 
   --threads   only the thread entities
   --cpus      only the CPU entities
+  -o FILE     write FILE (replaced only once the whole input is converted)
+              rather than standard output
   --lenient   skip malformed lines (reported on stderr) instead of stopping
   --title T   the statemap's title (default "Linux scheduler")
 ]]
@@ -42,11 +44,11 @@ local want_cpus = opts.cpus or not opts.threads
 local input, name = smout.open(files[1])
 local report = smout.reporter(name, opts.lenient)
 
-local w = smout.writer({ title = opts.title or "Linux scheduler", entityKind = "Thread or CPU" }, {
+local w <close> = smout.writer({ title = opts.title or "Linux scheduler", entityKind = "Thread or CPU" }, {
 	{ "on-cpu", "#2ca02c" }, { "runnable", "#d62728" }, { "sleeping", "#e8e8e8" },
 	{ "io-wait", "#ff7f0e" }, { "stopped", "#9467bd" }, { "dead", "#555555" },
 	{ "idle", "#ffffff" },
-})
+}, opts.output)
 
 local prev_state = { R = "runnable", S = "sleeping", I = "sleeping", D = "io-wait",
 	T = "stopped", t = "stopped", X = "dead", Z = "dead" }
@@ -132,3 +134,4 @@ for line in input:lines() do
 	::next::
 end
 report:finish()
+w:finish()

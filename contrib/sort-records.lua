@@ -6,7 +6,7 @@ local smout = require "smout"
 local json = statemap.json
 
 local usage = [[
-usage: statemap-lua contrib/sort-records.lua [--window TIME] [--lenient] [FILE]
+usage: statemap-lua contrib/sort-records.lua [--window TIME] [-o OUT] [--lenient] [FILE]
 
 Copies a statemap input file (FILE or standard input, one record per
 line) to standard output with its data and events in time order. Records
@@ -15,6 +15,8 @@ through. Memory is bounded by the window: a record is written once one
 WINDOW later has been seen, so records may arrive at most WINDOW late
 (default 1s; `500ms`, `2s` ...); a record later than that is an error.
 
+  -o OUT      write OUT (replaced only once the whole input is sorted)
+              rather than standard output
   --lenient   skip bad lines and too-late records (reported) instead of stopping
 ]]
 
@@ -24,6 +26,7 @@ local window = statemap.duration(opts.window or "1s")
 local input, name = smout.open(files[1])
 local report = smout.reporter(name, opts.lenient)
 local heap = smout.heap()
+local w <close> = smout.writer({}, nil, opts.output)
 local written = -1	-- time of the latest record written
 local newest = 0
 
@@ -39,7 +42,7 @@ for line in input:lines() do
 		end
 		local t = rec.time and math.tointeger(tonumber(rec.time))
 		if not t then
-			io.stdout:write(line, "\n")
+			w:raw(line)
 			goto next
 		end
 		if t < written then
@@ -51,13 +54,14 @@ for line in input:lines() do
 		while heap.size() > 0 and heap.peek() <= newest - window do
 			local tt, l = heap.pop()
 			written = tt
-			io.stdout:write(l, "\n")
+			w:raw(l)
 		end
 	end
 	::next::
 end
 while heap.size() > 0 do
 	local _, l = heap.pop()
-	io.stdout:write(l, "\n")
+	w:raw(l)
 end
 report:finish()
+w:finish()

@@ -4,7 +4,7 @@ package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/lib/?.lua;" .. package
 local smout = require "smout"
 
 local usage = [[
-usage: statemap-lua contrib/strace2statemap.lua [--lenient] [--title T] [FILE]
+usage: statemap-lua contrib/strace2statemap.lua [-o OUT] [--lenient] [--title T] [FILE]
 
 Reads the output of `strace -f -ttt -T -o FILE command` (FILE or standard
 input; `[pid N]` prefixes, as strace writes to a terminal, work too) and
@@ -14,6 +14,8 @@ calls and, during one, in the state of its family: file-io, network, wait
 ends. The system call is the tag. Reads and writes on sockets count as
 network. SIGCHLD and clone become events from one thread to another.
 
+  -o OUT      write OUT (replaced only once the whole input is converted)
+              rather than standard output
   --lenient   skip malformed lines (reported on stderr) instead of stopping
   --title T   the statemap's title (default "strace")
 ]]
@@ -28,7 +30,7 @@ local states = {
 	{ "wait", "#d9d9d9" }, { "sleep", "#f2f2f2" }, { "other", "#c27ad1" },
 	{ "exited", "#555555" },
 }
-local w = smout.writer({ title = opts.title or "strace", entityKind = "Thread" }, states)
+local w <close> = smout.writer({ title = opts.title or "strace", entityKind = "Thread" }, states, opts.output)
 
 -- System call families; read/write-style calls depend on the descriptor.
 local family = {}
@@ -239,3 +241,4 @@ for line in input:lines() do
 end
 flush(nil)
 report:finish()
+w:finish()

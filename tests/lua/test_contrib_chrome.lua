@@ -47,6 +47,8 @@ t = sm.load(out)
 check_eq("chrome: --max-states keeps the busiest names", C.names(t.states), { "idle", "other", "wait" })
 os.remove(out)
 
+C.check_output_option("chrome", "chrome2statemap.lua", { C.samples .. "/chrome-array.json" })
+
 local bad = os.tmpname()
 local fh = io.open(bad, "w")
 fh:write('[{"ph":"B","pid":1,"tid":1,"ts":1,"name":"a"},{"ph":"E","pid":1,"tid":1,"ts":2},',
@@ -55,6 +57,7 @@ fh:close()
 out, status, err = C.run("chrome2statemap.lua", bad)
 check_eq("chrome: a bad event is named by its position", { status, err:match(": (event %d+): ") }, { 1, "event 4" })
 os.remove(out)
+C.check_all_or_nothing("chrome: a bad event", "chrome2statemap.lua", { bad }, 1, "^.+: event 4: .+$")
 out, status, err = C.run("chrome2statemap.lua", "--lenient", bad)
 check_eq("chrome: --lenient reports both and goes on", { status, select(2, err:gsub("\n", "")) }, { 0, 3 })
 os.remove(out)

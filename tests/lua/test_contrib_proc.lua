@@ -88,11 +88,44 @@ t = status == 0 and sm.load(out)
 check("proc: -a sees many threads", t and #t:entities() >= 2, err)
 os.remove(out)
 
+-- Ctrl-C (SIGINT) stops sampling and the output is written: run in the
+-- background with -o, wait until the first samples reached the spool in
+-- TMPDIR, interrupt it, and wait for it to end (no time limits: each wait
+-- is for a condition, polled).
+do
+	local d = C.tmpdir()
+	os.execute("mkdir " .. C.quote(d .. "/tmp"))
+	local p2 = io.popen("TMPDIR=" .. C.quote(d .. "/tmp") .. " " .. C.quote(C.sm) .. " "
+		.. C.quote(C.top .. "/contrib/proc-statemap.lua") .. " -a -i 20ms -o " .. C.quote(d .. "/sys.out")
+		.. " > /dev/null 2> " .. C.quote(d .. "/err") .. " < /dev/null & echo $!")
+	local bg = p2:read("l")
+	p2:close()
+	local function poll(cond)
+		for _ = 1, 6000 do
+			if cond() then return true end
+			os.execute("sleep 0.05")
+		end
+		return false
+	end
+	local started = poll(function()
+		return os.execute("find " .. C.quote(d .. "/tmp") .. " -type f -size +0 | grep -q .")
+	end)
+	os.execute("kill -INT " .. bg)
+	local ended = poll(function() return not os.execute("kill -0 " .. bg .. " 2> /dev/null") end)
+	local ok, t2 = pcall(sm.load, d .. "/sys.out")
+	check_eq("proc: Ctrl-C stops sampling and writes the output", { started, ended, ok and #t2:entities() > 0,
+		C.slurp(d .. "/err"), C.ls(d), C.ls(d .. "/tmp") },
+		{ true, true, true, "", { "err", "sys.out", "tmp" }, {} })
+	C.rmdir(d)
+end
+
 out, status, err = C.run("proc-statemap.lua", "--", "/nonexistent/command")
 check("proc: a command that does not start is an error",
 	status == 1 and err:find("no thread was sampled", 1, true) ~= nil, err)
 os.remove(out)
 
+C.check_all_or_nothing("proc: a command that does not start", "proc-statemap.lua",
+	{ "--", "/nonexistent/command" }, 1, "^proc%-statemap: no thread was sampled", 2)
 out, status, err = C.run("proc-statemap.lua", "-p", "x")
 check_eq("proc: a bad option is status 2", { status, err }, { 2, "proc-statemap: -p wants a process id\n" })
 os.remove(out)

@@ -32,6 +32,7 @@ check_eq("sort: records in time order, the others passed through", times,
 local t = sm.load(out)
 check_eq("sort: the result loads", { t:entity("x"):at(4) }, { "b", nil, 3, 5 })
 os.remove(out)
+C.check_output_option("sort", "sort-records.lua", { "--window", "10", input })
 write({
 	'{"start":[0,0],"states":{"a":{"value":0}}}',
 	'{"time":"50","entity":"x","state":0}',
@@ -41,6 +42,7 @@ write({
 out, status, err = C.run("sort-records.lua", "--window", "10", input)
 check_eq("sort: a record later than the window is an error with its line", { status, err:match(":(%d+): ") }, { 1, "4" })
 os.remove(out)
+C.check_all_or_nothing("sort: a late record", "sort-records.lua", { "--window", "10", input }, 1, "^.+:4: .+$")
 os.remove(input)
 
 if os.execute("command -v bpftrace > /dev/null 2>&1") then

@@ -43,6 +43,8 @@ check_eq("strace: SIGCHLD events from child to parent", sigchld, 3)
 check_eq("strace: clone and vfork events from parent to child", clones, 3)
 os.remove(out)
 
+C.check_output_option("strace", "strace2statemap.lua", { C.samples .. "/strace-sh.txt" })
+
 -- Malformed input: line numbers, non-zero exit, and --lenient.
 local bad = os.tmpname()
 local f = io.open(bad, "w")
@@ -53,6 +55,7 @@ out, status, err = C.run("strace2statemap.lua", bad)
 check_eq("strace: a bad line is an error with its number",
 	{ status, err:match(":(%d+): ") }, { 1, "2" })
 os.remove(out)
+C.check_all_or_nothing("strace: a bad line", "strace2statemap.lua", { bad }, 1, "^.+:2: .+$")
 out, status, err = C.run("strace2statemap.lua", "--lenient", bad)
 check("strace: --lenient skips it", status == 0 and sm.load(out):entity("100").transitions == 4, err)
 os.remove(out)
