@@ -11,10 +11,11 @@ usage: statemap-lua contrib/chrome2statemap.lua [OPTIONS] [FILE]
 Reads a trace in the Chrome Trace Event Format (a JSON array of events, or
 an object with "traceEvents"; FILE or standard input), as written by
 Chrome, Perfetto's JSON export, Go, tracing-chrome and many profilers,
-and writes a statemap: one entity per thread (named PID/TID, described by
-the process_name and thread_name metadata), whose state is the name of
-the innermost open slice (or, with --outermost, the outermost one), or
-"idle" outside all slices. Duration slices are "B"/"E" pairs and
+and writes a statemap: one entity per thread (named NAME/TID by its
+thread_name, or its process_name; PID:TID for a TID two processes use;
+described by both names), whose state is the name of the innermost open
+slice (or, with --outermost, the outermost one), or "idle" outside all
+slices. Duration slices are "B"/"E" pairs and
 complete "X" events (ts and dur in microseconds); instant, counter, async
 and other events are skipped. Flow events ("s", "t", "f" with the same
 id, or bind_id with flow_out / flow_in) become events from one thread to
@@ -202,12 +203,20 @@ keep.idle = "idle"
 
 local w <close> = smout.writer({ title = opts.title or name, entityKind = "Thread" }, states, opts.output)
 w:start(origin)
+-- Entities are named NAME/TID: the thread's name, or its process's if it
+-- has none; TID is PID:TID where two processes have a thread of that id.
+local pids_of = {}
 for _, key in ipairs(order) do
-	local pid = key:match("^(.-)/")
+	local tid = key:match("/(.*)$")
+	pids_of[tid] = (pids_of[tid] or 0) + 1
+end
+for _, key in ipairs(order) do
+	local pid, tid = key:match("^(.-)/(.*)$")
 	local desc = {}
 	if pnames[pid] then desc[#desc + 1] = pnames[pid] end
 	if tnames[key] then desc[#desc + 1] = tnames[key] end
 	if #desc > 0 then w:describe(key, table.concat(desc, ": ")) end
+	w:label(key, smout.thread_name(tnames[key] or pnames[pid], pids_of[tid] > 1 and (pid .. ":" .. tid) or tid))
 end
 
 -- Flow steps in order become events from each step's thread to the next's.

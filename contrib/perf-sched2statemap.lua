@@ -55,10 +55,21 @@ local prev_state = { R = "runnable", S = "sleeping", I = "sleeping", D = "io-wai
 
 local origin, last
 local state = {}	-- tid -> its current state
+local comms = {}	-- tid -> its latest command name
+local tagged = {}	-- tids that were a CPU's tag, in order, and as a set
+
+local function named(tid, comm)
+	if comm and comms[tid] ~= comm then
+		comms[tid] = comm
+		w:label(tid, smout.thread_name(comm, tid))
+		if want_threads then w:describe(tid, comm) end
+	end
+end
 
 local function thread(now, tid, st, comm)
-	if tid == "0" or not want_threads then return end
-	if comm then w:describe(tid, comm) end
+	if tid == "0" then return end
+	named(tid, comm)
+	if not want_threads then return end
 	if state[tid] == "dead" and st ~= "on-cpu" then return end	-- only reuse revives
 	state[tid] = st
 	w:datum(now, tid, st)
@@ -70,8 +81,12 @@ local function cpu(now, c, tid, comm)
 	if tid == "0" then
 		w:datum(now, e, "idle")
 	else
-		w:tag("on-cpu", tid, { pid = tonumber(tid), comm = comm })
-		w:datum(now, e, "on-cpu", tid)
+		named(tid, comm)
+		if not tagged[tid] then
+			tagged[tid] = true
+			tagged[#tagged + 1] = tid
+		end
+		w:datum(now, e, "on-cpu", tid, true)
 	end
 end
 
@@ -132,6 +147,11 @@ for line in input:lines() do
 		-- other events (sched_waking, sched_migrate_task ...) are skipped
 	end
 	::next::
+end
+-- The CPUs' tags are the threads' names; their definitions, with the
+-- final command names, come last.
+for _, tid in ipairs(tagged) do
+	w:tag("on-cpu", tid, { pid = tonumber(tid), comm = comms[tid] }, true)
 end
 report:finish()
 w:finish()

@@ -10,9 +10,10 @@ usage: statemap-lua contrib/proc-statemap.lua [OPTIONS] -- COMMAND [ARGS...]
        statemap-lua contrib/proc-statemap.lua [OPTIONS] -a
 
 Samples the state of threads in /proc/PID/task/TID/stat every INTERVAL
-and writes a statemap (one entity per thread, named by thread id and
-described as "process (pid P): thread") to standard output, until the
-process exits or the duration has passed. Needs no privileges.
+and writes a statemap (one entity per thread, named COMM/TID by its
+last command name and thread id, described as "process (pid P):
+thread") to standard output, until the process exits or the duration
+has passed. Needs no privileges.
 
   -- COMMAND   start COMMAND (its standard output goes to our standard
                error) and sample it and its descendants until it exits
@@ -196,6 +197,7 @@ local function sample()
 					end
 					w:describe(tid, p == tid and string.format("%s (pid %s)", comm, p)
 						or string.format("%s (pid %s): %s", pcomm, p, comm))
+					w:label(tid, smout.thread_name(comm, tid))
 					local state = st == "R" and running_or_not(th, path, wall, ticks) or letter[st] or "sleeping"
 					if state ~= "running" and state ~= "runnable" then
 						running_or_not(th, path, wall, ticks)	-- keep the history going

@@ -234,6 +234,16 @@ function W:finish()
 	current = nil
 end
 
+--- The name of a thread's entity, the same in every converter:
+--- "COMM/ID", the command (or thread) name and the thread's id (just ID
+--- while no name is known). A thread keeps one entity whatever it is
+--- called: converters give it the last name it had in the trace (after
+--- an exec or a rename), through writer:label.
+function smout.thread_name(comm, id)
+	if comm and comm ~= "" then return comm .. "/" .. tostring(id) end
+	return tostring(id)
+end
+
 --- Seconds written as decimal text ("1700000000.123456", "12.5") to
 --- integer nanoseconds, without going through floating point; nil if the
 --- text is not such a number.

@@ -24,8 +24,14 @@ for _, e in ipairs(t:entities()) do
 	local thread = (e.description or ""):match(": (%w+)$") or "main"
 	by[thread] = e
 end
-check("proc: one entity per thread, named by the process and thread names",
+check("proc: one entity per thread, described by the process and thread names",
 	by.spin and by.nap and by.io and by.main and #t:entities() == 4, unit.show(C.names(t:entities())))
+local named = true
+for thread, e in pairs(by) do
+	local want = thread == "main" and "workload" or thread
+	if not e.name:match("^" .. want .. "/%d+$") then named = false end
+end
+check("proc: entities are named COMM/TID", named, unit.show(C.names(t:entities())))
 local hf = io.open("/proc/sys/kernel/hostname")
 check_eq("proc: the host is this machine", t.host, hf and hf:read("l"))
 if hf then hf:close() end
@@ -61,8 +67,8 @@ local pid = p:read("l")
 p:close()
 out, status, err = C.run("proc-statemap.lua", "-p", pid, "-d", "300ms", "-i", "20ms")
 t = status == 0 and sm.load(out)
-check_eq("proc: -p and -d", t and { C.names(t:entities()), t.finish - t.begin, (t:entity(pid):at(250000000)) },
-	{ { pid }, 300000000, "sleeping" })
+check_eq("proc: -p and -d", t and { C.names(t:entities()), t.finish - t.begin, (t:entity("sleep/" .. pid):at(250000000)) },
+	{ { "sleep/" .. pid }, 300000000, "sleeping" })
 os.execute("kill " .. pid .. " 2> /dev/null")
 os.remove(out)
 
@@ -76,7 +82,8 @@ t = status == 0 and sm.load(out)
 local descs, kill = {}, { pid }
 for _, e in ipairs(t and t:entities() or {}) do
 	descs[#descs + 1] = e.description:match("^%S+")
-	if e.name ~= pid then kill[#kill + 1] = e.name end
+	local tid = e.name:match("/(%d+)$")
+	if tid ~= pid then kill[#kill + 1] = tid end
 end
 table.sort(descs)
 check_eq("proc: -c follows children", descs, { "sh", "sleep" })
