@@ -148,7 +148,7 @@ end
 local live = "bpftrace: sched-statemap.bt traces a workload"
 local why
 if not have_bpftrace then
-	why = nil	-- already skipped above
+	why = "bpftrace is not installed"
 elseif not os.execute("command -v cc > /dev/null 2>&1") then
 	why = "no C compiler for tests/contrib/exits.c"
 else
@@ -157,11 +157,12 @@ else
 		why = err2
 	else
 		local ok, text = sh(probe)
-		if not ok then why = "bpftrace cannot trace here: " .. (text:match("ERROR: [^\n]*") or text:match("[^\n]*")) end
+		if not ok then why = "bpftrace cannot trace here: " .. (text:match("([^\n]+)\n*$") or "") end
 	end
 end
-if have_bpftrace and why then unit.skip(live, why) end
-if have_bpftrace and not why then
+if why then
+	unit.skip(live, why)
+else
 	local d = C.tmpdir()
 	os.execute("cc -O2 -pthread -o " .. C.quote(d .. "/exits") .. " " .. C.quote(C.samples .. "/exits.c"))
 	local function trace(q, file)

@@ -102,26 +102,40 @@ check("strace: --help", status == 0 and io.open(out):read("a"):find("usage:", 1,
 os.remove(out)
 
 -- A real run: strace a shell that sleeps in a child and reads a file.
+-- Where strace is missing or cannot trace (no ptrace), this is skipped,
+-- and fails with REQUIRE_STRACE=1.
+local live = "strace: a live capture converts"
 local have = os.execute("command -v strace > /dev/null 2>&1")
+local raw = os.tmpname()
+local why
 if not have then
-	check("strace: strace is installed (CI installs it)", false)
+	why = "strace is not installed"
 else
-	local raw = os.tmpname()
-	local ok = os.execute("strace -f -ttt -T -o " .. raw ..
-		" sh -c 'sleep 0.3 & cat /etc/passwd > /dev/null; wait' 2> /dev/null")
-	check("strace: strace runs here", ok)
+	local p = io.popen("strace -f -ttt -T -o " .. raw ..
+		" sh -c 'sleep 0.3 & cat /etc/passwd > /dev/null; wait' 2>&1 > /dev/null")
+	local text = p:read("a")
+	if not p:close() then why = "strace cannot trace here: " .. (text:match("[^\n]*") or "") end
+end
+if why then
+	if os.getenv("REQUIRE_STRACE") == "1" then
+		check(live, false, why)
+	else
+		unit.skip(live, why)
+	end
+else
 	out, status, err = C.run("strace2statemap.lua", raw)
-	check_eq("strace: converts a live capture", { status, err }, { 0, "" })
-	local live = sm.load(out)
+	check_eq(live, { status, err }, { 0, "" })
+	local ok, t3 = pcall(sm.load, out)
 	local sleeper
-	for _, e in ipairs(live:entities()) do
+	for _, e in ipairs(ok and t3:entities() or {}) do
 		if e.description == "sleep" then sleeper = e end
 	end
-	check("strace: the sleep process is found", sleeper ~= nil)
+	check("strace: the sleep process is found, named sleep/PID", sleeper ~= nil and sleeper.name:match("^sleep/%d+$") ~= nil)
 	if sleeper then
+		-- sleep 0.3 cannot sleep less than 0.3 s, however slow the machine.
 		local ti = sleeper:time_in()
 		check("strace: it sleeps at least 0.29s", (ti.sleep or 0) >= 290000000, unit.show(ti))
 	end
 	os.remove(out)
-	os.remove(raw)
 end
+os.remove(raw)
