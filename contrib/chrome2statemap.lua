@@ -15,11 +15,11 @@ and writes a statemap: one entity per thread (named NAME/TID by its
 thread_name, or its process_name; PID:TID for a TID two processes use;
 described by both names), whose state is the name of the innermost open
 slice (or, with --outermost, the outermost one), or "idle" outside all
-slices. Duration slices are "B"/"E" pairs and
-complete "X" events (ts and dur in microseconds); instant, counter, async
-and other events are skipped. Flow events ("s", "t", "f" with the same
-id, or bind_id with flow_out / flow_in) become events from one thread to
-the next, named after the flow.
+slices. Duration slices are "B"/"E" pairs and complete "X" events (ts
+and dur in microseconds); instant, counter, async and other events are
+skipped. Flow events ("s", "t", "f" with the same id, or bind_id with
+flow_out / flow_in) become events from one thread to the next, named
+after the flow.
 
 The whole file is read into memory (JSON has no streaming form here).
 Errors name the event by its position: FILE: event N: message.

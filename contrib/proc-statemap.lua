@@ -12,8 +12,8 @@ usage: statemap-lua contrib/proc-statemap.lua [OPTIONS] -- COMMAND [ARGS...]
 Samples the state of threads in /proc/PID/task/TID/stat every INTERVAL
 and writes a statemap (one entity per thread, named COMM/TID by its
 last command name and thread id, described as "process (pid P):
-thread") to standard output, until the process exits or the duration
-has passed. Needs no privileges.
+thread"), until the process exits, the duration has passed or Ctrl-C.
+Needs no privileges.
 
   -- COMMAND   start COMMAND (its standard output goes to our standard
                error) and sample it and its descendants until it exits
