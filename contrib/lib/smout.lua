@@ -78,9 +78,20 @@ function smout.writer(meta, states, output)
 	if output == "-" then output = nil end
 	w.output = output
 	w.spool_name = mktemp()
-	w.spool = io.open(w.spool_name, "w")
-	if not w.spool then smout.fail("cannot create a temporary file (TMPDIR)") end
 	current = w
+	w.spool = io.open(w.spool_name, "w")
+	if not w.spool then smout.fail("cannot write a temporary file " .. w.spool_name .. " (TMPDIR)") end
+	if output then
+		-- Made now, so that a FILE that cannot be written stops us before
+		-- the input is read; filled and renamed by finish.
+		w.tmp = output .. ".tmp." .. self_pid()
+		local err
+		w.out, err = io.open(w.tmp, "w")
+		if not w.out then
+			w.tmp = nil
+			smout.fail(tostring(err))
+		end
+	end
 	local st = {}
 	local uncoloured = 0
 	for i, s in ipairs(states or {}) do
@@ -172,6 +183,10 @@ function W:abort()
 		self.spool:close()
 		self.spool = nil
 	end
+	if self.out then
+		self.out:close()
+		self.out = nil
+	end
 	os.remove(self.spool_name)
 	if self.tmp then os.remove(self.tmp) end
 end
@@ -183,16 +198,7 @@ function W:finish()
 	local okw, werr = self.spool:close()
 	self.spool = nil
 	if not okw then smout.fail("cannot write a temporary file: " .. tostring(werr)) end
-	local out = io.stdout
-	if self.output then
-		self.tmp = self.output .. ".tmp." .. self_pid()
-		local err
-		out, err = io.open(self.tmp, "w")
-		if not out then
-			self.tmp = nil
-			smout.fail(err)
-		end
-	end
+	local out = self.out or io.stdout
 	local names = {}
 	for e, name in pairs(self.labels) do names[json.encode(e)] = json.encode(name) end
 	local ok, err = true, nil
@@ -206,7 +212,9 @@ function W:finish()
 			if t ~= "" then parts[#parts + 1] = '"target":' .. (names[t] or t) .. "," end
 			if g ~= "" then parts[#parts + 1] = '"tag":' .. (names[g] or g) .. "," end
 			local head = table.concat(parts)
-			if rest == "{}" then
+			if head == "{" then
+				ok, err = out:write(rest, "\n")
+			elseif rest == "{}" then
 				ok, err = out:write(head:sub(1, -2), "}\n")
 			else
 				ok, err = out:write(head, rest:sub(2), "\n")
@@ -217,6 +225,7 @@ function W:finish()
 	if ok then
 		if self.output then
 			ok, err = out:close()
+			self.out = nil
 		else
 			ok, err = out:flush()
 		end

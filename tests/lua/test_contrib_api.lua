@@ -39,6 +39,15 @@ check_eq("api: standard input gives the same", piped, io.open(out):read("a"))
 os.remove(out)
 
 C.check_output_option("api", "apitimeline2statemap.lua", { C.samples .. "/api-timeline.txt" })
+do
+	local d = C.tmpdir()
+	local o2, st2, e2 = C.run("apitimeline2statemap.lua", "-o", d .. "/no/such/dir/run.out", C.samples .. "/api-timeline.txt")
+	check_eq("api: -o into a directory that does not exist fails at once, one line naming it",
+		{ st2, select(2, e2:gsub("\n", "")), e2:find(d .. "/no/such/dir/run.out", 1, true) ~= nil, C.ls(d) },
+		{ 1, 1, true, {} })
+	os.remove(o2)
+	C.rmdir(d)
+end
 
 local bad = os.tmpname()
 f = io.open(bad, "w")
