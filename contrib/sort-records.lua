@@ -11,7 +11,9 @@ usage: statemap-lua contrib/sort-records.lua [--window TIME] [--names] [-o OUT] 
 Copies a statemap input file (FILE or standard input: JSON objects one
 after the other, usually one a line, but an object may span lines, as
 pretty-printed metadata does, and a line may hold several) with its data
-and events in time order, one record a line. Records without a time
+and events in time order, one record a line. bpftrace's "Lost N events"
+lines (its buffers overflowed) are reported as warnings; the maps it
+prints as it exits ("@name[key]: value" lines) are left out. Records without a time
 (metadata, descriptions, tag definitions) pass straight through. Memory
 is bounded by the window: a record is written once one WINDOW later has
 been seen, so records may arrive at most WINDOW late (default 1s;
@@ -97,6 +99,21 @@ for line in input:lines() do
 	if depth == 0 then
 		local first = line:find("%S")
 		if not first then goto next end
+		-- bpftrace's own lines: a buffer that overflowed (a warning: the
+		-- statemap misses those events), its maps printed as it exits
+		-- (entries that probes made after END cleared them), the banner
+		-- that -q leaves out.
+		if line:match("^@[%w_]*[%[:]") then goto next end
+		local lost = line:match("^Lost (%d+) events$")
+		if lost then
+			io.stderr:write(string.format("%s:%d: bpftrace lost %s events (the statemap misses them)\n",
+				name, lineno, lost))
+			goto next
+		end
+		if line:match("^Attaching %d+ probes?%.%.%.$") then
+			report:bad(lineno, "bpftrace's banner: run bpftrace with -q")
+			goto next
+		end
 		if line:byte(first) == 123 and line:match("}%s*$") then
 			local ok, rec = pcall(json.decode, line, name)
 			if ok then
