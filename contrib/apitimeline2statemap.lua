@@ -26,6 +26,8 @@ which it returns to what it was doing.
                  (default sleep,Sleep,SleepEx,usleep,nanosleep)
   --start SECS   the wall-clock time of TOC 0, in seconds since the epoch
                  (default 0)
+  -o FILE        write FILE (replaced only once the whole timeline is
+                 converted) rather than standard output
   --lenient      skip malformed lines (reported on stderr) instead of stopping
   --title T      the statemap's title (default "API timeline")
 
@@ -70,7 +72,7 @@ for l in each_line() do
 		states[#states + 1] = { api }
 	end
 end
-local w = smout.writer({ title = opts.title or "API timeline", entityKind = "Thread" }, states)
+local w <close> = smout.writer({ title = opts.title or "API timeline", entityKind = "Thread" }, states, opts.output)
 w:start(start)
 
 local threads, order = {}, {}
@@ -163,9 +165,7 @@ for line in each_line() do
 end
 if stop_until then resume(math.min(stop_until, last)) end
 report:finish()
-if #order == 0 then
-	io.stderr:write(name, ": no thread in the timeline\n")
-	os.exit(1)
-end
+if #order == 0 then smout.fail(name .. ": no thread in the timeline") end
 -- Every thread lives to the end: its state is repeated at the last time.
 for _, who in ipairs(order) do w:datum(last, who, threads[who].shown) end
+w:finish()

@@ -11,14 +11,15 @@ usage: statemap-lua contrib/chrome2statemap.lua [OPTIONS] [FILE]
 Reads a trace in the Chrome Trace Event Format (a JSON array of events, or
 an object with "traceEvents"; FILE or standard input), as written by
 Chrome, Perfetto's JSON export, Go, tracing-chrome and many profilers,
-and writes a statemap: one entity per thread (named PID/TID, described by
-the process_name and thread_name metadata), whose state is the name of
-the innermost open slice (or, with --outermost, the outermost one), or
-"idle" outside all slices. Duration slices are "B"/"E" pairs and
-complete "X" events (ts and dur in microseconds); instant, counter, async
-and other events are skipped. Flow events ("s", "t", "f" with the same
-id, or bind_id with flow_out / flow_in) become events from one thread to
-the next, named after the flow.
+and writes a statemap: one entity per thread (named NAME/TID by its
+thread_name, or its process_name; PID:TID for a TID two processes use;
+described by both names), whose state is the name of the innermost open
+slice (or, with --outermost, the outermost one), or "idle" outside all
+slices. Duration slices are "B"/"E" pairs and complete "X" events (ts
+and dur in microseconds); instant, counter, async and other events are
+skipped. Flow events ("s", "t", "f" with the same id, or bind_id with
+flow_out / flow_in) become events from one thread to the next, named
+after the flow.
 
 The whole file is read into memory (JSON has no streaming form here).
 Errors name the event by its position: FILE: event N: message.
@@ -26,6 +27,8 @@ Errors name the event by its position: FILE: event N: message.
   --outermost    the outermost slice names the state (default innermost)
   --max-states N keep the N names with the most time as states, the rest
                  become "other" (default 40)
+  -o FILE        write FILE (replaced only once the whole trace is
+                 converted) rather than standard output
   --lenient      skip bad events (reported on stderr) instead of stopping
   --title T      the statemap's title (default: the file name)
 ]]
@@ -41,21 +44,17 @@ end
 local input, name = smout.open(files[1])
 local text = input:read("a")
 local ok, doc = pcall(json.decode, text, name)
-if not ok then
-	io.stderr:write(tostring(doc), "\n")
-	os.exit(1)
-end
+if not ok then smout.fail(tostring(doc)) end
 local events = doc
 if type(doc) == "table" and doc.traceEvents then events = doc.traceEvents end
 if type(events) ~= "table" or (next(events) ~= nil and events[1] == nil) then
-	io.stderr:write(name, ": expected an array of events or {\"traceEvents\": [...]}\n")
-	os.exit(1)
+	smout.fail(name .. ": expected an array of events or {\"traceEvents\": [...]}")
 end
 
 local bad_count = 0
 local function bad(i, msg)
 	io.stderr:write(string.format("%s: event %d: %s\n", name, i, msg))
-	if not opts.lenient then os.exit(1) end
+	if not opts.lenient then smout.fail() end
 	bad_count = bad_count + 1
 end
 
@@ -136,8 +135,7 @@ for i, ev in ipairs(events) do
 	::next::
 end
 if not origin then
-	io.stderr:write(name, ": no slices (B/E or X events) in the trace\n")
-	os.exit(1)
+	smout.fail(name .. ": no slices (B/E or X events) in the trace")
 end
 
 -- Walk each thread's marks in time order: ends before begins at the same
@@ -203,14 +201,22 @@ end
 if #names > max_states then states[#states + 1] = { "other", "#aaaaaa" } end
 keep.idle = "idle"
 
-local w = smout.writer({ title = opts.title or name, entityKind = "Thread" }, states)
+local w <close> = smout.writer({ title = opts.title or name, entityKind = "Thread" }, states, opts.output)
 w:start(origin)
+-- Entities are named NAME/TID: the thread's name, or its process's if it
+-- has none; TID is PID:TID where two processes have a thread of that id.
+local pids_of = {}
 for _, key in ipairs(order) do
-	local pid = key:match("^(.-)/")
+	local tid = key:match("/(.*)$")
+	pids_of[tid] = (pids_of[tid] or 0) + 1
+end
+for _, key in ipairs(order) do
+	local pid, tid = key:match("^(.-)/(.*)$")
 	local desc = {}
 	if pnames[pid] then desc[#desc + 1] = pnames[pid] end
 	if tnames[key] then desc[#desc + 1] = tnames[key] end
 	if #desc > 0 then w:describe(key, table.concat(desc, ": ")) end
+	w:label(key, smout.thread_name(tnames[key] or pnames[pid], pids_of[tid] > 1 and (pid .. ":" .. tid) or tid))
 end
 
 -- Flow steps in order become events from each step's thread to the next's.
@@ -237,3 +243,4 @@ for _, c in ipairs(changes) do
 	end
 end
 if bad_count > 0 then io.stderr:write(string.format("%s: %d bad events skipped\n", name, bad_count)) end
+w:finish()

@@ -10,9 +10,10 @@ usage: statemap-lua contrib/proc-statemap.lua [OPTIONS] -- COMMAND [ARGS...]
        statemap-lua contrib/proc-statemap.lua [OPTIONS] -a
 
 Samples the state of threads in /proc/PID/task/TID/stat every INTERVAL
-and writes a statemap (one entity per thread, named by thread id and
-described as "process (pid P): thread") to standard output, until the
-process exits or the duration has passed. Needs no privileges.
+and writes a statemap (one entity per thread, named COMM/TID by its
+last command name and thread id, described as "process (pid P):
+thread"), until the process exits, the duration has passed or Ctrl-C.
+Needs no privileges.
 
   -- COMMAND   start COMMAND (its standard output goes to our standard
                error) and sample it and its descendants until it exits
@@ -20,7 +21,8 @@ process exits or the duration has passed. Needs no privileges.
   -a           sample every thread on the system (stop with -d or Ctrl-C)
   -c           with -p, also the descendants of PID
   -i INTERVAL  time between samples (default 10ms; 1ms at the least)
-  -d DURATION  stop after this long (`5s`, `500ms`)
+  -d DURATION  stop after this long (`5s`, `500ms`); Ctrl-C stops too
+  -o FILE      write FILE (replaced at the end) rather than standard output
   --title T    the statemap's title
 
 States, from the state letter of each sample: running and runnable (R:
@@ -41,8 +43,7 @@ local opts, rest = smout.options(arg, {
 	["-i"] = { "interval", true }, ["-d"] = { "duration", true },
 	["--title"] = { "title", true } }, usage)
 local function die(msg)
-	io.stderr:write("proc-statemap: ", msg, "\n")
-	os.exit(2)
+	smout.fail("proc-statemap: " .. msg, 2)
 end
 local interval = statemap.duration(opts.interval or "10ms")
 if interval < 1000000 then die("the interval must be at least 1ms") end
@@ -98,12 +99,12 @@ local function parse_stat(text)
 end
 
 local host = slurp("/proc/sys/kernel/hostname")
-local w = smout.writer({ title = opts.title or ("threads of " .. (#rest > 0 and rest[1] or opts.pid or "the system")),
+local w <close> = smout.writer({ title = opts.title or ("threads of " .. (#rest > 0 and rest[1] or opts.pid or "the system")),
 	host = host and host:gsub("\n$", ""), entityKind = "Thread" }, {
 	{ "running", "#2ca02c" }, { "runnable", "#d62728" }, { "sleeping", "#e8e8e8" },
 	{ "disk-wait", "#ff7f0e" }, { "stopped", "#9467bd" }, { "zombie", "#8c564b" },
 	{ "dead", "#555555" },
-})
+}, opts.output)
 local letter = { S = "sleeping", I = "sleeping", D = "disk-wait", T = "stopped", t = "stopped",
 	Z = "zombie", X = "dead" }
 
@@ -135,91 +136,98 @@ end
 local lineno = 0
 local finished = false
 local sampled_any = false
-while not finished do
-	local line = ticker:read("l")
-	if not line then break end
-	lineno = lineno + 1
-	local stamp, list = line:match("^(%S+)%s*(.*)$")
-	local wall = stamp and smout.seconds_ns(stamp)
-	if not wall then die("bad tick from the helper shell: " .. line) end
-	if not origin then
-		origin = wall
-		w:start(wall)
-	end
-	local now = wall - origin
-	if limit and now >= limit then
-		now = limit
-		finished = true
-	end
-	-- Which processes to look at: all, one, or a tree found through ppid.
-	local wanted
-	if opts.children or #rest > 0 then
-		local parent, kids = {}, {}
-		for p in list:gmatch("/proc/(%d+)/task/%d+") do
-			if not parent[p] then
-				local s = slurp("/proc/" .. p .. "/stat")
-				local ppid
-				if s then ppid = select(3, parse_stat(s)) end
-				parent[p] = ppid or "?"
-				kids[ppid or "?"] = kids[ppid or "?"] or {}
-				table.insert(kids[ppid or "?"], p)
+local function sample()
+	while not finished do
+		local line = ticker:read("l")
+		if not line then break end
+		lineno = lineno + 1
+		local stamp, list = line:match("^(%S+)%s*(.*)$")
+		local wall = stamp and smout.seconds_ns(stamp)
+		if not wall then smout.fail("proc-statemap: bad tick from the helper shell: " .. line) end
+		if not origin then
+			origin = wall
+			w:start(wall)
+		end
+		local now = wall - origin
+		if limit and now >= limit then
+			now = limit
+			finished = true
+		end
+		-- Which processes to look at: all, one, or a tree found through ppid.
+		local wanted
+		if opts.children or #rest > 0 then
+			local parent, kids = {}, {}
+			for p in list:gmatch("/proc/(%d+)/task/%d+") do
+				if not parent[p] then
+					local s = slurp("/proc/" .. p .. "/stat")
+					local ppid
+					if s then ppid = select(3, parse_stat(s)) end
+					parent[p] = ppid or "?"
+					kids[ppid or "?"] = kids[ppid or "?"] or {}
+					table.insert(kids[ppid or "?"], p)
+				end
+			end
+			wanted = { [root] = true }
+			local queue = { root }
+			while #queue > 0 do
+				local p = table.remove(queue)
+				for _, k in ipairs(kids[p] or {}) do
+					if not wanted[k] then wanted[k] = true; queue[#queue + 1] = k end
+				end
 			end
 		end
-		wanted = { [root] = true }
-		local queue = { root }
-		while #queue > 0 do
-			local p = table.remove(queue)
-			for _, k in ipairs(kids[p] or {}) do
-				if not wanted[k] then wanted[k] = true; queue[#queue + 1] = k end
+		local seen = {}
+		local root_alive = opts.all
+		for p, tid in list:gmatch("/proc/(%d+)/task/(%d+)") do
+			if not wanted or wanted[p] then
+				local path = "/proc/" .. p .. "/task/" .. tid
+				local s = slurp(path .. "/stat")
+				local comm, st, ticks
+				if s then comm, st, _, ticks = parse_stat(s) end
+				if comm then
+					local th = threads[tid]
+					if not th then
+						th = { history = {} }
+						threads[tid] = th
+					end
+					local pcomm = comm
+					if p ~= tid then
+						local ps = slurp("/proc/" .. p .. "/comm")
+						pcomm = ps and ps:gsub("\n$", "") or "?"
+					end
+					w:describe(tid, p == tid and string.format("%s (pid %s)", comm, p)
+						or string.format("%s (pid %s): %s", pcomm, p, comm))
+					w:label(tid, smout.thread_name(comm, tid))
+					local state = st == "R" and running_or_not(th, path, wall, ticks) or letter[st] or "sleeping"
+					if state ~= "running" and state ~= "runnable" then
+						running_or_not(th, path, wall, ticks)	-- keep the history going
+					end
+					if th.state ~= state or finished then
+						th.state = state
+						w:datum(now, tid, state)
+					end
+					seen[tid] = true
+					sampled_any = true
+					if p == root and tid == root and st ~= "Z" and st ~= "X" then root_alive = true end
+				end
 			end
 		end
-	end
-	local seen = {}
-	local root_alive = opts.all
-	for p, tid in list:gmatch("/proc/(%d+)/task/(%d+)") do
-		if not wanted or wanted[p] then
-			local path = "/proc/" .. p .. "/task/" .. tid
-			local s = slurp(path .. "/stat")
-			local comm, st, ticks
-			if s then comm, st, _, ticks = parse_stat(s) end
-			if comm then
-				local th = threads[tid]
-				if not th then
-					th = { history = {} }
-					threads[tid] = th
-				end
-				local pcomm = comm
-				if p ~= tid then
-					local ps = slurp("/proc/" .. p .. "/comm")
-					pcomm = ps and ps:gsub("\n$", "") or "?"
-				end
-				w:describe(tid, p == tid and string.format("%s (pid %s)", comm, p)
-					or string.format("%s (pid %s): %s", pcomm, p, comm))
-				local state = st == "R" and running_or_not(th, path, wall, ticks) or letter[st] or "sleeping"
-				if state ~= "running" and state ~= "runnable" then
-					running_or_not(th, path, wall, ticks)	-- keep the history going
-				end
-				if th.state ~= state or finished then
-					th.state = state
-					w:datum(now, tid, state)
-				end
-				seen[tid] = true
-				sampled_any = true
-				if p == root and tid == root and st ~= "Z" and st ~= "X" then root_alive = true end
+		for tid, th in pairs(threads) do
+			if not seen[tid] then
+				if th.state ~= "dead" then w:datum(now, tid, "dead") end
+				threads[tid] = nil
 			end
 		end
+		w:flush()
+		if not root_alive then finished = true end
 	end
-	for tid, th in pairs(threads) do
-		if not seen[tid] then
-			if th.state ~= "dead" then w:datum(now, tid, "dead") end
-			threads[tid] = nil
-		end
-	end
-	io.stdout:flush()
-	if not root_alive then finished = true end
 end
+-- Ctrl-C (SIGINT: statemap-lua raises "interrupted" in the running code)
+-- stops the sampling like -d does, and the output is written.
+local ok, err = pcall(sample)
+if not ok and not tostring(err):match("interrupted$") then error(err, 0) end
 ticker:close()
 if not next(threads) and not sampled_any then
-	io.stderr:write("proc-statemap: no thread was sampled (the process ended, or never started, before the first sample)\n")
-	os.exit(1)
+	smout.fail("proc-statemap: no thread was sampled (the process ended, or never started, before the first sample)")
 end
+w:finish()

@@ -4,16 +4,20 @@ package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/lib/?.lua;" .. package
 local smout = require "smout"
 
 local usage = [[
-usage: statemap-lua contrib/strace2statemap.lua [--lenient] [--title T] [FILE]
+usage: statemap-lua contrib/strace2statemap.lua [-o OUT] [--lenient] [--title T] [FILE]
 
 Reads the output of `strace -f -ttt -T -o FILE command` (FILE or standard
 input; `[pid N]` prefixes, as strace writes to a terminal, work too) and
-writes a statemap: one entity per thread, in state "user" between system
-calls and, during one, in the state of its family: file-io, network, wait
-(futex, poll, wait4 ...), sleep (nanosleep) or other; "exited" after it
-ends. The system call is the tag. Reads and writes on sockets count as
-network. SIGCHLD and clone become events from one thread to another.
+writes a statemap: one entity per thread (named COMM/TID by its last
+command name, described by the program it runs), in state "user"
+between system calls and, during one, in the state of its family:
+file-io, network, wait (futex, poll, wait4 ...), sleep (nanosleep) or
+other; "exited" after it ends. The system call is the tag. Reads and
+writes on sockets count as network. SIGCHLD and clone become events
+from one thread to another.
 
+  -o OUT      write OUT (replaced only once the whole input is converted)
+              rather than standard output
   --lenient   skip malformed lines (reported on stderr) instead of stopping
   --title T   the statemap's title (default "strace")
 ]]
@@ -28,7 +32,7 @@ local states = {
 	{ "wait", "#d9d9d9" }, { "sleep", "#f2f2f2" }, { "other", "#c27ad1" },
 	{ "exited", "#555555" },
 }
-local w = smout.writer({ title = opts.title or "strace", entityKind = "Thread" }, states)
+local w <close> = smout.writer({ title = opts.title or "strace", entityKind = "Thread" }, states, opts.output)
 
 -- System call families; read/write-style calls depend on the descriptor.
 local family = {}
@@ -53,7 +57,9 @@ for n in ("read write pread64 pwrite64 readv writev preadv pwritev preadv2 pwrit
 end
 
 -- Per thread: its descriptor table (shared between threads made with
--- CLONE_FILES), name, and the call it is in.
+-- CLONE_FILES), program (from execve: its description), command name
+-- (the program's, or set by prctl PR_SET_NAME: its entity's name), and
+-- the call it is in.
 local threads = {}
 local function thread(tid)
 	local t = threads[tid]
@@ -133,13 +139,18 @@ local function learn(now, tid, sc, args, ret)
 			child.name = t.name
 			w:describe(tostring(r), t.name)
 		end
+		if not child.comm then child.comm = t.comm end
 		w:event(now, tid, sc, tostring(r))
 	elseif sc == "execve" and r == 0 then
 		local path = args:match('^"([^"]*)"')
 		if path then
 			t.name = path:match("([^/]*)$")
+			t.comm = t.name
 			w:describe(tid, t.name)
 		end
+	elseif sc == "prctl" and r == 0 then
+		local comm = args:match('^PR_SET_NAME, "([^"]*)"')
+		if comm then t.comm = comm end
 	end
 end
 
@@ -238,4 +249,10 @@ for line in input:lines() do
 	::next::
 end
 flush(nil)
+-- Entities are named COMM/PID by each thread's last command name (the
+-- first process's pid may be unknown: "main").
+for key, t in pairs(threads) do
+	w:label(key, smout.thread_name(t.comm, key == "main" and (main_pid or "main") or key))
+end
 report:finish()
+w:finish()

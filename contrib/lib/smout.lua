@@ -7,19 +7,56 @@
 local json = statemap.json
 local smout = {}
 
-local out = io.stdout
+-- Output is all or nothing: records go to a spool file (made by mktemp,
+-- so in $TMPDIR) as the converter produces them, and only when it has
+-- read all its input does writer:finish() copy them to standard output,
+-- or to `-o FILE` through FILE.tmp.PID renamed over FILE. A converter
+-- that stops on an error (smout.fail, a bad line, a Lua error) removes
+-- the spool: nothing reaches standard output and FILE is left as it was.
+-- The copy is also where entities get their final names (writer:label):
+-- a thread is only named once its command name is known for good.
 
---- Writes one record as a line of compact JSON.
-local function emit(rec)
-	out:write(json.encode(rec), "\n")
+local current	-- the writer whose output is not written yet
+
+--- Stops the converter: writes `msg` (if any) as one line on stderr,
+--- throws away the pending output and exits with `status` (default 1).
+function smout.fail(msg, status)
+	if msg then io.stderr:write(msg, "\n") end
+	if current then current:abort() end
+	os.exit(status or 1)
 end
-smout.emit = emit
+
+local function self_pid()
+	local f = io.open("/proc/self/stat")
+	local pid = f and f:read("n")
+	if f then f:close() end
+	return pid and math.tointeger(pid) or math.random(1 << 30)
+end
+
+local function mktemp()
+	local p = io.popen("mktemp 2> /dev/null")
+	local name = p and p:read("l")
+	if p then p:close() end
+	if not name or name == "" then name = os.tmpname() end
+	return name
+end
+
+-- A record's entity references, JSON-encoded ("" when absent): the
+-- spool keeps them apart from the rest of the record so that the copy
+-- can put in the final names without decoding the record.
+local function ref(v)
+	if v == nil then return "" end
+	return json.encode(v)
+end
 
 --- A writer for one trace. `states` is a list of {name, color}; the
 --- values are their positions from 0; a missing colour is taken from
 --- the palette above. `meta` holds title, host,
 --- entityKind (any may be nil); writer:start(ns) writes the metadata and
---- must come before any other record.
+--- must come before any other record. `output` is the -o FILE (nil or
+--- "-": standard output). Declare it `local w <close> = smout.writer(...)`
+--- so that a Lua error also throws the pending output away, and end
+--- with w:finish().
 -- Colours for states that come without one (slice names, API names), in
 -- order: distinct hues first, then lighter and darker ones; no green, which
 -- the converters keep for "on a CPU".
@@ -29,11 +66,35 @@ local palette = {
 	"#86bcb6", "#f1ce63", "#d4a6c8", "#fabfd2", "#d7b5a6", "#79706e",
 }
 
-function smout.writer(meta, states)
-	local w = { value = {}, described = {}, tagdefs = {}, started = false }
+local W = {}
+W.__index = W
+W.__close = function(self, err)
+	if err ~= nil and not self.done then self:abort() end
+end
+
+function smout.writer(meta, states, output)
+	local w = setmetatable({ value = {}, described = {}, tagdefs = {}, labels = {},
+		started = false }, W)
+	if output == "-" then output = nil end
+	w.output = output
+	w.spool_name = mktemp()
+	current = w
+	w.spool = io.open(w.spool_name, "w")
+	if not w.spool then smout.fail("cannot write a temporary file " .. w.spool_name .. " (TMPDIR)") end
+	if output then
+		-- Made now, so that a FILE that cannot be written stops us before
+		-- the input is read; filled and renamed by finish.
+		w.tmp = output .. ".tmp." .. self_pid()
+		local err
+		w.out, err = io.open(w.tmp, "w")
+		if not w.out then
+			w.tmp = nil
+			smout.fail(tostring(err))
+		end
+	end
 	local st = {}
 	local uncoloured = 0
-	for i, s in ipairs(states) do
+	for i, s in ipairs(states or {}) do
 		w.value[s[1]] = i - 1
 		local color = s[2]
 		if not color then
@@ -44,47 +105,152 @@ function smout.writer(meta, states)
 	end
 	w.meta = { title = meta.title, host = meta.host, entityKind = meta.entityKind,
 		states = st }
-
-	--- Writes the metadata with `start` (integer ns since the epoch, or
-	--- an origin the converter documents).
-	function w:start(ns)
-		if self.started then return end
-		self.started = true
-		self.meta.start = { ns // 1000000000, ns % 1000000000 }
-		emit(self.meta)
-	end
-
-	--- Entity `e` enters `state` at `time` ns after the start.
-	function w:datum(time, e, state, tag)
-		local v = self.value[state]
-		assert(v, "no state " .. tostring(state))
-		local rec = { time = tostring(time), entity = e, state = v }
-		if tag ~= nil then rec.tag = tag end
-		emit(rec)
-	end
-
-	--- A description; written again only if it changes.
-	function w:describe(e, text)
-		if self.described[e] == text then return end
-		self.described[e] = text
-		emit({ entity = e, description = text })
-	end
-
-	--- A tag definition, once per (state, tag).
-	function w:tag(state, tag, fields)
-		local key = state .. "\0" .. tag
-		if self.tagdefs[key] then return end
-		self.tagdefs[key] = true
-		local rec = { state = self.value[state], tag = tag }
-		for k, v in pairs(fields or {}) do rec[k] = v end
-		emit(rec)
-	end
-
-	--- An event from entity `e` at `time`, optionally aimed at `target`.
-	function w:event(time, e, name, target)
-		emit({ time = tostring(time), entity = e, event = name, target = target })
-	end
 	return w
+end
+
+--- A record written as it is (JSON text of one object, no newline).
+function W:raw(text)
+	self.spool:write("R", text, "\n")
+end
+
+--- A record given as a table; its `entity` and `target` (and `tag`,
+--- when `tag_names_entity`) are entity names that writer:label may
+--- change.
+function W:record(rec, tag_names_entity)
+	local e, t, g = rec.entity, rec.target, nil
+	rec.entity, rec.target = nil, nil
+	if tag_names_entity then g = rec.tag; rec.tag = nil end
+	self.spool:write("E", ref(e), "\t", ref(t), "\t", ref(g), "\t", json.encode(rec), "\n")
+end
+
+--- Writes the metadata with `start` (integer ns since the epoch, or
+--- an origin the converter documents).
+function W:start(ns)
+	if self.started then return end
+	self.started = true
+	self.meta.start = { ns // 1000000000, ns % 1000000000 }
+	self:raw(json.encode(self.meta))
+end
+
+--- Entity `e` enters `state` at `time` ns after the start; `tag` is
+--- optional; with `tag_names_entity`, the tag is an entity's name
+--- (renamed with it).
+function W:datum(time, e, state, tag, tag_names_entity)
+	local v = self.value[state]
+	assert(v, "no state " .. tostring(state))
+	self:record({ time = tostring(time), entity = e, state = v, tag = tag }, tag_names_entity)
+end
+
+--- A description; written again only if it changes.
+function W:describe(e, text)
+	if self.described[e] == text then return end
+	self.described[e] = text
+	self:record({ entity = e, description = text })
+end
+
+--- A tag definition, once per (state, tag) unless `again` (a
+--- redefinition replaces the earlier one).
+function W:tag(state, tag, fields, tag_names_entity, again)
+	local key = state .. "\0" .. tag
+	if self.tagdefs[key] and not again then return end
+	self.tagdefs[key] = true
+	local rec = { state = self.value[state], tag = tag }
+	for k, v in pairs(fields or {}) do rec[k] = v end
+	self:record(rec, tag_names_entity)
+end
+
+--- An event from entity `e` at `time`, optionally aimed at `target`.
+function W:event(time, e, name, target)
+	self:record({ time = tostring(time), entity = e, event = name, target = target })
+end
+
+--- The name entity `e` has in the output (the latest call counts).
+function W:label(e, name)
+	self.labels[e] = name
+end
+
+--- Makes what was written so far reach the spool file (for a sampler
+--- that may be stopped with Ctrl-C).
+function W:flush()
+	self.spool:flush()
+end
+
+--- Throws the output away.
+function W:abort()
+	self.done = true
+	if current == self then current = nil end
+	if self.spool then
+		self.spool:close()
+		self.spool = nil
+	end
+	if self.out then
+		self.out:close()
+		self.out = nil
+	end
+	os.remove(self.spool_name)
+	if self.tmp then os.remove(self.tmp) end
+end
+
+--- Writes the output: to standard output, or to FILE (through a
+--- temporary file beside it, renamed over it). A failure to write is
+--- an error (FILE left as it was).
+function W:finish()
+	local okw, werr = self.spool:close()
+	self.spool = nil
+	if not okw then smout.fail("cannot write a temporary file: " .. tostring(werr)) end
+	local out = self.out or io.stdout
+	local names = {}
+	for e, name in pairs(self.labels) do names[json.encode(e)] = json.encode(name) end
+	local ok, err = true, nil
+	for line in io.lines(self.spool_name) do
+		if line:byte(1) == 82 then	-- "R"
+			ok, err = out:write(line:sub(2), "\n")
+		else
+			local e, t, g, rest = line:match("^E([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$")
+			local parts = { "{" }
+			if e ~= "" then parts[#parts + 1] = '"entity":' .. (names[e] or e) .. "," end
+			if t ~= "" then parts[#parts + 1] = '"target":' .. (names[t] or t) .. "," end
+			if g ~= "" then parts[#parts + 1] = '"tag":' .. (names[g] or g) .. "," end
+			local head = table.concat(parts)
+			if head == "{" then
+				ok, err = out:write(rest, "\n")
+			elseif rest == "{}" then
+				ok, err = out:write(head:sub(1, -2), "}\n")
+			else
+				ok, err = out:write(head, rest:sub(2), "\n")
+			end
+		end
+		if not ok then break end
+	end
+	if ok then
+		if self.output then
+			ok, err = out:close()
+			self.out = nil
+		else
+			ok, err = out:flush()
+		end
+	end
+	if not ok then
+		smout.fail((self.output or "standard output") .. ": " .. tostring(err))
+	end
+	if self.output then
+		local renamed, rerr = os.rename(self.tmp, self.output)
+		if not renamed then smout.fail(rerr) end
+		self.tmp = nil
+	end
+	os.remove(self.spool_name)
+	self.done = true
+	current = nil
+end
+
+--- The name of a thread's entity, the same in every converter:
+--- "COMM/ID", the command (or thread) name and the thread's id (just ID
+--- while no name is known). A thread keeps one entity whatever it is
+--- called: converters give it the last name it had in the trace (after
+--- an exec or a rename), through writer:label.
+function smout.thread_name(comm, id)
+	if comm and comm ~= "" then return comm .. "/" .. tostring(id) end
+	return tostring(id)
 end
 
 --- Seconds written as decimal text ("1700000000.123456", "12.5") to
@@ -103,7 +269,7 @@ function smout.reporter(name, lenient)
 	local r = { name = name, lenient = lenient, skipped = 0 }
 	function r:bad(line, msg)
 		io.stderr:write(string.format("%s:%d: %s\n", self.name, line, msg))
-		if not self.lenient then os.exit(1) end
+		if not self.lenient then smout.fail() end
 		self.skipped = self.skipped + 1
 	end
 	function r:finish()
@@ -115,9 +281,12 @@ function smout.reporter(name, lenient)
 end
 
 --- Parses arg into options and operands. `spec` maps "-x" and "--long"
---- to {key, takes_value}. --help prints `usage` and exits 0; an unknown
---- option prints a one-line error and exits 2.
+--- to {key, takes_value}; every converter also takes `-o FILE` (or
+--- `--output FILE`), opts.output. --help prints `usage` and exits 0; an
+--- unknown option prints a one-line error and exits 2.
 function smout.options(argv, spec, usage)
+	spec["-o"] = spec["-o"] or { "output", true }
+	spec["--output"] = spec["--output"] or { "output", true }
 	local opts, rest = {}, {}
 	local i = 1
 	while i <= #argv do
@@ -161,10 +330,7 @@ end
 function smout.open(path)
 	if path == nil or path == "-" then return io.stdin, "<stdin>" end
 	local f, err = io.open(path, "r")
-	if not f then
-		io.stderr:write(err, "\n")
-		os.exit(1)
-	end
+	if not f then smout.fail(err) end
 	return f, path
 end
 

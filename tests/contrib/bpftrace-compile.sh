@@ -4,14 +4,14 @@
 # tracepoints' field layouts from tracefs; where there is none (a
 # container), run this under `unshare -m` as root: it mounts a tmpfs over
 # /sys/kernel/tracing (in that mount namespace only) holding the layouts
-# of sched_switch, sched_wakeup(_new) and sched_process_exit as the kernel
-# describes them, then asks bpftrace for the object file (--emit-elf: the
+# of sched_switch, sched_waking, sched_wakeup(_new) and sched_process_exit
+# as the kernel describes them, then asks bpftrace for the object file (--emit-elf: the
 # parser, semantic checks and code generation; nothing is loaded).
 set -e
 T=/sys/kernel/tracing
 mount -t tmpfs none "$T"
 ev="$T/events/sched"
-mkdir -p "$ev/sched_switch" "$ev/sched_wakeup" "$ev/sched_wakeup_new" "$ev/sched_process_exit"
+mkdir -p "$ev/sched_switch" "$ev/sched_waking" "$ev/sched_wakeup" "$ev/sched_wakeup_new" "$ev/sched_process_exit"
 field() { printf '\tfield:%s;\toffset:%s;\tsize:%s;\tsigned:%s;\n' "$@"; }
 header() {
 	printf 'name: %s\nID: %s\nformat:\n' "$1" "$2"
@@ -32,7 +32,7 @@ header() {
 	field "int next_prio" 60 4 1
 	printf '\nprint fmt: ""\n'
 } > "$ev/sched_switch/format"
-for e in sched_wakeup sched_wakeup_new; do
+for e in sched_waking sched_wakeup sched_wakeup_new; do
 	{
 		header $e 301
 		field "char comm[16]" 8 16 0
@@ -49,7 +49,7 @@ done
 	field "int prio" 28 4 1
 	printf '\nprint fmt: ""\n'
 } > "$ev/sched_process_exit/format"
-printf 'sched:%s\n' sched_switch sched_wakeup sched_wakeup_new sched_process_exit > "$T/available_events"
+printf 'sched:%s\n' sched_switch sched_waking sched_wakeup sched_wakeup_new sched_process_exit > "$T/available_events"
 : > "$T/available_filter_functions"
 bpftrace --emit-elf "$2" "$1" 2>&1 | grep -v RLIMIT_MEMLOCK || true
 test -s "$2"

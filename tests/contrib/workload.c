@@ -2,10 +2,13 @@
  * workload.c: threads with known habits for the proc-statemap test:
  * "spin" computes, "nap" sleeps, "io" writes and syncs a file, main waits.
  * usage: workload SECONDS FILE
+ * They stop after SECONDS or, if SECONDS is 0, once FILE.stop exists (so
+ * that a test, not the clock, decides how long they run).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,6 +16,7 @@
 
 static double seconds;
 static const char *file;
+static char stopfile[4096];
 
 static double
 now(void)
@@ -22,13 +26,22 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Whether to go on: before the end time, or until the stop file exists. */
+static int
+going(double end)
+{
+	if (seconds > 0)
+		return now() < end;
+	return access(stopfile, F_OK) != 0;
+}
+
 static void *
 spin(void *arg)
 {
 	volatile unsigned long x = 0;
 	double end = now() + seconds;
 	(void)arg;
-	while (now() < end)
+	while (going(end))
 		for (int i = 0; i < 100000; i++)
 			x += i;
 	return NULL;
@@ -40,7 +53,7 @@ nap(void *arg)
 	double end = now() + seconds;
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	(void)arg;
-	while (now() < end)
+	while (going(end))
 		nanosleep(&ts, NULL);
 	return NULL;
 }
@@ -53,7 +66,7 @@ io(void *arg)
 	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	(void)arg;
 	memset(buf, 'x', sizeof buf);
-	while (fd >= 0 && now() < end) {
+	while (fd >= 0 && going(end)) {
 		for (int i = 0; i < 64; i++)
 			if (write(fd, buf, sizeof buf) < 0)
 				break;
@@ -76,6 +89,7 @@ main(int argc, char **argv)
 		return 2;
 	seconds = atof(argv[1]);
 	file = argv[2];
+	snprintf(stopfile, sizeof stopfile, "%s.stop", file);
 	for (int i = 0; i < 3; i++) {
 		pthread_create(&t[i], NULL, fn[i], NULL);
 		pthread_setname_np(t[i], names[i]);

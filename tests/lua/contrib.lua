@@ -64,4 +64,100 @@ function C.in_order(path)
 	return true
 end
 
+--- A fresh private directory (removed by C.rmdir).
+function C.tmpdir()
+	local p = io.popen("mktemp -d")
+	local d = p:read("l")
+	p:close()
+	return d
+end
+
+function C.rmdir(d)
+	if d and d:match("^/.+") then os.execute("rm -rf " .. C.quote(d)) end
+end
+
+--- The names in a directory (including hidden ones), sorted.
+function C.ls(d)
+	local p = io.popen("ls -A " .. C.quote(d))
+	local names = {}
+	for l in p:lines() do names[#names + 1] = l end
+	p:close()
+	table.sort(names)
+	return names
+end
+
+local function slurp(path)
+	local f = io.open(path)
+	if not f then return nil end
+	local s = f:read("a")
+	f:close()
+	return s
+end
+C.slurp = slurp
+
+--- A converter that fails (on `args`, which make it fail) must leave no
+--- partial output: run in a private directory with TMPDIR inside it,
+--- once to standard output and once with `-o FILE`, FILE holding an
+--- earlier result. Checks that it exits with `status`, prints `nlines`
+--- lines on standard error (default 1), the last matching the Lua
+--- pattern `errpat`, and nothing on standard output, leaves FILE as it
+--- was, and leaves no other file behind.
+function C.check_all_or_nothing(name, script, args, status, errpat, nlines)
+	local unit = require "unit"
+	local d = C.tmpdir()
+	os.execute("mkdir " .. C.quote(d .. "/tmp"))
+	local function run(extra)
+		local cmd = { "TMPDIR=" .. C.quote(d .. "/tmp"), C.quote(C.sm),
+			C.quote(C.top .. "/contrib/" .. script) }
+		for _, a in ipairs(extra) do cmd[#cmd + 1] = C.quote(a) end
+		for _, a in ipairs(args) do cmd[#cmd + 1] = C.quote(a) end
+		local _, how, code = os.execute(table.concat(cmd, " ") .. " > " .. C.quote(d .. "/stdout")
+			.. " 2> " .. C.quote(d .. "/stderr") .. " < /dev/null")
+		return how == "exit" and code or 128 + code
+	end
+	local st = run({})
+	local err = slurp(d .. "/stderr") or ""
+	local lines = select(2, err:gsub("\n", ""))
+	local last = err:match("([^\n]*)\n$") or err
+	unit.check_eq(name .. ": fails to standard output with one error line, writing nothing",
+		{ st, lines, last:match(errpat) ~= nil, slurp(d .. "/stdout") },
+		{ status, nlines or 1, true, "" })
+	local f = io.open(d .. "/out.json", "w")
+	f:write("earlier\n")
+	f:close()
+	st = run({ "-o", d .. "/out.json" })
+	err = slurp(d .. "/stderr") or ""
+	last = err:match("([^\n]*)\n$") or err
+	unit.check_eq(name .. ": fails with -o FILE, FILE left as it was, nothing else left behind",
+		{ st, last:match(errpat) ~= nil, slurp(d .. "/out.json"), C.ls(d), C.ls(d .. "/tmp") },
+		{ status, true, "earlier\n", { "out.json", "stderr", "stdout", "tmp" }, {} })
+	C.rmdir(d)
+end
+
+--- `-o FILE` writes what standard output would get (replacing an
+--- earlier FILE), and nothing is left behind in the directory or TMPDIR.
+function C.check_output_option(name, script, args)
+	local unit = require "unit"
+	local d = C.tmpdir()
+	os.execute("mkdir " .. C.quote(d .. "/tmp"))
+	local f = io.open(d .. "/out.json", "w")
+	f:write("earlier\n")
+	f:close()
+	local function command(extra)
+		local cmd = { "TMPDIR=" .. C.quote(d .. "/tmp"), C.quote(C.sm), C.quote(C.top .. "/contrib/" .. script) }
+		for _, a in ipairs(extra) do cmd[#cmd + 1] = C.quote(a) end
+		for _, a in ipairs(args) do cmd[#cmd + 1] = C.quote(a) end
+		return table.concat(cmd, " ")
+	end
+	local ok1 = os.execute(command({}) .. " > " .. C.quote(d .. "/stdout") .. " 2> " .. C.quote(d .. "/stderr"))
+	local ok2 = os.execute(command({ "-o", d .. "/out.json" }) .. " > " .. C.quote(d .. "/stdout2")
+		.. " 2>> " .. C.quote(d .. "/stderr"))
+	local out = slurp(d .. "/stdout")
+	unit.check_eq(name .. ": -o FILE writes what standard output gets, and only that",
+		{ ok1, ok2, #out > 0, slurp(d .. "/out.json") == out, slurp(d .. "/stdout2"), slurp(d .. "/stderr"),
+		  C.ls(d), C.ls(d .. "/tmp") },
+		{ true, true, true, true, "", "", { "out.json", "stderr", "stdout", "stdout2", "tmp" }, {} })
+	C.rmdir(d)
+end
+
 return C

@@ -38,6 +38,17 @@ out = C.run("apitimeline2statemap.lua", C.samples .. "/api-timeline.txt")
 check_eq("api: standard input gives the same", piped, io.open(out):read("a"))
 os.remove(out)
 
+C.check_output_option("api", "apitimeline2statemap.lua", { C.samples .. "/api-timeline.txt" })
+do
+	local d = C.tmpdir()
+	local o2, st2, e2 = C.run("apitimeline2statemap.lua", "-o", d .. "/no/such/dir/run.out", C.samples .. "/api-timeline.txt")
+	check_eq("api: -o into a directory that does not exist fails at once, one line naming it",
+		{ st2, select(2, e2:gsub("\n", "")), e2:find(d .. "/no/such/dir/run.out", 1, true) ~= nil, C.ls(d) },
+		{ 1, 1, true, {} })
+	os.remove(o2)
+	C.rmdir(d)
+end
+
 local bad = os.tmpname()
 f = io.open(bad, "w")
 f:write("0.1 a start call read\n", "0.2 a write\n", "0.3 a read\n", "x y z\n", "0.05 a start call x\n",
@@ -47,6 +58,7 @@ out, status, err = C.run("apitimeline2statemap.lua", bad)
 check_eq("api: a call that does not match stops with the line number", { status, err },
 	{ 1, bad .. ":2: write ends a call to write that a is not in\n" })
 os.remove(out)
+C.check_all_or_nothing("api: a bad line", "apitimeline2statemap.lua", { bad }, 1, "^.+:2: .+$")
 out, status, err = C.run("apitimeline2statemap.lua", "--lenient", bad)
 local lines = {}
 for l in err:gmatch("[^\n]+") do lines[#lines + 1] = l:match(":(%d+): ") or l end
