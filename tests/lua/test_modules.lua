@@ -45,7 +45,7 @@ check_eq("layout.default: rows fit the height (capped at 20)", args.row_height, 
 check_eq("layout.default: small height, small rows",
     layout.default(t, { max_height = 7 }).row_height, 3)
 check_eq("layout.default: other fields pass through", args.title, "x")
-local png = os.tmpname() .. ".png"
+local png = unit.tmpname(".png")
 local lay = layout.render(t, png, { width = 300 })
 check("layout.render writes the picture", io.open(png, "rb") ~= nil and lay.width == 300)
 os.remove(png)

@@ -30,6 +30,14 @@ function unit.check_eq(name, got, want)
 	    "got " .. unit.show(got) .. ", want " .. unit.show(want))
 end
 
+--- A fresh temporary file name ending in suffix (".png"): os.tmpname
+--- makes a file of its own name, which is removed, so no test leaves it.
+function unit.tmpname(suffix)
+	local name = os.tmpname()
+	os.remove(name)
+	return name .. (suffix or "")
+end
+
 --- A check that cannot run on this machine (a tool or data is missing):
 --- counted as skipped by tests/run, never as passed.
 function unit.skip(name, why)
