@@ -16,7 +16,7 @@ help.entries = {
 	  "reads a whole trace (`\"-\"` for stdin) into memory for queries; options: `begin`, `end`, `duration`, `ignore_tags`, `filter`",
 	  prose = true },
 	{ "`statemap.render{...}`",
-	  "draws traces with Cairo into a PNG file: `output`, `trace`, `entities`, `panels`, `width`, `row_height`, `title`, `from`, `to`",
+	  "draws traces with Cairo into a PNG, SVG or PDF file (by its extension), or the interactive statemap: `output`, `trace`, `entities`, `panels`, `width`, `row_height`, `title`, `from`, `to`, `labels`, `interactive`",
 	  prose = true },
 	{ "`statemap.duration(text or ns)`",
 	  "`statemap.duration(\"1.5ms\") --> 1500000`; errors on text that is not a duration" },

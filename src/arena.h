@@ -5,11 +5,10 @@
  * For arrays whose final size is known, or well estimated, when they are
  * made, and which live as long as their owner: the store's columns.  The
  * blocks are aligned to 2 MiB and the kernel is asked to back them with
- * huge pages where it can.  First writes to fresh memory otherwise cost a
- * page fault per 4 KiB, and on virtual machines a fault costs microseconds:
- * writing 100 MB of columns took 0.15 to 0.3 s that way, and 0.02 s in
- * huge pages.  Where huge pages are not to be had the memory is the same,
- * only slower to fill.
+ * huge pages where it can: first writes to fresh memory otherwise cost a
+ * page fault per 4 KiB, which on virtual machines is several times the
+ * cost of the writing (README, "Performance").  Where huge pages are not
+ * to be had the memory is the same, only slower to fill.
  *
  * Memory grows with what is handed out (a block's pages come in as they
  * are first written); nothing is given back before arena_free.

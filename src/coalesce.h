@@ -1,8 +1,31 @@
 /*
  * coalesce.h: merges state transitions into at most about `budget`
- * rectangles, reproducing the reference statemap tool's algorithm exactly
- * (see DESIGN.md, "Coalescing"), so that the same input and options give
- * the same rectangles.
+ * rectangles, reproducing the reference statemap tool's algorithm exactly,
+ * so that the same input and options give the same rectangles:
+ *
+ *  1. Each entity has a list of rectangles in time order; a rectangle has
+ *     a start, a duration, and the time it spent in each state and tag.
+ *  2. A rectangle weighs its own duration plus its neighbours' in its
+ *     entity.  All rectangles are in one set ordered by (weight, start,
+ *     entity), lightest first.
+ *  3. Data come in file order.  When an entity in a state since s gets a
+ *     datum at t (past the begin bound), [max(s, begin), t) becomes its
+ *     newest rectangle, and its weight and its left neighbour's are
+ *     brought up to date in the set.  Data at or before begin only set the
+ *     state; data past the end bound are skipped.
+ *  4. After each datum, while the set holds budget or more rectangles,
+ *     the lightest is taken out.  Alone in its entity, it just leaves the
+ *     set (a neighbour's change brings it back).  Else it merges with a
+ *     neighbour: with none on the left it takes in its right one; with
+ *     none on the right its left one takes it in; with both, the left one
+ *     takes it in if strictly shorter than the right, else it takes in
+ *     the right one.  The survivor sums durations and times per state and
+ *     tag, and the weights it changes are updated.
+ *  5. At the end each entity's open state becomes a last rectangle, to the
+ *     last datum's time (or the end bound if earlier), with no merging.
+ *
+ * Two data of an entity at one time make a zero-length rectangle, which
+ * takes part in the merging (and which writers leave out).
  *
  * Feed transitions with coalesce_datum in file order (the order matters:
  * merging happens after each datum), then call coalesce_finish once to

@@ -1,6 +1,9 @@
 /*
- * lua_statemap.h: the `statemap` Lua module (functions that are not
- * methods of an object): duration parsing and formatting, the version.
+ * lua_statemap.h: the `statemap` Lua module, as a script sees it and as
+ * plain lua5.4 loads it from statemap.so: its functions (duration,
+ * format_ns, load, render, json), version and defaults, the object types
+ * (lua_trace.h and the files it names), and the lua/ modules, preloaded
+ * as statemap.NAME and reachable as fields of the module.
  */
 #ifndef SM_LUA_STATEMAP_H
 #define SM_LUA_STATEMAP_H

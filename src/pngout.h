@@ -2,10 +2,10 @@
  * pngout.h: an opaque picture written as a PNG file, quickly.
  *
  * Cairo writes PNG at zlib's default effort, trying each row filter in
- * turn; for a 1920-pixel-wide statemap of a thousand entities that took
- * as long as drawing it.  A statemap is long runs of a few colours, and
- * rows of one strip repeat, which zlib's fastest level finds unfiltered:
- * files a quarter smaller, written in half the time.  And compression is
+ * turn, which for a statemap costs as much as drawing it.  A statemap is
+ * long runs of a few colours, and rows of one strip repeat, which zlib's
+ * fastest level finds unfiltered: smaller files in less time (README,
+ * "Performance").  And compression is
  * still most of the time, so the rows are cut into bands deflated side by
  * side, one thread per core, into one zlib stream.  No PNG library can
  * do that, so the file (signature, IHDR, IDAT, IEND, each with its CRC)
