@@ -24,6 +24,8 @@ help.entries = {
 	  "`statemap.format_ns(1500000) --> \"1.500ms\"`" },
 	{ "`statemap.version`",
 	  "`\"0.1.0\"`" },
+	{ "`statemap.defaults`",
+	  "the defaults of `render` and of the classic statemap: `width` (1600), `row_height` (10), `margin` (10), `font`, `font_size` (11), `coalesce` (25000), `interactive_width` (862), `interactive_row_height` (10)" },
 	{ "`statemap.palette`",
 	  "colour sets `okabe_ito` (colour-blind safe), `tableau10`, `greys`; `palette.auto(n)`: n distinct generated colours (a prefix stays the same as n grows); `palette.apply(t, palette [, states])`: a new trace with `states` (default all, in value order) coloured from a palette name or a list of colours, automatic colours once it runs out" },
 	{ "`statemap.layout`",
