@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ingest.h"
+#include "store.h"
 #include "unit.h"
 
 typedef struct seen {
@@ -279,10 +280,46 @@ test_file(void)
 	catalog_free(cat);
 }
 
+/*
+ * The most states a trace may have: their names are indexed as they are
+ * read (a linear search for duplicates made this 8 s), and found by name.
+ */
+static void
+test_many_states(void)
+{
+	size_t cap = 64 + (size_t)STORE_MAX_STATES * 40, len = 0;
+	char *text = malloc(cap);
+	catalog *cat;
+	seen s;
+	sm_error err;
+	uint32_t i;
+	int rv;
+
+	len += (size_t)snprintf(text + len, cap - len,
+	    "{\"start\": [0, 0], \"states\": {");
+	for (i = 0; i < STORE_MAX_STATES; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+		    "%s\"state %u\": {\"value\": %u}", i > 0 ? ", " : "",
+		    STORE_MAX_STATES - 1 - i, STORE_MAX_STATES - 1 - i);
+	snprintf(text + len, cap - len, "}}\n");
+	rv = parse(text, &cat, &s, &err, NULL);
+	CHECK_INT("ingest 65535 states", rv, 0);
+	CHECK("ingest indexes every state's name",
+	    cat->state_names != NULL &&
+	    intern_count(cat->state_names) == STORE_MAX_STATES);
+	CHECK_INT("ingest finds a state by name",
+	    catalog_state_by_name(cat, "state 40000", 11), 40000);
+	CHECK_INT("ingest: no state by a name not given",
+	    catalog_state_by_name(cat, "state 65535", 11), -1);
+	catalog_free(cat);
+	free(text);
+}
+
 int
 main(void)
 {
 	test_good();
+	test_many_states();
 	test_options();
 	test_bad();
 	test_file();
