@@ -562,18 +562,30 @@ legend_times(canvas *c, const render_panel *p, size_t panel)
 	return (times);
 }
 
-/* Swatch, name and total time of each state, wrapped to the width. */
+/*
+ * Swatch, name and total time of each state, wrapped to the width, for
+ * panels [first, end), which share their states (catalog_same_states, so
+ * state s is the same state in each): times and shares are their sums.
+ */
 static unsigned
-draw_legend(canvas *c, const render_panel *p, size_t panel, unsigned y)
+draw_legend(canvas *c, const render_panel *panels, size_t first, size_t end,
+    unsigned y)
 {
 	const render_options *o = c->o;
-	const catalog *cat = p->d->cat;
-	const uint64_t *times = legend_times(c, p, panel);
+	const catalog *cat = panels[first].d->cat;
+	uint64_t *times = xcalloc(cat->nstates + 1, sizeof (uint64_t));
 	uint64_t total = 0;
 	double x = c->strip_x, size = o->font_size, line = ceil(size * 1.8);
 	unsigned h = (unsigned)line;
 	uint32_t s;
+	size_t i;
 
+	for (i = first; i < end; i++) {
+		const uint64_t *t = legend_times(c, &panels[i], i);
+
+		for (s = 0; s < cat->nstates; s++)
+			times[s] += t[s];
+	}
 	for (s = 0; s < cat->nstates; s++)
 		total += times[s];
 	for (s = 0; s < cat->nstates; s++) {
@@ -602,6 +614,7 @@ draw_legend(canvas *c, const render_panel *p, size_t panel, unsigned y)
 		}
 		x += w;
 	}
+	free(times);
 	return (h);
 }
 
@@ -615,7 +628,8 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 	    panels[0].d->cat->title != NULL ? panels[0].d->cat->title :
 	    "statemap";
 	double tsize = o->font_size * 1.4;
-	unsigned y = o->margin, top, bottom, i;
+	unsigned y = o->margin, top, bottom;
+	size_t i, end;
 
 	if (c->draw) {
 		set_color(c->cr, o->background);
@@ -640,11 +654,12 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 			    (unsigned)ceil(o->font_size * 1.6) : 0);
 		y += draw_panel(c, &panels[i], y);
 	}
-	for (i = 0; o->legend && i < n; i++) {
-		if (i > 0 && catalog_same_states(panels[i].d->cat,
-		    panels[i - 1].d->cat))
+	/* A legend for each run of panels with the same states. */
+	for (i = 0; o->legend && i < n; i = end) {
+		for (end = i + 1; end < n && catalog_same_states(
+		    panels[end].d->cat, panels[end - 1].d->cat); end++)
 			continue;
-		y += draw_legend(c, &panels[i], i, y + 4) + 4;
+		y += draw_legend(c, panels, i, end, y + 4) + 4;
 	}
 	return (y + o->margin);
 }

@@ -133,3 +133,32 @@ do
 		os.remove(full)
 	end
 end
+
+-- The text of a PDF (pdftotext, from poppler-utils), or nil if it is not
+-- installed.
+local function pdf_text(path)
+	if not shell_ok("command -v pdftotext") then return nil end
+	local p = io.popen(string.format("pdftotext -layout %q - 2>/dev/null", path))
+	local text = p:read("a")
+	p:close()
+	return text
+end
+
+-- Panels that share a legend (the same states) share it whole: a state
+-- only a later panel shows is in it, and times and shares are summed over
+-- all of them.  Over [0, 150): cpu1 is idle 150ns; cpu0 idle 100, user 50.
+do
+	local pdf = os.tmpname() .. ".pdf"
+	sm.render{ output = pdf, from = 0, to = 150, panels = {
+	    { trace = t, entities = { "cpu1" } }, { trace = t, entities = { "cpu0" } } } }
+	local text = pdf_text(pdf)
+	if text == nil then
+		unit.skip("render: the legend covers every panel sharing it", "no pdftotext")
+	else
+		check("render: the legend covers every panel sharing it",
+		    text:find("user 50ns (16.7%)", 1, true) ~= nil, text)
+		check("render: the legend sums times over the panels sharing it",
+		    text:find("idle 250ns (83.3%)", 1, true) ~= nil, text)
+	end
+	os.remove(pdf)
+end
