@@ -162,3 +162,28 @@ do
 	end
 	os.remove(pdf)
 end
+
+-- The time axis is labelled with times since the trace's start, whatever
+-- the window, and says where the window starts.
+do
+	local pdf = os.tmpname() .. ".pdf"
+	local cpu = sm.load(here .. "/../../examples/data/cpu.out")
+	sm.render{ output = pdf, trace = cpu, from = "1s", to = "1.5s" }
+	local text = pdf_text(pdf)
+	if text == nil then
+		unit.skip("render: the axis shows the window's own times", "no pdftotext")
+	else
+		local axis = text:match("[^\n]*1%.05s[^\n]*") or ""
+		check("render: the axis shows the window's own times",
+		    axis:find("1s", 1, true) and axis:find("1.1s", 1, true) and
+		    axis:find("1.5s", 1, true) and not axis:find("ms", 1, true), text)
+		check("render: the picture says where the window starts",
+		    text:find("from 1.000s, span 500.000ms", 1, true) ~= nil, text)
+		sm.render{ output = pdf, trace = cpu, from = "1000s", to = "1000.00000001s" }
+		text = pdf_text(pdf)
+		check("render: axis labels far from the start keep every digit",
+		    text:find("1000.00000001s", 1, true) ~= nil and
+		    text:find("from 1000.000000000s, span 10ns", 1, true) ~= nil, text)
+	end
+	os.remove(pdf)
+end
