@@ -135,6 +135,9 @@ test_png(void)
 		    pixel(s, x + 60, y + 19) == 0x0000ff);
 		CHECK("render_file: nothing drawn past the strip's end",
 		    pixel(s, x + 103, y + 5) == 0xffffff);
+		CHECK("render_file: grid lines stay below the axis labels",
+		    pixel(s, x, 2) == 0xffffff &&
+		    pixel(s, x + 50, 2) == 0xffffff);
 	}
 	cairo_surface_destroy(s);
 	unlink(path);
