@@ -132,6 +132,8 @@ typedef struct canvas {
 	unsigned label_width, strip_x, strip_width;
 	char *text;		/* scratch for sanitized text */
 	size_t text_cap;
+	char *label;		/* scratch for an entity's label */
+	size_t label_cap;
 	/* Time in each state per panel, for the legend: both passes use it. */
 	uint64_t **legend_times;
 	/* Why drawing stopped (runlimit.h), set by any drawing thread. */
@@ -165,12 +167,14 @@ set_color(cairo_t *cr, color c)
 /*
  * Cairo takes only valid UTF-8 (anything else puts the context in an
  * error state and silently stops drawing), and names are data that a
- * script may have built from anything: invalid bytes become '?'.
+ * script may have built from anything: invalid bytes, control characters
+ * and NULs (a name may hold them) become '?', byte for byte, so offsets
+ * into the text stay offsets into the result.
  */
 static const char *
-clean_text(canvas *c, const char *s)
+clean_text_n(canvas *c, const char *s, size_t len)
 {
-	size_t len = strlen(s), i = 0, o = 0;
+	size_t i = 0, o = 0;
 
 	if (c->text_cap < len + 1) {
 		free(c->text);
@@ -194,28 +198,53 @@ clean_text(canvas *c, const char *s)
 }
 
 static double
-text_width(canvas *c, double size, const char *text)
+text_width_n(canvas *c, double size, const char *text, size_t len)
 {
 	cairo_text_extents_t ext;
 
 	cairo_set_font_size(c->cr, size);
-	cairo_text_extents(c->cr, clean_text(c, text), &ext);
+	cairo_text_extents(c->cr, clean_text_n(c, text, len), &ext);
 	return (ext.x_advance);
+}
+
+static double
+text_width(canvas *c, double size, const char *text)
+{
+	return (text_width_n(c, size, text, strlen(text)));
 }
 
 /* Text with its baseline at y; align 0 left, 1 right, 2 centred. */
 static void
-draw_text(canvas *c, double x, double y, double size, const char *text,
-    int align)
+draw_text_n(canvas *c, double x, double y, double size, const char *text,
+    size_t len, int align)
 {
 	double w;
 
 	if (!c->draw)
 		return;
-	w = text_width(c, size, text);
+	w = text_width_n(c, size, text, len);
 	cairo_move_to(c->cr, align == 1 ? x - w : align == 2 ? x - w / 2 : x,
 	    y);
 	cairo_show_text(c->cr, c->text);
+}
+
+static void
+draw_text(canvas *c, double x, double y, double size, const char *text,
+    int align)
+{
+	draw_text_n(c, x, y, size, text, strlen(text), align);
+}
+
+/* a's share of a mix of a and b, e.g. a grey between text and page. */
+static color
+mix(color a, color b, double share)
+{
+	color m;
+
+	m.r = (uint8_t)(a.r * share + b.r * (1 - share) + 0.5);
+	m.g = (uint8_t)(a.g * share + b.g * (1 - share) + 0.5);
+	m.b = (uint8_t)(a.b * share + b.b * (1 - share) + 0.5);
+	return (m);
 }
 
 static unsigned
@@ -231,21 +260,76 @@ label_size(const render_options *o, unsigned rh)
 	return (rh < 7 ? 0 : rh - 2 < o->font_size ? rh - 2 : o->font_size);
 }
 
+/*
+ * The label of entity e of p (label.h) in c->label, cut at a character
+ * boundary to fit max pixels at size (a cut label ends in an ellipsis).
+ * Returns its length; *name_len is the length of the name it starts
+ * with when a description follows it (drawn in grey), else 0.
+ */
+static size_t
+fit_label(canvas *c, const render_panel *p, uint32_t e, double size,
+    double max, size_t *name_len)
+{
+	const catalog *cat = p->d->cat;
+	label_mode mode = c->o->labels;
+	size_t len, full, n, lo, hi;
+	const char *name = catalog_entity_name(cat, e, &len);
+	const char *desc = cat->descriptions[e];
+
+	full = label_length(name, len, desc, mode);
+	if (c->label_cap < full + 1) {
+		free(c->label);
+		c->label_cap = full + 1;
+		c->label = xmalloc(c->label_cap);
+	}
+	n = label_compose(name, len, desc, mode, full, c->label);
+	if (max >= 0 && text_width_n(c, size, c->label, n) > max) {
+		/*
+		 * The longest cut that fits, by bisection: a label's width
+		 * grows with the bytes it may have.  lo fits (or is 0), hi
+		 * does not.
+		 */
+		for (lo = 0, hi = full; hi - lo > 1;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			n = label_compose(name, len, desc, mode, mid, c->label);
+			if (text_width_n(c, size, c->label, n) <= max)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		n = label_compose(name, len, desc, mode, lo, c->label);
+	}
+	*name_len = mode == LABEL_BOTH && desc != NULL && n > len + 1 &&
+	    memcmp(c->label, name, len) == 0 && c->label[len] == ' ' ? len : 0;
+	return (n);
+}
+
+/*
+ * The labels' column: as wide as the widest whole label, but no wider
+ * than a quarter of the picture or 24 characters' width (the SVG's 260
+ * pixels at the default size), so the strips keep their room; longer
+ * labels are cut.
+ */
 static void
 measure_labels(canvas *c, const render_panel *panels, size_t n)
 {
-	double widest = 0, max = c->o->width / 3.0;
-	size_t i;
+	double widest = 0, max = c->o->width / 4.0;
+	size_t i, name_len, len;
 	uint32_t k;
 
+	if (max > c->o->font_size * 24)
+		max = c->o->font_size * 24;
 	for (i = 0; i < n; i++) {
 		double size = label_size(c->o, row_height(c->o, &panels[i]));
 
-		for (k = 0; size > 0 && k < panels[i].nentities; k++) {
-			double w = text_width(c, size, catalog_entity_name(
-			    panels[i].d->cat, panels[i].entities[k], NULL));
+		for (k = 0; size > 0 && k < panels[i].nentities &&
+		    widest < max; k++) {
+			double w;
 
-			if (w > widest)
+			len = fit_label(c, &panels[i], panels[i].entities[k],
+			    size, -1, &name_len);
+			if ((w = text_width_n(c, size, c->label, len)) > widest)
 				widest = w;
 		}
 	}
@@ -254,6 +338,30 @@ measure_labels(canvas *c, const render_panel *panels, size_t n)
 	c->strip_width = c->o->width - c->strip_x - c->o->margin;
 }
 
+/*
+ * An entity's label, right-aligned against its strip: the name in the
+ * text colour, a description after it in grey.
+ */
+static void
+draw_label(canvas *c, const render_panel *p, uint32_t e, double size,
+    double y)
+{
+	const render_options *o = c->o;
+	size_t name_len, n = fit_label(c, p, e, size, c->label_width,
+	    &name_len);
+	double x = c->strip_x - LABEL_GAP - text_width_n(c, size, c->label, n);
+
+	set_color(c->cr, o->foreground);
+	if (name_len == 0) {
+		draw_text_n(c, x, y, size, c->label, n, 0);
+		return;
+	}
+	draw_text_n(c, x, y, size, c->label, name_len, 0);
+	x += text_width_n(c, size, c->label, name_len + 1);
+	set_color(c->cr, mix(o->foreground, o->background, 0.6));
+	draw_text_n(c, x, y, size, c->label + name_len + 1,
+	    n - name_len - 1, 0);
+}
 
 /*
  * A tick's label: the time since the trace's start (the metadata start),
@@ -657,12 +765,9 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 	}
 	y += h;
 	if (c->draw) {
-		set_color(c->cr, o->foreground);
 		for (k = 0; size > 0 && k < p->nentities; k++)
-			draw_text(c, c->strip_x - LABEL_GAP, y + (k + 1.0) *
-			    rh - (rh - size) / 2 - size * 0.15, size,
-			    catalog_entity_name(p->d->cat, p->entities[k], NULL),
-			    1);
+			draw_label(c, p, p->entities[k], size, y + (k + 1.0) *
+			    rh - (rh - size) / 2 - size * 0.15);
 		if (c->pixels)
 			draw_strips_pixels(c, p, y);
 		else
@@ -811,13 +916,29 @@ write_to_file(void *closure, const unsigned char *data, unsigned int length)
 }
 
 static void
-begin_canvas(canvas *c, cairo_surface_t *surface, const render_options *o)
+begin_canvas(canvas *c, cairo_surface_t *surface, const render_options *o,
+    int format)
 {
+	cairo_font_options_t *fo = cairo_font_options_create();
+
 	c->surface = surface;
 	c->cr = cairo_create(surface);
 	c->o = o;
 	cairo_select_font_face(c->cr, o->font, CAIRO_FONT_SLANT_NORMAL,
 	    CAIRO_FONT_WEIGHT_NORMAL);
+	/*
+	 * Text is measured on a scratch image, then drawn on the real
+	 * surface: both must agree on widths, or a label measured to fit
+	 * its column is cut when drawn.  Images hint metrics (whole
+	 * pixels), vector surfaces neither hint metrics nor outlines: the
+	 * scratch image must do as the vector surface will.
+	 */
+	if (format != RENDER_PNG) {
+		cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+		cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	}
+	cairo_set_font_options(c->cr, fo);
+	cairo_font_options_destroy(fo);
 }
 
 /* What a canvas keeps across both passes. */
@@ -830,6 +951,7 @@ canvas_free(canvas *c, size_t npanels)
 		free(c->legend_times[i]);
 	free(c->legend_times);
 	free(c->text);
+	free(c->label);
 }
 
 static int
@@ -931,7 +1053,7 @@ render_file(const char *path, const render_options *o,
 	memset(&c, 0, sizeof (c));
 	c.legend_times = xcalloc(npanels, sizeof (uint64_t *));
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
-	begin_canvas(&c, surface, o);
+	begin_canvas(&c, surface, o, format);
 	measure_labels(&c, panels, npanels);
 	height = draw_all(&c, panels, npanels, NULL);
 	cairo_destroy(c.cr);
@@ -975,7 +1097,7 @@ render_file(const char *path, const render_options *o,
 	else
 		surface = cairo_pdf_surface_create_for_stream(write_to_file,
 		    of.fp, o->width, height);
-	begin_canvas(&c, surface, o);
+	begin_canvas(&c, surface, o, format);
 	c.draw = 1;
 	c.pixels = (format == RENDER_PNG);
 	if (layout != NULL) {

@@ -187,3 +187,64 @@ do
 	end
 	os.remove(pdf)
 end
+
+-- Entity labels: the name and the description ("both", the default), or
+-- either, as render{labels =} says, in PDF, SVG and PNG alike (the
+-- layout is shared: the label column is as wide as the labels need).
+do
+	local pdf, svg, png = os.tmpname() .. ".pdf", os.tmpname() .. ".svg", os.tmpname() .. ".png"
+	local strip_x, glyphs = {}, {}
+	for _, mode in ipairs({ "both", "name", "description" }) do
+		strip_x[mode] = sm.render{ output = png, trace = t, labels = mode }.strip_x
+		sm.render{ output = svg, trace = t, labels = mode }
+		local f = io.open(svg); local _, n = f:read("a"):gsub("<use ", ""); f:close()
+		glyphs[mode] = n	-- Cairo's SVG draws text as glyphs, one <use> each
+		sm.render{ output = pdf, trace = t, labels = mode }
+		local text = pdf_text(pdf)
+		if text == nil then
+			unit.skip("render: labels = " .. mode, "no pdftotext")
+		elseif mode == "both" then
+			check("render: labels show the name and the description",
+			    text:find("cpu1 second CPU", 1, true) ~= nil, text)
+		elseif mode == "name" then
+			check("render: labels = \"name\" shows names alone",
+			    text:find("cpu1", 1, true) and not text:find("second", 1, true), text)
+		else
+			check("render: labels = \"description\" shows descriptions, or names",
+			    text:find("second CPU", 1, true) and not text:find("cpu1", 1, true) and
+			    text:find("cpu0", 1, true), text)
+		end
+	end
+	check("render: a PNG's label column fits descriptions", strip_x.both > strip_x.description and
+	    strip_x.description > strip_x.name, unit.show(strip_x))
+	check("render: an SVG picture labels with descriptions", glyphs.both > glyphs.name, unit.show(glyphs))
+	os.remove(pdf); os.remove(svg); os.remove(png)
+end
+
+-- Long labels are cut at a character boundary with an ellipsis, and the
+-- label column is capped (24 characters' width, or a quarter of the
+-- picture).
+do
+	local path, pdf = os.tmpname(), os.tmpname() .. ".pdf"
+	local f = io.open(path, "w")
+	f:write('{"start": [0, 0], "states": {"a": {"value": 0}}}\n',
+	    '{"entity": "7", "description": "', string.rep("\u{e9}", 200), '"}\n',
+	    '{"time": "0", "entity": "7", "state": 0}\n',
+	    '{"time": "0", "entity": "', string.rep("x", 300), '", "state": 0}\n',
+	    '{"time": "10", "entity": "7", "state": 0}\n')
+	f:close()
+	local long = sm.load(path, { cache = false })
+	local lay = sm.render{ output = pdf, trace = long }
+	check("render: the label column is capped", lay.strip_x <= 10 + 11 * 24 + 6, lay.strip_x)
+	local text = pdf_text(pdf)
+	if text == nil then
+		unit.skip("render: long labels are cut", "no pdftotext")
+	else
+		check("render: a long description is cut at a character, with an ellipsis",
+		    text:find("7 \u{e9}\u{e9}\u{e9}[\u{e9}]*\u{2026}") ~= nil and
+		    not text:find("?", 1, true) and utf8.len(text) ~= nil, text)
+		check("render: a long name is cut with an ellipsis",
+		    text:find("xxxx\u{2026}") ~= nil, text)
+	end
+	os.remove(path); os.remove(pdf)
+end
