@@ -29,6 +29,22 @@
 #define TICK_SPACING	90	/* at least this many pixels between ticks */
 
 /*
+ * "No data" (before an entity's first state, outside the trace) is a
+ * hatch, as in the interactive SVG: no solid state colour, white or
+ * grey, can be taken for it, as the old plain #f0f0f0 could for the
+ * converters' "sleeping" (#e8e8e8) and "sleep" (#f2f2f2).  Its lines run
+ * up to the right, where (x + y) mod HATCH_PERIOD, in the picture's
+ * pixels, is below HATCH_LINE: the same in every strip, so they join
+ * across rows.  HATCH_INK is each pixel's share of line, by (x + y) mod
+ * HATCH_PERIOD (the area of the pixel inside the band), so PNG strips
+ * need no antialiasing and vector output (the same band, filled) looks
+ * the same.
+ */
+#define HATCH_PERIOD	8	/* a power of 2: x + y masked, not divided */
+#define HATCH_LINE	3
+static const double HATCH_INK[HATCH_PERIOD] = { 1, 1, 0.5, 0, 0, 0, 0, 0.5 };
+
+/*
  * One pass over the entity's intervals: each adds its time to the
  * columns it covers (partly at its ends, wholly between them).
  */
@@ -103,7 +119,6 @@ render_defaults(render_options *o, const trace *d)
 {
 	static const color white = { 0xff, 0xff, 0xff };
 	static const color black = { 0, 0, 0 };
-	static const color grey = { 0xf0, 0xf0, 0xf0 };
 
 	memset(o, 0, sizeof (*o));
 	o->labels = LABEL_BOTH;
@@ -117,7 +132,7 @@ render_defaults(render_options *o, const trace *d)
 	o->font_size = RENDER_FONT_SIZE;
 	o->background = white;
 	o->foreground = black;
-	o->empty = grey;
+	o->empty = white;	/* under the no-data hatch */
 	o->legend = 1;
 }
 
@@ -136,6 +151,9 @@ typedef struct canvas {
 	size_t label_cap;
 	/* Time in each state per panel, for the legend: both passes use it. */
 	uint64_t **legend_times;
+	int nodata;		/* some strip shows no data: key it */
+	color hatch[HATCH_PERIOD];	/* by (x + y) mod HATCH_PERIOD */
+	uint32_t hatch_px[HATCH_PERIOD];	/* the same as image pixels */
 	/* Why drawing stopped (runlimit.h), set by any drawing thread. */
 	_Atomic(const char *) stopped;
 } canvas;
@@ -245,6 +263,70 @@ mix(color a, color b, double share)
 	m.g = (uint8_t)(a.g * share + b.g * (1 - share) + 0.5);
 	m.b = (uint8_t)(a.b * share + b.b * (1 - share) + 0.5);
 	return (m);
+}
+
+/* An image surface's pixel (CAIRO_FORMAT_RGB24). */
+static uint32_t
+pixel_of(color c)
+{
+	return (0xff000000u | (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b);
+}
+
+/*
+ * The hatch's colours: lines a fifth darker than the base (the empty
+ * colour; white gives the interactive SVG's #c8c8c8 on white), or,
+ * on a dark base, lighter, so they show either way.
+ */
+static void
+hatch_colors(canvas *c)
+{
+	color base = c->o->empty, ink;
+	static const color black = { 0, 0, 0 }, white = { 255, 255, 255 };
+	double luma = 0.2126 * base.r + 0.7152 * base.g + 0.0722 * base.b;
+	unsigned k;
+
+	ink = luma >= 128 ? mix(base, black, 200 / 255.0) :
+	    mix(base, white, 0.7);
+	for (k = 0; k < HATCH_PERIOD; k++) {
+		c->hatch[k] = mix(ink, base, HATCH_INK[k]);
+		c->hatch_px[k] = pixel_of(c->hatch[k]);
+	}
+}
+
+/*
+ * Fills a rectangle with the hatch: the base, then the band of the
+ * lines, as polygons clipped to the rectangle (vector output keeps them
+ * sharp at any zoom; an image gets the same pixels as its strips, near
+ * enough: the band's area in each pixel).
+ */
+static void
+fill_hatch(canvas *c, double x, double y, double w, double h)
+{
+	cairo_t *cr = c->cr;
+	double k, start, end;
+
+	if (w <= 0 || h <= 0)
+		return;
+	cairo_save(cr);
+	cairo_rectangle(cr, x, y, w, h);
+	cairo_clip(cr);
+	set_color(cr, c->o->empty);
+	cairo_paint(cr);
+	set_color(cr, c->hatch[0]);
+	/* Bands where x + y is in [k, k + HATCH_LINE), k a multiple of
+	 * the period, over the rectangle's range of x + y. */
+	start = floor((x + y) / HATCH_PERIOD) * HATCH_PERIOD;
+	end = x + w + y + h;
+	for (k = start; k < end; k += HATCH_PERIOD) {
+		/* The band between the lines u + v = k and k + LINE. */
+		cairo_move_to(cr, k - y, y);
+		cairo_line_to(cr, k + HATCH_LINE - y, y);
+		cairo_line_to(cr, k + HATCH_LINE - (y + h), y + h);
+		cairo_line_to(cr, k - (y + h), y + h);
+		cairo_close_path(cr);
+	}
+	cairo_fill(cr);
+	cairo_restore(cr);
 }
 
 static unsigned
@@ -565,43 +647,58 @@ static void
 draw_strip_share(void *arg)
 {
 	const strip_job *j = arg;
-	const render_options *o = j->c->o;
-	unsigned width = j->c->strip_width, rh = row_height(o, j->p);
+	const canvas *c = j->c;
+	const render_options *o = c->o;
+	unsigned width = c->strip_width, rh = row_height(o, j->p);
 	color *px = xcalloc(width, sizeof (color));
 	double *covered = xcalloc(width, sizeof (double));
 	double *work = xcalloc((size_t)width * (j->p->d->cat->nstates + 1),
 	    sizeof (double));
-	uint32_t k;
+	uint32_t *solid = xcalloc(width, sizeof (uint32_t)), k;
 
 	for (k = j->first; k < j->end; k++) {
-		unsigned x, row;
+		unsigned x, row, y = j->y0 + k * rh;
+		int whole = 1;
 
-		if (stopping((canvas *)j->c))
+		if (stopping((canvas *)c))
 			break;
 		render_strip(j->p->d, j->p->entities[k], o->t0, o->t1, width,
 		    px, covered, work);
+		for (x = 0; x < width; x++) {
+			solid[x] = pixel_of(px[x]);
+			if (covered[x] < 1)
+				whole = 0;
+		}
 		for (row = 0; row < rh; row++) {
 			uint32_t *line = (uint32_t *)(void *)(j->data +
-			    (size_t)(j->y0 + k * rh + row) * j->stride) +
-			    j->c->strip_x;
+			    (size_t)(y + row) * j->stride) + c->strip_x;
+			/* The hatch's phase at this row's first pixel. */
+			unsigned phase = c->strip_x + y + row;
 
+			if (whole) {
+				/* Every row alike: the common case, cheap. */
+				memcpy(line, solid, width * sizeof (uint32_t));
+				continue;
+			}
 			for (x = 0; x < width; x++) {
-				/* Partly covered columns fade to empty. */
+				/* Partly covered columns fade to the hatch. */
+				unsigned h = (phase + x) & (HATCH_PERIOD - 1);
 				double f = covered[x];
-				unsigned r = (unsigned)(px[x].r * f +
-				    o->empty.r * (1 - f) + 0.5);
-				unsigned g = (unsigned)(px[x].g * f +
-				    o->empty.g * (1 - f) + 0.5);
-				unsigned b = (unsigned)(px[x].b * f +
-				    o->empty.b * (1 - f) + 0.5);
 
-				line[x] = 0xff000000u | r << 16 | g << 8 | b;
+				if (f >= 1)
+					line[x] = solid[x];
+				else if (f <= 0)
+					line[x] = c->hatch_px[h];
+				else
+					line[x] = pixel_of(mix(px[x],
+					    c->hatch[h], f));
 			}
 		}
 	}
 	free(px);
 	free(covered);
 	free(work);
+	free(solid);
 }
 
 /*
@@ -648,10 +745,8 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 
 	for (s = 0; s < cat->nstates; s++)
 		mix[s] = cat->states[s].color;
-	set_color(c->cr, o->empty);
-	cairo_rectangle(c->cr, c->strip_x, y0, c->strip_width,
+	fill_hatch(c, c->strip_x, y0, c->strip_width,
 	    (double)p->nentities * rh);
-	cairo_fill(c->cr);
 	smap_from_trace(&m, p->d, p->entities, p->nentities, o->budget,
 	    o->t0, o->t1);
 	if (m.stopped != NULL)
@@ -800,13 +895,63 @@ legend_times(canvas *c, const render_panel *p, size_t panel)
 }
 
 /*
+ * Whether any of p's strips shows no data over the span: an entity with
+ * no state at its start (none yet, or the span starts before the trace),
+ * or a span that runs past the trace's end.  States run from an entity's
+ * first transition to the end without gaps (store.h), so that is all.
+ */
+static int
+has_nodata(const render_options *o, const render_panel *p)
+{
+	const store *st = p->d->st;
+	uint32_t k;
+
+	if (p->nentities == 0)
+		return (0);
+	if (store_begin(st) > o->t0 || store_end(st) < o->t1)
+		return (1);
+	for (k = 0; k < p->nentities; k++)
+		if (store_count(st, p->entities[k]) == 0 ||
+		    store_times(st, p->entities[k])[0] > o->t0)
+			return (1);
+	return (0);
+}
+
+/*
+ * A legend swatch: filled with a state's colour (hatch 0: with the
+ * no-data hatch), and a border half way between text and page, so that
+ * a state as pale as the page still shows.
+ */
+static void
+draw_swatch(canvas *c, double x, double y, double size, const color *fill)
+{
+	const render_options *o = c->o;
+	double side = round(size) - 1;
+
+	x = floor(x) + 0.5;
+	y = floor(y) + 0.5;
+	if (fill != NULL) {
+		set_color(c->cr, *fill);
+		cairo_rectangle(c->cr, x, y, side, side);
+		cairo_fill(c->cr);
+	} else {
+		fill_hatch(c, x, y, side, side);
+	}
+	set_color(c->cr, mix(o->foreground, o->background, 0.47));
+	cairo_set_line_width(c->cr, 1);
+	cairo_rectangle(c->cr, x, y, side, side);
+	cairo_stroke(c->cr);
+}
+
+/*
  * Swatch, name and total time of each state, wrapped to the width, for
  * panels [first, end), which share their states (catalog_same_states, so
  * state s is the same state in each): times and shares are their sums.
+ * With key, the hatch of "no data" comes last.
  */
 static unsigned
 draw_legend(canvas *c, const render_panel *panels, size_t first, size_t end,
-    unsigned y)
+    int key, unsigned y)
 {
 	const render_options *o = c->o;
 	const catalog *cat = panels[first].d->cat;
@@ -825,15 +970,23 @@ draw_legend(canvas *c, const render_panel *panels, size_t first, size_t end,
 	}
 	for (s = 0; s < cat->nstates; s++)
 		total += times[s];
-	for (s = 0; s < cat->nstates; s++) {
+	/* The states with time, then perhaps the key (s == nstates). */
+	for (s = 0; s <= cat->nstates; s++) {
 		char text[512], dur[48];
 		double w;
 
-		if (times[s] == 0)
+		if (s == cat->nstates) {
+			if (!key)
+				break;
+			snprintf(text, sizeof (text), "no data");
+		} else if (times[s] == 0) {
 			continue;	/* not in this span: no need to explain */
-		snprintf(text, sizeof (text), "%s  %s (%.1f%%)",
-		    cat->states[s].name, duration_format(times[s], dur,
-		    sizeof (dur)), total > 0 ? 100.0 * times[s] / total : 0);
+		} else {
+			snprintf(text, sizeof (text), "%s  %s (%.1f%%)",
+			    cat->states[s].name, duration_format(times[s], dur,
+			    sizeof (dur)), total > 0 ? 100.0 * times[s] /
+			    total : 0);
+		}
 		w = size + 4 + text_width(c, size, text) + 2 * size;
 		if (x > c->strip_x && x + w > o->width - o->margin) {
 			x = c->strip_x;
@@ -841,10 +994,8 @@ draw_legend(canvas *c, const render_panel *panels, size_t first, size_t end,
 			h += (unsigned)line;
 		}
 		if (c->draw) {
-			set_color(c->cr, cat->states[s].color);
-			cairo_rectangle(c->cr, x, y + line / 2 - size / 2,
-			    size, size);
-			cairo_fill(c->cr);
+			draw_swatch(c, x, y + line / 2 - size / 2, size,
+			    s < cat->nstates ? &cat->states[s].color : NULL);
 			set_color(c->cr, o->foreground);
 			draw_text(c, x + size + 4, y + line / 2 + size * 0.35,
 			    size, text, 0);
@@ -854,7 +1005,6 @@ draw_legend(canvas *c, const render_panel *panels, size_t first, size_t end,
 	free(times);
 	return (h);
 }
-
 
 /* Lays everything out (and draws it, if c->draw): returns the height. */
 static unsigned
@@ -898,12 +1048,19 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 			    (unsigned)ceil(o->font_size * 1.6) : 0);
 		y += draw_panel(c, &panels[i], y);
 	}
-	/* A legend for each run of panels with the same states. */
+	/*
+	 * A legend for each run of panels with the same states; the last
+	 * keys the hatch, if any strip shows it.
+	 */
+	if (o->legend && !c->draw)
+		for (i = 0; i < n && !c->nodata; i++)
+			c->nodata = has_nodata(o, &panels[i]);
 	for (i = 0; o->legend && i < n; i = end) {
 		for (end = i + 1; end < n && catalog_same_states(
 		    panels[end].d->cat, panels[end - 1].d->cat); end++)
 			continue;
-		y += draw_legend(c, panels, i, end, y + 4) + 4;
+		y += draw_legend(c, panels, i, end, end == n && c->nodata,
+		    y + 4) + 4;
 	}
 	return (y + o->margin);
 }
@@ -1054,6 +1211,7 @@ render_file(const char *path, const render_options *o,
 	c.legend_times = xcalloc(npanels, sizeof (uint64_t *));
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
 	begin_canvas(&c, surface, o, format);
+	hatch_colors(&c);
 	measure_labels(&c, panels, npanels);
 	height = draw_all(&c, panels, npanels, NULL);
 	cairo_destroy(c.cr);

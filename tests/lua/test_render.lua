@@ -248,3 +248,55 @@ do
 	end
 	os.remove(path); os.remove(pdf)
 end
+
+-- The pixels of a PDF's page at 72 dpi (a pixel a point), through
+-- pdftoppm: a function (x, y) -> r, g, b, or nil if pdftoppm is missing.
+local function pdf_pixels(pdf)
+	if not shell_ok("command -v pdftoppm") then return nil end
+	local base = os.tmpname()
+	os.execute(string.format("pdftoppm -r 72 -singlefile %q %q", pdf, base))
+	local f = io.open(base .. ".ppm", "rb")
+	os.remove(base); os.remove(base .. ".ppm")
+	if not f then return nil end
+	local data = f:read("a")
+	f:close()
+	local w, h, at = data:match("^P6%s+(%d+)%s+(%d+)%s+255%s()")
+	w = tonumber(w)
+	return function(x, y)
+		local i = at + 3 * (y * w + x)
+		return data:byte(i, i + 2)
+	end
+end
+
+-- No data (here past the trace's end, at 400ns) is a grey hatch on the
+-- empty colour, keyed in the legend, in vector output too.
+do
+	local pdf = os.tmpname() .. ".pdf"
+	sm.render{ output = pdf, trace = t }
+	local text = pdf_text(pdf)
+	if text then
+		check("render: no \"no data\" key when every strip has data",
+		    not text:find("no data", 1, true), text)
+	end
+	local lay = sm.render{ output = pdf, trace = t, to = 600 }
+	text = pdf_text(pdf)
+	if text then
+		check("render: a \"no data\" key when a strip shows none",
+		    text:find("no data", 1, true) ~= nil, text)
+	end
+	local px = pdf_pixels(pdf)
+	if px == nil then
+		unit.skip("render: no data is hatched in a PDF", "no pdftoppm")
+	else
+		local darkest, lightest = 255, 0
+		for y = lay.panel_y[1] + 1, lay.panel_y[1] + 18 do
+			for x = lay.strip_x + lay.strip_width - 40, lay.strip_x + lay.strip_width - 2 do
+				local r = px(x, y)
+				darkest, lightest = math.min(darkest, r), math.max(lightest, r)
+			end
+		end
+		check("render: no data is hatched in a PDF", darkest <= 0xd0 and lightest >= 0xf8,
+		    darkest .. " to " .. lightest)
+	end
+	os.remove(pdf)
+end
