@@ -273,7 +273,7 @@ pixel_of(color c)
 }
 
 /*
- * The hatch's colours: lines a fifth darker than the base (the empty
+ * The hatch's colours: lines about a fifth darker than the base (the empty
  * colour; white gives the interactive SVG's #c8c8c8 on white), or,
  * on a dark base, lighter, so they show either way.
  */
@@ -582,17 +582,18 @@ span_text(const render_options *o, char *buf, size_t size)
 	    duration_format(o->t1 - o->t0, span, sizeof (span)));
 }
 
-/*
- * The time axis: ticks at round times since the trace's start (not since
- * the window's), labelled in their own units, with faint grid lines down
- * to bottom.  Labels stay inside the picture.
- */
+/* The axis's height: its labels, and ticks under them. */
 static unsigned
 axis_height(const render_options *o)
 {
 	return ((unsigned)ceil((o->font_size - 1) * 1.6) + 4);
 }
 
+/*
+ * The time axis: ticks at round times since the trace's start (not since
+ * the window's), labelled in their own units, with faint grid lines down
+ * to bottom.  Labels stay inside the picture.
+ */
 static unsigned
 draw_axis(canvas *c, unsigned y, unsigned bottom)
 {
@@ -739,12 +740,12 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 	const catalog *cat = p->d->cat;
 	unsigned rh = row_height(o, p);
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
-	color *mix = xcalloc(cat->nstates + 1, sizeof (color));
+	color *colors = xcalloc(cat->nstates + 1, sizeof (color));
 	smap m;
 	uint32_t k, s;
 
 	for (s = 0; s < cat->nstates; s++)
-		mix[s] = cat->states[s].color;
+		colors[s] = cat->states[s].color;
 	fill_hatch(c, c->strip_x, y0, c->strip_width,
 	    (double)p->nentities * rh);
 	smap_from_trace(&m, p->d, p->entities, p->nentities, o->budget,
@@ -767,7 +768,7 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 			    rect.start + rect.duration;
 			if (b <= a)
 				continue;
-			set_color(c->cr, color_blend(mix, rect.states,
+			set_color(c->cr, color_blend(colors, rect.states,
 			    cat->nstates));
 			cairo_rectangle(c->cr, c->strip_x + (a - o->t0) * px,
 			    y0 + (double)k * rh, (b - a) * px, rh);
@@ -775,7 +776,7 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 		}
 	}
 	smap_free(&m);
-	free(mix);
+	free(colors);
 }
 
 /* Event markers on their entity's strip; an arrow to a shown target. */
@@ -918,9 +919,10 @@ has_nodata(const render_options *o, const render_panel *p)
 }
 
 /*
- * A legend swatch: filled with a state's colour (hatch 0: with the
- * no-data hatch), and a border half way between text and page, so that
- * a state as pale as the page still shows.
+ * A legend swatch: filled with a state's colour (fill NULL: with the
+ * no-data hatch), and a border about half way between text and page
+ * (#888 for black on white), so that a state as pale as the page still
+ * shows.
  */
 static void
 draw_swatch(canvas *c, double x, double y, double size, const color *fill)
