@@ -3,6 +3,7 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <strings.h>
@@ -26,6 +27,22 @@
 #define LABEL_GAP	6
 #define PANEL_GAP	10
 #define TICK_SPACING	90	/* at least this many pixels between ticks */
+
+/*
+ * "No data" (before an entity's first state, outside the trace) is a
+ * hatch, as in the interactive SVG: no solid state colour, white or
+ * grey, can be taken for it, as the old plain #f0f0f0 could for the
+ * converters' "sleeping" (#e8e8e8) and "sleep" (#f2f2f2).  Its lines run
+ * up to the right, where (x + y) mod HATCH_PERIOD, in the picture's
+ * pixels, is below HATCH_LINE: the same in every strip, so they join
+ * across rows.  HATCH_INK is each pixel's share of line, by (x + y) mod
+ * HATCH_PERIOD (the area of the pixel inside the band), so PNG strips
+ * need no antialiasing and vector output (the same band, filled) looks
+ * the same.
+ */
+#define HATCH_PERIOD	8	/* a power of 2: x + y masked, not divided */
+#define HATCH_LINE	3
+static const double HATCH_INK[HATCH_PERIOD] = { 1, 1, 0.5, 0, 0, 0, 0, 0.5 };
 
 /*
  * One pass over the entity's intervals: each adds its time to the
@@ -102,7 +119,6 @@ render_defaults(render_options *o, const trace *d)
 {
 	static const color white = { 0xff, 0xff, 0xff };
 	static const color black = { 0, 0, 0 };
-	static const color grey = { 0xf0, 0xf0, 0xf0 };
 
 	memset(o, 0, sizeof (*o));
 	o->labels = LABEL_BOTH;
@@ -116,7 +132,7 @@ render_defaults(render_options *o, const trace *d)
 	o->font_size = RENDER_FONT_SIZE;
 	o->background = white;
 	o->foreground = black;
-	o->empty = grey;
+	o->empty = white;	/* under the no-data hatch */
 	o->legend = 1;
 }
 
@@ -131,8 +147,13 @@ typedef struct canvas {
 	unsigned label_width, strip_x, strip_width;
 	char *text;		/* scratch for sanitized text */
 	size_t text_cap;
+	char *label;		/* scratch for an entity's label */
+	size_t label_cap;
 	/* Time in each state per panel, for the legend: both passes use it. */
 	uint64_t **legend_times;
+	int nodata;		/* some strip shows no data: key it */
+	color hatch[HATCH_PERIOD];	/* by (x + y) mod HATCH_PERIOD */
+	uint32_t hatch_px[HATCH_PERIOD];	/* the same as image pixels */
 	/* Why drawing stopped (runlimit.h), set by any drawing thread. */
 	_Atomic(const char *) stopped;
 } canvas;
@@ -164,12 +185,14 @@ set_color(cairo_t *cr, color c)
 /*
  * Cairo takes only valid UTF-8 (anything else puts the context in an
  * error state and silently stops drawing), and names are data that a
- * script may have built from anything: invalid bytes become '?'.
+ * script may have built from anything: invalid bytes, control characters
+ * and NULs (a name may hold them) become '?', byte for byte, so offsets
+ * into the text stay offsets into the result.
  */
 static const char *
-clean_text(canvas *c, const char *s)
+clean_text_n(canvas *c, const char *s, size_t len)
 {
-	size_t len = strlen(s), i = 0, o = 0;
+	size_t i = 0, o = 0;
 
 	if (c->text_cap < len + 1) {
 		free(c->text);
@@ -193,28 +216,117 @@ clean_text(canvas *c, const char *s)
 }
 
 static double
-text_width(canvas *c, double size, const char *text)
+text_width_n(canvas *c, double size, const char *text, size_t len)
 {
 	cairo_text_extents_t ext;
 
 	cairo_set_font_size(c->cr, size);
-	cairo_text_extents(c->cr, clean_text(c, text), &ext);
+	cairo_text_extents(c->cr, clean_text_n(c, text, len), &ext);
 	return (ext.x_advance);
+}
+
+static double
+text_width(canvas *c, double size, const char *text)
+{
+	return (text_width_n(c, size, text, strlen(text)));
 }
 
 /* Text with its baseline at y; align 0 left, 1 right, 2 centred. */
 static void
-draw_text(canvas *c, double x, double y, double size, const char *text,
-    int align)
+draw_text_n(canvas *c, double x, double y, double size, const char *text,
+    size_t len, int align)
 {
 	double w;
 
 	if (!c->draw)
 		return;
-	w = text_width(c, size, text);
+	w = text_width_n(c, size, text, len);
 	cairo_move_to(c->cr, align == 1 ? x - w : align == 2 ? x - w / 2 : x,
 	    y);
 	cairo_show_text(c->cr, c->text);
+}
+
+static void
+draw_text(canvas *c, double x, double y, double size, const char *text,
+    int align)
+{
+	draw_text_n(c, x, y, size, text, strlen(text), align);
+}
+
+/* a's share of a mix of a and b, e.g. a grey between text and page. */
+static color
+mix(color a, color b, double share)
+{
+	color m;
+
+	m.r = (uint8_t)(a.r * share + b.r * (1 - share) + 0.5);
+	m.g = (uint8_t)(a.g * share + b.g * (1 - share) + 0.5);
+	m.b = (uint8_t)(a.b * share + b.b * (1 - share) + 0.5);
+	return (m);
+}
+
+/* An image surface's pixel (CAIRO_FORMAT_RGB24). */
+static uint32_t
+pixel_of(color c)
+{
+	return (0xff000000u | (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b);
+}
+
+/*
+ * The hatch's colours: lines about a fifth darker than the base (the empty
+ * colour; white gives the interactive SVG's #c8c8c8 on white), or,
+ * on a dark base, lighter, so they show either way.
+ */
+static void
+hatch_colors(canvas *c)
+{
+	color base = c->o->empty, ink;
+	static const color black = { 0, 0, 0 }, white = { 255, 255, 255 };
+	double luma = 0.2126 * base.r + 0.7152 * base.g + 0.0722 * base.b;
+	unsigned k;
+
+	ink = luma >= 128 ? mix(base, black, 200 / 255.0) :
+	    mix(base, white, 0.7);
+	for (k = 0; k < HATCH_PERIOD; k++) {
+		c->hatch[k] = mix(ink, base, HATCH_INK[k]);
+		c->hatch_px[k] = pixel_of(c->hatch[k]);
+	}
+}
+
+/*
+ * Fills a rectangle with the hatch: the base, then the band of the
+ * lines, as polygons clipped to the rectangle (vector output keeps them
+ * sharp at any zoom; an image gets the same pixels as its strips, near
+ * enough: the band's area in each pixel).
+ */
+static void
+fill_hatch(canvas *c, double x, double y, double w, double h)
+{
+	cairo_t *cr = c->cr;
+	double k, start, end;
+
+	if (w <= 0 || h <= 0)
+		return;
+	cairo_save(cr);
+	cairo_rectangle(cr, x, y, w, h);
+	cairo_clip(cr);
+	set_color(cr, c->o->empty);
+	cairo_paint(cr);
+	set_color(cr, c->hatch[0]);
+	/* Bands where x + y is in [k, k + HATCH_LINE), k a multiple of
+	 * the period, over the rectangle's range of x + y. */
+	start = floor((x + y) / HATCH_PERIOD) * HATCH_PERIOD;
+	end = x + w + y + h;
+	for (k = start; k < end; k += HATCH_PERIOD) {
+		/* The band between the lines u + v = k and k + LINE. */
+		cairo_move_to(cr, k - y, y);
+		cairo_line_to(cr, k + HATCH_LINE - y, y);
+		cairo_line_to(cr, k + HATCH_LINE - (y + h), y + h);
+		cairo_line_to(cr, k - (y + h), y + h);
+		cairo_close_path(cr);
+	}
+	cairo_fill(cr);
+	cairo_restore(cr);
 }
 
 static unsigned
@@ -230,21 +342,76 @@ label_size(const render_options *o, unsigned rh)
 	return (rh < 7 ? 0 : rh - 2 < o->font_size ? rh - 2 : o->font_size);
 }
 
+/*
+ * The label of entity e of p (label.h) in c->label, cut at a character
+ * boundary to fit max pixels at size (a cut label ends in an ellipsis).
+ * Returns its length; *name_len is the length of the name it starts
+ * with when a description follows it (drawn in grey), else 0.
+ */
+static size_t
+fit_label(canvas *c, const render_panel *p, uint32_t e, double size,
+    double max, size_t *name_len)
+{
+	const catalog *cat = p->d->cat;
+	label_mode mode = c->o->labels;
+	size_t len, full, n, lo, hi;
+	const char *name = catalog_entity_name(cat, e, &len);
+	const char *desc = cat->descriptions[e];
+
+	full = label_length(name, len, desc, mode);
+	if (c->label_cap < full + 1) {
+		free(c->label);
+		c->label_cap = full + 1;
+		c->label = xmalloc(c->label_cap);
+	}
+	n = label_compose(name, len, desc, mode, full, c->label);
+	if (max >= 0 && text_width_n(c, size, c->label, n) > max) {
+		/*
+		 * The longest cut that fits, by bisection: a label's width
+		 * grows with the bytes it may have.  lo fits (or is 0), hi
+		 * does not.
+		 */
+		for (lo = 0, hi = full; hi - lo > 1;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			n = label_compose(name, len, desc, mode, mid, c->label);
+			if (text_width_n(c, size, c->label, n) <= max)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		n = label_compose(name, len, desc, mode, lo, c->label);
+	}
+	*name_len = mode == LABEL_BOTH && desc != NULL && n > len + 1 &&
+	    memcmp(c->label, name, len) == 0 && c->label[len] == ' ' ? len : 0;
+	return (n);
+}
+
+/*
+ * The labels' column: as wide as the widest whole label, but no wider
+ * than a quarter of the picture or 24 characters' width (the SVG's 260
+ * pixels at the default size), so the strips keep their room; longer
+ * labels are cut.
+ */
 static void
 measure_labels(canvas *c, const render_panel *panels, size_t n)
 {
-	double widest = 0, max = c->o->width / 3.0;
-	size_t i;
+	double widest = 0, max = c->o->width / 4.0;
+	size_t i, name_len, len;
 	uint32_t k;
 
+	if (max > c->o->font_size * 24)
+		max = c->o->font_size * 24;
 	for (i = 0; i < n; i++) {
 		double size = label_size(c->o, row_height(c->o, &panels[i]));
 
-		for (k = 0; size > 0 && k < panels[i].nentities; k++) {
-			double w = text_width(c, size, catalog_entity_name(
-			    panels[i].d->cat, panels[i].entities[k], NULL));
+		for (k = 0; size > 0 && k < panels[i].nentities &&
+		    widest < max; k++) {
+			double w;
 
-			if (w > widest)
+			len = fit_label(c, &panels[i], panels[i].entities[k],
+			    size, -1, &name_len);
+			if ((w = text_width_n(c, size, c->label, len)) > widest)
 				widest = w;
 		}
 	}
@@ -253,61 +420,217 @@ measure_labels(canvas *c, const render_panel *panels, size_t n)
 	c->strip_width = c->o->width - c->strip_x - c->o->margin;
 }
 
-
-/* An axis label: the offset in the unit of the span, as few digits as
- * the step needs ("0", "250ms", "1.5s"). */
+/*
+ * An entity's label, right-aligned against its strip: the name in the
+ * text colour, a description after it in grey.
+ */
 static void
-tick_label(uint64_t v, uint64_t step, uint64_t span, char *buf, size_t size)
+draw_label(canvas *c, const render_panel *p, uint32_t e, double size,
+    double y)
+{
+	const render_options *o = c->o;
+	size_t name_len, n = fit_label(c, p, e, size, c->label_width,
+	    &name_len);
+	double x = c->strip_x - LABEL_GAP - text_width_n(c, size, c->label, n);
+
+	set_color(c->cr, o->foreground);
+	if (name_len == 0) {
+		draw_text_n(c, x, y, size, c->label, n, 0);
+		return;
+	}
+	draw_text_n(c, x, y, size, c->label, name_len, 0);
+	x += text_width_n(c, size, c->label, name_len + 1);
+	set_color(c->cr, mix(o->foreground, o->background, 0.6));
+	draw_text_n(c, x, y, size, c->label + name_len + 1,
+	    n - name_len - 1, 0);
+}
+
+/*
+ * A tick's label: the time since the trace's start (the metadata start),
+ * in the largest unit the value reaches, as the viewer's axis writes it
+ * ("900ms", "1s", "1.05s"): as many decimals as the step needs, trailing
+ * zeros dropped.  In integers, so times past 2^53 ns stay exact.
+ */
+static void
+tick_label(uint64_t v, uint64_t step, char *buf, size_t size)
 {
 	static const struct { uint64_t ns; const char *name; } units[] = {
 		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" },
 		{ 1, "ns" },
 	};
 	size_t u = 0;
-	int decimals = 0;
-	uint64_t scale;
+	int decimals = 0, i;
+	uint64_t scale, f;
+	char frac[16];
 
-	while (u < 3 && span < units[u].ns)
-		u++;
-	for (scale = units[u].ns; scale > step && decimals < 9;
-	    scale /= 10)
-		decimals++;
-	if (v == 0)
+	if (v == 0) {
 		snprintf(buf, size, "0");
-	else
-		snprintf(buf, size, "%.*f%s", decimals,
-		    (double)v / (double)units[u].ns, units[u].name);
+		return;
+	}
+	while (u < 3 && v < units[u].ns)
+		u++;
+	for (scale = units[u].ns; scale > 1 && step % scale != 0;
+	    scale /= 10)
+		decimals++;		/* at most 9 */
+	f = v % units[u].ns / scale;
+	for (i = decimals; i > 0; i--) {
+		frac[i - 1] = (char)('0' + f % 10);
+		f /= 10;
+	}
+	while (decimals > 0 && frac[decimals - 1] == '0')
+		decimals--;
+	frac[decimals] = '\0';
+	snprintf(buf, size, "%" PRIu64 "%s%s%s", v / units[u].ns,
+	    decimals > 0 ? "." : "", frac, units[u].name);
 }
 
+/* The first multiple of step at or after t (t itself if it overflows). */
+static uint64_t
+first_tick(uint64_t t, uint64_t step)
+{
+	uint64_t r = t % step;
+
+	return (r == 0 || t > UINT64_MAX - (step - r) ? t : t + (step - r));
+}
+
+/*
+ * The tick step: the round step (duration_step) that puts ticks at
+ * least TICK_SPACING pixels apart, made larger while the widest label
+ * would not fit between its neighbours.
+ */
+static uint64_t
+tick_step(canvas *c, double px, double size)
+{
+	const render_options *o = c->o;
+	uint64_t step = duration_step(TICK_SPACING / px);
+	char buf[48];
+	int tries, k;
+
+	for (tries = 0; tries < 20 && step < o->t1 - o->t0; tries++) {
+		/* Labels grow with the time: try the last few. */
+		uint64_t last = o->t1 - o->t1 % step;
+		double widest = 0;
+
+		for (k = 0; k < 3 && last >= o->t0 + (uint64_t)k * step;
+		    k++) {
+			double w;
+
+			tick_label(last - (uint64_t)k * step, step, buf,
+			    sizeof (buf));
+			if ((w = text_width(c, size, buf)) > widest)
+				widest = w;
+		}
+		if (widest + size * 1.5 <= step * px)
+			break;
+		step = duration_step((double)step + 1);
+	}
+	return (step);
+}
+
+/*
+ * A point in time in its own unit, with as many decimals as a hundredth
+ * of span needs, at least 3: the start of a 200us span at 1.0001s is
+ * "1.000100s", not "1.000s".  Truncated, not rounded, as
+ * duration_format.  (The viewer's span label resolves a thousandth, for
+ * a time bar placed by the pixel; a picture's start needs less.)
+ */
+static void
+time_at(uint64_t t, uint64_t span, char *buf, size_t size)
+{
+	static const struct { uint64_t ns; const char *name; } units[] = {
+		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" },
+	};
+	uint64_t res = span / 100 > 0 ? span / 100 : 1, scale, f;
+	size_t u = 0;
+	int decimals = 3, i;
+	char frac[16];
+
+	while (u < 3 && t < units[u].ns)
+		u++;
+	if (u == 3) {
+		snprintf(buf, size, "%" PRIu64 "ns", t);
+		return;
+	}
+	for (scale = units[u].ns / 1000; scale > 1 && scale > res;
+	    scale /= 10)
+		decimals++;
+	f = t % units[u].ns / scale;
+	for (i = decimals; i > 0; i--) {
+		frac[i - 1] = (char)('0' + f % 10);
+		f /= 10;
+	}
+	frac[decimals] = '\0';
+	snprintf(buf, size, "%" PRIu64 ".%s%s", t / units[u].ns, frac,
+	    units[u].name);
+}
+
+/*
+ * "from 1.000s, span 500.000ms": where the window starts (since the
+ * trace's start, the axis's zero) and how long it is, as the viewer's
+ * span label says it.
+ */
+static void
+span_text(const render_options *o, char *buf, size_t size)
+{
+	char from[48], span[48];
+
+	if (o->t0 == 0)
+		snprintf(from, sizeof (from), "0");
+	else
+		time_at(o->t0, o->t1 - o->t0, from, sizeof (from));
+	snprintf(buf, size, "from %s, span %s", from,
+	    duration_format(o->t1 - o->t0, span, sizeof (span)));
+}
+
+/* The axis's height: its labels, and ticks under them. */
+static unsigned
+axis_height(const render_options *o)
+{
+	return ((unsigned)ceil((o->font_size - 1) * 1.6) + 4);
+}
+
+/*
+ * The time axis: ticks at round times since the trace's start (not since
+ * the window's), labelled in their own units, with faint grid lines down
+ * to bottom.  Labels stay inside the picture.
+ */
 static unsigned
 draw_axis(canvas *c, unsigned y, unsigned bottom)
 {
 	const render_options *o = c->o;
-	uint64_t span = o->t1 - o->t0;
+	uint64_t span = o->t1 - o->t0, step, v;
 	double px = (double)c->strip_width / (double)span;
-	uint64_t step = duration_step(TICK_SPACING / px), v;
 	double size = o->font_size - 1;
-	unsigned h = (unsigned)ceil(size * 1.6) + 4;
+	unsigned h = axis_height(o);
 
 	if (!c->draw)
 		return (h);
-	set_color(c->cr, o->foreground);
+	step = tick_step(c, px, size);
 	cairo_set_line_width(c->cr, 1);
-	for (v = 0; v <= span; v += step) {
-		double x = floor(c->strip_x + v * px) + 0.5;
+	for (v = first_tick(o->t0, step); v >= o->t0 && v <= o->t1;
+	    v += step) {
+		double x = floor(c->strip_x + (double)(v - o->t0) * px) + 0.5;
+		double w, left;
 		char buf[48];
 
-		tick_label(v, step, span, buf, sizeof (buf));
-		draw_text(c, x, y + size, size, buf, v == 0 ? 0 : 2);
+		tick_label(v, step, buf, sizeof (buf));
+		w = text_width(c, size, buf);
+		left = x - w / 2;
+		if (left + w > o->width - o->margin)
+			left = o->width - o->margin - w;
+		if (left < o->margin)
+			left = o->margin;
+		set_color(c->cr, o->foreground);
+		draw_text(c, left, y + size, size, buf, 0);
 		cairo_move_to(c->cr, x, y + h - 4);
 		cairo_line_to(c->cr, x, bottom);
 		cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
 		    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.15);
 		cairo_stroke(c->cr);
-		set_color(c->cr, o->foreground);
-		if (span - v < step)
+		if (o->t1 - v < step)
 			break;
 	}
+	set_color(c->cr, o->foreground);
 	return (h);
 }
 
@@ -325,43 +648,58 @@ static void
 draw_strip_share(void *arg)
 {
 	const strip_job *j = arg;
-	const render_options *o = j->c->o;
-	unsigned width = j->c->strip_width, rh = row_height(o, j->p);
+	const canvas *c = j->c;
+	const render_options *o = c->o;
+	unsigned width = c->strip_width, rh = row_height(o, j->p);
 	color *px = xcalloc(width, sizeof (color));
 	double *covered = xcalloc(width, sizeof (double));
 	double *work = xcalloc((size_t)width * (j->p->d->cat->nstates + 1),
 	    sizeof (double));
-	uint32_t k;
+	uint32_t *solid = xcalloc(width, sizeof (uint32_t)), k;
 
 	for (k = j->first; k < j->end; k++) {
-		unsigned x, row;
+		unsigned x, row, y = j->y0 + k * rh;
+		int whole = 1;
 
-		if (stopping((canvas *)j->c))
+		if (stopping((canvas *)c))
 			break;
 		render_strip(j->p->d, j->p->entities[k], o->t0, o->t1, width,
 		    px, covered, work);
+		for (x = 0; x < width; x++) {
+			solid[x] = pixel_of(px[x]);
+			if (covered[x] < 1)
+				whole = 0;
+		}
 		for (row = 0; row < rh; row++) {
 			uint32_t *line = (uint32_t *)(void *)(j->data +
-			    (size_t)(j->y0 + k * rh + row) * j->stride) +
-			    j->c->strip_x;
+			    (size_t)(y + row) * j->stride) + c->strip_x;
+			/* The hatch's phase at this row's first pixel. */
+			unsigned phase = c->strip_x + y + row;
 
+			if (whole) {
+				/* Every row alike: the common case, cheap. */
+				memcpy(line, solid, width * sizeof (uint32_t));
+				continue;
+			}
 			for (x = 0; x < width; x++) {
-				/* Partly covered columns fade to empty. */
+				/* Partly covered columns fade to the hatch. */
+				unsigned h = (phase + x) & (HATCH_PERIOD - 1);
 				double f = covered[x];
-				unsigned r = (unsigned)(px[x].r * f +
-				    o->empty.r * (1 - f) + 0.5);
-				unsigned g = (unsigned)(px[x].g * f +
-				    o->empty.g * (1 - f) + 0.5);
-				unsigned b = (unsigned)(px[x].b * f +
-				    o->empty.b * (1 - f) + 0.5);
 
-				line[x] = 0xff000000u | r << 16 | g << 8 | b;
+				if (f >= 1)
+					line[x] = solid[x];
+				else if (f <= 0)
+					line[x] = c->hatch_px[h];
+				else
+					line[x] = pixel_of(mix(px[x],
+					    c->hatch[h], f));
 			}
 		}
 	}
 	free(px);
 	free(covered);
 	free(work);
+	free(solid);
 }
 
 /*
@@ -402,16 +740,14 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 	const catalog *cat = p->d->cat;
 	unsigned rh = row_height(o, p);
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
-	color *mix = xcalloc(cat->nstates + 1, sizeof (color));
+	color *colors = xcalloc(cat->nstates + 1, sizeof (color));
 	smap m;
 	uint32_t k, s;
 
 	for (s = 0; s < cat->nstates; s++)
-		mix[s] = cat->states[s].color;
-	set_color(c->cr, o->empty);
-	cairo_rectangle(c->cr, c->strip_x, y0, c->strip_width,
+		colors[s] = cat->states[s].color;
+	fill_hatch(c, c->strip_x, y0, c->strip_width,
 	    (double)p->nentities * rh);
-	cairo_fill(c->cr);
 	smap_from_trace(&m, p->d, p->entities, p->nentities, o->budget,
 	    o->t0, o->t1);
 	if (m.stopped != NULL)
@@ -432,7 +768,7 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 			    rect.start + rect.duration;
 			if (b <= a)
 				continue;
-			set_color(c->cr, color_blend(mix, rect.states,
+			set_color(c->cr, color_blend(colors, rect.states,
 			    cat->nstates));
 			cairo_rectangle(c->cr, c->strip_x + (a - o->t0) * px,
 			    y0 + (double)k * rh, (b - a) * px, rh);
@@ -440,7 +776,7 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 		}
 	}
 	smap_free(&m);
-	free(mix);
+	free(colors);
 }
 
 /* Event markers on their entity's strip; an arrow to a shown target. */
@@ -525,12 +861,9 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 	}
 	y += h;
 	if (c->draw) {
-		set_color(c->cr, o->foreground);
 		for (k = 0; size > 0 && k < p->nentities; k++)
-			draw_text(c, c->strip_x - LABEL_GAP, y + (k + 1.0) *
-			    rh - (rh - size) / 2 - size * 0.15, size,
-			    catalog_entity_name(p->d->cat, p->entities[k], NULL),
-			    1);
+			draw_label(c, p, p->entities[k], size, y + (k + 1.0) *
+			    rh - (rh - size) / 2 - size * 0.15);
 		if (c->pixels)
 			draw_strips_pixels(c, p, y);
 		else
@@ -562,29 +895,100 @@ legend_times(canvas *c, const render_panel *p, size_t panel)
 	return (times);
 }
 
-/* Swatch, name and total time of each state, wrapped to the width. */
-static unsigned
-draw_legend(canvas *c, const render_panel *p, size_t panel, unsigned y)
+/*
+ * Whether any of p's strips shows no data over the span: an entity with
+ * no state at its start (none yet, or the span starts before the trace),
+ * or a span that runs past the trace's end.  States run from an entity's
+ * first transition to the end without gaps (store.h), so that is all.
+ */
+static int
+has_nodata(const render_options *o, const render_panel *p)
+{
+	const store *st = p->d->st;
+	uint32_t k;
+
+	if (p->nentities == 0)
+		return (0);
+	if (store_begin(st) > o->t0 || store_end(st) < o->t1)
+		return (1);
+	for (k = 0; k < p->nentities; k++)
+		if (store_count(st, p->entities[k]) == 0 ||
+		    store_times(st, p->entities[k])[0] > o->t0)
+			return (1);
+	return (0);
+}
+
+/*
+ * A legend swatch: filled with a state's colour (fill NULL: with the
+ * no-data hatch), and a border about half way between text and page
+ * (#888 for black on white), so that a state as pale as the page still
+ * shows.
+ */
+static void
+draw_swatch(canvas *c, double x, double y, double size, const color *fill)
 {
 	const render_options *o = c->o;
-	const catalog *cat = p->d->cat;
-	const uint64_t *times = legend_times(c, p, panel);
+	double side = round(size) - 1;
+
+	x = floor(x) + 0.5;
+	y = floor(y) + 0.5;
+	if (fill != NULL) {
+		set_color(c->cr, *fill);
+		cairo_rectangle(c->cr, x, y, side, side);
+		cairo_fill(c->cr);
+	} else {
+		fill_hatch(c, x, y, side, side);
+	}
+	set_color(c->cr, mix(o->foreground, o->background, 0.47));
+	cairo_set_line_width(c->cr, 1);
+	cairo_rectangle(c->cr, x, y, side, side);
+	cairo_stroke(c->cr);
+}
+
+/*
+ * Swatch, name and total time of each state, wrapped to the width, for
+ * panels [first, end), which share their states (catalog_same_states, so
+ * state s is the same state in each): times and shares are their sums.
+ * With key, the hatch of "no data" comes last.
+ */
+static unsigned
+draw_legend(canvas *c, const render_panel *panels, size_t first, size_t end,
+    int key, unsigned y)
+{
+	const render_options *o = c->o;
+	const catalog *cat = panels[first].d->cat;
+	uint64_t *times = xcalloc(cat->nstates + 1, sizeof (uint64_t));
 	uint64_t total = 0;
 	double x = c->strip_x, size = o->font_size, line = ceil(size * 1.8);
 	unsigned h = (unsigned)line;
 	uint32_t s;
+	size_t i;
 
+	for (i = first; i < end; i++) {
+		const uint64_t *t = legend_times(c, &panels[i], i);
+
+		for (s = 0; s < cat->nstates; s++)
+			times[s] += t[s];
+	}
 	for (s = 0; s < cat->nstates; s++)
 		total += times[s];
-	for (s = 0; s < cat->nstates; s++) {
+	/* The states with time, then perhaps the key (s == nstates). */
+	for (s = 0; s <= cat->nstates; s++) {
 		char text[512], dur[48];
 		double w;
 
-		if (times[s] == 0)
+		if (s == cat->nstates) {
+			if (!key)
+				break;
+			snprintf(text, sizeof (text), "no data");
+		} else if (times[s] == 0) {
 			continue;	/* not in this span: no need to explain */
-		snprintf(text, sizeof (text), "%s  %s (%.1f%%)",
-		    cat->states[s].name, duration_format(times[s], dur,
-		    sizeof (dur)), total > 0 ? 100.0 * times[s] / total : 0);
+		} else {
+			snprintf(text, sizeof (text), "%s  %s (%.1f%%)",
+			    cat->states[s].name, duration_format(times[s], dur,
+			    sizeof (dur)), total > 0 ? 100.0 * times[s] /
+			    total : 0);
+		}
 		w = size + 4 + text_width(c, size, text) + 2 * size;
 		if (x > c->strip_x && x + w > o->width - o->margin) {
 			x = c->strip_x;
@@ -592,19 +996,17 @@ draw_legend(canvas *c, const render_panel *p, size_t panel, unsigned y)
 			h += (unsigned)line;
 		}
 		if (c->draw) {
-			set_color(c->cr, cat->states[s].color);
-			cairo_rectangle(c->cr, x, y + line / 2 - size / 2,
-			    size, size);
-			cairo_fill(c->cr);
+			draw_swatch(c, x, y + line / 2 - size / 2, size,
+			    s < cat->nstates ? &cat->states[s].color : NULL);
 			set_color(c->cr, o->foreground);
 			draw_text(c, x + size + 4, y + line / 2 + size * 0.35,
 			    size, text, 0);
 		}
 		x += w;
 	}
+	free(times);
 	return (h);
 }
-
 
 /* Lays everything out (and draws it, if c->draw): returns the height. */
 static unsigned
@@ -615,7 +1017,9 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 	    panels[0].d->cat->title != NULL ? panels[0].d->cat->title :
 	    "statemap";
 	double tsize = o->font_size * 1.4;
-	unsigned y = o->margin, top, bottom, i;
+	unsigned y = o->margin, top, bottom;
+	size_t i, end;
+	char span[128];
 
 	if (c->draw) {
 		set_color(c->cr, o->background);
@@ -623,10 +1027,16 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 		set_color(c->cr, o->foreground);
 	}
 	draw_text(c, c->strip_x, y + tsize, tsize, title, 0);
+	/* Where the window starts, right of the title, or under it. */
+	span_text(o, span, sizeof (span));
+	if (c->strip_x + text_width(c, tsize, title) + 2 * o->font_size +
+	    text_width(c, o->font_size, span) > o->width - o->margin)
+		y += (unsigned)ceil(tsize * 1.5);
+	draw_text(c, o->width - o->margin, y + tsize, o->font_size, span, 1);
 	y += (unsigned)ceil(tsize * 1.5);
 	/* The axis's grid lines run down over the panels: measure first. */
 	top = y;
-	bottom = top + draw_axis(c, y, 0);
+	bottom = top + axis_height(o);
 	for (i = 0; i < n; i++)
 		bottom += (i > 0 ? PANEL_GAP : 0) + (panels[i].title != NULL ?
 		    (unsigned)ceil(o->font_size * 1.6) : 0) +
@@ -640,11 +1050,19 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 			    (unsigned)ceil(o->font_size * 1.6) : 0);
 		y += draw_panel(c, &panels[i], y);
 	}
-	for (i = 0; o->legend && i < n; i++) {
-		if (i > 0 && catalog_same_states(panels[i].d->cat,
-		    panels[i - 1].d->cat))
+	/*
+	 * A legend for each run of panels with the same states; the last
+	 * keys the hatch, if any strip shows it.
+	 */
+	if (o->legend && !c->draw)
+		for (i = 0; i < n && !c->nodata; i++)
+			c->nodata = has_nodata(o, &panels[i]);
+	for (i = 0; o->legend && i < n; i = end) {
+		for (end = i + 1; end < n && catalog_same_states(
+		    panels[end].d->cat, panels[end - 1].d->cat); end++)
 			continue;
-		y += draw_legend(c, &panels[i], i, y + 4) + 4;
+		y += draw_legend(c, panels, i, end, end == n && c->nodata,
+		    y + 4) + 4;
 	}
 	return (y + o->margin);
 }
@@ -657,13 +1075,29 @@ write_to_file(void *closure, const unsigned char *data, unsigned int length)
 }
 
 static void
-begin_canvas(canvas *c, cairo_surface_t *surface, const render_options *o)
+begin_canvas(canvas *c, cairo_surface_t *surface, const render_options *o,
+    int format)
 {
+	cairo_font_options_t *fo = cairo_font_options_create();
+
 	c->surface = surface;
 	c->cr = cairo_create(surface);
 	c->o = o;
 	cairo_select_font_face(c->cr, o->font, CAIRO_FONT_SLANT_NORMAL,
 	    CAIRO_FONT_WEIGHT_NORMAL);
+	/*
+	 * Text is measured on a scratch image, then drawn on the real
+	 * surface: both must agree on widths, or a label measured to fit
+	 * its column is cut when drawn.  Images hint metrics (whole
+	 * pixels), vector surfaces neither hint metrics nor outlines: the
+	 * scratch image must do as the vector surface will.
+	 */
+	if (format != RENDER_PNG) {
+		cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+		cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	}
+	cairo_set_font_options(c->cr, fo);
+	cairo_font_options_destroy(fo);
 }
 
 /* What a canvas keeps across both passes. */
@@ -676,6 +1110,7 @@ canvas_free(canvas *c, size_t npanels)
 		free(c->legend_times[i]);
 	free(c->legend_times);
 	free(c->text);
+	free(c->label);
 }
 
 static int
@@ -777,7 +1212,8 @@ render_file(const char *path, const render_options *o,
 	memset(&c, 0, sizeof (c));
 	c.legend_times = xcalloc(npanels, sizeof (uint64_t *));
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
-	begin_canvas(&c, surface, o);
+	begin_canvas(&c, surface, o, format);
+	hatch_colors(&c);
 	measure_labels(&c, panels, npanels);
 	height = draw_all(&c, panels, npanels, NULL);
 	cairo_destroy(c.cr);
@@ -821,7 +1257,7 @@ render_file(const char *path, const render_options *o,
 	else
 		surface = cairo_pdf_surface_create_for_stream(write_to_file,
 		    of.fp, o->width, height);
-	begin_canvas(&c, surface, o);
+	begin_canvas(&c, surface, o, format);
 	c.draw = 1;
 	c.pixels = (format == RENDER_PNG);
 	if (layout != NULL) {

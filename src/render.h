@@ -1,7 +1,9 @@
 /*
  * render.h: pictures of loaded traces, drawn with Cairo as PNG, SVG or
- * PDF: a title, a time axis in human units, one strip per entity with
- * its label, event markers, and a legend with each state's total time.
+ * PDF: a title and the span drawn, a time axis labelled with times since
+ * the trace's start, one strip per entity with its label (label.h),
+ * hatched where there is no data, event markers, and a legend with each
+ * state's total time over the panels that share it.
  *
  * PNG strips are pixel-exact, not coalesced: each pixel column of each
  * strip is the time-weighted blend of the states inside that column's
@@ -74,7 +76,7 @@ typedef struct render_options {
 	double font_size;		/* of labels; titles are larger */
 	color background;		/* of the picture */
 	color foreground;		/* text, axis and markers */
-	color empty;			/* a strip where there is no state */
+	color empty;			/* under the no-data hatch */
 	int legend;			/* draw the legend */
 } render_options;
 
@@ -82,7 +84,7 @@ typedef struct render_options {
  * Fills o with the defaults for a picture of d: RENDER_WIDTH wide (an
  * interactive statemap's strips are SVG_STRIP_WIDTH), RENDER_ROW_HEIGHT
  * rows, all of d's window, COALESCE_BUDGET rectangles, names and
- * descriptions as labels.
+ * descriptions as labels, black on white, the hatch on white.
  */
 void render_defaults(render_options *o, const trace *d);
 

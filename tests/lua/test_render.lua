@@ -133,3 +133,170 @@ do
 		os.remove(full)
 	end
 end
+
+-- The text of a PDF (pdftotext, from poppler-utils), or nil if it is not
+-- installed.
+local function pdf_text(path)
+	if not shell_ok("command -v pdftotext") then return nil end
+	local p = io.popen(string.format("pdftotext -layout %q - 2>/dev/null", path))
+	local text = p:read("a")
+	p:close()
+	return text
+end
+
+-- Panels that share a legend (the same states) share it whole: a state
+-- only a later panel shows is in it, and times and shares are summed over
+-- all of them.  Over [0, 150): cpu1 is idle 150ns; cpu0 idle 100, user 50.
+do
+	local pdf = os.tmpname() .. ".pdf"
+	sm.render{ output = pdf, from = 0, to = 150, panels = {
+	    { trace = t, entities = { "cpu1" } }, { trace = t, entities = { "cpu0" } } } }
+	local text = pdf_text(pdf)
+	if text == nil then
+		unit.skip("render: the legend covers every panel sharing it", "no pdftotext")
+	else
+		check("render: the legend covers every panel sharing it",
+		    text:find("user 50ns (16.7%)", 1, true) ~= nil, text)
+		check("render: the legend sums times over the panels sharing it",
+		    text:find("idle 250ns (83.3%)", 1, true) ~= nil, text)
+	end
+	os.remove(pdf)
+end
+
+-- The time axis is labelled with times since the trace's start, whatever
+-- the window, and says where the window starts.
+do
+	local pdf = os.tmpname() .. ".pdf"
+	local cpu = sm.load(here .. "/../../examples/data/cpu.out")
+	sm.render{ output = pdf, trace = cpu, from = "1s", to = "1.5s" }
+	local text = pdf_text(pdf)
+	if text == nil then
+		unit.skip("render: the axis shows the window's own times", "no pdftotext")
+	else
+		local axis = text:match("[^\n]*1%.05s[^\n]*") or ""
+		check("render: the axis shows the window's own times",
+		    axis:find("1s", 1, true) and axis:find("1.1s", 1, true) and
+		    axis:find("1.5s", 1, true) and not axis:find("ms", 1, true), text)
+		check("render: the picture says where the window starts",
+		    text:find("from 1.000s, span 500.000ms", 1, true) ~= nil, text)
+		sm.render{ output = pdf, trace = cpu, from = "1000s", to = "1000.00000001s" }
+		text = pdf_text(pdf)
+		check("render: axis labels far from the start keep every digit",
+		    text:find("1000.00000001s", 1, true) ~= nil and
+		    text:find("from 1000.000000000s, span 10ns", 1, true) ~= nil, text)
+	end
+	os.remove(pdf)
+end
+
+-- Entity labels: the name and the description ("both", the default), or
+-- either, as render{labels =} says, in PDF, SVG and PNG alike (the
+-- layout is shared: the label column is as wide as the labels need).
+do
+	local pdf, svg, png = os.tmpname() .. ".pdf", os.tmpname() .. ".svg", os.tmpname() .. ".png"
+	local strip_x, glyphs = {}, {}
+	for _, mode in ipairs({ "both", "name", "description" }) do
+		strip_x[mode] = sm.render{ output = png, trace = t, labels = mode }.strip_x
+		sm.render{ output = svg, trace = t, labels = mode }
+		local f = io.open(svg); local _, n = f:read("a"):gsub("<use ", ""); f:close()
+		glyphs[mode] = n	-- Cairo's SVG draws text as glyphs, one <use> each
+		sm.render{ output = pdf, trace = t, labels = mode }
+		local text = pdf_text(pdf)
+		if text == nil then
+			unit.skip("render: labels = " .. mode, "no pdftotext")
+		elseif mode == "both" then
+			check("render: labels show the name and the description",
+			    text:find("cpu1 second CPU", 1, true) ~= nil, text)
+		elseif mode == "name" then
+			check("render: labels = \"name\" shows names alone",
+			    text:find("cpu1", 1, true) and not text:find("second", 1, true), text)
+		else
+			check("render: labels = \"description\" shows descriptions, or names",
+			    text:find("second CPU", 1, true) and not text:find("cpu1", 1, true) and
+			    text:find("cpu0", 1, true), text)
+		end
+	end
+	check("render: a PNG's label column fits descriptions", strip_x.both > strip_x.description and
+	    strip_x.description > strip_x.name, unit.show(strip_x))
+	check("render: an SVG picture labels with descriptions", glyphs.both > glyphs.name, unit.show(glyphs))
+	os.remove(pdf); os.remove(svg); os.remove(png)
+end
+
+-- Long labels are cut at a character boundary with an ellipsis, and the
+-- label column is capped (24 characters' width, or a quarter of the
+-- picture).
+do
+	local path, pdf = os.tmpname(), os.tmpname() .. ".pdf"
+	local f = io.open(path, "w")
+	f:write('{"start": [0, 0], "states": {"a": {"value": 0}}}\n',
+	    '{"entity": "7", "description": "', string.rep("\u{e9}", 200), '"}\n',
+	    '{"time": "0", "entity": "7", "state": 0}\n',
+	    '{"time": "0", "entity": "', string.rep("x", 300), '", "state": 0}\n',
+	    '{"time": "10", "entity": "7", "state": 0}\n')
+	f:close()
+	local long = sm.load(path, { cache = false })
+	local lay = sm.render{ output = pdf, trace = long }
+	check("render: the label column is capped", lay.strip_x <= 10 + 11 * 24 + 6, lay.strip_x)
+	local text = pdf_text(pdf)
+	if text == nil then
+		unit.skip("render: long labels are cut", "no pdftotext")
+	else
+		check("render: a long description is cut at a character, with an ellipsis",
+		    text:find("7 \u{e9}\u{e9}\u{e9}[\u{e9}]*\u{2026}") ~= nil and
+		    not text:find("?", 1, true) and utf8.len(text) ~= nil, text)
+		check("render: a long name is cut with an ellipsis",
+		    text:find("xxxx\u{2026}") ~= nil, text)
+	end
+	os.remove(path); os.remove(pdf)
+end
+
+-- The pixels of a PDF's page at 72 dpi (a pixel a point), through
+-- pdftoppm: a function (x, y) -> r, g, b, or nil if pdftoppm is missing.
+local function pdf_pixels(pdf)
+	if not shell_ok("command -v pdftoppm") then return nil end
+	local base = os.tmpname()
+	os.execute(string.format("pdftoppm -r 72 -singlefile %q %q", pdf, base))
+	local f = io.open(base .. ".ppm", "rb")
+	os.remove(base); os.remove(base .. ".ppm")
+	if not f then return nil end
+	local data = f:read("a")
+	f:close()
+	local w, h, at = data:match("^P6%s+(%d+)%s+(%d+)%s+255%s()")
+	w = tonumber(w)
+	return function(x, y)
+		local i = at + 3 * (y * w + x)
+		return data:byte(i, i + 2)
+	end
+end
+
+-- No data (here past the trace's end, at 400ns) is a grey hatch on the
+-- empty colour, keyed in the legend, in vector output too.
+do
+	local pdf = os.tmpname() .. ".pdf"
+	sm.render{ output = pdf, trace = t }
+	local text = pdf_text(pdf)
+	if text then
+		check("render: no \"no data\" key when every strip has data",
+		    not text:find("no data", 1, true), text)
+	end
+	local lay = sm.render{ output = pdf, trace = t, to = 600 }
+	text = pdf_text(pdf)
+	if text then
+		check("render: a \"no data\" key when a strip shows none",
+		    text:find("no data", 1, true) ~= nil, text)
+	end
+	local px = pdf_pixels(pdf)
+	if px == nil then
+		unit.skip("render: no data is hatched in a PDF", "no pdftoppm")
+	else
+		local darkest, lightest = 255, 0
+		for y = lay.panel_y[1] + 1, lay.panel_y[1] + 18 do
+			for x = lay.strip_x + lay.strip_width - 40, lay.strip_x + lay.strip_width - 2 do
+				local r = px(x, y)
+				darkest, lightest = math.min(darkest, r), math.max(lightest, r)
+			end
+		end
+		check("render: no data is hatched in a PDF", darkest <= 0xd0 and lightest >= 0xf8,
+		    darkest .. " to " .. lightest)
+	end
+	os.remove(pdf)
+end

@@ -87,6 +87,35 @@ pixel(cairo_surface_t *s, int x, int y)
 	    0xffffff);
 }
 
+/*
+ * Whether the w x h pixels at (x, y) are the no-data hatch of base and
+ * ink: lines up to the right, where (x + y) mod 8 is 0 or 1, half ink
+ * beside them (at 2 and 7), base elsewhere.
+ */
+static int
+is_hatch(cairo_surface_t *s, unsigned x, unsigned y, unsigned w, unsigned h,
+    uint32_t base, uint32_t ink)
+{
+	static const int share[8] = { 2, 2, 1, 0, 0, 0, 0, 1 };	/* halves */
+	unsigned i, j;
+
+	for (j = y; j < y + h; j++)
+		for (i = x; i < x + w; i++) {
+			int k = share[(i + j) % 8], c;
+			uint32_t want = 0;
+
+			for (c = 0; c < 24; c += 8) {
+				unsigned b = base >> c & 0xff, n = ink >> c & 0xff;
+
+				want |= (uint32_t)((b * (2 - k) + n * k + 1) / 2)
+				    << c;
+			}
+			if (pixel(s, (int)i, (int)j) != want)
+				return (0);
+		}
+	return (1);
+}
+
 static void
 test_png(void)
 {
@@ -124,8 +153,8 @@ test_png(void)
 		unsigned x = lay.strip_x, y = panel_y[0];
 
 		/* b's row first, then a's. */
-		CHECK("render_file: b before its first state is empty",
-		    pixel(s, x + 10, y + 5) == 0xf0f0f0);
+		CHECK("render_file: b before its first state is the no-data "
+		    "hatch", is_hatch(s, x, y, 24, 10, 0xffffff, 0xc8c8c8));
 		CHECK("render_file: b in red after 25 ns",
 		    pixel(s, x + 30, y + 5) == 0xff0000);
 		CHECK("render_file: a in red at 10 ns",
@@ -135,6 +164,9 @@ test_png(void)
 		    pixel(s, x + 60, y + 19) == 0x0000ff);
 		CHECK("render_file: nothing drawn past the strip's end",
 		    pixel(s, x + 103, y + 5) == 0xffffff);
+		CHECK("render_file: grid lines stay below the axis labels",
+		    pixel(s, x, 2) == 0xffffff &&
+		    pixel(s, x + 50, 2) == 0xffffff);
 	}
 	cairo_surface_destroy(s);
 	unlink(path);
@@ -151,10 +183,124 @@ test_png(void)
 	trace_free(d);
 }
 
+/*
+ * Renders p over [t0, t1) with a strip of strip_width pixels into a PNG
+ * and reads it back (NULL on failure); fills lay.
+ */
+static cairo_surface_t *
+render_png(render_options *o, const render_panel *p, unsigned strip_width,
+    render_layout *lay)
+{
+	char path[] = "/tmp/test_render_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	sm_error err;
+	cairo_surface_t *s = NULL;
+
+	close(fd);
+	if (render_file(path, o, p, 1, lay, &err) == 0) {
+		o->width = lay->width - lay->strip_width + strip_width;
+		if (render_file(path, o, p, 1, lay, &err) == 0)
+			s = cairo_image_surface_create_from_png(path);
+	}
+	unlink(path);
+	if (s != NULL && cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(s);
+		s = NULL;
+	}
+	return (s);
+}
+
+static void
+test_nodata(void)
+{
+	trace *d = sample();
+	uint32_t order[2] = { 1, 0 };	/* b above a */
+	render_panel p = { d, order, 2, NULL, 0, 0 };
+	render_options o;
+	render_layout lay;
+	unsigned panel_y[1];
+	cairo_surface_t *s;
+
+	render_defaults(&o, d);
+	lay.panel_y = panel_y;
+	/* 2 ns a pixel: b's first state, at 25 ns, is half of column 12. */
+	o.t0 = 0;
+	o.t1 = 200;
+	s = render_png(&o, &p, 100, &lay);
+	CHECK("render_file: a picture with no data", s != NULL);
+	if (s != NULL) {
+		unsigned x = lay.strip_x + 12, y = panel_y[0] + 3;
+		uint32_t got = pixel(s, (int)x, (int)y);
+		/* Half red, half the hatch there. */
+		unsigned k = (x + y) % 8, h = k < 2 ? 0xc8 : k == 2 ||
+		    k == 7 ? 0xe4 : 0xff;
+		uint32_t want = (uint32_t)(255 + h + 1) / 2 << 16 |
+		    (h + 1) / 2 << 8 | (h + 1) / 2;
+
+		CHECK("render_file: a partly covered column fades onto the "
+		    "hatch", got == want);
+		CHECK("render_file: no data past the trace's end is hatched",
+		    is_hatch(s, lay.strip_x + 51, panel_y[0], 49, 20,
+		    0xffffff, 0xc8c8c8));
+		cairo_surface_destroy(s);
+	}
+	/* empty = colour is the hatch's base; lines show on a dark one. */
+	o.empty = (color){ 0x33, 0x33, 0x33 };
+	s = render_png(&o, &p, 100, &lay);
+	if (s != NULL) {
+		CHECK("render_file: empty sets the hatch's base colour",
+		    is_hatch(s, lay.strip_x + 51, panel_y[0], 49, 20,
+		    0x333333, 0x707070));
+		cairo_surface_destroy(s);
+	}
+	trace_free(d);
+}
+
+/* A white state's legend swatch has a border, so it shows. */
+static void
+test_swatch(void)
+{
+	trace *d = sample();
+	uint32_t order[1] = { 0 };
+	render_panel p = { d, order, 1, NULL, 0, 0 };
+	render_options o;
+	render_layout lay;
+	unsigned panel_y[1], y, top;
+	cairo_surface_t *s;
+
+	d->cat->states[0].color = (color){ 255, 255, 255 };
+	render_defaults(&o, d);
+	lay.panel_y = panel_y;
+	s = render_png(&o, &p, 100, &lay);
+	CHECK("render_file: a legend", s != NULL);
+	if (s != NULL) {
+		/*
+		 * Down the middle of the first swatch (white), below a's
+		 * row: its top border, white inside, its bottom border (the
+		 * next swatch, blue, is on the next line of this narrow
+		 * picture).
+		 */
+		for (y = panel_y[0] + 10; y < lay.height &&
+		    pixel(s, (int)lay.strip_x + 5, (int)y) == 0xffffff; y++)
+			continue;
+		for (top = y++; y < lay.height &&
+		    pixel(s, (int)lay.strip_x + 5, (int)y) == 0xffffff; y++)
+			continue;
+		CHECK("render_file: a white state's swatch has a border",
+		    top < lay.height && y < lay.height && y - top >= 8 &&
+		    pixel(s, (int)lay.strip_x + 5, (int)top) ==
+		    pixel(s, (int)lay.strip_x + 5, (int)y));
+		cairo_surface_destroy(s);
+	}
+	trace_free(d);
+}
+
 int
 main(void)
 {
 	test_strip();
 	test_png();
+	test_nodata();
+	test_swatch();
 	return (unit_exit());
 }
