@@ -6,7 +6,7 @@ DATADIR	= $(PREFIX)/share/statemap-lua
 MANDIR	= $(PREFIX)/share/man/man1
 LUA_CMOD ?= $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
 
-PKGS	= lua5.4 cairo readline zlib libzstd
+PKGS	= lua5.4 cairo readline zlib libzstd libxxhash
 CC	?= cc
 OPT	?= -O2
 CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -pthread $(OPT) -g -Wall -Wextra -Werror \
