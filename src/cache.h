@@ -36,9 +36,12 @@
  * times stay in the mapping; states, tags, names and offsets are copied
  * into private memory as they are checked, so that nothing that indexes
  * an array can change after it was checked, even if the file is written
- * while mapped.  (A time changed under the mapping can only give wrong
- * times.  A file truncated while mapped faults on access: see the SIGBUS
- * guard comments in cache.c.)
+ * while mapped.  A time changed under the mapping is a wrong time, maybe
+ * out of order: the store's queries stay within their arrays whatever
+ * the times, but code that derives an index from their order (a count
+ * of overlapping intervals, say) must bound it itself.  A file truncated
+ * while mapped faults on access: see the SIGBUS guard comments in
+ * cache.c.
  *
  * How big it grows.  The entries together are kept within a size limit,
  * 1 GiB unless STATEMAP_CACHE_SIZE says otherwise (bytes, or with a
