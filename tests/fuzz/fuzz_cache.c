@@ -47,11 +47,29 @@ static const char trace_text[] =
     "{\"time\": \"35\", \"entity\": \"x\", \"event\": \"e\", \"target\": \"y\"}\n"
     "{\"time\": \"40\", \"entity\": \"y\", \"state\": 0}\n";
 
+static char dir[] = "/tmp/fuzz_cache.XXXXXX";
+
+/* What setup made, removed at exit (libFuzzer leaves by exit()). */
+static void
+cleanup(void)
+{
+	char path[64];
+
+	(void) unlink(entry_path);
+	snprintf(path, sizeof (path), "%s/t.out", dir);
+	(void) unlink(path);
+	snprintf(path, sizeof (path), "%s/xdg/statemap-lua", dir);
+	(void) rmdir(path);
+	snprintf(path, sizeof (path), "%s/xdg", dir);
+	(void) rmdir(path);
+	(void) rmdir(dir);
+}
+
 /* A scratch cache directory and a trace file whose entry is fuzzed. */
 static void
 setup(void)
 {
-	char dir[] = "/tmp/fuzz_cache.XXXXXX", path[64];
+	char path[64];
 	FILE *f;
 
 	if (mkdtemp(dir) == NULL)
@@ -70,6 +88,7 @@ setup(void)
 	if (cache_key_of(path, &key) != 0 ||
 	    (entry_path = cache_entry_path(&key)) == NULL)
 		abort();
+	atexit(cleanup);
 }
 
 #define ASSERT(c)	do { if (!(c)) abort(); } while (0)
