@@ -376,6 +376,76 @@ test_sealed(void)
 	cache_key_free(&sealed_key);
 }
 
+/*
+ * Columns are checked a chunk (8192 transitions) at a time: values out of
+ * range in a whole chunk, and times going backwards across the boundary
+ * between two chunks, must be caught as well as anywhere else.
+ */
+static void
+test_sealed_chunks(void)
+{
+	unsigned char *copy;
+	size_t len, d0, at;
+	uint64_t h, count;
+	FILE *f;
+	int i;
+
+	remove_tree(cachedir);
+	scratch_path(sealed_trace, sizeof (sealed_trace), "chunks.out");
+	f = fopen(sealed_trace, "w");
+	fprintf(f, "{\"start\": [0, 0], \"states\": {\"a\": {\"value\": 0}, "
+	    "\"b\": {\"value\": 1}}}\n");
+	for (i = 0; i < 20000; i++)
+		fprintf(f, "{\"time\": \"%d\", \"entity\": \"big\", "
+		    "\"state\": %d%s}\n", 1000 + i, i % 2,
+		    i % 7 == 0 ? ", \"tag\": \"t\"" : "");
+	fclose(f);
+	sealed_fresh = load_digest(sealed_trace, 1, NULL);
+	trace_free(load(sealed_trace, 0));
+	if (cache_key_of(sealed_trace, &sealed_key) != 0 ||
+	    (sealed_entry = cache_entry_path(&sealed_key)) == NULL ||
+	    (pristine = read_whole(sealed_entry, &pristine_len)) == NULL) {
+		CHECK("chunks: an entry", 0);
+		return;
+	}
+	len = pristine_len;
+	copy = malloc(len);
+	d0 = desc_of(pristine, 0);
+	count = get64(pristine, d0);
+	CHECK("chunks: one entity of 20000 transitions, tagged",
+	    count == 20000 && get64(pristine, d0 + 24) != 0);
+	memcpy(copy, pristine, len);
+	CHECK("chunks: the entry is used", try_sealed(copy, len, &h) == 1 &&
+	    h == sealed_fresh);
+
+	memcpy(copy, pristine, len);
+	at = (size_t)get64(copy, d0 + 16) + 9000 * 2;
+	copy[at] = 2;
+	rejects("chunks: a state out of range in a whole chunk rejected",
+	    copy, len);
+	memcpy(copy, pristine, len);
+	at = (size_t)get64(copy, d0 + 16) + 19999 * 2;
+	copy[at] = 2;
+	rejects("chunks: ... and in the last, short one", copy, len);
+	memcpy(copy, pristine, len);
+	at = (size_t)get64(copy, d0 + 24) + 9000 * 4;
+	memcpy(copy + at, "\x05\x00\x00\x00", 4);
+	rejects("chunks: a tag out of range in a whole chunk rejected", copy,
+	    len);
+	memcpy(copy, pristine, len);
+	at = (size_t)get64(copy, d0 + 8);
+	put64(copy, at + 8192 * 8, get64(copy, at + 8191 * 8) - 1);
+	rejects("chunks: times going backwards from one chunk to the next "
+	    "rejected", copy, len);
+	memcpy(copy, pristine, len);
+	put64(copy, at + 8193 * 8, get64(copy, at + 8192 * 8) - 1);
+	rejects("chunks: ... and just after the boundary", copy, len);
+	free(copy);
+	free(pristine);
+	free(sealed_entry);
+	cache_key_free(&sealed_key);
+}
+
 /* Last: cache_disable cannot be undone. */
 static void
 test_disable(void)
@@ -402,6 +472,7 @@ main(void)
 	test_directory();
 	test_clear();
 	test_sealed();
+	test_sealed_chunks();
 	test_disable();
 	remove_tree(scratch);
 	return (unit_exit());
