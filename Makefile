@@ -9,7 +9,7 @@ MANDIR	= $(PREFIX)/share/man/man1
 # PREFIX=/usr need nothing more; any other needs LUA_CPATH (see README).
 LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
 
-PKGS	= lua5.4 cairo readline zlib libzstd
+PKGS	= lua5.4 cairo readline zlib libzstd libxxhash
 CC	?= cc
 OPT	?= -O2
 # Warnings are errors for development and CI (make WERROR=1, as .ci/run
@@ -129,7 +129,7 @@ $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 # libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/):
 # each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME.
 FUZZ_SECONDS ?= 60
-FUZZERS	= json ingest duration
+FUZZERS	= json ingest duration cache
 FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c src/pngout.c,$(wildcard src/*.c))
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

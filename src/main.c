@@ -53,6 +53,7 @@ static const char usage_text[] =
 "                           description), name or description\n"
 "      --no-cache           neither use nor write the cache of traces that\n"
 "                           scripts load (the classic statemap streams)\n"
+"      --clear-cache        remove every entry of that cache, and exit\n"
 "\n"
 "Lua mode (the REPL, or code given with -E):\n"
 "      --interactive        load the FILEs (the first is t, all are traces),\n"
@@ -403,6 +404,8 @@ main(int argc, char **argv)
 	repl_options ro;
 	int c, i, rv;
 
+	if (argc == 2 && strcmp(argv[1], "--clear-cache") == 0)
+		return (cache_clear(stdout) < 0 ? 1 : 0);
 	/* Ctrl-C is the Lua interrupt in Lua modes (lua_script.h). */
 	fatal_handle_signals(0);
 	i = first_operand(argc, argv);

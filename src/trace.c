@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "cache.h"
 #include "duration.h"
@@ -51,6 +50,7 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	trace *d = xcalloc(1, sizeof (*d));
 	ingest_options io;
 	cache_key key;
+	cache_entry *entry = NULL;
 	int cached = 0, cacheable;
 	uint64_t end;
 
@@ -64,8 +64,8 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	cacheable = !opts->no_cache && !opts->ignore_tags &&
 	    opts->filter == NULL && cache_key_of(path, &key) == 0;
 	if (cacheable)
-		cached = cache_load(&key, path, &d->cat, &d->st, &d->cache_map,
-		    &d->cache_len);
+		cached = cache_load(&key, path, &d->cat, &d->st, &entry);
+	d->cache_map = entry;	/* released by trace_free */
 	if (!cached) {
 		d->cat = catalog_new(path);
 		if (ingest_file(path, d->cat, &io, on_datum, d, err) != 0) {
@@ -107,7 +107,6 @@ trace_free(trace *d)
 		return;
 	catalog_free(d->cat);
 	store_free(d->st);
-	if (d->cache_map != NULL)
-		(void) munmap(d->cache_map, d->cache_len);
+	cache_release(d->cache_map);
 	free(d);
 }
