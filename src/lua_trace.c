@@ -280,7 +280,8 @@ trace_gc(lua_State *L)
 {
 	ltrace *t = luaL_checkudata(L, 1, TRACE_MT);
 
-	trace_free(t->d);
+	/* The live server (statemap.serve) may hold it too. */
+	trace_release(t->d);
 	t->d = NULL;
 	return (0);
 }

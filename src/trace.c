@@ -338,14 +338,34 @@ trace_group(const trace *src, const uint32_t *group_of,
 	return (d);
 }
 
+trace *
+trace_retain(trace *d)
+{
+	atomic_fetch_add_explicit(&d->shared, 1, memory_order_relaxed);
+	return (d);
+}
+
 void
-trace_free(trace *d)
+trace_release(trace *d)
 {
 	if (d == NULL)
+		return;
+	/*
+	 * The holder that finds no other frees (the count then wraps, on a
+	 * trace about to go); acquire-release, so that it sees everything
+	 * the others did before they let go.
+	 */
+	if (atomic_fetch_sub_explicit(&d->shared, 1, memory_order_acq_rel) != 0)
 		return;
 	catalog_free(d->cat);
 	store_free(d->st);
 	if (d->cache_map != NULL)
 		(void) munmap(d->cache_map, d->cache_len);
 	free(d);
+}
+
+void
+trace_free(trace *d)
+{
+	trace_release(d);
 }

@@ -7,12 +7,16 @@
  * all, per entity, and the catalog keeps the names.  Bounds clip what the
  * queries see; nothing outside them is dropped from memory.
  *
- * Ownership: a trace owns its catalog and store.
+ * Ownership: a trace owns its catalog and store.  A trace never changes
+ * once made, so any number of threads may query it at once; whoever
+ * shares it (the Lua object, the live server) holds a reference, and the
+ * last release frees it.
  */
 #ifndef SM_TRACE_H
 #define SM_TRACE_H
 
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "catalog.h"
@@ -32,6 +36,7 @@ typedef struct trace {
 	uint64_t begin, end;	/* the bounds queries see: [begin, end) */
 	void *cache_map;	/* the cache file the store's columns are in */
 	size_t cache_len;
+	atomic_uint shared;	/* holders besides the first (trace_retain) */
 } trace;
 
 /*
@@ -42,6 +47,15 @@ typedef struct trace {
  */
 trace *trace_load(const char *path, const trace_options *opts,
     sm_error *err);
+
+/*
+ * References, safe from any thread: a new trace has one holder;
+ * trace_retain adds one, trace_release drops one and frees the trace with
+ * the last.  trace_free is trace_release, for the many places that never
+ * share the trace they made.
+ */
+trace *trace_retain(trace *d);
+void trace_release(trace *d);
 void trace_free(trace *d);
 
 /*
