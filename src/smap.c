@@ -21,7 +21,11 @@ void
 smap_from_trace(smap *m, const trace *d, const uint32_t *entities,
     uint32_t n, uint64_t budget, uint64_t t0, uint64_t t1)
 {
-	merge *mg = merge_new(d->st, entities, n);
+	/*
+	 * Transitions before t0 leave nothing in the coalescer but each
+	 * entity's state at t0: so the merge starts there.
+	 */
+	merge *mg = merge_new_from(d->st, entities, n, t0);
 	merge_item it;
 	uint64_t last = 0;
 	uint32_t i;
