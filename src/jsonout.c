@@ -1,9 +1,11 @@
 #include "jsonout.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
+#include "util.h"
 
 static void
 write_cstring(FILE *out, const char *s)
@@ -59,60 +61,91 @@ write_tags(FILE *out, const catalog *cat)
 	fputs("],\n", out);
 }
 
-static void
-write_rect(FILE *out, const catalog *cat, const coalesce_rect *r)
+void
+jsonout_rect_write(FILE *out, const catalog *cat, const jsonout_rect *r,
+    int first)
 {
-	uint32_t s;
 	size_t i;
-	int n = 0;
 
-	fprintf(out, "{\"start\": %" PRIu64 ", \"duration\": %" PRIu64
-	    ", \"states\": {", r->start, r->duration);
-	for (s = 0; s < cat->nstates; s++) {
-		if (r->states[s] == 0)
-			continue;
-		if (n++ > 0)
+	fprintf(out, "%s{\"start\": %" PRIu64 ", \"duration\": %" PRIu64
+	    ", \"states\": {", first ? "\n    " : ",\n    ", r->start,
+	    r->duration);
+	for (i = 0; i < r->nstates; i++) {
+		const catalog_state *st = &cat->states[r->states[i]];
+
+		if (i > 0)
 			fputs(", ", out);
-		json_write_string(out, cat->states[s].name,
-		    cat->states[s].name_len);
-		fprintf(out, ": %" PRIu64, r->states[s]);
+		json_write_string(out, st->name, st->name_len);
+		fprintf(out, ": %" PRIu64, r->times[i]);
 	}
 	fputs("}, \"tags\": {", out);
 	for (i = 0; i < r->ntags; i++)
 		fprintf(out, "%s\"%u\": %" PRIu64, i > 0 ? ", " : "",
 		    r->tags[i].tag, r->tags[i].time);
-	fputs("}}", out);
+	if (r->count > 0)
+		fprintf(out, "}, \"n\": %" PRIu64 "}", r->count);
+	else
+		fputs("}}", out);
 }
 
-static void
-write_entity(FILE *out, const smap *m, uint32_t e)
+void
+jsonout_entity_open(FILE *out, const catalog *cat, uint32_t e, int first)
 {
-	const catalog *cat = m->cat;
 	const char *name;
 	size_t len;
-	int n = 0;
 
 	name = catalog_entity_name(cat, e, &len);
-	fputs("   {\"name\": ", out);
+	fputs(first ? "\n   {\"name\": " : ",\n   {\"name\": ", out);
 	json_write_string(out, name, len);
 	fputs(", \"description\": ", out);
 	write_cstring(out, cat->descriptions[e]);
 	fputs(", \"rects\": [", out);
+}
+
+void
+jsonout_entity_close(FILE *out)
+{
+	fputs("]}", out);
+}
+
+/* An entity's coalesced rectangles; ids and times are nstates scratch. */
+static void
+write_entity(FILE *out, const smap *m, uint32_t e, int first, uint32_t *ids,
+    uint64_t *times)
+{
+	const catalog *cat = m->cat;
+	int n = 0;
+
+	jsonout_entity_open(out, cat, e, first);
 	if (m->co != NULL) {
 		uint32_t r;
 
 		for (r = coalesce_first(m->co, e); r != COALESCE_NONE;
 		    r = coalesce_next(m->co, r)) {
 			coalesce_rect rect;
+			jsonout_rect jr;
+			uint32_t s;
 
 			coalesce_get(m->co, r, &rect);
 			if (rect.duration == 0)
 				continue;
-			fputs(n++ > 0 ? ",\n    " : "\n    ", out);
-			write_rect(out, cat, &rect);
+			memset(&jr, 0, sizeof (jr));
+			jr.start = rect.start;
+			jr.duration = rect.duration;
+			jr.states = ids;
+			jr.times = times;
+			for (s = 0; s < cat->nstates; s++) {
+				if (rect.states[s] == 0)
+					continue;
+				ids[jr.nstates] = s;
+				times[jr.nstates++] = rect.states[s];
+			}
+			jr.tags = rect.tags;
+			jr.ntags = rect.ntags;
+			jsonout_rect_write(out, cat, &jr, n++ == 0);
 		}
 	}
-	fputs("]}", out);
+	jsonout_entity_close(out);
 }
 
 /*
@@ -120,21 +153,21 @@ write_entity(FILE *out, const smap *m, uint32_t e)
  * them (a viewer draws each one; the rest are only counted).
  */
 static void
-write_events(FILE *out, const smap *m)
+write_events(FILE *out, const catalog *cat, int64_t begin, uint64_t end,
+    int64_t end_bound)
 {
-	const catalog *cat = m->cat;
-	uint64_t end = m->end, omitted = 0;
+	uint64_t omitted = 0;
 	size_t k, n = 0;
 
-	if (m->end_bound > 0 && (uint64_t)m->end_bound > end)
-		end = (uint64_t)m->end_bound;
+	if (end_bound > 0 && (uint64_t)end_bound > end)
+		end = (uint64_t)end_bound;
 	fputs(",\n  \"events\": [", out);
 	for (k = 0; k < cat->nevents; k++) {
 		const catalog_event *ev = &cat->events[k];
 		const char *name;
 		size_t len;
 
-		if ((m->begin > 0 && ev->time < (uint64_t)m->begin) ||
+		if ((begin > 0 && ev->time < (uint64_t)begin) ||
 		    ev->time > end)
 			continue;
 		if (n == JSONOUT_MAX_EVENTS) {
@@ -162,36 +195,73 @@ write_events(FILE *out, const smap *m)
 }
 
 void
+jsonout_open(FILE *out)
+{
+	fputs("{\"statemaps\": [", out);
+}
+
+void
+jsonout_statemap_open(FILE *out, const catalog *cat, int64_t begin,
+    uint64_t end, int first)
+{
+	fputs(first ? "\n {" : ",\n {", out);
+	fputs("\"title\": ", out);
+	write_cstring(out, cat->title);
+	fputs(", \"host\": ", out);
+	write_cstring(out, cat->host);
+	fputs(", \"entityKind\": ", out);
+	write_cstring(out, cat->entity_kind);
+	fprintf(out, ", \"start\": [%" PRIu64 ", %" PRIu64 "]",
+	    cat->start_sec, cat->start_nsec);
+	fprintf(out, ", \"begin\": %" PRId64 ", \"end\": %" PRIu64 ",\n",
+	    begin, end);
+	write_states(out, cat);
+	write_tags(out, cat);
+	fputs("  \"entities\": [", out);
+}
+
+void
+jsonout_statemap_close(FILE *out, const catalog *cat, int64_t begin,
+    uint64_t end, int64_t end_bound)
+{
+	fputc(']', out);
+	write_events(out, cat, begin, end, end_bound);
+	fputc('}', out);
+}
+
+void
+jsonout_close(FILE *out, const char *members)
+{
+	if (members != NULL)
+		fprintf(out, "],\n %s}\n", members);
+	else
+		fputs("]}\n", out);
+}
+
+void
 jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 {
+	uint32_t most = 1, *ids;
+	uint64_t *times;
 	size_t i;
 
-	fputs("{\"statemaps\": [", out);
+	for (i = 0; i < n; i++)
+		if (maps[i].cat->nstates > most)
+			most = maps[i].cat->nstates;
+	ids = xcalloc(most, sizeof (uint32_t));
+	times = xcalloc(most, sizeof (uint64_t));
+	jsonout_open(out);
 	for (i = 0; i < n; i++) {
 		const smap *m = &maps[order[i]];
 		uint32_t k;
 
-		fputs(i > 0 ? ",\n {" : "\n {", out);
-		fputs("\"title\": ", out);
-		write_cstring(out, m->cat->title);
-		fputs(", \"host\": ", out);
-		write_cstring(out, m->cat->host);
-		fputs(", \"entityKind\": ", out);
-		write_cstring(out, m->cat->entity_kind);
-		fprintf(out, ", \"start\": [%" PRIu64 ", %" PRIu64 "]",
-		    m->cat->start_sec, m->cat->start_nsec);
-		fprintf(out, ", \"begin\": %" PRId64 ", \"end\": %" PRIu64
-		    ",\n", m->begin, m->end);
-		write_states(out, m->cat);
-		write_tags(out, m->cat);
-		fputs("  \"entities\": [", out);
-		for (k = 0; k < m->nentities; k++) {
-			fputs(k > 0 ? ",\n" : "\n", out);
-			write_entity(out, m, m->order[k]);
-		}
-		fputc(']', out);
-		write_events(out, m);
-		fputc('}', out);
+		jsonout_statemap_open(out, m->cat, m->begin, m->end, i == 0);
+		for (k = 0; k < m->nentities; k++)
+			write_entity(out, m, m->order[k], k == 0, ids, times);
+		jsonout_statemap_close(out, m->cat, m->begin, m->end,
+		    m->end_bound);
 	}
-	fputs("]}\n", out);
+	jsonout_close(out, NULL);
+	free(ids);
+	free(times);
 }
