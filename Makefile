@@ -6,7 +6,7 @@ DATADIR	= $(PREFIX)/share/statemap-lua
 MANDIR	= $(PREFIX)/share/man/man1
 LUA_CMOD ?= $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
 
-PKGS	= lua5.4 cairo readline zlib libzstd
+PKGS	= lua5.4 cairo readline zlib libzstd libmicrohttpd
 CC	?= cc
 OPT	?= -O2
 CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -pthread $(OPT) -g -Wall -Wextra -Werror \
@@ -44,7 +44,7 @@ PIC_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -O2 -g -fPIC -Wall -Wextra -Werror 
 	$(PKG_CFLAGS) -Isrc -I$(BUILD)
 
 statemap.so: $(PIC_OBJ)
-	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd) -lm
+	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd libmicrohttpd) -lm
 
 build-pic/%.o: src/%.c
 	@mkdir -p build-pic
@@ -124,7 +124,7 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(BUILD)/viewer_assets.c
 	@mkdir -p build-fuzz
-	clang $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs zlib libzstd) -lm
+	clang $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs zlib libzstd libmicrohttpd) -lm
 
 install: statemap-lua statemap.so
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua $(DESTDIR)$(MANDIR)
