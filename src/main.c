@@ -14,6 +14,7 @@
 #include "duration.h"
 #include "lua_repl.h"
 #include "lua_script.h"
+#include "serve_command.h"
 #include "version.h"
 
 #define EXIT_USAGE	2
@@ -48,6 +49,11 @@ static const char usage_text[] =
 "  -T, --format FORMAT      svg (default) or json\n"
 "      --no-cache           neither use nor write the cache of traces that\n"
 "                           scripts load (the classic statemap streams)\n"
+"      --serve              serve the statemap over HTTP until Ctrl-C:\n"
+"                           zoom and pan with answers from the loaded\n"
+"                           traces (-b/-e/-d: the first window)\n"
+"      --port N             the port to serve on (default 0: any free one)\n"
+"      --bind ADDR          the address to serve on (default 127.0.0.1)\n"
 "\n"
 "Lua mode (the REPL, or code given with -e):\n"
 "      --interactive        load the FILEs (the first is t, all are traces),\n"
@@ -280,8 +286,9 @@ lua_mode(int argc, char **argv, repl_options *r)
 			repl = 1;
 		else if (strcmp(argv[i], "-i") == 0)
 			short_i = 1;
-		else if (is_output_option(argv[i]))
-			output = 1;
+		else if (is_output_option(argv[i]) ||
+		    strcmp(argv[i], "--serve") == 0)
+			output = 1;	/* -i is then --ignore-tags */
 		else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc &&
 		    !duration_parse(argv[i + 1], &ns, NULL))
 			code = 1;
@@ -362,10 +369,15 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'H' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "no-cache", no_argument, NULL, 'C' },
+		{ "serve", no_argument, NULL, 'W' },
+		{ "port", required_argument, NULL, 'P' },
+		{ "bind", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
 	classic_options o;
 	const char *b = NULL, *e = NULL, *d = NULL, *filter = NULL;
+	const char *port = NULL, *bind = NULL;	/* --serve */
+	int serve = 0;
 	regex_t re;
 	script_limits limits;
 	repl_options ro;
@@ -416,6 +428,9 @@ main(int argc, char **argv)
 				    "svg or json", optarg);
 			break;
 		case 'C': cache_disable(); break;	/* classic never caches */
+		case 'W': serve = 1; break;
+		case 'P': port = optarg; break;
+		case 'B': bind = optarg; break;
 		case 'H':
 			fputs(usage_text, stdout);
 			return (0);
@@ -453,7 +468,13 @@ main(int argc, char **argv)
 		}
 		o.filter = &re;
 	}
-	rv = classic_run(&o, argv + optind, argc - optind);
+	if (!serve && (port != NULL || bind != NULL))
+		usage_error("%s", "--port and --bind go with --serve");
+	if (serve)
+		rv = serve_command(&o, argv + optind, argc - optind, port,
+		    bind);
+	else
+		rv = classic_run(&o, argv + optind, argc - optind);
 	if (filter != NULL)
 		regfree(&re);
 	return (rv);
