@@ -297,7 +297,8 @@ bucket_flush(job *j, bucket *k)
 		exact_rect(j, k->start, k->end, k->state, k->tag);
 	} else {
 		r = new_rect(j, k->start, k->end - k->start, k->count);
-		qsort(k->touched, k->ntouched, sizeof (uint32_t), compare_u32);
+		qsort(k->touched, k->ntouched, sizeof (uint32_t),
+		    compare_u32);
 		for (i = 0; i < k->ntouched; i++)
 			add_state(j, r, k->touched[i], k->acc[k->touched[i]]);
 		for (i = 0; i < k->tag_used; i++) {
@@ -305,8 +306,9 @@ bucket_flush(job *j, bucket *k)
 
 			add_tag(j, r, k->tag_key[s], k->tag_time[s]);
 		}
-		qsort(j->pool_tag + r->tags, r->ntags, sizeof (coalesce_tag),
-		    compare_tags);
+		if (r->ntags > 1)
+			qsort(j->pool_tag + r->tags, r->ntags,
+			    sizeof (coalesce_tag), compare_tags);
 	}
 	for (i = 0; i < k->ntouched; i++)
 		k->acc[k->touched[i]] = 0;
@@ -419,6 +421,19 @@ run_job(void *arg)
 
 /* ---- the query ---- */
 
+/* t - offset, within what an int64_t holds. */
+static int64_t
+shift(uint64_t t, int64_t offset)
+{
+	__int128 v = (__int128)t - offset;
+
+	if (v > INT64_MAX)
+		return (INT64_MAX);
+	if (v < INT64_MIN)
+		return (INT64_MIN);
+	return ((int64_t)v);
+}
+
 /* The window in a panel's own time, clipped to its trace's. */
 static void
 place(vpanel *vp, const viewport_panel *p, const viewport_query *q)
@@ -426,8 +441,8 @@ place(vpanel *vp, const viewport_panel *p, const viewport_query *q)
 	const trace *t = p->t;
 
 	vp->p = p;
-	vp->begin = (int64_t)q->begin - p->offset;
-	vp->end = (int64_t)q->end - p->offset;
+	vp->begin = shift(q->begin, p->offset);
+	vp->end = shift(q->end, p->offset);
 	vp->lo = vp->begin > 0 ? (uint64_t)vp->begin : 0;
 	vp->hi = vp->end > 0 ? (uint64_t)vp->end : 0;
 	if (vp->lo < t->begin)
