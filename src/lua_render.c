@@ -75,7 +75,7 @@ opt_color(lua_State *L, int t, const char *key, color dflt)
 {
 	size_t len;
 	const char *s;
-	color c;
+	color c = dflt;	/* (luaL_error does not return: for clang) */
 
 	lua_getfield(L, t, key);
 	if (lua_isnil(L, -1)) {
