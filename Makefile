@@ -103,7 +103,8 @@ bench: statemap-lua $(BUILD)/gentrace
 $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 	$(CC) $(CFLAGS_BASE) -o $@ $<
 
-# libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/):
+# libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/, words
+# in tests/fuzz/NAME.dict if there is one):
 # each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME.
 FUZZ_SECONDS ?= 60
 FUZZERS	= json ingest duration serve
@@ -115,8 +116,9 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \
 		mkdir -p build-fuzz/corpus-$$f; \
 		echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
+		dict=; [ -f tests/fuzz/$$f.dict ] && dict=-dict=tests/fuzz/$$f.dict; \
 		build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-		    -print_final_stats=1 build-fuzz/corpus-$$f tests/fuzz/$$f \
+		    -print_final_stats=1 $$dict build-fuzz/corpus-$$f tests/fuzz/$$f \
 		    2>&1 | grep -E "^(stat::number_of_executed_units|==|SUMMARY|artifact)" \
 		    || true; \
 		test -z "$$(ls crash-* leak-* timeout-* oom-* 2>/dev/null)" || exit 1; \

@@ -647,6 +647,13 @@ int viewport_exact(const viewport *v) { return (v->exact); }
 
 /* ---- writing ---- */
 
+/* A rectangle's tags (NULL when it has none: the pool may be empty). */
+static const coalesce_tag *
+rect_tags(const job *j, const vrect *x)
+{
+	return (x->ntags > 0 ? j->pool_tag + x->tags : NULL);
+}
+
 static void
 write_job(void *arg)
 {
@@ -670,7 +677,7 @@ write_job(void *arg)
 			jr.states = j->pool_state + x->states;
 			jr.times = j->pool_time + x->states;
 			jr.nstates = x->nstates;
-			jr.tags = j->pool_tag + x->tags;
+			jr.tags = rect_tags(j, x);
 			jr.ntags = x->ntags;
 			jr.count = x->count;
 			jsonout_rect_write(out, cat, &jr,
@@ -749,7 +756,7 @@ viewport_to_smaps(const viewport *v, smap *maps)
 						    + s];
 					coalesce_put(m->co, vp->ids[e],
 					    x->start, x->duration, dense,
-					    j->pool_tag + x->tags, x->ntags);
+					    rect_tags(j, x), x->ntags);
 					for (s = 0; s < x->nstates; s++)
 						dense[j->pool_state[x->states +
 						    s]] = 0;
