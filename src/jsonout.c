@@ -61,31 +61,126 @@ write_tags(FILE *out, const catalog *cat)
 	fputs("],\n", out);
 }
 
-void
-jsonout_rect_write(FILE *out, const catalog *cat, const jsonout_rect *r,
-    int first)
+struct jsonout_names {
+	char **text;		/* "\"name\": " for each state */
+	size_t *len;
+	uint32_t n;
+};
+
+jsonout_names *
+jsonout_names_new(const catalog *cat)
 {
+	jsonout_names *names = xcalloc(1, sizeof (*names));
+	uint32_t s;
+
+	names->n = cat->nstates;
+	names->text = xcalloc(cat->nstates + 1, sizeof (char *));
+	names->len = xcalloc(cat->nstates + 1, sizeof (size_t));
+	for (s = 0; s < cat->nstates; s++) {
+		FILE *out = open_memstream(&names->text[s], &names->len[s]);
+
+		if (out == NULL)
+			out_of_memory(0);
+		json_write_string(out, cat->states[s].name,
+		    cat->states[s].name_len);
+		fputs(": ", out);
+		if (fclose(out) != 0)
+			out_of_memory(names->len[s]);
+	}
+	return (names);
+}
+
+void
+jsonout_names_free(jsonout_names *names)
+{
+	uint32_t s;
+
+	if (names == NULL)
+		return;
+	for (s = 0; s < names->n; s++)
+		free(names->text[s]);
+	free(names->text);
+	free(names->len);
+	free(names);
+}
+
+/* A rectangle is put together here and written when it is full or done. */
+typedef struct line {
+	FILE *out;
+	size_t len;
+	char buf[1024];
+} line;
+
+static void
+put(line *l, const char *s, size_t len)
+{
+	if (l->len + len > sizeof (l->buf)) {
+		fwrite(l->buf, 1, l->len, l->out);
+		l->len = 0;
+		if (len > sizeof (l->buf)) {
+			fwrite(s, 1, len, l->out);
+			return;
+		}
+	}
+	memcpy(l->buf + l->len, s, len);
+	l->len += len;
+}
+
+#define PUT(l, literal)	put((l), (literal), sizeof (literal) - 1)
+
+static void
+put_u64(line *l, uint64_t v)
+{
+	char digits[20];
+	size_t n = sizeof (digits);
+
+	do {
+		digits[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	put(l, digits + n, sizeof (digits) - n);
+}
+
+void
+jsonout_rect_write(FILE *out, const jsonout_names *names,
+    const jsonout_rect *r, int first)
+{
+	line l;
 	size_t i;
 
-	fprintf(out, "%s{\"start\": %" PRIu64 ", \"duration\": %" PRIu64
-	    ", \"states\": {", first ? "\n    " : ",\n    ", r->start,
-	    r->duration);
-	for (i = 0; i < r->nstates; i++) {
-		const catalog_state *st = &cat->states[r->states[i]];
-
-		if (i > 0)
-			fputs(", ", out);
-		json_write_string(out, st->name, st->name_len);
-		fprintf(out, ": %" PRIu64, r->times[i]);
-	}
-	fputs("}, \"tags\": {", out);
-	for (i = 0; i < r->ntags; i++)
-		fprintf(out, "%s\"%u\": %" PRIu64, i > 0 ? ", " : "",
-		    r->tags[i].tag, r->tags[i].time);
-	if (r->count > 0)
-		fprintf(out, "}, \"n\": %" PRIu64 "}", r->count);
+	l.out = out;
+	l.len = 0;
+	if (first)
+		PUT(&l, "\n    {\"start\": ");
 	else
-		fputs("}}", out);
+		PUT(&l, ",\n    {\"start\": ");
+	put_u64(&l, r->start);
+	PUT(&l, ", \"duration\": ");
+	put_u64(&l, r->duration);
+	PUT(&l, ", \"states\": {");
+	for (i = 0; i < r->nstates; i++) {
+		if (i > 0)
+			PUT(&l, ", ");
+		put(&l, names->text[r->states[i]], names->len[r->states[i]]);
+		put_u64(&l, r->times[i]);
+	}
+	PUT(&l, "}, \"tags\": {");
+	for (i = 0; i < r->ntags; i++) {
+		if (i > 0)
+			PUT(&l, ", ");
+		PUT(&l, "\"");
+		put_u64(&l, r->tags[i].tag);
+		PUT(&l, "\": ");
+		put_u64(&l, r->tags[i].time);
+	}
+	if (r->count > 0) {
+		PUT(&l, "}, \"n\": ");
+		put_u64(&l, r->count);
+		PUT(&l, "}");
+	} else {
+		PUT(&l, "}}");
+	}
+	fwrite(l.buf, 1, l.len, out);
 }
 
 void
@@ -110,8 +205,8 @@ jsonout_entity_close(FILE *out)
 
 /* An entity's coalesced rectangles; ids and times are nstates scratch. */
 static void
-write_entity(FILE *out, const smap *m, uint32_t e, int first, uint32_t *ids,
-    uint64_t *times)
+write_entity(FILE *out, const smap *m, const jsonout_names *names,
+    uint32_t e, int first, uint32_t *ids, uint64_t *times)
 {
 	const catalog *cat = m->cat;
 	int n = 0;
@@ -142,7 +237,7 @@ write_entity(FILE *out, const smap *m, uint32_t e, int first, uint32_t *ids,
 			}
 			jr.tags = rect.tags;
 			jr.ntags = rect.ntags;
-			jsonout_rect_write(out, cat, &jr, n++ == 0);
+			jsonout_rect_write(out, names, &jr, n++ == 0);
 		}
 	}
 	jsonout_entity_close(out);
@@ -253,11 +348,14 @@ jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 	jsonout_open(out);
 	for (i = 0; i < n; i++) {
 		const smap *m = &maps[order[i]];
+		jsonout_names *names = jsonout_names_new(m->cat);
 		uint32_t k;
 
 		jsonout_statemap_open(out, m->cat, m->begin, m->end, i == 0);
 		for (k = 0; k < m->nentities; k++)
-			write_entity(out, m, m->order[k], k == 0, ids, times);
+			write_entity(out, m, names, m->order[k], k == 0, ids,
+			    times);
+		jsonout_names_free(names);
 		jsonout_statemap_close(out, m->cat, m->begin, m->end,
 		    m->end_bound);
 	}

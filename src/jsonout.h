@@ -58,8 +58,16 @@ void jsonout_statemap_open(FILE *out, const catalog *cat, int64_t begin,
     uint64_t end, int first);
 void jsonout_entity_open(FILE *out, const catalog *cat, uint32_t entity,
     int first);
-void jsonout_rect_write(FILE *out, const catalog *cat, const jsonout_rect *r,
-    int first);
+/*
+ * Rectangles are written many at a time: names holds the catalog's state
+ * names, each already written as JSON, so that a rectangle is formatted
+ * in memory and written at once.
+ */
+typedef struct jsonout_names jsonout_names;
+jsonout_names *jsonout_names_new(const catalog *cat);
+void jsonout_names_free(jsonout_names *names);
+void jsonout_rect_write(FILE *out, const jsonout_names *names,
+    const jsonout_rect *r, int first);
 void jsonout_entity_close(FILE *out);
 /* Writes the events in the window (see above) and closes the statemap. */
 void jsonout_statemap_close(FILE *out, const catalog *cat, int64_t begin,

@@ -276,6 +276,25 @@ compare_u32(const void *pa, const void *pb)
 	return (a < b ? -1 : a > b);
 }
 
+/* A few states (the usual case) by insertion, more by qsort. */
+static void
+sort_states(uint32_t *s, uint32_t n)
+{
+	uint32_t i, j;
+
+	if (n > 16) {
+		qsort(s, n, sizeof (uint32_t), compare_u32);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		uint32_t v = s[i];
+
+		for (j = i; j > 0 && s[j - 1] > v; j--)
+			s[j] = s[j - 1];
+		s[j] = v;
+	}
+}
+
 static int
 compare_tags(const void *pa, const void *pb)
 {
@@ -297,8 +316,7 @@ bucket_flush(job *j, bucket *k)
 		exact_rect(j, k->start, k->end, k->state, k->tag);
 	} else {
 		r = new_rect(j, k->start, k->end - k->start, k->count);
-		qsort(k->touched, k->ntouched, sizeof (uint32_t),
-		    compare_u32);
+		sort_states(k->touched, k->ntouched);
 		for (i = 0; i < k->ntouched; i++)
 			add_state(j, r, k->touched[i], k->acc[k->touched[i]]);
 		for (i = 0; i < k->tag_used; i++) {
@@ -558,7 +576,8 @@ make_jobs(viewport *v)
 	for (i = 0; i < v->n; i++)
 		for (k = 0; k < v->panels[i].n; k++)
 			total += v->panels[i].counts[k] + 1;
-	per = total / (4 * (uint64_t)threads_count()) + 1;
+	/* (At least 64 entities' worth: a job has its cost too.) */
+	per = total / (4 * (uint64_t)threads_count()) + 64;
 	for (i = 0; i < v->n; i++) {
 		vpanel *vp = &v->panels[i];
 		uint32_t from = 0;
@@ -660,6 +679,7 @@ write_job(void *arg)
 	job *j = arg;
 	const catalog *cat = j->vp->p->t->cat;
 	FILE *out = open_memstream(&j->json, &j->json_len);
+	jsonout_names *names = jsonout_names_new(cat);
 	uint32_t i;
 
 	if (out == NULL)
@@ -680,11 +700,12 @@ write_job(void *arg)
 			jr.tags = rect_tags(j, x);
 			jr.ntags = x->ntags;
 			jr.count = x->count;
-			jsonout_rect_write(out, cat, &jr,
+			jsonout_rect_write(out, names, &jr,
 			    r == j->entity_rects[i - j->from]);
 		}
 		jsonout_entity_close(out);
 	}
+	jsonout_names_free(names);
 	if (fclose(out) != 0)
 		out_of_memory(j->json_len);
 }
