@@ -378,7 +378,7 @@ serve_start(const serve_options *o, served *content, sm_error *err)
 	    MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
 	    MHD_OPTION_STRICT_FOR_CLIENT, 1,
 	    MHD_OPTION_END);

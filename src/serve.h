@@ -13,7 +13,9 @@
  * Its threads never run Lua and block every signal, so signals reach the
  * thread that started the server (a Ctrl-C at the REPL's prompt, the
  * sigwait of --serve).  At most SERVE_MAX_CONNECTIONS connections at a
- * time; an event stream sends a comment every SERVE_KEEPALIVE seconds,
+ * time, each closed after SERVE_IDLE seconds of silence (a local process
+ * that opens that many and sends nothing holds the server up for that
+ * long); an event stream sends a comment every SERVE_KEEPALIVE seconds,
  * so that a client that went away is noticed.
  */
 #ifndef SM_SERVE_H
@@ -25,7 +27,8 @@
 #include "served.h"
 
 #define SERVE_MAX_CONNECTIONS	64
-#define SERVE_KEEPALIVE		15
+#define SERVE_IDLE		20	/* seconds a connection may idle */
+#define SERVE_KEEPALIVE		15	/* less than SERVE_IDLE */
 
 typedef struct serve_options {
 	const char *bind;	/* an IPv4 or IPv6 address; NULL: 127.0.0.1 */
