@@ -9,7 +9,7 @@ MANDIR	= $(PREFIX)/share/man/man1
 # PREFIX=/usr need nothing more; any other needs LUA_CPATH (see README).
 LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
 
-PKGS	= lua5.4 cairo readline zlib libzstd libxxhash
+PKGS	= lua5.4 cairo readline zlib libzstd libxxhash libmicrohttpd
 CC	?= cc
 OPT	?= -O2
 # Warnings are errors for development and CI (make WERROR=1, as .ci/run
@@ -58,7 +58,7 @@ PIC_OBJ = $(PIC_SRC:src/%.c=$(PIC)/%.o) $(PIC)/lua_modules.o \
 PIC_CFLAGS = $(CFLAGS_BASE) -O2 -fPIC $(PKG_CFLAGS) -Isrc -I$(BUILD)
 
 $(SO): $(PIC_OBJ)
-	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd) -lm
+	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd libmicrohttpd) -lm
 
 $(PIC)/%.o: src/%.c | $(PIC)
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
@@ -126,10 +126,11 @@ bench: statemap-lua $(BUILD)/gentrace
 $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 	$(CC) $(CFLAGS_BASE) -O2 -o $@ $<
 
-# libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/):
+# libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/, words
+# in tests/fuzz/NAME.dict if there is one):
 # each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME.
 FUZZ_SECONDS ?= 60
-FUZZERS	= json ingest duration cache
+FUZZERS	= json ingest duration cache serve
 FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c src/pngout.c,$(wildcard src/*.c))
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -138,8 +139,9 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \
 		mkdir -p build-fuzz/corpus-$$f; \
 		echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
+		dict=; [ -f tests/fuzz/$$f.dict ] && dict=-dict=tests/fuzz/$$f.dict; \
 		build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-		    -print_final_stats=1 build-fuzz/corpus-$$f tests/fuzz/$$f \
+		    -print_final_stats=1 $$dict build-fuzz/corpus-$$f tests/fuzz/$$f \
 		    2>&1 | grep -E "^(stat::number_of_executed_units|==|SUMMARY|artifact)" \
 		    || true; \
 		test -z "$$(ls crash-* leak-* timeout-* oom-* 2>/dev/null)" || exit 1; \
@@ -147,7 +149,7 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(BUILD)/viewer_assets.c
 	@mkdir -p build-fuzz
-	clang $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs zlib libzstd) -lm
+	clang $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs zlib libzstd libmicrohttpd) -lm
 
 # The program, its man page, the Lua module for plain lua5.4, and under
 # share/statemap-lua the README, the lua/ modules (compiled in; these are

@@ -599,6 +599,32 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 	}
 }
 
+void
+coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
+    const uint64_t *states, const coalesce_tag *tags, size_t ntags)
+{
+	ent_state *e = entity_get(c, id);
+	uint32_t r = rect_alloc(c);
+	rect *x = &c->rects[r];
+	size_t i;
+
+	e->seen = 1;
+	x->start = start;
+	x->duration = duration;
+	x->entity = id;
+	x->prev = e->last;
+	x->next = COALESCE_NONE;
+	memcpy(states_of(c, r), states, c->nstates * sizeof (uint64_t));
+	for (i = 0; i < ntags; i++)
+		add_tag_time(x, tags[i].tag, tags[i].time);
+	if (e->last == COALESCE_NONE)
+		e->first = r;
+	else
+		c->rects[e->last].next = r;
+	e->last = r;
+	e->nrects++;
+}
+
 uint64_t
 coalesce_size(const coalesce *c)
 {

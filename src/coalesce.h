@@ -83,6 +83,17 @@ void coalesce_datum(coalesce *c, uint32_t entity, uint64_t time,
  */
 void coalesce_finish(coalesce *c, uint64_t last_time);
 
+/*
+ * Appends a rectangle made elsewhere (viewport.h's answers) after the
+ * entity's others, as a final one: no merging, nothing enters the set.
+ * states has nstates entries; tags ascend by id.  So the writers, which
+ * read coalescers, can draw those rectangles too.  Not to be mixed with
+ * coalesce_datum on one coalescer.
+ */
+void coalesce_put(coalesce *c, uint32_t entity, uint64_t start,
+    uint64_t duration, const uint64_t *states, const coalesce_tag *tags,
+    size_t ntags);
+
 /* Rectangles in the ordered set (what the reference reports). */
 uint64_t coalesce_size(const coalesce *c);
 

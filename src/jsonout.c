@@ -1,9 +1,11 @@
 #include "jsonout.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
+#include "util.h"
 
 static void
 write_cstring(FILE *out, const char *s)
@@ -60,60 +62,186 @@ write_tags(FILE *out, const catalog *cat)
 	fputs("],\n", out);
 }
 
-static void
-write_rect(FILE *out, const catalog *cat, const coalesce_rect *r)
-{
-	uint32_t s;
-	size_t i;
-	int n = 0;
+struct jsonout_names {
+	char **text;		/* "\"name\": " for each state */
+	size_t *len;
+	uint32_t n;
+};
 
-	fprintf(out, "{\"start\": %" PRIu64 ", \"duration\": %" PRIu64
-	    ", \"states\": {", r->start, r->duration);
+jsonout_names *
+jsonout_names_new(const catalog *cat)
+{
+	jsonout_names *names = xcalloc(1, sizeof (*names));
+	uint32_t s;
+
+	names->n = cat->nstates;
+	names->text = xcalloc(cat->nstates + 1, sizeof (char *));
+	names->len = xcalloc(cat->nstates + 1, sizeof (size_t));
 	for (s = 0; s < cat->nstates; s++) {
-		if (r->states[s] == 0)
-			continue;
-		if (n++ > 0)
-			fputs(", ", out);
+		FILE *out = open_memstream(&names->text[s], &names->len[s]);
+
+		if (out == NULL)
+			out_of_memory(0);
 		json_write_string(out, cat->states[s].name,
 		    cat->states[s].name_len);
-		fprintf(out, ": %" PRIu64, r->states[s]);
+		fputs(": ", out);
+		if (fclose(out) != 0)
+			out_of_memory(names->len[s]);
 	}
-	fputs("}, \"tags\": {", out);
-	for (i = 0; i < r->ntags; i++)
-		fprintf(out, "%s\"%u\": %" PRIu64, i > 0 ? ", " : "",
-		    r->tags[i].tag, r->tags[i].time);
-	fputs("}}", out);
+	return (names);
 }
 
-static void
-write_entity(FILE *out, const smap *m, uint32_t e)
+void
+jsonout_names_free(jsonout_names *names)
 {
-	const catalog *cat = m->cat;
+	uint32_t s;
+
+	if (names == NULL)
+		return;
+	for (s = 0; s < names->n; s++)
+		free(names->text[s]);
+	free(names->text);
+	free(names->len);
+	free(names);
+}
+
+/* A rectangle is put together here and written when it is full or done. */
+typedef struct line {
+	FILE *out;
+	size_t len;
+	char buf[1024];
+} line;
+
+static void
+put(line *l, const char *s, size_t len)
+{
+	if (l->len + len > sizeof (l->buf)) {
+		fwrite(l->buf, 1, l->len, l->out);
+		l->len = 0;
+		if (len > sizeof (l->buf)) {
+			fwrite(s, 1, len, l->out);
+			return;
+		}
+	}
+	memcpy(l->buf + l->len, s, len);
+	l->len += len;
+}
+
+#define PUT(l, literal)	put((l), (literal), sizeof (literal) - 1)
+
+static void
+put_u64(line *l, uint64_t v)
+{
+	char digits[20];
+	size_t n = sizeof (digits);
+
+	do {
+		digits[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	put(l, digits + n, sizeof (digits) - n);
+}
+
+void
+jsonout_rect_write(FILE *out, const jsonout_names *names,
+    const jsonout_rect *r, int first)
+{
+	line l;
+	size_t i;
+
+	l.out = out;
+	l.len = 0;
+	if (first)
+		PUT(&l, "\n    {\"start\": ");
+	else
+		PUT(&l, ",\n    {\"start\": ");
+	put_u64(&l, r->start);
+	PUT(&l, ", \"duration\": ");
+	put_u64(&l, r->duration);
+	PUT(&l, ", \"states\": {");
+	for (i = 0; i < r->nstates; i++) {
+		if (i > 0)
+			PUT(&l, ", ");
+		put(&l, names->text[r->states[i]], names->len[r->states[i]]);
+		put_u64(&l, r->times[i]);
+	}
+	PUT(&l, "}, \"tags\": {");
+	for (i = 0; i < r->ntags; i++) {
+		if (i > 0)
+			PUT(&l, ", ");
+		PUT(&l, "\"");
+		put_u64(&l, r->tags[i].tag);
+		PUT(&l, "\": ");
+		put_u64(&l, r->tags[i].time);
+	}
+	if (r->count > 0) {
+		PUT(&l, "}, \"n\": ");
+		put_u64(&l, r->count);
+		PUT(&l, "}");
+	} else {
+		PUT(&l, "}}");
+	}
+	fwrite(l.buf, 1, l.len, out);
+}
+
+void
+jsonout_entity_open(FILE *out, const catalog *cat, uint32_t e, int first)
+{
 	const char *name;
 	size_t len;
-	int n = 0;
 
 	name = catalog_entity_name(cat, e, &len);
-	fputs("   {\"name\": ", out);
+	fputs(first ? "\n   {\"name\": " : ",\n   {\"name\": ", out);
 	json_write_string(out, name, len);
 	fputs(", \"description\": ", out);
 	write_cstring(out, cat->descriptions[e]);
 	fputs(", \"rects\": [", out);
+}
+
+void
+jsonout_entity_close(FILE *out)
+{
+	fputs("]}", out);
+}
+
+/* An entity's coalesced rectangles; ids and times are nstates scratch. */
+static void
+write_entity(FILE *out, const smap *m, const jsonout_names *names,
+    uint32_t e, int first, uint32_t *ids, uint64_t *times)
+{
+	const catalog *cat = m->cat;
+	int n = 0;
+
+	jsonout_entity_open(out, cat, e, first);
 	if (m->co != NULL) {
 		uint32_t r;
 
 		for (r = coalesce_first(m->co, e); r != COALESCE_NONE;
 		    r = coalesce_next(m->co, r)) {
 			coalesce_rect rect;
+			jsonout_rect jr;
+			uint32_t s;
 
 			coalesce_get(m->co, r, &rect);
 			if (rect.duration == 0)
 				continue;
-			fputs(n++ > 0 ? ",\n    " : "\n    ", out);
-			write_rect(out, cat, &rect);
+			memset(&jr, 0, sizeof (jr));
+			jr.start = rect.start;
+			jr.duration = rect.duration;
+			jr.states = ids;
+			jr.times = times;
+			for (s = 0; s < cat->nstates; s++) {
+				if (rect.states[s] == 0)
+					continue;
+				ids[jr.nstates] = s;
+				times[jr.nstates++] = rect.states[s];
+			}
+			jr.tags = rect.tags;
+			jr.ntags = rect.ntags;
+			jsonout_rect_write(out, names, &jr, n++ == 0);
 		}
 	}
-	fputs("]}", out);
+	jsonout_entity_close(out);
 }
 
 /*
@@ -121,21 +249,21 @@ write_entity(FILE *out, const smap *m, uint32_t e)
  * them (a viewer draws each one; the rest are only counted).
  */
 static void
-write_events(FILE *out, const smap *m)
+write_events(FILE *out, const catalog *cat, int64_t begin, uint64_t end,
+    int64_t end_bound)
 {
-	const catalog *cat = m->cat;
-	uint64_t end = m->end, omitted = 0;
+	uint64_t omitted = 0;
 	size_t k, n = 0;
 
-	if (m->end_bound > 0 && (uint64_t)m->end_bound > end)
-		end = (uint64_t)m->end_bound;
+	if (end_bound > 0 && (uint64_t)end_bound > end)
+		end = (uint64_t)end_bound;
 	fputs(",\n  \"events\": [", out);
 	for (k = 0; k < cat->nevents; k++) {
 		const catalog_event *ev = &cat->events[k];
 		const char *name;
 		size_t len;
 
-		if ((m->begin > 0 && ev->time < (uint64_t)m->begin) ||
+		if ((begin > 0 && ev->time < (uint64_t)begin) ||
 		    ev->time > end)
 			continue;
 		if (n == JSONOUT_MAX_EVENTS) {
@@ -163,36 +291,76 @@ write_events(FILE *out, const smap *m)
 }
 
 void
+jsonout_open(FILE *out)
+{
+	fputs("{\"statemaps\": [", out);
+}
+
+void
+jsonout_statemap_open(FILE *out, const catalog *cat, int64_t begin,
+    uint64_t end, int first)
+{
+	fputs(first ? "\n {" : ",\n {", out);
+	fputs("\"title\": ", out);
+	write_cstring(out, cat->title);
+	fputs(", \"host\": ", out);
+	write_cstring(out, cat->host);
+	fputs(", \"entityKind\": ", out);
+	write_cstring(out, cat->entity_kind);
+	fprintf(out, ", \"start\": [%" PRIu64 ", %" PRIu64 "]",
+	    cat->start_sec, cat->start_nsec);
+	fprintf(out, ", \"begin\": %" PRId64 ", \"end\": %" PRIu64 ",\n",
+	    begin, end);
+	write_states(out, cat);
+	write_tags(out, cat);
+	fputs("  \"entities\": [", out);
+}
+
+void
+jsonout_statemap_close(FILE *out, const catalog *cat, int64_t begin,
+    uint64_t end, int64_t end_bound)
+{
+	fputc(']', out);
+	write_events(out, cat, begin, end, end_bound);
+	fputc('}', out);
+}
+
+void
+jsonout_close(FILE *out, const char *members)
+{
+	if (members != NULL)
+		fprintf(out, "],\n %s}\n", members);
+	else
+		fputs("]}\n", out);
+}
+
+void
 jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 {
+	uint32_t most = 1, *ids;
+	uint64_t *times;
 	size_t i;
 
-	fputs("{\"statemaps\": [", out);
+	for (i = 0; i < n; i++)
+		if (maps[i].cat->nstates > most)
+			most = maps[i].cat->nstates;
+	ids = xcalloc(most, sizeof (uint32_t));
+	times = xcalloc(most, sizeof (uint64_t));
+	jsonout_open(out);
 	for (i = 0; i < n; i++) {
 		const smap *m = &maps[order[i]];
+		jsonout_names *names = jsonout_names_new(m->cat);
 		uint32_t k;
 
-		fputs(i > 0 ? ",\n {" : "\n {", out);
-		fputs("\"title\": ", out);
-		write_cstring(out, m->cat->title);
-		fputs(", \"host\": ", out);
-		write_cstring(out, m->cat->host);
-		fputs(", \"entityKind\": ", out);
-		write_cstring(out, m->cat->entity_kind);
-		fprintf(out, ", \"start\": [%" PRIu64 ", %" PRIu64 "]",
-		    m->cat->start_sec, m->cat->start_nsec);
-		fprintf(out, ", \"begin\": %" PRId64 ", \"end\": %" PRIu64
-		    ",\n", m->begin, m->end);
-		write_states(out, m->cat);
-		write_tags(out, m->cat);
-		fputs("  \"entities\": [", out);
-		for (k = 0; k < m->nentities; k++) {
-			fputs(k > 0 ? ",\n" : "\n", out);
-			write_entity(out, m, m->order[k]);
-		}
-		fputc(']', out);
-		write_events(out, m);
-		fputc('}', out);
+		jsonout_statemap_open(out, m->cat, m->begin, m->end, i == 0);
+		for (k = 0; k < m->nentities; k++)
+			write_entity(out, m, names, m->order[k], k == 0, ids,
+			    times);
+		jsonout_names_free(names);
+		jsonout_statemap_close(out, m->cat, m->begin, m->end,
+		    m->end_bound);
 	}
-	fputs("]}\n", out);
+	jsonout_close(out, NULL);
+	free(ids);
+	free(times);
 }

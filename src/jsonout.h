@@ -29,4 +29,51 @@
 void jsonout_write(FILE *out, const smap *maps, size_t n,
     const size_t *order);
 
+/*
+ * The document piece by piece, for writers whose rectangles come from
+ * elsewhere (viewport.h): jsonout_write is made of these, so the same
+ * statemap gives the same bytes either way.  `first` says whether the
+ * piece is the first of its list (no comma before it).
+ *
+ *   jsonout_open
+ *     jsonout_statemap_open            for each statemap
+ *       jsonout_entity_open            for each entity
+ *         jsonout_rect                 for each rectangle with time
+ *       jsonout_entity_close
+ *     jsonout_statemap_close
+ *   jsonout_close
+ */
+typedef struct jsonout_rect {
+	uint64_t start, duration;
+	const uint32_t *states;	/* the states it has time in, ascending */
+	const uint64_t *times;	/* ns in each of them */
+	size_t nstates;
+	const coalesce_tag *tags; /* ascending tag id */
+	size_t ntags;
+	uint64_t count;		/* transitions it stands for ("n"); 0: none */
+} jsonout_rect;
+
+void jsonout_open(FILE *out);
+void jsonout_statemap_open(FILE *out, const catalog *cat, int64_t begin,
+    uint64_t end, int first);
+void jsonout_entity_open(FILE *out, const catalog *cat, uint32_t entity,
+    int first);
+/*
+ * Rectangles are written many at a time: names holds the catalog's state
+ * names, each already written as JSON, so that a rectangle is formatted
+ * in memory and written at once.
+ */
+typedef struct jsonout_names jsonout_names;
+jsonout_names *jsonout_names_new(const catalog *cat);
+void jsonout_names_free(jsonout_names *names);
+void jsonout_rect_write(FILE *out, const jsonout_names *names,
+    const jsonout_rect *r, int first);
+void jsonout_entity_close(FILE *out);
+/* Writes the events in the window (see above) and closes the statemap. */
+void jsonout_statemap_close(FILE *out, const catalog *cat, int64_t begin,
+    uint64_t end, int64_t end_bound);
+/* members (NULL: none) are more members of the top object, after
+ * "statemaps", as JSON text: "\"live\": {...}". */
+void jsonout_close(FILE *out, const char *members);
+
 #endif

@@ -21,6 +21,8 @@
 
 #include <lauxlib.h>
 
+#include "lua_serve.h"
+
 #define HISTORY_LINES	1000
 
 /* readline's callbacks take no context: the one REPL of the process. */
@@ -350,6 +352,8 @@ lua_repl_run(const repl_options *o)
 	if (L == NULL)
 		return (1);
 	repl_L = L;
+	/* At the prompt, statemap.serve serves in the background. */
+	lua_serve_background(o->interactive);
 	/* Loading runs in C, where the Lua hook cannot stop it: until the
 	 * prompt, Ctrl-C ends the program, as it would any command. */
 	memset(&dfl, 0, sizeof (dfl));
@@ -383,7 +387,8 @@ lua_repl_run(const repl_options *o)
 		    "%s\n", strerror(errno));
 		rv = 1;
 	}
-	lua_script_close(L);
+	lua_script_close(L);	/* stops serving, if it was */
+	lua_serve_background(0);
 	repl_L = NULL;
 	return (rv);
 }

@@ -10,6 +10,7 @@
 #include "lua_json.h"
 #include "lua_modules.h"
 #include "lua_render.h"
+#include "lua_serve.h"
 #include "lua_trace.h"
 #include "render.h"
 #include "svg.h"
@@ -161,6 +162,7 @@ luaopen_statemap(lua_State *L)
 	lua_trace_open(L);
 	lua_json_open(L);
 	lua_render_open(L);
+	lua_serve_open(L);
 	lua_pushstring(L, STATEMAP_VERSION);
 	lua_setfield(L, -2, "version");
 	push_defaults(L);

@@ -356,8 +356,9 @@ trace_gc(lua_State *L)
 {
 	ltrace *t = luaL_checkudata(L, 1, TRACE_MT);
 
-	trace_free(t->d);
-	t->d = NULL;	/* check_trace refuses it from now on */
+	/* The live server (statemap.serve) may hold it too. */
+	trace_release(t->d);
+	t->d = NULL;	/* lua_trace_check refuses it from now on */
 	runlimit_credit(t->charged);
 	t->charged = 0;
 	return (0);

@@ -16,6 +16,7 @@
 #include "fatal.h"
 #include "lua_repl.h"
 #include "lua_script.h"
+#include "serve_command.h"
 #include "svg.h"
 #include "version.h"
 
@@ -54,6 +55,11 @@ static const char usage_text[] =
 "      --no-cache           neither use nor write the cache of traces that\n"
 "                           scripts load (the classic statemap streams)\n"
 "      --clear-cache        remove every entry of that cache, and exit\n"
+"      --serve              serve the statemap over HTTP until Ctrl-C:\n"
+"                           zoom and pan with answers from the loaded\n"
+"                           traces (-b/-e/-d: the first window)\n"
+"      --port N             the port to serve on (default 0: any free one)\n"
+"      --bind ADDR          the address to serve on (default 127.0.0.1)\n"
 "\n"
 "Lua mode (the REPL, or code given with -E):\n"
 "      --interactive        load the FILEs (the first is t, all are traces),\n"
@@ -302,8 +308,9 @@ lua_mode(int argc, char **argv, repl_options *r)
 			repl = 1;
 		else if (strcmp(argv[i], "-i") == 0)
 			short_i = 1;
-		else if (is_output_option(argv[i]))
-			output = 1;
+		else if (is_output_option(argv[i]) ||
+		    strcmp(argv[i], "--serve") == 0)
+			output = 1;	/* -i is then --ignore-tags */
 		else if (is_eval_option(argv[i]))
 			code = 1;
 	}
@@ -395,10 +402,15 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "no-cache", no_argument, NULL, 'C' },
 		{ "labels", required_argument, NULL, 'L' },
+		{ "serve", no_argument, NULL, 'W' },
+		{ "port", required_argument, NULL, 'P' },
+		{ "bind", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
 	classic_options o;
 	const char *b = NULL, *e = NULL, *d = NULL, *filter = NULL;
+	const char *port = NULL, *bind = NULL;	/* --serve */
+	int serve = 0;
 	regex_t re;
 	script_limits limits;
 	repl_options ro;
@@ -458,6 +470,9 @@ main(int argc, char **argv)
 				usage_error("unknown label mode \"%s\": expected "
 				    "both, name or description", optarg);
 			break;
+		case 'W': serve = 1; break;
+		case 'P': port = optarg; break;
+		case 'B': bind = optarg; break;
 		case 'H':
 			fputs(usage_text, stdout);
 			return (0);
@@ -495,8 +510,15 @@ main(int argc, char **argv)
 		}
 		o.filter = &re;
 	}
-	fatal_handle_signals(1);
-	rv = classic_run(&o, argv + optind, argc - optind);
+	if (!serve && (port != NULL || bind != NULL))
+		usage_error("%s", "--port and --bind go with --serve");
+	if (serve) {
+		rv = serve_command(&o, argv + optind, argc - optind, port,
+		    bind);
+	} else {
+		fatal_handle_signals(1);
+		rv = classic_run(&o, argv + optind, argc - optind);
+	}
 	if (filter != NULL)
 		regfree(&re);
 	return (rv);

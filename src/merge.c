@@ -47,8 +47,27 @@ sift_down(merge *m, size_t i)
 	}
 }
 
-merge *
-merge_new(const store *s, const uint32_t *entities, size_t n)
+/* The index of the last time at or before t, or 0 if none is. */
+static size_t
+last_at_or_before(const uint64_t *times, size_t count, uint64_t t)
+{
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (times[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo > 0 ? lo - 1 : 0);
+}
+
+/* From the first transitions (skip 0) or from the state at `from`. */
+static merge *
+start(const store *s, const uint32_t *entities, size_t n, int skip,
+    uint64_t from)
 {
 	merge *m = xcalloc(1, sizeof (*m));
 	size_t i;
@@ -66,11 +85,26 @@ merge_new(const store *s, const uint32_t *entities, size_t n)
 		c->times = store_times(s, c->entity);
 		c->states = store_states(s, c->entity);
 		c->tags = store_tags(s, c->entity);
+		if (skip)
+			c->next = last_at_or_before(c->times, c->count, from);
 		m->heap[m->nheap++] = c;
 	}
 	for (i = m->nheap; i-- > 0;)
 		sift_down(m, i);
 	return (m);
+}
+
+merge *
+merge_new(const store *s, const uint32_t *entities, size_t n)
+{
+	return (start(s, entities, n, 0, 0));
+}
+
+merge *
+merge_new_from(const store *s, const uint32_t *entities, size_t n,
+    uint64_t from)
+{
+	return (start(s, entities, n, 1, from));
 }
 
 void

@@ -26,6 +26,14 @@ typedef struct merge_item {
 } merge_item;
 
 merge *merge_new(const store *s, const uint32_t *entities, size_t n);
+
+/*
+ * The same from time `from` on: each entity starts at its last transition
+ * at or before `from` (the state it is in then), or at its first if it
+ * has none by then; the earlier ones are skipped in O(log n).
+ */
+merge *merge_new_from(const store *s, const uint32_t *entities, size_t n,
+    uint64_t from);
 void merge_free(merge *m);
 
 /* The next transition: returns 1 and fills out, or 0 at the end. */

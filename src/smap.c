@@ -22,7 +22,11 @@ void
 smap_from_trace(smap *m, const trace *d, const uint32_t *entities,
     uint32_t n, uint64_t budget, uint64_t t0, uint64_t t1)
 {
-	merge *mg = merge_new(d->st, entities, n);
+	/*
+	 * Transitions before t0 leave nothing in the coalescer but each
+	 * entity's state at t0: so the merge starts there.
+	 */
+	merge *mg = merge_new_from(d->st, entities, n, t0);
 	merge_item it;
 	uint64_t last = 0, fed = 0;
 	uint32_t i;
@@ -83,12 +87,37 @@ compare_keys(const void *pa, const void *pb)
 	return (a->id < b->id ? -1 : 1);
 }
 
+uint32_t
+smap_order(const catalog *cat, const unsigned char *shown,
+    const uint64_t *time, uint32_t *order)
+{
+	uint32_t i, n = 0, all = catalog_nentities(cat);
+	sort_key *keys = xcalloc(all + 1, sizeof (sort_key));
+
+	for (i = 0; i < all; i++) {
+		sort_key *k = &keys[n];
+
+		if (!shown[i])
+			continue;
+		k->id = i;
+		k->name = catalog_entity_name(cat, i, &k->len);
+		k->time = time != NULL ? time[i] : 0;
+		n++;
+	}
+	qsort(keys, n, sizeof (sort_key), compare_keys);
+	for (i = 0; i < n; i++)
+		order[i] = keys[i].id;
+	free(keys);
+	return (n);
+}
+
 int
 smap_sort(smap *m, const char *state, sm_error *err)
 {
 	int64_t s = -1;
-	sort_key *keys;
-	uint32_t i;
+	uint32_t i, all = catalog_nentities(m->cat);
+	unsigned char *shown;
+	uint64_t *time = NULL;
 
 	if (state != NULL && strcmp(state, "entity") != 0) {
 		s = catalog_state_by_name(m->cat, state, strlen(state));
@@ -98,27 +127,21 @@ smap_sort(smap *m, const char *state, sm_error *err)
 			return (-1);
 		}
 	}
-	keys = xcalloc(catalog_nentities(m->cat), sizeof (sort_key));
-	m->nentities = 0;
-	for (i = 0; i < catalog_nentities(m->cat); i++) {
-		sort_key *k = &keys[m->nentities];
-
+	shown = xcalloc(all + 1, 1);
+	if (s >= 0)
+		time = xcalloc(all + 1, sizeof (uint64_t));
+	for (i = 0; i < all; i++) {
 		/* Shown: entities with data in bounds, or a description. */
-		if (m->cat->descriptions[i] == NULL &&
-		    (m->co == NULL || !coalesce_seen(m->co, i)))
-			continue;
-		k->id = i;
-		k->name = catalog_entity_name(m->cat, i, &k->len);
-		if (s >= 0 && m->co != NULL)
-			k->time = coalesce_state_time(m->co, i, (uint32_t)s);
-		m->nentities++;
+		shown[i] = m->cat->descriptions[i] != NULL ||
+		    (m->co != NULL && coalesce_seen(m->co, i));
+		if (shown[i] && time != NULL && m->co != NULL)
+			time[i] = coalesce_state_time(m->co, i, (uint32_t)s);
 	}
-	qsort(keys, m->nentities, sizeof (sort_key), compare_keys);
 	free(m->order);
-	m->order = xcalloc(m->nentities, sizeof (uint32_t));
-	for (i = 0; i < m->nentities; i++)
-		m->order[i] = keys[i].id;
-	free(keys);
+	m->order = xcalloc(all + 1, sizeof (uint32_t));
+	m->nentities = smap_order(m->cat, shown, time, m->order);
+	free(shown);
+	free(time);
 	return (0);
 }
 

@@ -53,6 +53,15 @@ void smap_from_trace(smap *m, const trace *d, const uint32_t *entities,
 int smap_sort(smap *m, const char *state, sm_error *err);
 
 /*
+ * The display order smap_sort uses, for any entities: those flagged in
+ * shown (catalog_nentities flags) go into order (room for as many),
+ * by descending time[e] if time is not NULL, ties (all of them when time
+ * is NULL) in natural name order.  Returns how many.
+ */
+uint32_t smap_order(const catalog *cat, const unsigned char *shown,
+    const uint64_t *time, uint32_t *order);
+
+/*
  * Orders stacked statemaps by descending total time in a state; they must
  * all have the same states.  order[] receives indices into maps.
  */

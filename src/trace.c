@@ -100,13 +100,33 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	return (d);
 }
 
+trace *
+trace_retain(trace *d)
+{
+	atomic_fetch_add_explicit(&d->shared, 1, memory_order_relaxed);
+	return (d);
+}
+
 void
-trace_free(trace *d)
+trace_release(trace *d)
 {
 	if (d == NULL)
+		return;
+	/*
+	 * The holder that finds no other frees (the count then wraps, on a
+	 * trace about to go); acquire-release, so that it sees everything
+	 * the others did before they let go.
+	 */
+	if (atomic_fetch_sub_explicit(&d->shared, 1, memory_order_acq_rel) != 0)
 		return;
 	catalog_free(d->cat);
 	store_free(d->st);
 	cache_release(d->cache_map);
 	free(d);
+}
+
+void
+trace_free(trace *d)
+{
+	trace_release(d);
 }

@@ -10,12 +10,16 @@
  * The traces scripts derive from a loaded one (mapped states, chosen
  * entities, counts, groups) are made by transform.h.
  *
- * Ownership: a trace owns its catalog and store.
+ * Ownership: a trace owns its catalog and store.  A trace never changes
+ * once made, so any number of threads may query it at once; whoever
+ * shares it (the Lua object, the live server) holds a reference, and the
+ * last release frees it.
  */
 #ifndef SM_TRACE_H
 #define SM_TRACE_H
 
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "catalog.h"
@@ -35,6 +39,7 @@ typedef struct trace {
 	uint64_t begin, end;	/* the bounds queries see: [begin, end) */
 	void *cache_map;	/* the cache file the store's columns are in */
 	size_t cache_len;
+	atomic_uint shared;	/* holders besides the first (trace_retain) */
 } trace;
 
 /*
@@ -45,6 +50,15 @@ typedef struct trace {
  */
 trace *trace_load(const char *path, const trace_options *opts,
     sm_error *err);
+
+/*
+ * References, safe from any thread: a new trace has one holder;
+ * trace_retain adds one, trace_release drops one and frees the trace with
+ * the last.  trace_free is trace_release, for the many places that never
+ * share the trace they made.
+ */
+trace *trace_retain(trace *d);
+void trace_release(trace *d);
 void trace_free(trace *d);
 
 #endif

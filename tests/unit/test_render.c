@@ -29,6 +29,7 @@ sample(void)
 	cat->states[1].name = strdup("blue");
 	cat->states[1].name_len = 4;
 	cat->states[1].color = (color){ 0, 0, 255 };
+	catalog_index_states(cat);
 	catalog_entity(cat, "a", 1);
 	catalog_entity(cat, "b", 1);
 	d->cat = cat;

@@ -1,0 +1,598 @@
+/*
+ * Tests for src/viewport.c: a window's answer, exact or binned.
+ *
+ * Exact answers are compared byte for byte (but for each rectangle's "n")
+ * with what the reference coalescer gives through smap_from_trace with a
+ * budget it never reaches, which is what `-T json -b -e -c LARGE` writes;
+ * binned answers are checked for what must hold whatever the binning:
+ * each entity's time per state and per tag over the window equals the
+ * store's, its rectangles tile the window without gaps, a rectangle of
+ * one transition is that transition, and the counts add up.  Traces are
+ * random (a fixed seed), written to a temporary file and loaded.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "jsonout.h"
+#include "smap.h"
+#include "threads.h"
+#include "trace.h"
+#include "viewport.h"
+#include "unit.h"
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t
+next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (rng);
+}
+
+static uint64_t
+below(uint64_t n)
+{
+	return (n == 0 ? 0 : next() % n);
+}
+
+/*
+ * A trace in time order: nent entities, about n data, some at the same
+ * time as the one before (zero-length intervals), tags on some, a
+ * description and a few events.  Returns the loaded trace.
+ */
+static trace *
+random_trace(uint32_t nent, uint32_t n, int tagged)
+{
+	char path[] = "/tmp/test_viewport_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	trace_options o;
+	sm_error err;
+	trace *d;
+	uint64_t t = 0;
+	uint32_t i;
+
+	if (f == NULL) {
+		perror("test_viewport");
+		exit(1);
+	}
+	fprintf(f, "{\"start\": [1, 5], \"title\": \"rand\", \"states\": {"
+	    "\"idle\": {\"value\": 0}, \"run\": {\"value\": 1}, "
+	    "\"io\": {\"value\": 2}, \"wait\": {\"value\": 3}}}\n");
+	fprintf(f, "{\"entity\": \"e1\", \"description\": \"first\"}\n");
+	for (i = 0; i < n; i++) {
+		uint64_t gap = below(10) == 0 ? 0 : 1 + below(below(4) == 0 ?
+		    5000 : 60);
+
+		t += gap;
+		fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": \"e%u\", "
+		    "\"state\": %u", t, (uint32_t)below(nent),
+		    (uint32_t)below(4));
+		if (tagged && below(3) == 0)
+			fprintf(f, ", \"tag\": \"g%u\"", (uint32_t)below(7));
+		fputs("}\n", f);
+		if (below(50) == 0)
+			fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": "
+			    "\"e0\", \"event\": \"ping\"}\n", t);
+	}
+	fclose(f);
+	memset(&o, 0, sizeof (o));
+	o.no_cache = 1;
+	d = trace_load(path, &o, &err);
+	unlink(path);
+	if (d == NULL) {
+		error_print(&err, stdout);
+		exit(1);
+	}
+	return (d);
+}
+
+static char *
+capture_viewport(const viewport_panel *p, size_t n, const viewport_query *q,
+    int *exact)
+{
+	viewport *v = viewport_compute(p, n, q);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	viewport_write_json(out, v, NULL);
+	fclose(out);
+	if (exact != NULL)
+		*exact = viewport_exact(v);
+	viewport_free(v);
+	return (buf);
+}
+
+/* Takes out every `, "n": 1` (an exact answer has no other). */
+static void
+strip_counts(char *s)
+{
+	static const char pat[] = ", \"n\": 1}";
+	char *w = s, *r = s;
+
+	while (*r != '\0') {
+		if (strncmp(r, pat, sizeof (pat) - 1) == 0) {
+			*w++ = '}';
+			r += sizeof (pat) - 1;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+}
+
+/*
+ * The reference: every entity in name order through the coalescer with a
+ * budget it never reaches, over [b, e).  Fills the order it shows.
+ */
+static char *
+capture_classic(const trace *d, uint64_t b, uint64_t e, uint32_t **order,
+    uint32_t *norder)
+{
+	uint32_t n = catalog_nentities(d->cat), i;
+	uint32_t *all = calloc(n + 1, sizeof (uint32_t));
+	smap m;
+	sm_error err;
+	size_t zero = 0, len = 0;
+	char *buf = NULL;
+	FILE *out;
+
+	for (i = 0; i < n; i++)
+		all[i] = i;
+	smap_from_trace(&m, d, all, n, 1000000000, b, e);
+	smap_sort(&m, NULL, &err);
+	out = open_memstream(&buf, &len);
+	jsonout_write(out, &m, 1, &zero);
+	fclose(out);
+	*order = calloc(m.nentities + 1, sizeof (uint32_t));
+	memcpy(*order, m.order, m.nentities * sizeof (uint32_t));
+	*norder = m.nentities;
+	smap_free(&m);
+	free(all);
+	return (buf);
+}
+
+static void
+test_exact(void)
+{
+	int round, bad = 0, tried = 0, all_exact = 1;
+
+	for (round = 0; round < 12; round++) {
+		trace *d = random_trace(1 + (uint32_t)below(9),
+		    (uint32_t)below(3000), round % 2);
+		int w;
+
+		for (w = 0; w < 40; w++) {
+			uint64_t span = d->end + 100, b, e;
+			uint32_t *order, norder;
+			viewport_panel p;
+			viewport_query q;
+			char *want, *got;
+			int exact;
+
+			/* Windows anywhere, at transitions, past the end. */
+			b = below(4) == 0 ? 0 : below(span);
+			e = b + 1 + below(below(2) ? span : 50);
+			if (w == 0) {
+				b = 0;
+				e = d->end;
+			}
+			want = capture_classic(d, b, e, &order, &norder);
+			p.t = d;
+			p.order = order;
+			p.n = norder;
+			p.offset = 0;
+			q.begin = b;
+			q.end = e;
+			q.width = 1 + (unsigned)below(2000);
+			q.budget = 1000000000;
+			q.entities = NULL;
+			got = capture_viewport(&p, 1, &q, &exact);
+			all_exact &= exact;
+			strip_counts(got);
+			tried++;
+			if (strcmp(got, want) != 0 && bad++ == 0)
+				printf("first difference: window [%" PRIu64
+				    ", %" PRIu64 ") of round %d\n--- want\n%s"
+				    "--- got\n%s", b, e, round, want, got);
+			free(want);
+			free(got);
+			free(order);
+		}
+		trace_free(d);
+	}
+	CHECK("viewport: an exact answer is the coalescer's rectangles, byte "
+	    "for byte", bad == 0 && tried == 480);
+	CHECK("viewport: a budget above the transitions is exact", all_exact);
+}
+
+/* ---- binned answers ---- */
+
+typedef struct totals {
+	uint64_t *state;	/* per state */
+	uint64_t *tag;		/* per tag id */
+	uint64_t intervals;	/* with time, in the window */
+} totals;
+
+static uint64_t
+number(const json_value *v)
+{
+	uint64_t n = 0;
+
+	if (v == NULL || !json_number_u64(v, &n))
+		return (UINT64_MAX);
+	return (n);
+}
+
+/*
+ * The transitions viewport counts for an entity: from the one holding lo
+ * (or the first) up to the last before hi, empty ones included.
+ */
+static uint64_t
+window_transitions(const trace *d, uint32_t e, uint64_t lo, uint64_t hi)
+{
+	const uint64_t *t = store_times(d->st, e);
+	size_t cnt = store_count(d->st, e), a = 0, z = 0;
+
+	if (lo >= hi)
+		return (0);
+	while (a < cnt && t[a] <= lo)
+		a++;
+	a = a > 0 ? a - 1 : 0;
+	while (z < cnt && t[z] < hi)
+		z++;
+	return (z > a ? z - a : 0);
+}
+
+/* Whether [a, b) is an interval of the entity, clipped to [lo, hi). */
+static int
+is_interval(const trace *d, uint32_t e, uint64_t a, uint64_t b,
+    uint64_t lo, uint64_t hi, uint32_t state)
+{
+	store_interval iv;
+
+	if (!store_state_at(d->st, e, a, &iv))
+		return (0);
+	if (iv.start < lo)
+		iv.start = lo;
+	if (iv.end > hi)
+		iv.end = hi;
+	return (iv.start == a && iv.end == b && iv.state == state);
+}
+
+/*
+ * Checks one entity's rectangles against the store over [lo, hi).
+ * Returns NULL or what is wrong.
+ */
+static const char *
+check_entity(const trace *d, uint32_t e, const json_value *rects,
+    uint64_t lo, uint64_t hi, uint64_t cap, int *merged)
+{
+	uint32_t ns = d->cat->nstates, nt = catalog_ntags(d->cat), s;
+	uint64_t *want = calloc(ns + 1, sizeof (uint64_t));
+	uint64_t *got = calloc(ns + 1, sizeof (uint64_t));
+	uint64_t *want_tag = calloc(nt + 1, sizeof (uint64_t));
+	uint64_t *got_tag = calloc(nt + 1, sizeof (uint64_t));
+	uint64_t intervals = 0, counted = 0, at = 0, transitions = 0;
+	const char *why = NULL;
+	const json_value *r;
+	store_iter it;
+	store_interval iv;
+	int first = 1;
+
+	store_time_in(d->st, e, lo, hi, want);
+	store_iter_init(&it, d->st, &e, 1, lo, hi);
+	while (store_iter_next(&it, &iv)) {
+		intervals++;
+		if (iv.tag != STORE_NONE)
+			want_tag[iv.tag] += iv.end - iv.start;
+		if (first)
+			at = iv.start;
+		first = 0;
+	}
+	transitions = window_transitions(d, e, lo, hi);
+	for (r = rects->child; r != NULL && why == NULL; r = r->next) {
+		uint64_t start = number(json_object_get(r, "start"));
+		uint64_t dur = number(json_object_get(r, "duration"));
+		uint64_t n = number(json_object_get(r, "n"));
+		const json_value *st = json_object_get(r, "states"), *x;
+		uint64_t sum = 0;
+		uint32_t only = 0;
+
+		if (start != at || dur == 0 || n == 0 || n == UINT64_MAX)
+			why = "rectangles do not tile the window";
+		at = start + dur;
+		counted += n;
+		for (x = st->child; x != NULL; x = x->next) {
+			char name[64];
+			int64_t v;
+
+			snprintf(name, sizeof (name), "%.*s", (int)x->key_len,
+			    x->key);
+			v = catalog_state_by_name(d->cat, name, strlen(name));
+			got[v] += number(x);
+			sum += number(x);
+			only = (uint32_t)v;
+		}
+		for (x = json_object_get(r, "tags")->child; x != NULL;
+		    x = x->next)
+			got_tag[strtoul(x->key, NULL, 10)] += number(x);
+		if (sum != dur)
+			why = "a rectangle's states do not fill it";
+		if (n == 1 && (st->len != 1 ||
+		    !is_interval(d, e, start, start + dur, lo, hi, only)))
+			why = "a rectangle of one transition is not one";
+		if (n > 1)
+			*merged = 1;
+		if (n > 1 && transitions <= cap)
+			why = "an entity within the cap was merged";
+	}
+	if (why == NULL && !first && at != hi)
+		why = "the rectangles stop before the window's end";
+	if (why == NULL && counted != intervals)
+		why = "the rectangles' n do not add up to the transitions";
+	for (s = 0; why == NULL && s < ns; s++)
+		if (got[s] != want[s])
+			why = "time in a state differs from store_time_in";
+	for (s = 0; why == NULL && s < nt; s++)
+		if (got_tag[s] != want_tag[s])
+			why = "time in a tag differs from the store's";
+	free(want);
+	free(got);
+	free(want_tag);
+	free(got_tag);
+	return (why);
+}
+
+static void
+test_binned(void)
+{
+	int round, bad = 0, tried = 0, merged = 0, bounded = 1;
+
+	for (round = 0; round < 10; round++) {
+		trace *d = random_trace(1 + (uint32_t)below(12),
+		    1000 + (uint32_t)below(5000), round % 2);
+		uint32_t n = catalog_nentities(d->cat), i;
+		uint32_t *order = calloc(n + 1, sizeof (uint32_t));
+		int w;
+
+		for (i = 0; i < n; i++)
+			order[i] = i;
+		for (w = 0; w < 30; w++) {
+			uint64_t b = below(d->end), e;
+			viewport_panel p = { d, order, n, 0 };
+			viewport_query q;
+			viewport *v;
+			json_arena *arena = json_arena_new();
+			json_error jerr;
+			const json_value *root, *ents, *x;
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *out;
+			uint64_t lo, hi, cap, rects = 0;
+			uint32_t k = 0;
+
+			e = b + 1 + below(d->end - b + 10);
+			if (w < 3)
+				b = 0;
+			q.begin = b;
+			q.end = e;
+			q.width = 1 + (unsigned)below(300);
+			q.budget = 1 + below(200);
+			q.entities = NULL;
+			v = viewport_compute(&p, 1, &q);
+			out = open_memstream(&buf, &len);
+			viewport_write_json(out, v, "\"x\": 1");
+			fclose(out);
+			root = json_parse_document(arena, buf, len, &jerr);
+			lo = b;
+			hi = e < d->end ? e : d->end;
+			/* The cap viewport used: recomputed by its rule. */
+			cap = UINT64_MAX;
+			if (!viewport_exact(v)) {
+				uint64_t *cnt = calloc(n + 1, sizeof (uint64_t));
+				uint64_t c, most = 0;
+				uint32_t j;
+
+				for (j = 0; j < n; j++) {
+					cnt[j] = window_transitions(d, j, lo,
+					    hi);
+					if (cnt[j] > most)
+						most = cnt[j];
+				}
+				for (c = 0; c <= most; c++) {
+					uint64_t sum = 0;
+
+					for (j = 0; j < n; j++)
+						sum += cnt[j] < c ? cnt[j] : c;
+					if (sum > q.budget)
+						break;
+					cap = c;
+				}
+				free(cnt);
+			}
+			tried++;
+			if (root == NULL) {
+				if (bad++ == 0)
+					printf("unparsable answer: %s\n",
+					    jerr.message);
+			} else {
+				ents = json_object_get(json_object_get(root,
+				    "statemaps")->child, "entities");
+				for (x = ents->child; x != NULL; x = x->next) {
+					const json_value *rs =
+					    json_object_get(x, "rects");
+					const char *why = check_entity(d,
+					    order[k++], rs, lo, hi, cap,
+					    &merged);
+
+					rects += rs->len;
+					if (why != NULL && bad++ == 0)
+						printf("round %d window [%"
+						    PRIu64 ", %" PRIu64
+						    ") budget %" PRIu64
+						    " width %u entity %u: %s\n",
+						    round, b, e, q.budget,
+						    q.width, k - 1, why);
+				}
+				if (rects != viewport_rects(v) ||
+				    rects > 2 * q.budget + 2 * n)
+					bounded = 0;
+			}
+			json_arena_free(arena);
+			free(buf);
+			viewport_free(v);
+		}
+		free(order);
+		trace_free(d);
+	}
+	CHECK("viewport: binned answers keep each entity's time per state and "
+	    "tag, tile the window and count their transitions",
+	    bad == 0 && tried == 300);
+	CHECK("viewport: binned answers merge", merged);
+	CHECK("viewport: about the budget of rectangles", bounded);
+}
+
+/* A pixel-wide budget: every column one rectangle, long states exact. */
+static void
+test_columns(void)
+{
+	trace *d = random_trace(1, 20000, 0);
+	uint32_t e0 = intern_find(d->cat->entities, "e0", 2);
+	viewport_panel p = { d, &e0, 1, 0 };
+	viewport_query q = { 0, 0, 100, 100, NULL };
+	viewport *v;
+
+	q.end = d->end;
+	v = viewport_compute(&p, 1, &q);
+	CHECK("viewport: 20000 transitions over 100 columns are binned",
+	    !viewport_exact(v) && viewport_transitions(v) > 15000);
+	CHECK("viewport: into about 100 rectangles",
+	    viewport_rects(v) >= 50 && viewport_rects(v) <= 200);
+	viewport_free(v);
+	q.budget = 100000;
+	v = viewport_compute(&p, 1, &q);
+	CHECK("viewport: and exact when the budget allows",
+	    viewport_exact(v) && viewport_rects(v) > 15000);
+	viewport_free(v);
+	trace_free(d);
+}
+
+/* Stacked traces: the window moves by the difference of their starts. */
+static void
+test_stacked(void)
+{
+	trace *a = random_trace(3, 500, 0), *b = random_trace(3, 500, 1);
+	uint32_t ids[3] = { 0, 1, 2 };
+	viewport_panel p[2] = { { a, ids, 3, 0 }, { b, ids, 3, 100 } };
+	viewport_query q = { 150, 400, 50, 1000000, NULL };
+	char *got = capture_viewport(p, 2, &q, NULL);
+
+	CHECK("viewport: the second of two stacked traces begins at 50",
+	    strstr(got, "\"begin\": 150,") != NULL &&
+	    strstr(got, "\"begin\": 50,") != NULL);
+	free(got);
+	q.begin = 0;
+	q.end = 60;
+	got = capture_viewport(p, 2, &q, NULL);
+	CHECK("viewport: a window before a stacked trace shows none of it",
+	    strstr(got, "\"begin\": -100, \"end\": 0,") != NULL);
+	free(got);
+	trace_free(a);
+	trace_free(b);
+}
+
+/* Only the entities the regex matches. */
+static void
+test_filter(void)
+{
+	trace *d = random_trace(12, 2000, 1);
+	uint32_t n = catalog_nentities(d->cat), i;
+	uint32_t *order = calloc(n + 1, sizeof (uint32_t));
+	viewport_panel p;
+	viewport_query q = { 0, 0, 100, 50, NULL };
+	regex_t re;
+	char *got;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	p.t = d;
+	p.order = order;
+	p.n = n;
+	p.offset = 0;
+	q.end = d->end;
+	regcomp(&re, "^e1[01]?$", REG_EXTENDED | REG_NOSUB);
+	q.entities = &re;
+	got = capture_viewport(&p, 1, &q, NULL);
+	CHECK("viewport: entities=REGEX keeps only those",
+	    strstr(got, "\"name\": \"e1\"") != NULL &&
+	    strstr(got, "\"name\": \"e10\"") != NULL &&
+	    strstr(got, "\"name\": \"e2\"") == NULL);
+	free(got);
+	regfree(&re);
+	free(order);
+	trace_free(d);
+}
+
+/* The same answer on one thread as on many. */
+static void
+test_to_smaps(void)
+{
+	trace *d = random_trace(5, 3000, 1);
+	uint32_t ids[5] = { 0, 1, 2, 3, 4 };
+	viewport_panel p = { d, ids, 5, 0 };
+	viewport_query q = { 10, 0, 200, 300, NULL };
+	viewport *v;
+	smap m;
+	size_t zero = 0, len = 0;
+	char *buf = NULL, *got;
+	FILE *out;
+
+	q.end = d->end - 10;
+	v = viewport_compute(&p, 1, &q);
+	viewport_to_smaps(v, &m);
+	out = open_memstream(&buf, &len);
+	jsonout_write(out, &m, 1, &zero);
+	fclose(out);
+	viewport_free(v);
+	smap_free(&m);
+	got = capture_viewport(&p, 1, &q, NULL);
+	/* Without "n", the smaps write the same document. */
+	{
+		char *w = got, *r = got;
+
+		while (*r != '\0') {
+			if (strncmp(r, ", \"n\": ", 7) == 0) {
+				r += 7;
+				while (*r >= '0' && *r <= '9')
+					r++;
+			} else {
+				*w++ = *r++;
+			}
+		}
+		*w = '\0';
+	}
+	CHECK("viewport: the statemaps it makes for the SVG hold the same "
+	    "rectangles", strcmp(buf, got) == 0);
+	free(buf);
+	free(got);
+	trace_free(d);
+}
+
+int
+main(void)
+{
+	test_exact();
+	test_binned();
+	test_columns();
+	test_stacked();
+	test_filter();
+	test_to_smaps();
+	return (unit_exit());
+}
