@@ -1,0 +1,66 @@
+-- The documentation says what the program does: every option of --help
+-- is in the man page and the README, every environment variable the
+-- sources read is in the man page, the quick start installs what the
+-- build needs, and the bundled examples are described as they are.
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local unit = require "unit"
+local sm = require "statemap"
+local check = unit.check
+
+local top = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/../.."
+local function read(path)
+	local f = assert(io.open(top .. "/" .. path))
+	local s = f:read("a")
+	f:close()
+	return s
+end
+
+local SM = os.getenv("SM") or (top .. "/statemap-lua")
+local p = assert(io.popen("'" .. SM .. "' --help"))
+local help = p:read("a")
+p:close()
+local man, readme = read("src/statemap-lua.1"), read("README.md")
+-- The man page writes a dash as \-.
+local man_text = man:gsub("\\%-", "-")
+
+local options = {}
+for opt in help:gmatch("%-%-[%a][%w%-]*") do options[opt] = true end
+check("docs: --help lists long options", next(options) ~= nil)
+for opt in pairs(options) do
+	check("docs: the man page has " .. opt, man_text:find(opt, 1, true) ~= nil)
+	check("docs: the README has " .. opt, readme:find("`" .. opt, 1, true) ~= nil)
+end
+
+-- Environment variables the sources read, by getenv or size_from_env.
+local vars = {}
+for _, f in ipairs({ "cache.c", "debug.c", "lua_repl.c", "progress.c", "threads.c",
+    "chunks.c", "outfile.c", "source.c", "trace.c" }) do
+	local ok, text = pcall(read, "src/" .. f)
+	if ok then
+		for v in text:gmatch('getenv%("([A-Z_]+)"%)') do vars[v] = true end
+		for v in text:gmatch('size_from_env%("([A-Z_]+)"') do vars[v] = true end
+	end
+end
+check("docs: the sources read environment variables", vars.STATEMAP_THREADS ~= nil)
+for v in pairs(vars) do
+	check("docs: the man page has " .. v, man_text:find(v, 1, true) ~= nil)
+end
+
+-- The quick start installs every development package CI builds with.
+local ci = read(".ci/run")
+local quick = readme:match("## Quick start.-\n    ([^\n]*apt%-get install[^\n]*)\n")
+check("docs: the README has a quick start command", quick ~= nil)
+for pkg in ci:gmatch("([%w%.%-]+%-dev)") do
+	if pkg ~= "libclang-rt-14-dev" then
+		check("docs: the quick start installs " .. pkg, quick and quick:find(pkg, 1, true) ~= nil)
+	end
+end
+check("docs: the quick start works as root (no bare sudo)",
+	quick and not quick:match("^sudo ") and quick:find('id -u', 1, true) ~= nil)
+
+-- The bundled examples, as their README describes them.
+local data = read("examples/data/README.md")
+local n = tonumber(data:match("`db%-threads%.out` | (%d+) threads"))
+local t = sm.load(top .. "/examples/data/db-threads.out", { cache = false })
+check("docs: examples/data/README.md counts db-threads' threads", n == #t:entities(),
+	tostring(n) .. " said, " .. #t:entities() .. " there")
