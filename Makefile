@@ -119,27 +119,50 @@ $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 	$(CC) $(CFLAGS_BASE) -O2 -o $@ $<
 
 # libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/):
-# each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME.
+# each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME, and
+# what one finds to crash-*, leak-*, timeout-* or oom-* here.  The sources
+# are compiled once into build-fuzz/obj (clang: ASan, UBSan and libFuzzer's
+# coverage).  fuzz_writers also starts from fuzz_ingest's seeds.
 FUZZ_SECONDS ?= 60
-FUZZERS	= json ingest duration
+FUZZERS	= json ingest duration writers
+FOBJ	= build-fuzz/obj
 FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c src/pngout.c,$(wildcard src/*.c))
-FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc -I$(BUILD) \
+	-Itests/fuzz -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_LINK = clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined
+FUZZ_OBJ = $(FUZZ_SRC:src/%.c=$(FOBJ)/%.o) $(FOBJ)/viewer_assets.o
 
 fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \
 		mkdir -p build-fuzz/corpus-$$f; \
+		seeds=tests/fuzz/$$f; \
+		if [ $$f = writers ]; then seeds="$$seeds tests/fuzz/ingest"; fi; \
 		echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
-		build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-		    -print_final_stats=1 build-fuzz/corpus-$$f tests/fuzz/$$f \
-		    2>&1 | grep -E "^(stat::number_of_executed_units|==|SUMMARY|artifact)" \
+		build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) \
+		    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		    build-fuzz/corpus-$$f $$seeds 2>&1 | grep -E \
+		    "^(stat::number_of_executed_units|#[0-9]+ *DONE|==|SUMMARY|artifact|fuzz_)" \
 		    || true; \
 		test -z "$$(ls crash-* leak-* timeout-* oom-* 2>/dev/null)" || exit 1; \
 	done
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(BUILD)/viewer_assets.c
-	@mkdir -p build-fuzz
-	clang $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs zlib libzstd) -lm
+build-fuzz/fuzz_writers: tests/fuzz/fuzz_writers.c tests/fuzz/outcheck.c \
+    tests/fuzz/outcheck.h $(FUZZ_OBJ)
+	$(FUZZ_LINK) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs zlib libzstd) -lm
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_LINK) -o $@ $^ $(shell pkg-config --libs zlib libzstd) -lm
+
+$(FOBJ)/%.o: src/%.c | $(FOBJ)
+	clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FOBJ)/%.o: $(BUILD)/%.c | $(FOBJ)
+	clang $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FOBJ):
+	mkdir -p $@
+
+-include $(wildcard $(FOBJ)/*.d)
 
 # The program, its man page, the Lua module for plain lua5.4, and under
 # share/statemap-lua the README, the lua/ modules (compiled in; these are
