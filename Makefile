@@ -122,7 +122,8 @@ $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 # each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME, and
 # what one finds to crash-*, leak-*, timeout-* or oom-* here.  The sources
 # are compiled once into build-fuzz/obj (clang: ASan, UBSan and libFuzzer's
-# coverage).  fuzz_writers also starts from fuzz_ingest's seeds.
+# coverage).  tests/fuzz/NAME.dict, if there is one, is its libFuzzer
+# dictionary; fuzz_writers also starts from fuzz_ingest's seeds.
 FUZZ_SECONDS ?= 60
 FUZZERS	= json ingest duration writers
 FOBJ	= build-fuzz/obj
@@ -137,9 +138,11 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 		mkdir -p build-fuzz/corpus-$$f; \
 		seeds=tests/fuzz/$$f; \
 		if [ $$f = writers ]; then seeds="$$seeds tests/fuzz/ingest"; fi; \
+		dict=; \
+		if [ -f tests/fuzz/$$f.dict ]; then dict=-dict=tests/fuzz/$$f.dict; fi; \
 		echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
 		build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) \
-		    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $$dict \
 		    build-fuzz/corpus-$$f $$seeds 2>&1 | grep -E \
 		    "^(stat::number_of_executed_units|#[0-9]+ *DONE|==|SUMMARY|artifact|fuzz_)" \
 		    || true; \
