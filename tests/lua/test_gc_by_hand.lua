@@ -4,7 +4,10 @@
 --
 -- - a trace's finalizer called by hand (the debug library reaches it)
 --   from a function a method of that trace calls, or from an __index of
---   a table it reads: it is refused, and the trace goes on working.
+--   a table it reads: it is refused, and the trace goes on working;
+-- - statemap.render reading a panel's trace, or a string, from a table
+--   whose __index makes a new one that nothing else holds: it keeps it
+--   until it returns, however much the collector runs meanwhile.
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local unit = require "unit"
 local sm = require "statemap"
@@ -87,5 +90,32 @@ check_error("the collector's own call of the finalizer still finalizes",
 	function() return RESURRECTED:entities() end, "finalized")
 RESURRECTED = nil
 
+-- A table that makes each field anew on every read (a trace nothing else
+-- holds, a new string) and runs the collector on every read.
+local function fresh(fields)
+	return setmetatable({}, { __index = function(_, k)
+		collectgarbage()
+		local v = fields[k]
+		if type(v) == "function" then return v() end
+		return v
+	end })
+end
+local out = tmp .. "-fresh.png"
+local ok, err = pcall(sm.render, fresh{
+	output = function() return tmp .. "-fresh" .. ".png" end,
+	panels = function()
+		return { fresh{ trace = load, title = function() return "p" .. "1" end },
+			fresh{ trace = function() return load():keep("e[12]") end } }
+	end,
+	title = function() return "t" .. "itle" end,
+	font = function() return "sans" .. "-serif" end,
+})
+check("render: panels and strings made by __index, the collector running",
+	ok, err)
+local png = io.open(out, "rb")
+check("render: ... wrote the file named by __index", png ~= nil)
+if png then png:close() end
+
 os.remove(tmp)
 os.remove(tmp .. ".png")
+os.remove(out)
