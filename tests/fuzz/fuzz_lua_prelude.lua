@@ -125,7 +125,7 @@ local F = {
 	function(x) C(function() return base():map(function(s) return s end) end) return x end,
 	function(x) C(function() return base():sorted(function(e) return e.name end) end) return x end,
 	function() return coroutine.yield(1) end,
-	function() return string.rep("y", 1 << 20) end,
+	function() return string.rep("y", 1 << 16) end,
 	function(e) return type(e) == "userdata" and tostring(e) end,
 	function(e) return type(e) == "userdata" and e:time_in() end,
 	function() return setmetatable({}, { __tostring = function() error("tostring") end }) end,
