@@ -126,30 +126,84 @@ bench: statemap-lua $(BUILD)/gentrace
 $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 	$(CC) $(CFLAGS_BASE) -O2 -o $@ $<
 
-# libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/, words
-# in tests/fuzz/NAME.dict if there is one):
-# each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME.
+# libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/):
+# each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME, and
+# what one finds to crash-*, leak-*, timeout-* or oom-* here.  The sources
+# are compiled once into build-fuzz/obj (clang: ASan, UBSan and libFuzzer's
+# coverage).  tests/fuzz/NAME.dict, if there is one, is its libFuzzer
+# dictionary; fuzz_writers also starts from fuzz_ingest's seeds.
+# fuzz_lua links Debian's liblua5.4, which is not instrumented: `make
+# fuzz-valgrind` runs its programs under valgrind with the normal build.
 FUZZ_SECONDS ?= 60
-FUZZERS	= json ingest duration cache serve
+FUZZERS	= json ingest duration cache serve writers lua
+FOBJ	= build-fuzz/obj
 FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c src/pngout.c,$(wildcard src/*.c))
-FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_LUA_SRC = $(filter-out src/main.c src/lua_repl.c,$(wildcard src/*.c))
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc -I$(BUILD) \
+	-Itests/fuzz $(shell pkg-config --cflags lua5.4 cairo libmicrohttpd 2>/dev/null) \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_LINK = clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined
+FUZZ_OBJ = $(FUZZ_SRC:src/%.c=$(FOBJ)/%.o) $(FOBJ)/viewer_assets.o
+FUZZ_LUA_OBJ = $(FUZZ_LUA_SRC:src/%.c=$(FOBJ)/%.o) $(FOBJ)/viewer_assets.o \
+	$(FOBJ)/lua_modules.o $(FOBJ)/fuzz_lua_prelude.o
+# fontconfig keeps caches for the process's life (tests/lsan.supp); the
+# pictures of fuzz_lua load it.
+FUZZ_ENV = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
 fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \
 		mkdir -p build-fuzz/corpus-$$f; \
+		seeds=tests/fuzz/$$f; \
+		if [ $$f = writers ]; then seeds="$$seeds tests/fuzz/ingest"; fi; \
+		dict=; \
+		if [ -f tests/fuzz/$$f.dict ]; then dict=-dict=tests/fuzz/$$f.dict; fi; \
 		echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
-		dict=; [ -f tests/fuzz/$$f.dict ] && dict=-dict=tests/fuzz/$$f.dict; \
-		build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-		    -print_final_stats=1 $$dict build-fuzz/corpus-$$f tests/fuzz/$$f \
-		    2>&1 | grep -E "^(stat::number_of_executed_units|==|SUMMARY|artifact)" \
+		$(FUZZ_ENV) build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) \
+		    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $$dict \
+		    build-fuzz/corpus-$$f $$seeds 2>&1 | grep -E \
+		    "^(stat::number_of_executed_units|#[0-9]+ *DONE|==|SUMMARY|artifact|fuzz_)" \
 		    || true; \
 		test -z "$$(ls crash-* leak-* timeout-* oom-* 2>/dev/null)" || exit 1; \
 	done
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(BUILD)/viewer_assets.c
-	@mkdir -p build-fuzz
-	clang $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs zlib libzstd libmicrohttpd) -lm
+FUZZ_LIBS = $(shell pkg-config --libs zlib libzstd libmicrohttpd) -lm
+
+build-fuzz/fuzz_writers: tests/fuzz/fuzz_writers.c tests/fuzz/outcheck.c \
+    tests/fuzz/outcheck.h $(FUZZ_OBJ)
+	$(FUZZ_LINK) -o $@ $(filter %.c %.o,$^) $(FUZZ_LIBS)
+
+build-fuzz/fuzz_lua: tests/fuzz/fuzz_lua.c tests/fuzz/fuzz_lua_prelude.h $(FUZZ_LUA_OBJ)
+	$(FUZZ_LINK) -o $@ $(filter %.c %.o,$^) \
+	    $(shell pkg-config --libs lua5.4 cairo) $(FUZZ_LIBS)
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_LINK) -o $@ $^ $(FUZZ_LIBS)
+
+$(FOBJ)/%.o: src/%.c | $(FOBJ)
+	clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FOBJ)/%.o: $(BUILD)/%.c | $(FOBJ)
+	clang $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FOBJ):
+	mkdir -p $@
+
+-include $(wildcard $(FOBJ)/*.d)
+
+# fuzz_lua's prelude, and the generator alone (-DFUZZ_LUA_MAIN), which
+# writes the program of each input for tests/fuzz/lua-valgrind.sh.
+$(BUILD)/fuzz_lua_prelude.c: src/embed_text.lua tests/fuzz/fuzz_lua_prelude.lua | $(BUILD)
+	lua5.4 src/embed_text.lua $@ fuzz_lua_prelude.h \
+	    fuzz_lua_prelude=tests/fuzz/fuzz_lua_prelude.lua
+
+$(BUILD)/fuzz_lua_gen: tests/fuzz/fuzz_lua.c $(BUILD)/fuzz_lua_prelude.c \
+    tests/fuzz/fuzz_lua_prelude.h | $(BUILD)
+	$(CC) $(CFLAGS_BASE) -O1 -DFUZZ_LUA_MAIN -Itests/fuzz -o $@ \
+	    $(filter %.c,$^) $(shell pkg-config --libs zlib)
+
+# fuzz_lua's seeds (or the inputs given as FUZZ_INPUTS) under valgrind.
+fuzz-valgrind: $(BIN) $(BUILD)/fuzz_lua_gen
+	@BIN=$(BIN) BUILD=$(BUILD) sh tests/fuzz/lua-valgrind.sh $(FUZZ_INPUTS)
 
 # The program, its man page, the Lua module for plain lua5.4, and under
 # share/statemap-lua the README, the lua/ modules (compiled in; these are
@@ -173,4 +227,4 @@ install: statemap-lua statemap.so
 clean:
 	rm -rf build build-asan build-clang build-fuzz build-pic statemap-lua statemap.so
 
-.PHONY: all test test-browser check-asan bench fuzz install clean
+.PHONY: all test test-browser check-asan bench fuzz fuzz-valgrind install clean

@@ -136,6 +136,20 @@ catalog_define_tag(catalog *cat, uint32_t tag, char *members)
 }
 
 void
+catalog_drop_tags(catalog *cat)
+{
+	uint32_t i;
+
+	for (i = 0; i < catalog_ntags(cat); i++)
+		free(cat->tags[i].members);
+	free(cat->tags);
+	cat->tags = NULL;
+	cat->tags_cap = 0;
+	intern_free(cat->tag_keys);
+	cat->tag_keys = intern_new();
+}
+
+void
 catalog_add_event(catalog *cat, uint64_t time, const char *entity,
     size_t entity_len, const char *kind, size_t kind_len,
     const char *target, size_t target_len)

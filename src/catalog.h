@@ -101,6 +101,10 @@ uint32_t catalog_ntags(const catalog *cat);
 /* Replaces the definition members of a tag (takes ownership of members). */
 void catalog_define_tag(catalog *cat, uint32_t tag, char *members);
 
+/* Forgets every tag and its definition, so that a copy whose states
+ * differ can number its tags anew. */
+void catalog_drop_tags(catalog *cat);
+
 void catalog_add_event(catalog *cat, uint64_t time, const char *entity,
     size_t entity_len, const char *kind, size_t kind_len,
     const char *target, size_t target_len);

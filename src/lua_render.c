@@ -21,6 +21,22 @@
 #include "render.h"
 #include "svg.h"
 
+/*
+ * A table in f_render's stack slot 2 keeps what must live until render
+ * returns: the panels' traces and entity arrays, and strings read from
+ * the options.  A field read runs the table's __index, if it has one,
+ * which may return a value that nothing else holds: popped, it would be
+ * the collector's to free while render still points to it.
+ */
+#define KEEP	2
+
+static void
+keep_top(lua_State *L)
+{
+	lua_pushvalue(L, -1);
+	lua_rawseti(L, KEEP, (lua_Integer)lua_rawlen(L, KEEP) + 1);
+}
+
 static lua_Integer
 opt_integer(lua_State *L, int t, const char *key, lua_Integer dflt,
     lua_Integer min, lua_Integer max)
@@ -52,8 +68,9 @@ opt_string(lua_State *L, int t, const char *key, const char *dflt)
 	}
 	if (lua_type(L, -1) != LUA_TSTRING)
 		luaL_error(L, "render: %s must be a string", key);
+	keep_top(L);
 	s = lua_tostring(L, -1);
-	lua_pop(L, 1);	/* still referenced by the options table */
+	lua_pop(L, 1);
 	return (s);
 }
 
@@ -110,14 +127,12 @@ opt_time_field(lua_State *L, int t, const char *key, uint64_t dflt)
 }
 
 /*
- * Reads the panel table at idx into p.  The entity array is a userdata
- * kept in the table at `anchor` (as its i-th element), so it lives until
- * render returns, however many panels there are: the stack does not
- * grow with them.
+ * Reads the panel table at idx into p.  Its trace and entity array (a
+ * userdata) are kept in KEEP, so they live until render returns, however
+ * many panels there are: the stack does not grow with them.
  */
 static void
-read_panel(lua_State *L, int idx, int anchor, size_t index,
-    render_panel *p)
+read_panel(lua_State *L, int idx, render_panel *p)
 {
 	uint32_t *ids;
 	size_t i, n;
@@ -126,6 +141,7 @@ read_panel(lua_State *L, int idx, int anchor, size_t index,
 	p->d = lua_trace_test(L, -1);
 	if (p->d == NULL)
 		luaL_error(L, "render: a panel needs trace = a loaded trace");
+	keep_top(L);
 	lua_pop(L, 1);
 	p->title = opt_string(L, idx, "title", NULL);
 	p->row_height = (unsigned)opt_integer(L, idx, "row_height", 0, 1,
@@ -149,8 +165,8 @@ read_panel(lua_State *L, int idx, int anchor, size_t index,
 			lua_pop(L, 1);
 		}
 	}
-	lua_rawseti(L, anchor, (lua_Integer)index + 1);
-	lua_pop(L, 1);		/* the entities field */
+	keep_top(L);
+	lua_pop(L, 2);		/* the array, the entities field */
 	p->entities = ids;
 	p->nentities = (uint32_t)n;
 }
@@ -185,13 +201,14 @@ f_render(lua_State *L)
 	render_panel *panels;
 	render_layout lay;
 	size_t npanels, i;
-	int list, anchor;
+	int list;
 	const char *output;
 	sm_error err;
 	char msg[sizeof (err.message) + sizeof (err.file) + 64];
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
+	lua_newtable(L);	/* KEEP */
 	output = opt_string(L, 1, "output", NULL);
 	if (output == NULL)
 		return (luaL_error(L, "render: output = a file name is "
@@ -215,14 +232,12 @@ f_render(lua_State *L)
 	if (npanels == 0)
 		return (luaL_error(L, "render: no panels"));
 	panels = lua_newuserdatauv(L, npanels * sizeof (render_panel), 0);
-	lua_createtable(L, (int)npanels, 0);
-	anchor = lua_gettop(L);
 	for (i = 0; i < npanels; i++) {
 		lua_rawgeti(L, list, (lua_Integer)i + 1);
 		if (!lua_istable(L, -1))
 			return (luaL_error(L, "render: panel %d is not a "
 			    "table", (int)i + 1));
-		read_panel(L, lua_gettop(L), anchor, i, &panels[i]);
+		read_panel(L, lua_gettop(L), &panels[i]);
 		lua_pop(L, 1);
 	}
 

@@ -351,11 +351,33 @@ f_load(lua_State *L)
 
 /* ---- the trace ---- */
 
+/*
+ * Whether the running C function was called by the collector, as a
+ * finalizer.  The debug library reaches a trace's __gc too
+ * (debug.getmetatable(t).__gc(t)), and could call it from a function
+ * that a method of that very trace is calling, which would go on with
+ * freed memory.  Lua names a function the collector runs as a finalizer
+ * "__gc" with namewhat "metamethod" (Lua 5.4's lua_getinfo); a call by
+ * hand gets another name, or none.
+ */
+static int
+called_by_collector(lua_State *L)
+{
+	lua_Debug ar;
+
+	return (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) &&
+	    ar.namewhat != NULL && strcmp(ar.namewhat, "metamethod") == 0 &&
+	    ar.name != NULL && strcmp(ar.name, "__gc") == 0);
+}
+
 static int
 trace_gc(lua_State *L)
 {
 	ltrace *t = luaL_checkudata(L, 1, TRACE_MT);
 
+	if (!called_by_collector(L))
+		return (luaL_error(L, "a trace is finalized by the collector, "
+		    "not by hand"));
 	/* The live server (statemap.serve) may hold it too. */
 	trace_release(t->d);
 	t->d = NULL;	/* lua_trace_check refuses it from now on */

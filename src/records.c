@@ -282,11 +282,48 @@ parse_state(records *r, const json_value *v, uint32_t *out)
 	return (0);
 }
 
-/* Writes a parsed value back out as compact JSON, strings made safe. */
+/*
+ * For each member of an object, in order, whether it is the last with
+ * its key (malloc'd).  A member given twice keeps its last value, as
+ * JSON readers do, so that no output ever holds a key twice: the keys
+ * are counted first, and a member is written only at its key's last use.
+ */
+static unsigned char *
+last_uses(const json_value *obj)
+{
+	const json_value *m;
+	intern *keys = intern_new();
+	size_t *uses = NULL, uses_cap = 0, n = 0, i;
+	unsigned char *last;
+
+	for (m = obj->child; m != NULL; m = m->next, n++) {
+		int added = 0;
+		uint32_t id = intern_add(keys, m->key, m->key_len, &added);
+
+		grow_array(&uses, &uses_cap, (size_t)id + 1, sizeof (size_t));
+		if (added)
+			uses[id] = 0;
+		uses[id]++;
+	}
+	last = xcalloc(n + 1, 1);
+	for (m = obj->child, i = 0; m != NULL; m = m->next, i++)
+		last[i] = --uses[intern_find(keys, m->key, m->key_len)] == 0;
+	free(uses);
+	intern_free(keys);
+	return (last);
+}
+
+/*
+ * Writes a parsed value back out as compact JSON, strings made safe; in
+ * an object, a key given twice keeps its last value (last_uses).
+ */
 static void
 write_value(FILE *out, const json_value *v)
 {
 	const json_value *m;
+	unsigned char *last = NULL;
+	size_t i;
+	int n = 0;
 
 	switch (v->type) {
 	case JSON_NULL: fputs("null", out); break;
@@ -296,9 +333,13 @@ write_value(FILE *out, const json_value *v)
 	case JSON_STRING: json_write_string(out, v->str, v->len); break;
 	case JSON_ARRAY:
 	case JSON_OBJECT:
+		if (v->type == JSON_OBJECT)
+			last = last_uses(v);
 		fputc(v->type == JSON_ARRAY ? '[' : '{', out);
-		for (m = v->child; m != NULL; m = m->next) {
-			if (m != v->child)
+		for (m = v->child, i = 0; m != NULL; m = m->next, i++) {
+			if (last != NULL && !last[i])
+				continue;
+			if (n++ > 0)
 				fputc(',', out);
 			if (v->type == JSON_OBJECT) {
 				json_write_string(out, m->key, m->key_len);
@@ -307,6 +348,7 @@ write_value(FILE *out, const json_value *v)
 			write_value(out, m);
 		}
 		fputc(v->type == JSON_ARRAY ? ']' : '}', out);
+		free(last);
 		break;
 	}
 }
@@ -454,8 +496,8 @@ do_tag_definition(records *r, const json_value *obj, const fields *f)
 	const json_value *m;
 	uint32_t state, tag;
 	char *members = NULL;
-	size_t size = 0, *uses, uses_cap = 0;
-	intern *keys;
+	unsigned char *last;
+	size_t size = 0, i;
 	FILE *out;
 	int n = 0;
 
@@ -470,26 +512,9 @@ do_tag_definition(records *r, const json_value *obj, const fields *f)
 		error_set(r->err, "out of memory");
 		return (-1);
 	}
-	/*
-	 * A member given twice keeps its last value, as JSON readers do,
-	 * so that no output ever holds a key twice: the keys are counted
-	 * first, and each member is written only at its key's last use.
-	 */
-	keys = intern_new();
-	uses = NULL;
-	for (m = obj->child; m != NULL; m = m->next) {
-		int added = 0;
-		uint32_t id = intern_add(keys, m->key, m->key_len, &added);
-
-		grow_array(&uses, &uses_cap, (size_t)id + 1, sizeof (size_t));
-		if (added)
-			uses[id] = 0;
-		uses[id]++;
-	}
-	for (m = obj->child; m != NULL; m = m->next) {
-		uint32_t id = intern_find(keys, m->key, m->key_len);
-
-		if (--uses[id] > 0 || m == f->state || m == f->tag)
+	last = last_uses(obj);
+	for (m = obj->child, i = 0; m != NULL; m = m->next, i++) {
+		if (!last[i] || m == f->state || m == f->tag)
 			continue;
 		if (n++ > 0)
 			fputs(", ", out);
@@ -497,8 +522,7 @@ do_tag_definition(records *r, const json_value *obj, const fields *f)
 		fputs(": ", out);
 		write_value(out, m);
 	}
-	free(uses);
-	intern_free(keys);
+	free(last);
 	fclose(out);
 	catalog_define_tag(r->cat, tag, members);
 	return (0);

@@ -495,12 +495,13 @@ write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
     const svg_options *opts, unsigned column, label_mode mode)
 {
 	unsigned size = label_font(opts);
-	size_t max = label_chars_in(column - LABEL_PAD, size);
+	size_t max;
 	char *buf;
 	uint32_t k;
 
 	if (size == 0)
 		return;
+	max = label_chars_in(column - LABEL_PAD, size);
 	buf = xmalloc((max > LABEL_TITLE_MAX ? max : LABEL_TITLE_MAX) + 1);
 	fprintf(out, "<g class=\"statemap-labels sansserif\" "
 	    "id=\"statemap-labels-%zu\" font-size=\"%u\">\n", id, size);

@@ -44,24 +44,57 @@ abandon(trace *d)
 }
 
 /*
+ * In cat, the tag of new state s for tag t of from: a tag belongs to one
+ * state, so it is the pair (s, t's name), numbered when first seen, with
+ * t's definition.  Two tags of one name whose states map to one state
+ * become one; a tag whose transitions go to several states becomes
+ * several.
+ */
+static uint32_t
+map_tag(catalog *cat, const catalog *from, uint32_t s, uint32_t t)
+{
+	uint32_t n = catalog_ntags(cat), id;
+	size_t len;
+	const char *name = intern_name(from->tag_names, from->tags[t].name,
+	    &len);
+
+	id = catalog_tag_id(cat, s, name, len);
+	if (id == n)
+		cat->tags[id].members = xstrdup_or_null(from->tags[t].members);
+	return (id);
+}
+
+/*
  * The shared part of mapping: a copy of src with new states, whose
  * transitions get their state from by_state/by_tag or, if each is not
- * NULL, from each[k] for the k-th transition overall.
+ * NULL, from each[k] for the k-th transition overall.  Tags are numbered
+ * anew (map_tag): first every tag of src in order, under its new state
+ * (by_tag), or for each, under the new state of its old state's name if
+ * there is one; then, for each, the pairs the transitions make.
  */
 static trace *
 map(const trace *src, catalog_state *states, uint32_t nstates,
     const uint32_t *by_state, const uint32_t *by_tag, const uint32_t *each,
     const char **why)
 {
+	const catalog *from = src->cat;
 	trace *d = new_trace(src);
-	uint32_t e, i;
+	uint32_t e, i, ntags = catalog_ntags(from), *new_tag;
 	size_t index = 0;
 	uint64_t tick = 0;
 
-	d->cat = catalog_copy_without_states(src->cat);
+	d->cat = catalog_copy_without_states(from);
 	catalog_set_states(d->cat, states, nstates);
-	for (i = 0; by_tag != NULL && i < catalog_ntags(d->cat); i++)
-		d->cat->tags[i].state = by_tag[i];
+	catalog_drop_tags(d->cat);
+	new_tag = xcalloc((size_t)ntags + 1, sizeof (uint32_t));
+	for (i = 0; i < ntags; i++) {
+		const catalog_state *old = &from->states[from->tags[i].state];
+		int64_t s = by_tag != NULL ? (int64_t)by_tag[i] :
+		    catalog_state_by_name(d->cat, old->name, old->name_len);
+
+		new_tag[i] = s < 0 ? STORE_NONE :
+		    map_tag(d->cat, from, (uint32_t)s, i);
+	}
 	d->st = store_new(nstates);
 	for (e = 0; e < store_nentities(src->st); e++) {
 		const uint64_t *time = store_times(src->st, e);
@@ -74,17 +107,23 @@ map(const trace *src, catalog_state *states, uint32_t nstates,
 			uint32_t s = each != NULL ? each[index] :
 			    tag[k] == STORE_NONE ? by_state[state[k]] :
 			    by_tag[tag[k]];
+			uint32_t t = tag[k] == STORE_NONE ? STORE_NONE :
+			    each != NULL ? map_tag(d->cat, from, s, tag[k]) :
+			    new_tag[tag[k]];
 
-			if (stopping(&tick, d, why))
+			if (stopping(&tick, d, why)) {
+				free(new_tag);
 				return (abandon(d));
+			}
 			/* A transition that changes nothing is dropped. */
-			if (s == last_state && tag[k] == last_tag)
+			if (s == last_state && t == last_tag)
 				continue;
-			store_append(d->st, e, time[k], s, tag[k]);
+			store_append(d->st, e, time[k], s, t);
 			last_state = s;
-			last_tag = tag[k];
+			last_tag = t;
 		}
 	}
+	free(new_tag);
 	return (finished(d));
 }
 

@@ -25,7 +25,9 @@
  * tagged transitions, by_state[state] for the others, into the states
  * given (nstates of them, taken over).  Transitions that no longer
  * change anything (same state and tag as the one before) are dropped.
- * Tags keep their ids, with their state mapped by by_tag.
+ * A tag is a state and a name: tags are numbered anew, in their old
+ * order, each under its state mapped by by_tag (so they keep their ids,
+ * unless two of one name now share a state and become one).
  */
 trace *transform_map(const trace *src, catalog_state *states,
     uint32_t nstates, const uint32_t *by_state, const uint32_t *by_tag,
@@ -34,7 +36,9 @@ trace *transform_map(const trace *src, catalog_state *states,
 /*
  * The same with a new state for every transition: each[k] for the k-th
  * transition counting entity by entity in id order, each in time order
- * (store_total(src->st) entries).  Tags keep their old state values.
+ * (store_total(src->st) entries).  Tags are numbered anew: first each
+ * under the new state named as its old one, if any; then each pair of a
+ * new state and a tag's name that transitions make.
  */
 trace *transform_map_each(const trace *src, catalog_state *states,
     uint32_t nstates, const uint32_t *each, const char **why);

@@ -120,6 +120,42 @@ test_good(void)
 	catalog_free(cat);
 }
 
+/* Members of a tag definition are written back as JSON: a key given
+ * twice, at any depth, keeps its last value. */
+static void
+test_tag_members(void)
+{
+	const char *text = META
+	    "{\"state\": 0, \"tag\": \"t\", \"x\": {\"k\": 1, \"j\": "
+	    "[{\"a\": 1, \"a\": {\"b\": 2, \"b\": 3}}], \"k\": 2}, "
+	    "\"y\": 1, \"x\": {\"k\": 3, \"k\": {}}}\n";
+	catalog *cat;
+	seen s;
+	sm_error err;
+	int rv = parse(text, &cat, &s, &err, NULL);
+
+	CHECK_INT("ingest tag definition with nested members", rv, 0);
+	CHECK_STR("ingest tag members: a key twice in a nested object keeps "
+	    "its last value", cat->tags[0].members,
+	    "\"y\": 1, \"x\": {\"k\":{}}");
+	catalog_free(cat);
+	text = META
+	    "{\"state\": 0, \"tag\": \"t\", \"x\": {\"k\": 1, \"j\": "
+	    "[{\"a\": 1, \"a\": {\"b\": 2, \"b\": 3}}], \"k\": 2}}\n";
+	rv = parse(text, &cat, &s, &err, NULL);
+	CHECK_STR("ingest tag members: keys twice in objects in arrays in "
+	    "objects", rv == 0 ? cat->tags[0].members : "(error)",
+	    "\"x\": {\"j\":[{\"a\":{\"b\":3}}],\"k\":2}");
+	catalog_free(cat);
+	text = META
+	    "{\"state\": 0, \"tag\": \"t\", \"x\": 1, \"x\": 2, \"x\": 3}\n";
+	rv = parse(text, &cat, &s, &err, NULL);
+	CHECK_STR("ingest tag members: a key three times in a row keeps its "
+	    "last value", rv == 0 ? cat->tags[0].members : "(error)",
+	    "\"x\": 3");
+	catalog_free(cat);
+}
+
 static void
 test_options(void)
 {
@@ -320,6 +356,7 @@ main(void)
 {
 	test_good();
 	test_many_states();
+	test_tag_members();
 	test_options();
 	test_bad();
 	test_file();
