@@ -1056,6 +1056,8 @@ read_meta(cursor *c, catalog *cat)
 			s->color_text = xstrndup(text, len);
 		}
 	}
+	if (c->bad)
+		return (-1);	/* cut short: some states have no name */
 	catalog_assign_colors(cat);
 	if (catalog_index_states(cat) != 0)
 		return (-1);
