@@ -64,3 +64,24 @@ local n = tonumber(data:match("`db%-threads%.out` | (%d+) threads"))
 local t = sm.load(top .. "/examples/data/db-threads.out", { cache = false })
 check("docs: examples/data/README.md counts db-threads' threads", n == #t:entities(),
 	tostring(n) .. " said, " .. #t:entities() .. " there")
+
+-- The README's architecture map names every module of src/, and only those.
+local arch = readme:match("\n## Architecture\n(.-)\n## ")
+check("docs: the README has an architecture section", arch ~= nil)
+local named = {}
+for cell in (arch or ""):gmatch("\n| ([^|]+) |") do
+	for m in cell:gmatch("`([%w_]+)`") do named[m] = true end
+end
+local ls = assert(io.popen("ls '" .. top .. "/src'"))
+local modules = {}
+for f in ls:lines() do
+	local m = f:match("^([%w_]+)%.h$")
+	if m and m ~= "version" then modules[m] = true end
+end
+ls:close()
+for m in pairs(modules) do
+	check("docs: the architecture map names " .. m, named[m] ~= nil)
+end
+for m in pairs(named) do
+	check("docs: the architecture map's " .. m .. " is in src/", modules[m] ~= nil)
+end
