@@ -37,6 +37,9 @@ ITEST_BIN = $(ITEST_SRC:tests/integration/%.c=$(BUILD)/integration/%)
 LUA_MODS = $(wildcard lua/*.lua)
 
 BIN	?= statemap-lua
+# statemap.so, for plain lua5.4, and where its objects go.
+SO	?= statemap.so
+PIC	= $(BUILD)/pic
 
 all: $(BIN) $(SO)
 
@@ -48,8 +51,6 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 
 # statemap.so: the same module for plain lua5.4 (require "statemap").
 # Lua's symbols come from the interpreter that loads it.
-PIC	= $(BUILD)/pic
-SO	?= statemap.so
 PIC_SRC = $(filter-out src/main.c src/lua_script.c src/lua_repl.c,$(wildcard src/*.c))
 PIC_OBJ = $(PIC_SRC:src/%.c=$(PIC)/%.o) $(PIC)/lua_modules.o \
 	$(PIC)/viewer_assets.o
