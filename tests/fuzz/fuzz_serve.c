@@ -157,6 +157,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		    memchr(body, '\n', r.len) != body + r.len - 1)
 			abort();
 	} else if (r.kind == REQUEST_ANSWER) {
+		request_body(&r);
 		v = json_parse_document(arena, r.body, r.len, &err);
 		if (v == NULL || json_object_get(v, "statemaps") == NULL ||
 		    json_object_get(v, "live") == NULL)
