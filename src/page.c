@@ -111,16 +111,15 @@ page_asset(const char *path, size_t *len, const char **type)
 	return (NULL);
 }
 
-/* The first window as the classic SVG draws it, into *text (malloc'd). */
+/* The first window as the classic SVG draws it. */
 static void
-draw(const served *s, char **text, size_t *len)
+draw(const served *s, FILE *out)
 {
 	viewport_query q = { s->begin, s->end, PAGE_WIDTH, s->budget, NULL };
 	viewport *v = viewport_compute(s->panels, s->n, &q);
 	smap *maps = xcalloc(s->n, sizeof (smap));
 	size_t *order = xcalloc(s->n, sizeof (size_t)), i;
 	svg_options so;
-	FILE *out;
 
 	svg_defaults(&so);
 	so.strip_height = s->strip_height;
@@ -130,33 +129,29 @@ draw(const served *s, char **text, size_t *len)
 	viewport_free(v);
 	for (i = 0; i < s->n; i++)
 		order[i] = i;
-	if ((out = open_memstream(text, len)) == NULL)
-		out_of_memory(0);
 	svg_write(out, maps, s->n, order, &so);
-	if (fclose(out) != 0)
-		out_of_memory(*len);
 	for (i = 0; i < s->n; i++)
 		smap_free(&maps[i]);
 	free(maps);
 	free(order);
 }
 
+/* Takes out buf[from, to) of a text of *len bytes. */
+static void
+cut(char *buf, size_t *len, size_t from, size_t to)
+{
+	memmove(buf + from, buf + to, *len - to + 1);	/* and the NUL */
+	*len -= to - from;
+}
+
 char *
 page_html(const served *s, const char *token, uint64_t generation,
     size_t *len)
 {
-	size_t svg_len, keep;
-	char *svg = NULL, *buf = NULL;
-	const char *from, *to;
+	char *buf = NULL, *root, *mark;
+	long svg_at, svg_end;
 	FILE *out;
 
-	draw(s, &svg, &svg_len);
-	/* The SVG without its XML declaration and its own viewer. */
-	from = strstr(svg, "<svg ");
-	if (from == NULL)
-		from = svg;
-	to = strstr(from, SVG_VIEWER_MARK);
-	keep = to != NULL ? (size_t)(to - from) : strlen(from);
 	if ((out = open_memstream(&buf, len)) == NULL)
 		out_of_memory(0);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -176,14 +171,27 @@ page_html(const served *s, const char *token, uint64_t generation,
 	    s->end, PAGE_WIDTH, s->budget, s->strip_height);
 	json_write_string(out, s->title, strlen(s->title));
 	fputs("}</script>\n", out);
-	fwrite(from, 1, keep, out);
-	if (to != NULL)
-		fputs("</svg>\n", out);
+	svg_at = ftell(out);
+	draw(s, out);
+	svg_end = ftell(out);
 	fprintf(out, "<script src=\"/live.js?token=%s\"></script>\n"
 	    "<script src=\"/viewer.js?token=%s\"></script>\n"
 	    "</body>\n</html>\n", token, token);
-	if (fclose(out) != 0)
+	if (fclose(out) != 0 || svg_at < 0 || svg_end < svg_at)
 		out_of_memory(*len);
-	free(svg);
+	/*
+	 * Written in place, the SVG loses its XML declaration and its own
+	 * copy of the viewer (from the mark to its closing tag): the page
+	 * has the viewer as an asset.  Nothing from a trace can hold the
+	 * mark or "<svg ": every '<' in a name or the data is escaped.
+	 */
+	mark = memmem(buf + svg_at, (size_t)(svg_end - svg_at), SVG_VIEWER_MARK,
+	    strlen(SVG_VIEWER_MARK));
+	if (mark != NULL && (size_t)svg_end >= strlen("</svg>\n"))
+		cut(buf, len, (size_t)(mark - buf), (size_t)svg_end -
+		    strlen("</svg>\n"));
+	root = memmem(buf + svg_at, (size_t)(svg_end - svg_at), "<svg ", 5);
+	if (root != NULL)
+		cut(buf, len, (size_t)svg_at, (size_t)(root - buf));
 	return (buf);
 }

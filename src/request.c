@@ -56,14 +56,35 @@ error_reply(request_reply *r, int status, const char *fmt, ...)
 }
 
 const char *
-request_body(const request_reply *r)
+request_body(request_reply *r)
 {
+	size_t i, at = 0;
+
+	if (r->pieces != NULL) {
+		free(r->body);
+		r->body = xmalloc(r->len + 1);
+		for (i = 0; i < r->npieces; i++) {
+			memcpy(r->body + at, r->pieces[i].text,
+			    r->pieces[i].len);
+			at += r->pieces[i].len;
+			free(r->pieces[i].text);
+		}
+		r->body[at] = '\0';
+		free(r->pieces);
+		r->pieces = NULL;
+		r->npieces = 0;
+	}
 	return (r->body != NULL ? r->body : r->static_body);
 }
 
 void
 request_reply_free(request_reply *r)
 {
+	size_t i;
+
+	for (i = 0; i < r->npieces; i++)
+		free(r->pieces[i].text);
+	free(r->pieces);
 	free(r->body);
 	memset(r, 0, sizeof (*r));
 }
@@ -353,7 +374,7 @@ statemap_answer(const served *content, uint64_t generation, const query *q,
 	viewport *v;
 	regex_t re;
 	char members[512];
-	FILE *out;
+	size_t i;
 	int have_re = 0;
 
 	if (!only(q, names, r) ||
@@ -401,11 +422,9 @@ statemap_answer(const served *content, uint64_t generation, const query *q,
 	r->kind = REQUEST_ANSWER;
 	r->status = 200;
 	r->type = JSON_TYPE;
-	if ((out = open_memstream(&r->body, &r->len)) == NULL)
-		out_of_memory(0);
-	viewport_write_json(out, v, members);
-	if (fclose(out) != 0)
-		out_of_memory(r->len);
+	r->npieces = viewport_json_pieces(v, members, &r->pieces);
+	for (i = 0; i < r->npieces; i++)
+		r->len += r->pieces[i].len;
 	viewport_free(v);
 	if (have_re)
 		regfree(&re);

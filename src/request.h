@@ -46,6 +46,7 @@
 #include <stdint.h>
 
 #include "served.h"
+#include "viewport.h"
 
 #define REQUEST_MAX_URI		8192
 #define REQUEST_MAX_PARAMS	16
@@ -73,9 +74,11 @@ typedef struct request_reply {
 	request_kind kind;
 	int status;
 	const char *type;	/* Content-Type */
-	char *body;		/* malloc'd; NULL if static_body */
-	const char *static_body;
-	size_t len;
+	char *body;		/* malloc'd, or NULL: */
+	const char *static_body; /* the body, or NULL: */
+	viewport_piece *pieces;	/* an answer, to send piece by piece */
+	size_t npieces;
+	size_t len;		/* of the whole body */
 	const char *allow;	/* for a 405: the Allow header */
 } request_reply;
 
@@ -88,8 +91,8 @@ void request_answer(const request_site *site, const served *content,
     uint64_t generation, const char *method, const char *uri,
     const char *host, request_reply *out);
 
-/* The body of the reply: body, or static_body when body is NULL. */
-const char *request_body(const request_reply *r);
+/* The whole body of the reply (pieces are joined into body first). */
+const char *request_body(request_reply *r);
 
 void request_reply_free(request_reply *r);
 

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -46,6 +47,12 @@ typedef struct exchange {
 	char *uri;		/* as sent: path and query */
 	int seen;		/* the headers were (the first call) */
 } exchange;
+
+/* An answer on its way out, piece by piece (each freed once sent). */
+typedef struct outgoing {
+	viewport_piece *pieces;
+	size_t n, next, off;
+} outgoing;
 
 /* An event stream's state. */
 typedef struct stream {
@@ -248,6 +255,43 @@ read_events(void *cls, uint64_t pos, char *buf, size_t max)
 	return ((ssize_t)n);
 }
 
+static ssize_t
+read_pieces(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	outgoing *o = cls;
+	size_t n = 0;
+
+	(void) pos;
+	while (n < max && o->next < o->n) {
+		viewport_piece *p = &o->pieces[o->next];
+		size_t take = p->len - o->off < max - n ? p->len - o->off :
+		    max - n;
+
+		memcpy(buf + n, p->text + o->off, take);
+		n += take;
+		o->off += take;
+		if (o->off == p->len) {
+			free(p->text);
+			p->text = NULL;
+			o->next++;
+			o->off = 0;
+		}
+	}
+	return (n > 0 ? (ssize_t)n : MHD_CONTENT_READER_END_OF_STREAM);
+}
+
+static void
+free_pieces(void *cls)
+{
+	outgoing *o = cls;
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		free(o->pieces[i].text);
+	free(o->pieces);
+	free(o);
+}
+
 static struct MHD_Response *
 make_response(server *s, request_reply *r)
 {
@@ -259,6 +303,19 @@ make_response(server *s, request_reply *r)
 		st->s = s;
 		resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN,
 		    sizeof (st->buf), read_events, st, free);
+	} else if (r->pieces != NULL) {
+		outgoing *o = xcalloc(1, sizeof (*o));
+
+		o->pieces = r->pieces;
+		o->n = r->npieces;
+		resp = MHD_create_response_from_callback(r->len, 64 * 1024,
+		    read_pieces, o, free_pieces);
+		if (resp == NULL) {
+			free(o);
+			return (NULL);
+		}
+		r->pieces = NULL;	/* the response has them */
+		r->npieces = 0;
 	} else if (r->body != NULL) {
 		resp = MHD_create_response_from_buffer(r->len, r->body,
 		    MHD_RESPMEM_MUST_FREE);
@@ -368,6 +425,14 @@ serve_start(const serve_options *o, served *content, sm_error *err)
 	pthread_cond_init(&s->changed, &ca);
 	pthread_condattr_destroy(&ca);
 	(void) threads_count();	/* read once, before any thread asks */
+	/*
+	 * An answer's buffers are megabytes, made and freed by threads that
+	 * come and go: from a fixed threshold on they are mapped and given
+	 * back when freed, rather than kept in each thread's malloc arena
+	 * (glibc raises the threshold to the largest block freed, and what
+	 * the arenas keep would grow with the connections).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	/* The server's threads (and theirs) inherit a mask of every signal. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);

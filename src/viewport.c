@@ -710,30 +710,81 @@ write_job(void *arg)
 		out_of_memory(j->json_len);
 }
 
-void
-viewport_write_json(FILE *out, const viewport *v, const char *members)
+/* Collects pieces: the glue between the jobs' texts is written here. */
+typedef struct pieces {
+	viewport_piece *p;
+	size_t n, cap;
+	FILE *glue;		/* the piece being written, or NULL */
+} pieces;
+
+static FILE *
+glue(pieces *ps)
 {
+	if (ps->glue == NULL) {
+		grow_array(&ps->p, &ps->cap, ps->n + 1,
+		    sizeof (viewport_piece));
+		memset(&ps->p[ps->n], 0, sizeof (viewport_piece));
+		ps->glue = open_memstream(&ps->p[ps->n].text,
+		    &ps->p[ps->n].len);
+		if (ps->glue == NULL)
+			out_of_memory(0);
+		ps->n++;
+	}
+	return (ps->glue);
+}
+
+static void
+take(pieces *ps, char *text, size_t len)
+{
+	if (ps->glue != NULL && fclose(ps->glue) != 0)
+		out_of_memory(0);
+	ps->glue = NULL;
+	grow_array(&ps->p, &ps->cap, ps->n + 1, sizeof (viewport_piece));
+	ps->p[ps->n].text = text;
+	ps->p[ps->n++].len = len;
+}
+
+size_t
+viewport_json_pieces(viewport *v, const char *members,
+    viewport_piece **out)
+{
+	pieces ps;
 	size_t i, k = 0;
 
+	memset(&ps, 0, sizeof (ps));
 	threads_run(write_job, v->jobs, v->njobs, sizeof (job));
-	jsonout_open(out);
+	jsonout_open(glue(&ps));
 	for (i = 0; i < v->n; i++) {
 		const vpanel *vp = &v->panels[i];
 		const catalog *cat = vp->p->t->cat;
 
-		jsonout_statemap_open(out, cat, vp->begin, vp->end_field,
+		jsonout_statemap_open(glue(&ps), cat, vp->begin, vp->end_field,
 		    i == 0);
 		for (; k < v->njobs && v->jobs[k].vp == vp; k++) {
-			job *j = &v->jobs[k];
-
-			fwrite(j->json, 1, j->json_len, out);
-			free(j->json);
-			j->json = NULL;
+			take(&ps, v->jobs[k].json, v->jobs[k].json_len);
+			v->jobs[k].json = NULL;
 		}
-		jsonout_statemap_close(out, cat, vp->begin, vp->end_field,
-		    vp->end);
+		jsonout_statemap_close(glue(&ps), cat, vp->begin,
+		    vp->end_field, vp->end);
 	}
-	jsonout_close(out, members);
+	jsonout_close(glue(&ps), members);
+	if (fclose(ps.glue) != 0)
+		out_of_memory(0);
+	*out = ps.p;
+	return (ps.n);
+}
+
+void
+viewport_write_json(FILE *out, viewport *v, const char *members)
+{
+	viewport_piece *p;
+	size_t n = viewport_json_pieces(v, members, &p), i;
+
+	for (i = 0; i < n; i++) {
+		fwrite(p[i].text, 1, p[i].len, out);
+		free(p[i].text);
+	}
+	free(p);
 }
 
 void

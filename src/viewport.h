@@ -74,7 +74,21 @@ int viewport_exact(const viewport *v);
  * "n", the transitions it stands for; members (NULL: none) are written
  * after "statemaps" (jsonout_close).
  */
-void viewport_write_json(FILE *out, const viewport *v, const char *members);
+void viewport_write_json(FILE *out, viewport *v, const char *members);
+
+/*
+ * The same document in pieces to be sent one after another, so that the
+ * whole is never copied together: *pieces (malloc'd) gets their number
+ * of (text, length) pairs, each text malloc'd, all the caller's to free.
+ * Call it once, instead of viewport_write_json.
+ */
+typedef struct viewport_piece {
+	char *text;
+	size_t len;
+} viewport_piece;
+
+size_t viewport_json_pieces(viewport *v, const char *members,
+    viewport_piece **pieces);
 
 /*
  * The answer as statemaps for the writers (svg.h): maps has room for one

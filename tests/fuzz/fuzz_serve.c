@@ -1,8 +1,9 @@
 /*
  * libFuzzer harness for the live server's request handling
  * (src/request.c, and through it src/viewport.c and src/page.c): the
- * input is "METHOD\nHOST\nURI" (HOST "-" for none), answered over two
- * small stacked traces (tags, zero-length intervals, hostile names).
+ * input is "METHOD\nHOST\nURI" (HOST "-" for none), answered over three
+ * small stacked traces (tags, zero-length intervals, hostile names, the
+ * last a slice whose window begins after 0).
  * Whatever comes in, the answer must be one of the statuses request.h
  * lists; an error must be one line of {"error": "..."}; an answer must
  * be JSON with "statemaps" and "live"; a Host that is not the server's
@@ -27,9 +28,12 @@ static const request_site site = { TOKEN, hosts, 2 };
 static served *content;
 static json_arena *arena;
 
-/* A trace built in memory: three entities, two states, tags. */
+/*
+ * A trace built in memory: three entities, three states, twenty tags;
+ * its window [begin, end of data).
+ */
 static trace *
-sample(uint64_t start_sec, uint32_t seed)
+sample(uint64_t start_sec, uint32_t seed, uint64_t begin)
 {
 	static const char *const names[] = { "cpu0", "</script><b>",
 	    "]]>\"&'" };
@@ -55,13 +59,17 @@ sample(uint64_t start_sec, uint32_t seed)
 	catalog_set_description(cat, 1, "a \"description\"", 16);
 	d->cat = cat;
 	d->st = store_new(3);
-	for (i = 0; i < 200; i++) {
-		uint32_t state = (i * 7 + seed) % 3, tag = STORE_NONE;
+	for (i = 0; i < 300; i++) {
+		uint32_t x = i * 2654435761u + seed * 40503u, tag = STORE_NONE;
+		uint32_t state = (x >> 7) % 3;
+		char name[8];
 
-		e = (i * 5 + seed) % 3;
-		t += (i * 13 + seed) % 4 == 0 ? 0 : 1 + (i * 31 + seed) % 97;
-		if (state == 2)
-			tag = catalog_tag_id(cat, 2, i % 2 ? "sda" : "sdb", 3);
+		e = (x >> 11) % 3;
+		t += (x >> 17) % 4 == 0 ? 0 : 1 + (x >> 19) % 97;
+		if (state == 2) {
+			snprintf(name, sizeof (name), "t%u", (x >> 3) % 20);
+			tag = catalog_tag_id(cat, 2, name, strlen(name));
+		}
 		store_append(d->st, e, t, state, tag);
 		if (i % 40 == 0)
 			catalog_add_event(cat, t, names[e], strlen(names[e]),
@@ -69,27 +77,29 @@ sample(uint64_t start_sec, uint32_t seed)
 			    strlen(names[(e + 1) % 3]));
 	}
 	cat->last_time = t;
-	d->begin = 0;
+	d->begin = begin < t ? begin : 0;
 	d->end = t;
-	store_finish(d->st, 0, t);
+	store_finish(d->st, d->begin, t);
 	return (d);
 }
 
 static void
 init(void)
 {
-	trace *t[2];
+	trace *t[3];
 	served_options o;
 	sm_error err;
+	int i;
 
 	setenv("STATEMAP_THREADS", "1", 1);
-	t[0] = sample(10, 0);
-	t[1] = sample(9, 3);	/* a second earlier: stacked */
+	t[0] = sample(10, 0, 0);
+	t[1] = sample(9, 3, 0);		/* a second earlier: stacked */
+	t[2] = sample(10, 7, 5000);	/* a slice */
 	memset(&o, 0, sizeof (o));
 	o.budget = 40;
-	content = served_new(t, 2, &o, &err);
-	trace_release(t[0]);
-	trace_release(t[1]);
+	content = served_new(t, 3, &o, &err);
+	for (i = 0; i < 3; i++)
+		trace_release(t[i]);
 	arena = json_arena_new();
 	if (content == NULL)
 		abort();
@@ -148,6 +158,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		    memchr(body, '\n', r.len) != body + r.len - 1)
 			abort();
 	} else if (r.kind == REQUEST_ANSWER) {
+		request_body(&r);
 		v = json_parse_document(arena, r.body, r.len, &err);
 		if (v == NULL || json_object_get(v, "statemaps") == NULL ||
 		    json_object_get(v, "live") == NULL)
