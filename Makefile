@@ -98,6 +98,9 @@ $(BUILD)/integration/test_%: tests/integration/test_%.c tests/unit/unit.h
 	@mkdir -p $(BUILD)/integration
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LDFLAGS)
 
+# Every test program, built but not run (CI builds them with clang too).
+build-tests: $(UNIT_BIN) $(ITEST_BIN)
+
 test: $(BIN) $(UNIT_BIN) $(ITEST_BIN) $(SO)
 	@BIN=$(BIN) BUILD=$(BUILD) sh tests/run
 
@@ -228,4 +231,4 @@ install: statemap-lua statemap.so
 clean:
 	rm -rf build build-asan build-clang build-fuzz build-pic statemap-lua statemap.so
 
-.PHONY: all test test-browser check-asan bench fuzz fuzz-valgrind install clean
+.PHONY: all build-tests test test-browser check-asan bench fuzz fuzz-valgrind install clean

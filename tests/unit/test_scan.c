@@ -27,6 +27,13 @@ naive_digits(const char *p, const char *end, uint64_t *out)
 	return (n);
 }
 
+/* scan_digits over all of s, to its terminating NUL. */
+static size_t
+scan_whole(const char *s, uint64_t *out)
+{
+	return (scan_digits(s, s + strlen(s), out));
+}
+
 static void
 check_digits(void)
 {
@@ -61,21 +68,20 @@ check_digits(void)
 	CHECK_INT("scan_digits agrees with a digit loop on every length",
 	    bad, 0);
 	CHECK("scan_digits cases", cases > 300);
-	CHECK_INT("scan_digits 19 nines", scan_digits("9999999999999999999,",
-	    "9999999999999999999," + 20, &got), 19);
+	CHECK_INT("scan_digits 19 nines",
+	    scan_whole("9999999999999999999,", &got), 19);
 	CHECK_U64("scan_digits 19 nines value", got, 9999999999999999999ULL);
 	CHECK_INT("scan_digits 20 digits are left to the parser",
-	    scan_digits("18446744073709551615,", "18446744073709551615," + 21,
-	    &got), 0);
+	    scan_whole("18446744073709551615,", &got), 0);
 	CHECK_INT("scan_digits 8 digits then a quote",
-	    scan_digits("12345678\"", "12345678\"" + 9, &got), 8);
+	    scan_whole("12345678\"", &got), 8);
 	CHECK_U64("scan_digits 8 digits value", got, 12345678);
-	CHECK_INT("scan_digits 8 digits at the end", scan_digits("12345678",
-	    "12345678" + 8, &got), 0);
-	CHECK_INT("scan_digits a lone zero", scan_digits("0}", "0}" + 2, &got),
+	CHECK_INT("scan_digits 8 digits at the end",
+	    scan_whole("12345678", &got), 0);
+	CHECK_INT("scan_digits a lone zero", scan_whole("0}", &got),
 	    1);
-	CHECK_INT("scan_digits a leading zero", scan_digits("0123456789,",
-	    "0123456789," + 11, &got), 0);
+	CHECK_INT("scan_digits a leading zero",
+	    scan_whole("0123456789,", &got), 0);
 	/* Bytes just around '0' and '9', and 0xfa..0xff (a carry), after. */
 	{
 		const unsigned char odd[] = { '/', ':', 0xfa, 0xff, 0x00, 0xb0 };
