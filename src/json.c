@@ -190,8 +190,8 @@ new_value(parser *p, json_type type, size_t offset)
 	return (v);
 }
 
-static int
-hex_value(char c)
+int
+json_hex_digit(int c)
 {
 	if (c >= '0' && c <= '9')
 		return (c - '0');
@@ -216,7 +216,7 @@ read_hex4(parser *p, size_t at)
 			fail_end(p, "inside a \\u escape");
 			return (-2);
 		}
-		if ((h = hex_value(p->buf[at + (size_t)i])) < 0) {
+		if ((h = json_hex_digit((unsigned char)p->buf[at + (size_t)i])) < 0) {
 			fail_found(p, at + (size_t)i, "a hex digit in a \\u "
 			    "escape");
 			return (-1);

@@ -124,4 +124,7 @@ void json_line_column(const char *buf, size_t offset, uint64_t *line,
  */
 void json_write_string(FILE *out, const char *s, size_t len);
 
+/* The value of a hexadecimal digit (either case), or -1. */
+int json_hex_digit(int c);
+
 #endif

@@ -63,17 +63,22 @@ mapped_state(lua_State *L, int names, int order, uint32_t *n)
 	return (v);
 }
 
-/* Calls fn(state, tag) on the stack top pair; leaves the new name. */
+/*
+ * Calls the mapping function (below its nargs arguments on the stack) for
+ * a transition in `state`; leaves the new state's name, the old one's if
+ * the function said nil.  fname names the method for the error.
+ */
 static void
-call_mapping(lua_State *L, const catalog *cat, uint32_t state)
+call_mapping(lua_State *L, const catalog *cat, uint32_t state, int nargs,
+    const char *fname)
 {
-	lua_call(L, 2, 1);
+	lua_call(L, nargs, 1);
 	if (lua_isnil(L, -1)) {
 		lua_pop(L, 1);
 		lua_trace_push_state(L, cat, state);
 	} else if (lua_type(L, -1) != LUA_TSTRING) {
-		luaL_error(L, "map function returned a %s; it must return a "
-		    "state name (a string) or nil to keep the state",
+		luaL_error(L, "%s function returned a %s; it must return a "
+		    "state name (a string) or nil to keep the state", fname,
 		    luaL_typename(L, -1));
 	}
 }
@@ -140,7 +145,7 @@ t_map(lua_State *L)
 		lua_pushvalue(L, 2);
 		lua_trace_push_state(L, cat, i);
 		lua_pushnil(L);
-		call_mapping(L, cat, i);
+		call_mapping(L, cat, i, 2, "map");
 		by_state[i] = mapped_state(L, names, order, &nnew);
 		lua_pop(L, 1);
 	}
@@ -148,7 +153,7 @@ t_map(lua_State *L)
 		lua_pushvalue(L, 2);
 		lua_trace_push_state(L, cat, cat->tags[i].state);
 		lua_trace_push_tag(L, cat, i);
-		call_mapping(L, cat, cat->tags[i].state);
+		call_mapping(L, cat, cat->tags[i].state, 2, "map");
 		by_tag[i] = mapped_state(L, names, order, &nnew);
 		lua_pop(L, 1);
 	}
@@ -205,15 +210,7 @@ t_map_intervals(lua_State *L)
 			lua_setfield(L, -2, "start");
 			lua_pushinteger(L, (lua_Integer)iv.end);
 			lua_setfield(L, -2, "finish");
-			lua_call(L, 1, 1);
-			if (lua_isnil(L, -1)) {
-				lua_pop(L, 1);
-				lua_trace_push_state(L, cat, iv.state);
-			} else if (lua_type(L, -1) != LUA_TSTRING) {
-				return (luaL_error(L, "map_intervals function "
-				    "returned a %s; it must return a state "
-				    "name or nil", luaL_typename(L, -1)));
-			}
+			call_mapping(L, cat, iv.state, 1, "map_intervals");
 			each[index] = mapped_state(L, names, order, &nnew);
 			lua_pop(L, 1);
 		}

@@ -51,17 +51,9 @@ sift_down(merge *m, size_t i)
 static size_t
 last_at_or_before(const uint64_t *times, size_t count, uint64_t t)
 {
-	size_t lo = 0, hi = count;
+	size_t n = store_count_through(times, count, t);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (times[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo > 0 ? lo - 1 : 0);
+	return (n > 0 ? n - 1 : 0);
 }
 
 /* From the first transitions (skip 0) or from the state at `from`. */

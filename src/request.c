@@ -91,18 +91,6 @@ request_reply_free(request_reply *r)
 
 /* ---- the URI ---- */
 
-static int
-hex_digit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	return (-1);
-}
-
 /*
  * Decodes len bytes of a query component (%XX escapes, '+' for a space)
  * into a new string.  Returns NULL for a bad escape or a NUL.
@@ -121,8 +109,8 @@ decode(const char *s, size_t len, size_t *out_len)
 
 			if (i + 2 >= len)
 				goto bad;
-			hi = hex_digit((unsigned char)s[i + 1]);
-			lo = hex_digit((unsigned char)s[i + 2]);
+			hi = json_hex_digit((unsigned char)s[i + 1]);
+			lo = json_hex_digit((unsigned char)s[i + 2]);
 			if (hi < 0 || lo < 0)
 				goto bad;
 			c = hi << 4 | lo;

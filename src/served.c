@@ -101,59 +101,34 @@ panel_time(const viewport_panel *p, uint32_t state, int64_t begin,
 	return (total);
 }
 
-typedef struct weighted {
-	uint64_t time;
-	size_t index;
-} weighted;
-
-static int
-compare_weighted(const void *pa, const void *pb)
-{
-	const weighted *a = pa, *b = pb;
-
-	if (a->time != b->time)
-		return (a->time > b->time ? -1 : 1);
-	return (a->index < b->index ? -1 : 1);
-}
-
 /* As smap_stack_sort: by descending total time in a state. */
 static int
 stack_sort(served *sv, const served_options *o, smap *views, sm_error *err)
 {
-	weighted *w;
 	viewport_panel *sorted;
+	uint64_t *time;
+	size_t *order;
 	int64_t s;
 	size_t i;
 
-	for (i = 1; i < sv->n; i++) {
-		if (!catalog_same_states(views[0].cat, views[i].cat)) {
-			error_set(err, "cannot stack-sort by \"%s\": %s and %s "
-			    "have different states", o->stacksortby,
-			    views[0].cat->name, views[i].cat->name);
-			return (-1);
-		}
-	}
-	if ((s = catalog_state_by_name(views[0].cat, o->stacksortby,
-	    strlen(o->stacksortby))) < 0) {
-		error_set(err, "cannot stack-sort by state \"%s\": no such "
-		    "state", o->stacksortby);
+	if ((s = smap_stack_state(views, sv->n, o->stacksortby, err)) < 0)
 		return (-1);
-	}
-	w = xcalloc(sv->n, sizeof (weighted));
+	time = xcalloc(sv->n, sizeof (uint64_t));
+	order = xcalloc(sv->n, sizeof (size_t));
 	for (i = 0; i < sv->n; i++) {
 		const viewport_panel *p = &sv->panels[i];
 
-		w[i].time = panel_time(p, (uint32_t)s,
+		time[i] = panel_time(p, (uint32_t)s,
 		    shifted(sv->begin, p->offset), shifted(sv->end, p->offset));
-		w[i].index = i;
 	}
-	qsort(w, sv->n, sizeof (weighted), compare_weighted);
+	smap_order_by_weight(time, sv->n, order);
 	sorted = xcalloc(sv->n, sizeof (viewport_panel));
 	for (i = 0; i < sv->n; i++)
-		sorted[i] = sv->panels[w[i].index];
+		sorted[i] = sv->panels[order[i]];
 	memcpy(sv->panels, sorted, sv->n * sizeof (viewport_panel));
 	free(sorted);
-	free(w);
+	free(order);
+	free(time);
 	return (0);
 }
 

@@ -160,7 +160,7 @@ smap_state_time(const smap *m, uint32_t state)
 
 
 typedef struct weighted {
-	uint64_t time;
+	uint64_t weight;
 	size_t index;
 } weighted;
 
@@ -169,23 +169,37 @@ compare_weighted(const void *pa, const void *pb)
 {
 	const weighted *a = pa, *b = pb;
 
-	if (a->time != b->time)
-		return (a->time > b->time ? -1 : 1);
+	if (a->weight != b->weight)
+		return (a->weight > b->weight ? -1 : 1);
 	return (a->index < b->index ? -1 : 1);
 }
 
-int
-smap_stack_sort(const smap *maps, size_t n, const char *state, size_t *order,
-    sm_error *err)
+void
+smap_order_by_weight(const uint64_t *weight, size_t n, size_t *order)
 {
 	weighted *w;
+	size_t i;
+
+	if (n == 0)
+		return;
+	w = xcalloc(n, sizeof (weighted));
+	for (i = 0; i < n; i++) {
+		w[i].weight = weight[i];
+		w[i].index = i;
+	}
+	qsort(w, n, sizeof (weighted), compare_weighted);
+	for (i = 0; i < n; i++)
+		order[i] = w[i].index;
+	free(w);
+}
+
+int64_t
+smap_stack_state(const smap *maps, size_t n, const char *state,
+    sm_error *err)
+{
 	int64_t s;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	if (state == NULL)
-		return (0);
 	for (i = 1; i < n; i++) {
 		if (!catalog_same_states(maps[0].cat, maps[i].cat)) {
 			error_set(err, "cannot stack-sort by \"%s\": %s and %s "
@@ -200,15 +214,28 @@ smap_stack_sort(const smap *maps, size_t n, const char *state, size_t *order,
 		    "state", state);
 		return (-1);
 	}
-	w = xcalloc(n, sizeof (weighted));
-	for (i = 0; i < n; i++) {
-		w[i].time = smap_state_time(&maps[i], (uint32_t)s);
-		w[i].index = i;
-	}
-	qsort(w, n, sizeof (weighted), compare_weighted);
+	return (s);
+}
+
+int
+smap_stack_sort(const smap *maps, size_t n, const char *state, size_t *order,
+    sm_error *err)
+{
+	uint64_t *time;
+	int64_t s;
+	size_t i;
+
 	for (i = 0; i < n; i++)
-		order[i] = w[i].index;
-	free(w);
+		order[i] = i;
+	if (state == NULL)
+		return (0);
+	if ((s = smap_stack_state(maps, n, state, err)) < 0)
+		return (-1);
+	time = xcalloc(n, sizeof (uint64_t));
+	for (i = 0; i < n; i++)
+		time[i] = smap_state_time(&maps[i], (uint32_t)s);
+	smap_order_by_weight(time, n, order);
+	free(time);
 	return (0);
 }
 

@@ -69,6 +69,15 @@ int smap_stack_sort(const smap *maps, size_t n, const char *state,
     size_t *order, sm_error *err);
 
 /*
+ * The parts of smap_stack_sort, for stacks kept elsewhere (the server's):
+ * the index of state, which every map must have alike (-1 and err if
+ * not), and the order of n weights, heaviest first, ties in index order.
+ */
+int64_t smap_stack_state(const smap *maps, size_t n, const char *state,
+    sm_error *err);
+void smap_order_by_weight(const uint64_t *weight, size_t n, size_t *order);
+
+/*
  * The overall title, by the reference's rules: a first title containing
  * "statemap" is used as it is; otherwise "Statemap of T activity on H",
  * listing the titles and hosts of stacked files with an Oxford comma.

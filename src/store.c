@@ -420,21 +420,43 @@ store_tags(const store *s, uint32_t entity)
 	return (s->cols[entity].tag != NULL ? s->cols[entity].tag : s->none);
 }
 
-/* The number of transitions at or before t (binary search). */
-static size_t
-upper_bound(const column *c, uint64_t t)
+size_t
+store_count_through(const uint64_t *times, size_t count, uint64_t t)
 {
-	size_t lo = 0, hi = c->count;
+	size_t lo = 0, hi = count;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (c->time[mid] <= t)
+		if (times[mid] <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return (lo);
+}
+
+size_t
+store_count_before(const uint64_t *times, size_t count, uint64_t t)
+{
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (times[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/* The number of transitions of a column at or before t. */
+static size_t
+upper_bound(const column *c, uint64_t t)
+{
+	return (store_count_through(c->time, c->count, t));
 }
 
 static uint64_t

@@ -102,6 +102,14 @@ const uint16_t *store_states(const store *s, uint32_t entity);
 const uint32_t *store_tags(const store *s, uint32_t entity);
 
 /*
+ * Binary searches over a column of times in ascending order (as
+ * store_times gives): how many are at or before t, and how many are
+ * before t.
+ */
+size_t store_count_through(const uint64_t *times, size_t count, uint64_t t);
+size_t store_count_before(const uint64_t *times, size_t count, uint64_t t);
+
+/*
  * The interval of entity containing time t (start <= t < end).  Returns 1
  * and fills out (not clipped), or 0 if the entity has no state at t.
  */

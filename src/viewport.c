@@ -60,40 +60,6 @@ struct viewport {
 
 /* ---- finding transitions ---- */
 
-/* The number of times at or before t. */
-static size_t
-upper_bound(const uint64_t *times, size_t count, uint64_t t)
-{
-	size_t lo = 0, hi = count;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (times[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
-/* The number of times before t. */
-static size_t
-lower_bound(const uint64_t *times, size_t count, uint64_t t)
-{
-	size_t lo = 0, hi = count;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (times[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
 /*
  * The intervals of an entity that overlap [lo, hi): from *first (the one
  * holding lo, or the first) for the returned count.
@@ -108,9 +74,9 @@ window_count(const store *st, uint32_t e, uint64_t lo, uint64_t hi,
 	*first = 0;
 	if (count == 0 || lo >= hi)
 		return (0);
-	a = upper_bound(times, count, lo);
+	a = store_count_through(times, count, lo);
 	a = a > 0 ? a - 1 : 0;
-	b = lower_bound(times, count, hi);
+	b = store_count_before(times, count, hi);
 	*first = a;
 	return (b > a ? b - a : 0);
 }

@@ -54,6 +54,33 @@ test_state_at(void)
 	store_free(s);
 }
 
+/* Against a linear count, on runs of equal times and at every edge. */
+static void
+test_count_through(void)
+{
+	static const uint64_t times[] = { 2, 2, 5, 7, 7, 7, 9 };
+	size_t n = sizeof (times) / sizeof (times[0]), i;
+	uint64_t t;
+	int ok = 1;
+
+	for (t = 0; t <= 10; t++) {
+		size_t through = 0, before = 0;
+
+		for (i = 0; i < n; i++) {
+			through += times[i] <= t;
+			before += times[i] < t;
+		}
+		ok &= store_count_through(times, n, t) == through &&
+		    store_count_before(times, n, t) == before;
+	}
+	CHECK("store_count_through/before agree with counting", ok);
+	CHECK("store_count_through of no times", store_count_through(times, 0,
+	    5) == 0 && store_count_before(times, 0, 5) == 0);
+	CHECK("store_count_through at UINT64_MAX", store_count_through(times,
+	    n, UINT64_MAX) == n && store_count_before(times, n,
+	    UINT64_MAX) == n);
+}
+
 static void
 test_all_at(void)
 {
@@ -299,6 +326,7 @@ int
 main(void)
 {
 	test_state_at();
+	test_count_through();
 	test_all_at();
 	test_time_in();
 	test_iter();
