@@ -63,10 +63,22 @@ render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
 	while (store_iter_next(&it, &iv)) {
 		double a = (double)(iv.start - t0) / per;
 		double b = (double)(iv.end - t0) / per;
-		unsigned xa = (unsigned)a, xb = (unsigned)b;
+		unsigned xa, xb;
 
+		/*
+		 * Doubles round: near the end of a long span (2^60 ns, say)
+		 * an interval's start can come out at width itself.
+		 */
+		if (b > width)
+			b = width;
+		if (a > b)
+			a = b;
+		xa = (unsigned)a;
+		xb = (unsigned)b;
 		if (xb >= width)
 			xb = width - 1;
+		if (xa > xb)
+			xa = xb;
 		if (xa == xb) {
 			work[(size_t)xa * ns + iv.state] += b - a;
 			continue;

@@ -37,8 +37,7 @@ typedef struct trace {
 	catalog *cat;
 	store *st;
 	uint64_t begin, end;	/* the bounds queries see: [begin, end) */
-	void *cache_map;	/* the cache file the store's columns are in */
-	size_t cache_len;
+	struct cache_entry *cache_map;	/* where the store's times are */
 	atomic_uint shared;	/* holders besides the first (trace_retain) */
 } trace;
 

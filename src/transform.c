@@ -314,9 +314,14 @@ transform_count(const trace *src, const unsigned char *counted,
 	catalog_set_states(cat, states, n + 1);
 	catalog_entity(cat, name, name_len);
 	d->st = store_new(n + 1);
+	/*
+	 * At most n entities are in a state at once unless the times changed
+	 * under a mapped cache entry after they were checked: a count is
+	 * still a state the new trace has.
+	 */
 	for (k = 0; k < nsteps; k++)
-		store_append(d->st, 0, steps[k].time, (uint32_t)steps[k].count,
-		    STORE_NONE);
+		store_append(d->st, 0, steps[k].time, steps[k].count > n ? n :
+		    (uint32_t)steps[k].count, STORE_NONE);
 	free(steps);
 	return (finished(d));
 }

@@ -78,6 +78,32 @@ test_strip(void)
 	trace_free(d);
 }
 
+/*
+ * A span of 2^60 ns: an interval 1 ns from the end starts, in doubles, at
+ * the picture's width.  It must land in the last column, with no time.
+ */
+static void
+test_strip_long_span(void)
+{
+	trace *d = sample();
+	uint64_t end = (uint64_t)1 << 60;
+	color px[3];
+	double covered[3], *work = malloc(3 * 2 * sizeof (double));
+
+	store_free(d->st);
+	d->st = store_new(2);
+	store_append(d->st, 0, 0, 0, STORE_NONE);
+	store_append(d->st, 0, end - 1, 1, STORE_NONE);
+	store_finish(d->st, 0, end);
+	d->end = end;
+	render_strip(d, 0, 0, end, 3, px, covered, work);
+	CHECK("render_strip: an interval rounding to the width adds nothing",
+	    is(px[0], 255, 0, 0) && is(px[1], 255, 0, 0) &&
+	    is(px[2], 255, 0, 0) && covered[2] == 1);
+	free(work);
+	trace_free(d);
+}
+
 static uint32_t
 pixel(cairo_surface_t *s, int x, int y)
 {
@@ -300,6 +326,7 @@ int
 main(void)
 {
 	test_strip();
+	test_strip_long_span();
 	test_png();
 	test_nodata();
 	test_swatch();
