@@ -74,7 +74,7 @@ help.entries = {
 	{ "`t:count_series(states [, from, to])`",
 	  "`{ {time=, count=}, ... }`: how many entities are in any of `states`, at `from` and at each change" },
 	{ "`t:events{from=, to=, entities=, events=}`",
-	  "an iterator of event records `{time=, entity=, event=, target=}` in file order (`target` nil if none), filtered by range, entity names and event names" },
+	  "an iterator of event records `{time=, entity=, event=, target=}` in file order (`target` nil if none), filtered by range, entity names and event names; a message event's record also has `id=`, `finish=` (its `\"end\"`) and `fields=` (its other members, decoded), where given" },
 	{ "`t:slice(from, to)`",
 	  "a new trace whose window is `[from, to)` (within this one's)" },
 	{ "`t:intervals{from=, to=, entities=, states=}`",

@@ -10,4 +10,11 @@
 /* Sets `json` in the table on the stack. */
 void lua_json_open(lua_State *L);
 
+/*
+ * Pushes a table of JSON object members ("\"a\": 1, \"b\": [2]", as a
+ * tag definition's or an event's members are kept), decoded as
+ * json.decode would: a table for text that is not such members.
+ */
+void lua_json_push_members(lua_State *L, const char *text, size_t len);
+
 #endif

@@ -19,6 +19,7 @@
 #include "intern.h"
 #include "lua_entity.h"
 #include "lua_intervals.h"
+#include "lua_json.h"
 #include "lua_object.h"
 #include "lua_selector.h"
 #include "lua_transform.h"
@@ -650,6 +651,31 @@ in_set(lua_State *L, int set, const char *s, size_t len)
 	return (found);
 }
 
+/*
+ * A message event's id, end (as `finish`, like an interval's) and other
+ * members (as `fields`) into the record on the stack top.
+ */
+static void
+push_event_extra(lua_State *L, const catalog *cat, const catalog_event *ev)
+{
+	size_t len;
+	const char *s;
+	uint64_t end = catalog_event_end(cat, ev);
+
+	if ((s = catalog_event_id(cat, ev, &len)) != NULL) {
+		lua_pushlstring(L, s, len);
+		lua_setfield(L, -2, "id");
+	}
+	if (end != CATALOG_NO_END) {
+		lua_pushinteger(L, (lua_Integer)end);
+		lua_setfield(L, -2, "finish");
+	}
+	if ((s = catalog_event_members(cat, ev, &len)) != NULL) {
+		lua_json_push_members(L, s, len);
+		lua_setfield(L, -2, "fields");
+	}
+}
+
 static int
 events_next(lua_State *L)
 {
@@ -687,6 +713,7 @@ events_next(lua_State *L)
 			lua_pushlstring(L, t, elen);
 			lua_setfield(L, -2, "target");
 		}
+		push_event_extra(L, cat, ev);
 		return (1);
 	}
 	lua_pushinteger(L, i);
