@@ -18,6 +18,7 @@
 #include "duration.h"
 #include "intern.h"
 #include "lua_entity.h"
+#include "lua_flows.h"
 #include "lua_intervals.h"
 #include "lua_json.h"
 #include "lua_object.h"
@@ -886,7 +887,7 @@ lua_trace_open(lua_State *L)
 		{ NULL, NULL }
 	};
 	const luaL_Reg *methods[] = { trace_methods, lua_transform_methods,
-	    lua_intervals_methods, NULL };
+	    lua_intervals_methods, lua_flows_methods, NULL };
 
 	lua_object_class(L, TRACE_MT, methods, trace_fields, metamethods);
 	lua_entity_open(L);
