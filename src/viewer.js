@@ -2097,8 +2097,9 @@
 	/*
 	 * For tests and the curious: the view, in ns from the window's begin;
 	 * the layout; whether events are drawn as ticks; where the data comes
-	 * from, whether an answer is awaited, what is drawn (the rectangles in
-	 * view, per statemap and row) and how long the last answer took.
+	 * from, whether an answer is awaited, what is drawn (the answer's range,
+	 * [from, to), the range painted, and the rectangles in view, per
+	 * statemap and row) and how long the last answer took.
 	 */
 	window.statemapViewer = {
 		view: function () { return { t0: view.t0, width: view.w, span: span }; },
@@ -2106,12 +2107,14 @@
 		layout: function () { return { wide: page.wide, scale: page.scale, folded: folded }; },
 		eventsDense: function () { return eventsDense; },
 		source: function () { return live ? 'live' : windows.length > 0 ? 'detail' : 'embedded'; },
+		generation: function () { return shownGeneration; },
 		pending: function () { return timer !== null || inflight !== null; },
 		indicator: function () { return indicatorText.textContent; },
 		timing: function () { return Object.assign({}, timing); },
 		drawn: function () {
 			return {
 				level: drawn.level, painted: drawn.canvas, pixels: drawn.px,
+				from: drawn.answer.from, to: drawn.answer.to,
 				range: { t0: drawn.range.t0, width: drawn.range.w },
 				statemaps: maps.map(function (m) {
 					const lo = m.json.begin + view.t0, hi = lo + view.w;
