@@ -662,6 +662,8 @@ detail_json(const smap *maps, size_t n, const size_t *order,
 		b.budget = 2 * rows;
 	if (b.budget > b.level0)
 		b.budget = b.level0;
+	if (b.budget == 0)
+		b.budget = 1;
 	if ((out = open_memstream(&head, &head_len)) == NULL)
 		out_of_memory(0);
 	fprintf(out, "{\"version\": 1, \"span\": %" PRIu64 ", \"width\": %u, "
