@@ -97,12 +97,6 @@ tally_all(const smap *maps, size_t n)
 	return (t);
 }
 
-uint64_t
-detail_transitions(const smap *maps, size_t n)
-{
-	return (tally_all(maps, n).transitions);
-}
-
 int
 detail_merged(const smap *maps, size_t n)
 {

@@ -51,9 +51,10 @@
 /* The default SIZE, in bytes of the detail block. */
 #define DETAIL_DEFAULT		(4u << 20)
 /*
- * The default applies to windows of at most this many transitions; a
- * larger window (where loading the trace again would cost more than
- * drawing it) gets only the counts unless --detail is given.
+ * The default applies to traces of at most this many transitions (data,
+ * as a store of them holds): a larger trace, where loading it again would
+ * cost far more than drawing it, gets only the counts unless --detail is
+ * given.
  */
 #define DETAIL_AUTO_MAX		2000000
 /* The largest SIZE accepted. */
@@ -67,13 +68,13 @@
  */
 int detail_parse_size(const char *text, uint64_t *bytes);
 
-/* Transitions in level 0 (the sum of its rectangles' counts). */
-uint64_t detail_transitions(const smap *maps, size_t n);
-
 /* Whether some level-0 rectangle stands for more than one transition. */
 int detail_merged(const smap *maps, size_t n);
 
-/* The bytes to spend on windows: asked, or for DETAIL_AUTO the default. */
+/*
+ * The bytes to spend on windows: asked, or for DETAIL_AUTO the default
+ * for traces of this many transitions (data) in all.
+ */
 uint64_t detail_bytes(uint64_t asked, uint64_t transitions);
 
 /*

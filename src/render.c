@@ -1169,16 +1169,19 @@ render_interactive(const char *path, const render_options *o,
 	if (stopped == NULL && o->detail != 0) {
 		/* The command line's detail, from the traces at hand. */
 		const trace **traces = xcalloc(n, sizeof (trace *));
+		uint64_t data = 0;
 
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			traces[i] = panels[i].d;
+			data += store_total(panels[i].d->st);
+		}
 		if (!detail_merged(maps, n))
 			so.detail_exact = 1;
 		else
 			detail = detail_json(maps, n, order,
 			    (const trace *const *)traces,
 			    so.strip_width, o->budget, detail_bytes(o->detail,
-			    detail_transitions(maps, n)), &so.detail_len);
+			    data), &so.detail_len);
 		so.detail = detail;
 		free(traces);
 	}
