@@ -67,40 +67,28 @@ level0_each(const smap *m, uint32_t k, level0_fn fn, void *ctx)
 	}
 }
 
-typedef struct tally {
-	uint64_t transitions;
-	int merged;
-} tally;
-
 static void
-tally_rect(void *ctx, uint64_t off, uint64_t duration, uint64_t count)
+merged_rect(void *ctx, uint64_t off, uint64_t duration, uint64_t count)
 {
-	tally *t = ctx;
+	int *merged = ctx;
 
 	(void)off;
 	(void)duration;
-	t->transitions += count;
 	if (count > 1)
-		t->merged = 1;
-}
-
-static tally
-tally_all(const smap *maps, size_t n)
-{
-	tally t = { 0, 0 };
-	size_t i;
-	uint32_t k;
-
-	for (i = 0; i < n; i++)
-		for (k = 0; k < maps[i].nentities; k++)
-			level0_each(&maps[i], k, tally_rect, &t);
-	return (t);
+		*merged = 1;
 }
 
 int
 detail_merged(const smap *maps, size_t n)
 {
-	return (tally_all(maps, n).merged);
+	int merged = 0;
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < n && !merged; i++)
+		for (k = 0; k < maps[i].nentities && !merged; k++)
+			level0_each(&maps[i], k, merged_rect, &merged);
+	return (merged);
 }
 
 uint64_t
@@ -116,17 +104,6 @@ typedef struct counts_ctx {
 	FILE *out;
 	int first;
 } counts_ctx;
-
-static void
-count_exact(void *ctx, uint64_t off, uint64_t duration, uint64_t count)
-{
-	int *merged = ctx;
-
-	(void)off;
-	(void)duration;
-	if (count > 1)
-		*merged = 1;
-}
 
 static void
 count_write(void *ctx, uint64_t off, uint64_t duration, uint64_t count)
@@ -155,7 +132,7 @@ write_counts(FILE *out, const smap *maps, size_t n, const size_t *order)
 
 			if (k > 0)
 				fputs(", ", out);
-			level0_each(m, k, count_exact, &merged);
+			level0_each(m, k, merged_rect, &merged);
 			if (merged) {
 				counts_ctx c = { out, 1 };
 
