@@ -73,13 +73,25 @@ f_merge(lua_State *L)
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
+	/*
+	 * The options first, on the stack (2, 3): reading them may run the
+	 * table's __index, which must not find the traces' pointers taken
+	 * (it could take an item out of the list and collect it).  Items are
+	 * read raw, after.
+	 */
+	lua_getfield(L, 1, "prefixes");
+	lua_getfield(L, 1, "offsets");
+	if (!lua_isnil(L, 2))
+		luaL_checktype(L, 2, LUA_TTABLE);
+	if (!lua_isnil(L, 3))
+		luaL_checktype(L, 3, LUA_TTABLE);
 	n = lua_rawlen(L, 1);
 	if (n == 0)
 		return (luaL_error(L, "statemap.merge: give a list of one "
 		    "trace or more"));
-	inputs = lua_trace_scratch(L, n, sizeof (trace *));	/* 2 */
-	cats = lua_trace_scratch(L, n, sizeof (catalog *));	/* 3 */
-	offsets = lua_trace_scratch(L, n, sizeof (int64_t));	/* 4 */
+	inputs = lua_trace_scratch(L, n, sizeof (trace *));	/* 4 */
+	cats = lua_trace_scratch(L, n, sizeof (catalog *));	/* 5 */
+	offsets = lua_trace_scratch(L, n, sizeof (int64_t));	/* 6 */
 	for (i = 0; i < n; i++) {
 		lua_rawgeti(L, 1, (lua_Integer)i + 1);
 		if (lua_trace_test(L, -1) == NULL)
@@ -90,15 +102,14 @@ f_merge(lua_State *L)
 		cats[i] = inputs[i]->cat;
 		lua_pop(L, 1);
 	}
-	/* The prefixes, as Lua strings in a table (5): no leak on errors. */
+	/* The prefixes, as Lua strings in a table (7): no leak on errors. */
 	lua_createtable(L, (int)n, 0);
-	if (lua_getfield(L, 1, "prefixes") != LUA_TNIL) {
-		luaL_checktype(L, -1, LUA_TTABLE);
+	if (!lua_isnil(L, 2)) {
 		for (i = 0; i < n; i++) {
 			size_t len, j;
 			const char *p;
 
-			if (lua_rawgeti(L, -1, (lua_Integer)i + 1) !=
+			if (lua_rawgeti(L, 2, (lua_Integer)i + 1) !=
 			    LUA_TSTRING)
 				return (luaL_error(L, "statemap.merge: prefixes "
 				    "must be a list of %d strings", (int)n));
@@ -108,31 +119,29 @@ f_merge(lua_State *L)
 				    "\"%s\" must not be empty, hold a '/' or "
 				    "start with '#'", p));
 			for (j = 0; j < i; j++) {
-				lua_rawgeti(L, 5, (lua_Integer)j + 1);
+				lua_rawgeti(L, 7, (lua_Integer)j + 1);
 				if (lua_rawequal(L, -1, -2))
 					return (luaL_error(L, "statemap.merge: "
 					    "prefix \"%s\" given twice", p));
 				lua_pop(L, 1);
 			}
-			lua_rawseti(L, 5, (lua_Integer)i + 1);
+			lua_rawseti(L, 7, (lua_Integer)i + 1);
 		}
 	} else {
 		char **made = merge_traces_qualifiers(cats, n);
 
 		for (i = 0; i < n; i++) {
 			lua_pushstring(L, made[i]);
-			lua_rawseti(L, 5, (lua_Integer)i + 1);
+			lua_rawseti(L, 7, (lua_Integer)i + 1);
 		}
 		merge_traces_free_names(made, n);
 	}
-	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "offsets") != LUA_TNIL) {	/* 6 */
-		luaL_checktype(L, 6, LUA_TTABLE);
+	if (!lua_isnil(L, 3)) {
 		for (i = 0; i < n; i++) {
-			if (lua_rawgeti(L, 6, (lua_Integer)i + 1) == LUA_TNIL) {
+			if (lua_rawgeti(L, 3, (lua_Integer)i + 1) == LUA_TNIL) {
 				lua_pop(L, 1);
-				lua_rawgeti(L, 5, (lua_Integer)i + 1);
-				lua_rawget(L, 6);
+				lua_rawgeti(L, 7, (lua_Integer)i + 1);
+				lua_rawget(L, 3);
 			}
 			if (!lua_isnil(L, -1))
 				offsets[i] = check_signed_time(L, -1,
@@ -140,18 +149,17 @@ f_merge(lua_State *L)
 			lua_pop(L, 1);
 		}
 	}
-	lua_pop(L, 1);
-	q = lua_trace_scratch(L, n, sizeof (char *));	/* 6 */
+	q = lua_trace_scratch(L, n, sizeof (char *));	/* 8 */
 	for (i = 0; i < n; i++) {
-		lua_rawgeti(L, 5, (lua_Integer)i + 1);
-		q[i] = (char *)lua_tostring(L, -1);	/* held by table 5 */
+		lua_rawgeti(L, 7, (lua_Integer)i + 1);
+		q[i] = (char *)lua_tostring(L, -1);	/* held by table 7 */
 		lua_pop(L, 1);
 	}
 	d = merge_traces(inputs, n, q, offsets, &why);
 	if (d == NULL)
 		return (luaL_error(L, "statemap.merge: %s", why));
 	lua_trace_push(L, d);
-	lua_pushvalue(L, 5);
+	lua_pushvalue(L, 7);
 	return (2);
 }
 

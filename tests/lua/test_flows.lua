@@ -195,6 +195,19 @@ check_error("merge: a bad offset", function() sm.merge { t1, t2, offsets = { "so
     "bad time")
 check_error("merge: an offset past 2^63", function()
 	sm.merge { t1, t2, offsets = { math.maxinteger } } end, "past 2^63")
+-- An options table whose __index takes a trace out of the list and
+-- collects it: merge reads its options before it takes the traces'
+-- pointers (under valgrind and ASan, the other order reads freed memory).
+do
+	local list = setmetatable({ sm.load(f1, { cache = false }), t2 }, { __index = function(tb)
+		rawset(tb, 1, nil)
+		collectgarbage()
+		collectgarbage()
+	end })
+	local ok, err = pcall(sm.merge, list)
+	check("merge: an __index that collects an input", not ok and tostring(err):find("item 1 is a nil")
+	    or not ok and tostring(err):find("one trace or more"), tostring(err))
+end
 check_error("shift: not a time", function() t1:shift({}) end, "shift must be ns")
 
 os.remove(f1)
