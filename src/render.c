@@ -13,6 +13,7 @@
 #include "coalesce.h"
 #include "detail.h"
 #include "duration.h"
+#include "flows.h"
 #include "intern.h"
 #include "outfile.h"
 #include "pngout.h"
@@ -834,9 +835,10 @@ draw_events(canvas *c, const render_panel *p, unsigned y0)
 		y = y0 + row[ev->entity] * (double)rh + rh / 2.0;
 		cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
 		    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.45);
+		/* A message's arrow is draw_messages'. */
 		if (ev->target != CATALOG_NO_ENTITY &&
 		    row[ev->target] != UINT32_MAX && row[ev->target] !=
-		    row[ev->entity]) {
+		    row[ev->entity] && catalog_event_extra_of(cat, ev) == NULL) {
 			double ty = y0 + row[ev->target] * (double)rh + rh / 2.0;
 			double dir = ty > y ? 1 : -1;
 
@@ -857,6 +859,95 @@ draw_events(canvas *c, const render_panel *p, unsigned y0)
 		cairo_fill(c->cr);
 	}
 	free(row);
+}
+
+/*
+ * Messages (flows.h) as slanted arrows from the sender's strip at the
+ * time sent to the receiver's at the time received: whole messages (an
+ * event with an "end") and matched or duplicate sends and receives (by
+ * "id"), which in a merged trace (statemap.merge) join entities of
+ * several files.  Only message events make them, so a trace without
+ * any draws exactly as before.  A message received before it was sent
+ * (clocks not aligned) still points at its receiver.
+ */
+static void
+draw_messages(canvas *c, const render_panel *p, unsigned y0)
+{
+	const render_options *o = c->o;
+	const catalog *cat = p->d->cat;
+	uint32_t nev, *row, k;
+	unsigned rh = row_height(o, p);
+	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
+	const char *why = NULL;
+	flows *f;
+	size_t i;
+
+	if (!flows_any(cat))
+		return;
+	if ((f = flows_match(cat, NULL, NULL, NULL, NULL, &why)) == NULL) {
+		atomic_store(&c->stopped, why);
+		return;
+	}
+	nev = intern_count(cat->event_entities);
+	row = xmalloc(((size_t)nev + 1) * sizeof (uint32_t));
+	for (k = 0; k < nev; k++)
+		row[k] = UINT32_MAX;
+	for (k = 0; k < p->nentities; k++) {
+		size_t len;
+		const char *name = catalog_entity_name(cat, p->entities[k], &len);
+		uint32_t id = intern_find(cat->event_entities, name, len);
+
+		if (id != INTERN_NONE)
+			row[id] = k;
+	}
+	cairo_set_line_width(c->cr, 0.8);
+	cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
+	    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.6);
+	for (i = 0; i < f->n; i++) {
+		const flow *fl = &f->items[i];
+		const catalog_event *s, *r;
+		uint32_t from, to;
+		double x0, x1, ya, yb, len, ux, uy;
+
+		if ((i & 0xffff) == 0xffff && stopping(c))
+			break;
+		if ((fl->status != FLOW_MATCHED &&
+		    fl->status != FLOW_DUPLICATE) || fl->send == FLOWS_NONE)
+			continue;
+		s = &cat->events[fl->send];
+		r = &cat->events[fl->receive];
+		from = row[s->entity];
+		to = fl->send == fl->receive ? (s->target == CATALOG_NO_ENTITY ?
+		    UINT32_MAX : row[s->target]) : row[r->entity];
+		if (from == UINT32_MAX || to == UINT32_MAX || from == to)
+			continue;
+		/* Only arrows with an end in the span; the rest is clipped. */
+		if ((fl->sent < o->t0 && fl->received < o->t0) ||
+		    (fl->sent >= o->t1 && fl->received >= o->t1))
+			continue;
+		x0 = c->strip_x + ((double)fl->sent - (double)o->t0) * px;
+		x1 = c->strip_x + ((double)fl->received - (double)o->t0) * px;
+		ya = y0 + from * (double)rh + rh / 2.0;
+		yb = y0 + to * (double)rh + rh / 2.0;
+		cairo_save(c->cr);
+		cairo_rectangle(c->cr, c->strip_x, y0, c->strip_width,
+		    (double)p->nentities * rh);
+		cairo_clip(c->cr);
+		cairo_move_to(c->cr, x0, ya);
+		cairo_line_to(c->cr, x1, yb);
+		cairo_stroke(c->cr);
+		len = hypot(x1 - x0, yb - ya);
+		ux = (x1 - x0) / len;
+		uy = (yb - ya) / len;
+		cairo_move_to(c->cr, x1, yb);
+		cairo_line_to(c->cr, x1 - 4 * ux + 2 * uy, yb - 4 * uy - 2 * ux);
+		cairo_line_to(c->cr, x1 - 4 * ux - 2 * uy, yb - 4 * uy + 2 * ux);
+		cairo_close_path(c->cr);
+		cairo_fill(c->cr);
+		cairo_restore(c->cr);
+	}
+	free(row);
+	flows_free(f);
 }
 
 static unsigned
@@ -882,8 +973,10 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 			draw_strips_pixels(c, p, y);
 		else
 			draw_strips_vector(c, p, y);
-		if (p->events)
+		if (p->events) {
 			draw_events(c, p, y);
+			draw_messages(c, p, y);
+		}
 	}
 	return (h + p->nentities * rh);
 }

@@ -322,6 +322,47 @@ test_swatch(void)
 	trace_free(d);
 }
 
+/*
+ * A message (an event with an "end") is a slanted arrow from its sender's
+ * strip when sent to its receiver's when received: a at 30 ns to b at
+ * 90 ns, rows of 10 pixels at 1 ns a pixel, crosses the rows' border
+ * (y 10) at 60 ns.  A plain event there would be a vertical arrow at
+ * 30 ns (through b's red), leaving (60, 10) as it was: b in red.
+ */
+static void
+test_message_arrow(void)
+{
+	trace *d = sample();
+	uint32_t order[2] = { 0, 1 };	/* a above b */
+	render_panel p = { d, order, 2, NULL, 0, 1 };
+	render_options o;
+	render_layout lay;
+	unsigned panel_y[1];
+	cairo_surface_t *s;
+
+	catalog_add_event(d->cat, 30, "a", 1, "send", 4, "b", 1);
+	catalog_set_event_extra(d->cat, 90, "m1", 2, NULL, 0);
+	render_defaults(&o, d);
+	o.t0 = 0;
+	o.t1 = 100;
+	o.row_height = 10;
+	lay.panel_y = panel_y;
+	s = render_png(&o, &p, 100, &lay);
+	CHECK("render message: the picture", s != NULL);
+	if (s != NULL) {
+		unsigned x = lay.strip_x, y = panel_y[0];
+
+		CHECK("render message: the arrow crosses the rows at 60 ns",
+		    pixel(s, x + 60, y + 10) != 0xff0000);
+		CHECK("render message: no vertical arrow at 30 ns",
+		    pixel(s, x + 30, y + 13) == 0xff0000);
+		CHECK("render message: b at 70 ns away from the arrow is red",
+		    pixel(s, x + 70, y + 18) == 0xff0000);
+		cairo_surface_destroy(s);
+	}
+	trace_free(d);
+}
+
 int
 main(void)
 {
@@ -330,5 +371,6 @@ main(void)
 	test_png();
 	test_nodata();
 	test_swatch();
+	test_message_arrow();
 	return (unit_exit());
 }
