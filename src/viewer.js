@@ -756,6 +756,24 @@
 		line('at ' + fmtAt(ev.time - m.json.begin) + ' on ' + ev.entity, 'statemap-panel-small', 10);
 		line(ev.target === null ? 'no target' : 'target ' + ev.target,
 		    'statemap-panel-small', 10);
+		messageLines(ev, m);
+	}
+
+	/*
+	 * A message event's id, time received and other members (only in
+	 * events that have them): names and values are the trace's, shown as
+	 * text.
+	 */
+	function messageLines(ev, m) {
+		if (typeof ev.id === 'string')
+			line('id ' + ev.id, 'statemap-panel-small', 10);
+		if (typeof ev.end === 'number')
+			line('received at ' + fmtAt(ev.end - m.json.begin) + ' (after ' +
+			    fmt(ev.end - ev.time) + ')', 'statemap-panel-small', 10);
+		if (ev.members !== null && typeof ev.members === 'object')
+			Object.keys(ev.members).forEach(function (k) {
+				line(k + ': ' + JSON.stringify(ev.members[k]), 'statemap-panel-small', 10);
+			});
 	}
 
 	/*
@@ -1284,7 +1302,14 @@
 				/* A tick on the top of the strip: a comb, not a sliver of state. */
 				el('line', { x1: 0, y1: m.y + k * m.stripH, x2: 0,
 				    y2: m.y + (k + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
-				if (tk !== undefined && tk !== k) {
+				let message = null;
+				if (tk !== undefined && tk !== k && typeof ev.end === 'number') {
+					/* A message: from the sender when sent to the receiver
+					 * when received (placeEvents sets its far end). */
+					message = el('line', { x1: 0, y1: y, x2: 0, y2: m.y + (tk + 0.5) * m.stripH,
+					    class: 'statemap-event-arrow statemap-event-message',
+					    'marker-end': 'url(#statemap-arrow)' }, mark);
+				} else if (tk !== undefined && tk !== k) {
 					const yt = m.y + (tk + 0.5) * m.stripH;
 					const dy = yt > y ? -3 : 3;
 					el('line', { x1: 0, y1: y, x2: 0, y2: yt + dy,
@@ -1294,7 +1319,7 @@
 				el('path', { d: 'M0,' + (y - r) + ' l' + r + ',' + r + ' l' + (-r) + ',' + r +
 				    ' l' + (-r) + ',' + (-r) + ' z', class: 'statemap-event-marker' }, mark);
 				el('title', {}, mark).textContent = eventText(ev, m);
-				const rec = { ev: ev, map: m, mark: mark, rows: [m.rows[k]] };
+				const rec = { ev: ev, map: m, mark: mark, rows: [m.rows[k]], message: message };
 				if (tk !== undefined)
 					rec.rows.push(m.rows[tk]);
 				rec.rows.forEach(function (row) {
@@ -1352,6 +1377,8 @@
 		for (const rec of eventMarks) {
 			const x = xOf(rec.ev.time - rec.map.json.begin);
 			rec.mark.setAttribute('transform', 'translate(' + x + ',0)');
+			if (rec.message !== null)
+				rec.message.setAttribute('x2', xOf(rec.ev.end - rec.map.json.begin) - x);
 			if (x >= X0 - 0.5 && x <= X0 + W + 0.5)
 				visible++;
 		}

@@ -571,6 +571,31 @@ async function resize(page) {
 	    { wide: true, scale: 1, folded: false });
 }
 
+// messages.out: a message from a at 1ms to b at 3ms of a 10ms trace: a
+// slanted arrow whose far end is 2ms (a fifth of the span) to the right
+// at any zoom, and the panel shows its id, time received and members
+// (as text: the note's markup stays text).
+async function messages(page) {
+	eq('messages: one message arrow', (await page.$$('.statemap-event-message')).length, 1);
+	const ratio = () => page.evaluate(() => {
+		const l = document.querySelector('.statemap-event-message');
+		const svg = document.getElementById('statemap-0');
+		const v = window.statemapViewer.view();
+		return (+l.getAttribute('x2')) / +svg.getAttribute('width') * v.width / 2e6;
+	});
+	near('messages: the arrow ends 2ms later', String(await ratio()), /([\d.]+)/, 1, 0.01);
+	await (await page.$('.statemap-event-marker')).hover();
+	const pe = await panel(page);
+	check('messages: the panel shows the message', pe.includes('id a|b|U(MSG):1') &&
+	    pe.some((t) => /^received at 3\.0+ms \(after 2\.0+ms\)$/.test(t)) &&
+	    pe.includes('type: "MSG"') && pe.includes('note: "<b>not markup</b>"'), JSON.stringify(pe));
+	eq('messages: no markup from members', await page.$$eval('#statemap-panel b', (b) => b.length), 0);
+	await page.mouse.move(5, 5);
+	await page.keyboard.press('+');
+	await page.keyboard.press('+');
+	near('messages: and still zoomed in', String(await ratio()), /([\d.]+)/, 1, 0.01);
+}
+
 (async () => {
 	const browser = await chromium.launch({
 		executablePath: process.env.BROWSER || '/usr/bin/chromium',
@@ -582,6 +607,7 @@ async function resize(page) {
 	await open(browser, 'blend', blend);
 	await open(browser, 'stacked', stacked);
 	await open(browser, 'hostile', hostile);
+	await open(browser, 'messages', messages);
 	await open(browser, 'big', big);
 	await open(browser, 'plain', legend, null, 'legend');
 	await open(browser, 'tagged', tagvalues, null, 'tagged-values');
