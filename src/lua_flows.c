@@ -271,6 +271,7 @@ match(lua_State *L, const trace *d, int opts)
 
 typedef struct lflows {
 	flows *f;
+	flows_alignment *al;	/* t:align's, while it makes its tables */
 	int closed;
 } lflows;
 
@@ -411,7 +412,9 @@ flows_gc(lua_State *L)
 	lflows *lf = luaL_checkudata(L, 1, FLOWS_MT);
 
 	flows_free(lf->f);
+	flows_alignment_free(lf->al);
 	lf->f = NULL;
+	lf->al = NULL;
 	lf->closed = 1;
 	return (0);
 }
@@ -546,7 +549,8 @@ t_align(lua_State *L)
 			return (luaL_error(L, "align: no node \"%s\"", s));
 	}
 	lua_pop(L, 1);
-	al = flows_align(lf->f, reference);
+	/* Held by the userdata: an error making the tables frees it. */
+	al = lf->al = flows_align(lf->f, reference);
 	lua_createtable(L, 0, 3);
 	push_node(L, lf->f, al->nnodes > 0 ? al->reference : FLOWS_NO_NODE);
 	lua_setfield(L, -2, "reference");
@@ -584,6 +588,7 @@ t_align(lua_State *L)
 	}
 	lua_setfield(L, -2, "pairs");
 	flows_alignment_free(al);
+	lf->al = NULL;
 	return (1);
 }
 
