@@ -53,11 +53,14 @@ struct store {
 	int mapped;		/* columns in a mapping: none made lazily */
 	size_t none_want;	/* the longest untagged column, for that */
 	int none_counted;	/* none is in heap_bytes (made eagerly) */
+	size_t none_map_len;	/* none is mapped (none_mapped), this long */
 	pthread_mutex_t none_lock;
 	void *map;		/* the merged columns, when store_finish made them */
 	size_t map_len;
 	int map_watch;
 };
+
+static void drop_none(store *s);
 
 /* A caller's bug: refused rather than stored wrong. */
 static _Noreturn void
@@ -101,7 +104,7 @@ store_free(store *s)
 	}
 	arena_free(s->arena);
 	free(s->cols);
-	free(s->none);
+	drop_none(s);
 	spill_free(s->spill);
 	if (s->map != NULL) {
 		fatal_unwatch_map(s->map_watch);
@@ -296,9 +299,7 @@ go_to_disk(store *s)
 	}
 	arena_free(s->arena);
 	s->arena = NULL;
-	free(s->none);
-	s->none = NULL;
-	s->none_len = 0;
+	drop_none(s);
 	s->none_counted = 0;
 	s->heap_bytes = 0;
 	s->spill = sp;
@@ -554,15 +555,80 @@ store_append_many(store *s, uint32_t entity, const uint64_t *time,
 	s->total += n;
 }
 
+/*
+ * A column of n STORE_NONE for a mapped store, whose columns may be far
+ * larger than memory, without n * 4 bytes of it: one block of them in a
+ * memfd, mapped again and again side by side over a reserved range.
+ * NULL if the kernel will not (then memory after all).
+ */
+#define NONE_BLOCK	((size_t)2 << 20)
+
+static uint32_t *
+none_mapped(size_t n, size_t *len)
+{
+	size_t total, off, i;
+	char *base;
+	uint32_t *block;
+	int fd;
+
+	if (n > (SIZE_MAX - NONE_BLOCK) / sizeof (uint32_t))
+		return (NULL);
+	total = (n * sizeof (uint32_t) + NONE_BLOCK - 1) / NONE_BLOCK *
+	    NONE_BLOCK;
+	if ((fd = memfd_create("statemap-none", MFD_CLOEXEC)) < 0)
+		return (NULL);
+	block = ftruncate(fd, (off_t)NONE_BLOCK) == 0 ? mmap(NULL, NONE_BLOCK,
+	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	base = block != MAP_FAILED ? mmap(NULL, total, PROT_NONE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) : MAP_FAILED;
+	if (base == MAP_FAILED) {
+		if (block != MAP_FAILED)
+			(void) munmap(block, NONE_BLOCK);
+		(void) close(fd);
+		return (NULL);
+	}
+	for (i = 0; i < NONE_BLOCK / sizeof (uint32_t); i++)
+		block[i] = STORE_NONE;
+	(void) munmap(block, NONE_BLOCK);
+	for (off = 0; off < total; off += NONE_BLOCK) {
+		if (mmap(base + off, NONE_BLOCK, PROT_READ, MAP_SHARED |
+		    MAP_FIXED, fd, 0) == MAP_FAILED) {
+			(void) munmap(base, total);
+			(void) close(fd);
+			return (NULL);
+		}
+	}
+	(void) close(fd);
+	*len = total;
+	return ((uint32_t *)(void *)base);
+}
+
 static void
 make_none(store *s)
 {
 	size_t i;
 
+	if (s->mapped && s->none_want * sizeof (uint32_t) > NONE_BLOCK &&
+	    (s->none = none_mapped(s->none_want, &s->none_map_len)) != NULL) {
+		s->none_len = s->none_want;
+		return;
+	}
 	s->none = xmalloc(s->none_want * sizeof (uint32_t));
 	s->none_len = s->none_want;
 	for (i = 0; i < s->none_len; i++)
 		s->none[i] = STORE_NONE;
+}
+
+static void
+drop_none(store *s)
+{
+	if (s->none_map_len > 0)
+		(void) munmap(s->none, s->none_map_len);
+	else
+		free(s->none);
+	s->none = NULL;
+	s->none_len = 0;
+	s->none_map_len = 0;
 }
 
 void
@@ -599,9 +665,7 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 	 */
 	if (s->none_counted)
 		s->heap_bytes -= s->none_len * sizeof (uint32_t);
-	free(s->none);
-	s->none = NULL;
-	s->none_len = 0;
+	drop_none(s);
 	s->none_want = longest;
 	s->none_counted = !s->mapped;
 	if (!s->mapped) {

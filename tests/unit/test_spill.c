@@ -121,6 +121,54 @@ test_same_as_memory(const char *name, const char *budget, uint32_t nentities,
 	}
 }
 
+/* Whether this process maps the block of none of a store (store.c). */
+static int
+mapped_none(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (f != NULL && fgets(line, sizeof (line), f) != NULL)
+		found |= strstr(line, "memfd:statemap-none") != NULL;
+	if (f != NULL)
+		fclose(f);
+	return (found);
+}
+
+/*
+ * An untagged column longer than 2 MiB of tags in a store on disk: its
+ * tags (all none) are a block mapped again and again, not memory.
+ */
+static void
+test_long_untagged(void)
+{
+	const size_t n = 700000;
+	const uint32_t *tags;
+	store *s;
+	size_t i, bad = 0;
+
+	setenv("STATEMAP_SPILL_BYTES", "64K", 1);
+	s = store_new(2);
+	for (i = 0; i < n; i++)
+		store_append(s, 0, i, (uint32_t)(i % 2), NT);
+	store_append(s, 1, 5, 1, 3);
+	store_finish(s, 0, n);
+	unsetenv("STATEMAP_SPILL_BYTES");
+	tags = store_tags(s, 0);
+	for (i = 0; tags != NULL && i < n; i++)
+		bad += tags[i] != NT;
+	CHECK("spill: a long untagged column's tags are none", tags != NULL &&
+	    bad == 0);
+	CHECK("spill: ... asked again, the same column", store_tags(s, 0) ==
+	    tags);
+	CHECK("spill: ... which is a mapped block of none", mapped_none());
+	CHECK_INT("spill: a tagged column's tag", store_tags(s, 1)[0], 3);
+	CHECK("spill: ... and the store holds little memory",
+	    store_memory(s) < 1000000);
+	store_free(s);
+}
+
 /* Nothing appended, or every entity's columns empty. */
 static void
 test_empty(void)
@@ -196,6 +244,7 @@ main(void)
 	    300, 100000);
 	test_same_as_memory("spill: many entities, runs of 2K", "2K",
 	    5000, 30000);
+	test_long_untagged();
 	test_empty();
 	test_no_directory();
 	if (mkdtemp(dir) != NULL) {
