@@ -20,27 +20,52 @@ new_trace(const trace *src)
 }
 
 static trace *
-finished(trace *d)
+abandon(trace *d)
 {
-	store_finish(d->st, d->begin, d->end);
-	return (d);
+	trace_free(d);
+	return (NULL);
 }
 
-/* Every 64 K transitions: whether a script's limits say stop. */
+/*
+ * Whether the new trace's store lost transitions on the way to disk (a
+ * full disk: store.h): then *why says so, in memory of this thread's own
+ * (the store's own goes with it).
+ */
+static int
+lost_on_disk(const trace *d, const char **why)
+{
+	static _Thread_local char msg[SPILL_WHY];
+	const char *failed;
+	int lost;
+
+	if (d->st == NULL)
+		return (0);
+	failed = store_failed(d->st, &lost);
+	if (!lost)
+		return (0);
+	(void) snprintf(msg, sizeof (msg), "%s", failed);
+	*why = msg;
+	return (1);
+}
+
+static trace *
+finished(trace *d, const char **why)
+{
+	store_finish(d->st, d->begin, d->end);
+	return (lost_on_disk(d, why) ? abandon(d) : d);
+}
+
+/*
+ * Every 64 K transitions: whether a script's limits say stop, or the
+ * store lost transitions on the way to disk.
+ */
 static int
 stopping(uint64_t *tick, const trace *d, const char **why)
 {
 	if ((++*tick & 0xffff) != 0)
 		return (0);
-	return (runlimit_check(d->st != NULL ? store_memory(d->st) : 0, why)
-	    != 0);
-}
-
-static trace *
-abandon(trace *d)
-{
-	trace_free(d);
-	return (NULL);
+	return (lost_on_disk(d, why) || runlimit_check(d->st != NULL ?
+	    store_memory(d->st) : 0, why) != 0);
 }
 
 /*
@@ -124,7 +149,7 @@ map(const trace *src, catalog_state *states, uint32_t nstates,
 		}
 	}
 	free(new_tag);
-	return (finished(d));
+	return (finished(d, why));
 }
 
 trace *
@@ -178,7 +203,7 @@ transform_select(const trace *src, const uint32_t *ids, uint32_t n,
 			store_append(d->st, i, time[c], state[c], tag[c]);
 		}
 	}
-	return (finished(d));
+	return (finished(d, why));
 }
 
 trace *
@@ -356,7 +381,7 @@ transform_count(const trace *src, const unsigned char *counted,
 	o.tick = 0;
 	if (count_walk(src, counted, append_step, &o, why) != 0)
 		return (abandon(d));
-	return (finished(d));
+	return (finished(d, why));
 }
 
 /* The state of lowest rank that any member is in, or STORE_NONE. */
@@ -443,5 +468,5 @@ transform_group(const trace *src, const uint32_t *group_of,
 	free(members);
 	free(in);
 	free(counts);
-	return (d != NULL ? finished(d) : NULL);
+	return (d != NULL ? finished(d, why) : NULL);
 }
