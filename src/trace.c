@@ -43,7 +43,7 @@ on_data(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
 static int
 keep_loading(void *ctx, const char **why)
 {
-	static char msg[SPILL_WHY + 160];
+	static _Thread_local char msg[SPILL_WHY + 160];
 	trace *d = ctx;
 	const char *failed = NULL;
 	int lost = 0;
