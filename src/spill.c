@@ -93,6 +93,14 @@ physical_memory(void)
 	return ((size_t)pages * (size_t)size);
 }
 
+static _Atomic size_t budget_set;
+
+void
+spill_set_budget(size_t bytes)
+{
+	budget_set = bytes;
+}
+
 size_t
 spill_budget(void)
 {
@@ -113,6 +121,8 @@ spill_budget(void)
 	room = runlimit_room();
 	if (room != SIZE_MAX)
 		return (room / 2);
+	if (budget_set > 0)
+		return (budget_set);
 	return (physical_memory() / 2);
 }
 

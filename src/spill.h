@@ -51,9 +51,17 @@ typedef struct spill spill;
  * the size of a spill's buffer: STATEMAP_SPILL_BYTES if set (a size as
  * STATEMAP_CACHE_SIZE takes; for tests that want the disk path on small
  * data), else half of what the memory limit leaves (runlimit.h), else
- * half of the machine's physical memory.  Read anew at each call.
+ * what spill_set_budget set, else half of the machine's physical memory.
+ * Read anew at each call.
  */
 size_t spill_budget(void);
+
+/*
+ * The budget without a memory limit, for work that is to stay small
+ * beside the rest (the classic command's --detail loads: classic.c); 0
+ * goes back to half of physical memory.
+ */
+void spill_set_budget(size_t bytes);
 
 /* A spill whose buffer takes about run_bytes; NULL with why filled. */
 spill *spill_new(size_t run_bytes, char why[SPILL_WHY]);
