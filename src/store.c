@@ -249,8 +249,8 @@ new_capacity(store *s, const column *c, size_t need, int *by_estimate)
 /*
  * Moves every transition to a spill (spill.h) and frees the columns;
  * from now on appends go there, and store_finish maps them back.  The
- * spill's buffer is made only after the columns are freed, so that the
- * two are never held together.  Returns 1 on disk (or lost on the way:
+ * spill's buffer is allocated first but written only after the columns
+ * are freed, so that the pages of the two are never resident together.  Returns 1 on disk (or lost on the way:
  * s->lost), 0 if there is no disk to go to (s->no_disk; the store stays
  * in memory, and s->why says why).
  */
