@@ -21,6 +21,7 @@
 #include "lua_intervals.h"
 #include "lua_object.h"
 #include "lua_selector.h"
+#include "lua_series.h"
 #include "lua_transform.h"
 #include "natural.h"
 #include "runlimit.h"
@@ -102,6 +103,30 @@ lua_trace_state(lua_State *L, const catalog *cat, int idx)
 	if (s < 0)
 		luaL_error(L, "no state \"%s\" in trace %s", name, cat->name);
 	return ((uint32_t)s);
+}
+
+/*
+ * The states named in the list at idx, as one flag per state (scratch
+ * memory on the stack): count's and count_series's argument.
+ */
+const unsigned char *
+lua_trace_state_set(lua_State *L, const catalog *cat, int idx,
+    const char *what)
+{
+	unsigned char *set;
+	size_t i, n;
+
+	luaL_checktype(L, idx, LUA_TTABLE);
+	n = lua_rawlen(L, idx);
+	if (n == 0)
+		luaL_error(L, "%s needs a list of states", what);
+	set = lua_trace_scratch(L, cat->nstates, 1);
+	for (i = 1; i <= n; i++) {
+		lua_rawgeti(L, idx, (lua_Integer)i);
+		set[lua_trace_state(L, cat, -1)] = 1;
+		lua_pop(L, 1);
+	}
+	return (set);
 }
 
 /*
@@ -859,11 +884,12 @@ lua_trace_open(lua_State *L)
 		{ NULL, NULL }
 	};
 	const luaL_Reg *methods[] = { trace_methods, lua_transform_methods,
-	    lua_intervals_methods, NULL };
+	    lua_intervals_methods, lua_series_methods, NULL };
 
 	lua_object_class(L, TRACE_MT, methods, trace_fields, metamethods);
 	lua_entity_open(L);
 	lua_intervals_open(L);
+	lua_series_open(L);
 	lua_pushcfunction(L, f_load);
 	lua_setfield(L, -2, "load");
 }

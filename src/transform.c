@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "merge.h"
+#include "series.h"
 #include "runlimit.h"
 #include "util.h"
 
@@ -201,75 +202,6 @@ transform_slice(const trace *src, uint64_t from, uint64_t to,
 	return (d);
 }
 
-typedef struct step {
-	uint64_t time;
-	int64_t delta;
-} step;
-
-static int
-compare_steps(const void *pa, const void *pb)
-{
-	const step *a = pa, *b = pb;
-
-	return (a->time < b->time ? -1 : a->time > b->time);
-}
-
-/*
- * Each counted interval is +1 at its start and -1 at its end; in time
- * order, their sums are the count.  The first step is 0 at the window's
- * start; a step comes only where the count changes, before the end.
- */
-int
-transform_count_steps(const trace *src, const unsigned char *counted,
-    transform_step **out, size_t *nout, const char **why)
-{
-	step *steps = NULL;
-	transform_step *res = NULL;
-	size_t nsteps = 0, cap = 0, k, nres = 0, res_cap = 0;
-	store_iter it;
-	store_interval iv;
-	int64_t count = 0, last = 0;
-	uint64_t tick = 0;
-
-	store_iter_init(&it, src->st, NULL, 0, src->begin, src->end);
-	while (store_iter_next(&it, &iv)) {
-		if (!counted[iv.state])
-			continue;
-		if ((++tick & 0xffff) == 0 && runlimit_check(cap *
-		    sizeof (step), why) != 0) {
-			free(steps);
-			return (-1);
-		}
-		grow_array(&steps, &cap, nsteps + 2, sizeof (step));
-		steps[nsteps].time = iv.start;
-		steps[nsteps++].delta = 1;
-		steps[nsteps].time = iv.end;
-		steps[nsteps++].delta = -1;
-	}
-	if (nsteps > 0)
-		qsort(steps, nsteps, sizeof (step), compare_steps);
-	grow_array(&res, &res_cap, 1, sizeof (transform_step));
-	res[nres].time = src->begin;
-	res[nres++].count = 0;
-	for (k = 0; k < nsteps; ) {
-		uint64_t t = steps[k].time;
-
-		while (k < nsteps && steps[k].time == t)
-			count += steps[k++].delta;
-		if (count != last && t < src->end) {
-			grow_array(&res, &res_cap, nres + 1,
-			    sizeof (transform_step));
-			res[nres].time = t;
-			res[nres++].count = (uint64_t)count;
-			last = count;
-		}
-	}
-	free(steps);
-	*out = res;
-	*nout = nres;
-	return (0);
-}
-
 trace *
 transform_count(const trace *src, const unsigned char *counted,
     const char *name, size_t name_len, const char **why)
@@ -279,15 +211,16 @@ transform_count(const trace *src, const unsigned char *counted,
 	trace *d;
 	catalog *cat;
 	catalog_state *states;
-	transform_step *steps;
-	size_t nsteps, k;
+	series steps;
+	size_t k;
 
 	if (n >= STORE_MAX_STATES) {
 		*why = "a count of more than 65534 entities has more states "
 		    "than a trace can hold (count_series has no such limit)";
 		return (NULL);
 	}
-	if (transform_count_steps(src, counted, &steps, &nsteps, why) != 0)
+	if (series_count(src->st, counted, src->begin, src->end, &steps,
+	    why) != 0)
 		return (NULL);
 	d = new_trace(src);
 	cat = d->cat = catalog_new(from->name);
@@ -315,14 +248,19 @@ transform_count(const trace *src, const unsigned char *counted,
 	catalog_entity(cat, name, name_len);
 	d->st = store_new(n + 1);
 	/*
-	 * At most n entities are in a state at once unless the times changed
-	 * under a mapped cache entry after they were checked: a count is
-	 * still a state the new trace has.
+	 * 0 at the window's start, then the count there if it is not 0 (a
+	 * zero-length interval, as the trace always had), then each change.
+	 * The sweep never counts more than the store's entities, but a count
+	 * is clamped to a state the trace has all the same.
 	 */
-	for (k = 0; k < nsteps; k++)
-		store_append(d->st, 0, steps[k].time, steps[k].count > n ? n :
-		    (uint32_t)steps[k].count, STORE_NONE);
-	free(steps);
+	store_append(d->st, 0, src->begin, 0, STORE_NONE);
+	for (k = 0; k < steps.n; k++) {
+		if (k == 0 && steps.count[0] == 0)
+			continue;
+		store_append(d->st, 0, steps.time[k], steps.count[k] > n ? n :
+		    steps.count[k], STORE_NONE);
+	}
+	series_free(&steps);
 	return (finished(d));
 }
 

@@ -1,7 +1,7 @@
 /*
  * transform.h: new traces made from a loaded one, in C over every
  * transition: what Lua's t:map, t:recolor, t:keep, t:rename, t:slice,
- * t:count, t:count_series and t:group do after asking their questions
+ * t:count and t:group do after asking their questions
  * (lua_transform.c).
  *
  * Each new trace has the window and metadata of its source and its own
@@ -55,26 +55,13 @@ trace *transform_select(const trace *src, const uint32_t *ids, uint32_t n,
 trace *transform_slice(const trace *src, uint64_t from, uint64_t to,
     const char **why);
 
-/* How many entities are in the counted states, from a time on. */
-typedef struct transform_step {
-	uint64_t time;
-	uint64_t count;
-} transform_step;
-
 /*
- * The number of src's entities in a state flagged in counted
- * (src->cat->nstates flags) over its window, as steps in time order: 0 at
- * the window's start, then the count at each time it changes (so the
- * first two steps may share a time).  *steps is malloc'd, *nsteps of
- * them.  Returns 0, or -1 with *why.
- */
-int transform_count_steps(const trace *src, const unsigned char *counted,
-    transform_step **steps, size_t *nsteps, const char **why);
-
-/*
- * A trace of one entity (named name) whose state is that number over the
- * window: states "0" to "N", N the number of entities, shaded light to
- * dark.  N may be at most STORE_MAX_STATES - 1.
+ * A trace of one entity (named name) whose state is the number of src's
+ * entities in a state flagged in counted (src->cat->nstates flags) over
+ * the window (series.h): states "0" to "N", N the number of entities,
+ * shaded light to dark.  N may be at most STORE_MAX_STATES - 1.  Its
+ * transitions: "0" at the window's start, then the count there if it is
+ * not 0, then the count at each time it changes.
  */
 trace *transform_count(const trace *src, const unsigned char *counted,
     const char *name, size_t name_len, const char **why);
