@@ -29,6 +29,7 @@ struct store {
 	double done;		/* see store_progress */
 	uint32_t *none;		/* STORE_NONE times the longest column */
 	size_t none_len;
+	int none_borrowed;	/* a view's: its parent's */
 	size_t heap_bytes;	/* columns in malloc'd memory, and none */
 	column *cols;
 	size_t ncols, cols_cap;
@@ -75,7 +76,8 @@ store_free(store *s)
 	}
 	arena_free(s->arena);
 	free(s->cols);
-	free(s->none);
+	if (!s->none_borrowed)
+		free(s->none);
 	free(s);
 }
 
@@ -373,8 +375,12 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 		c->cap = c->populated = c->count;
 	}
 	/* One shared column of "no tag" for every untagged entity. */
-	s->heap_bytes -= s->none != NULL ? s->none_len * sizeof (uint32_t) : 0;
-	free(s->none);
+	if (!s->none_borrowed) {
+		s->heap_bytes -= s->none != NULL ? s->none_len *
+		    sizeof (uint32_t) : 0;
+		free(s->none);
+	}
+	s->none_borrowed = 0;
 	s->none = xmalloc(longest * sizeof (uint32_t));
 	s->none_len = longest;
 	s->heap_bytes += longest * sizeof (uint32_t);
@@ -632,4 +638,50 @@ store_iter_next(store_iter *it, store_interval *out)
 		if (out->end > out->start)
 			return (1);
 	}
+}
+
+/*
+ * The first transition past end stays, as it ends the entity's last
+ * interval in the window: the interval holding a time (store_state_at)
+ * is then the one a copy would give, unclipped.  Those at end stay too,
+ * as the classic coalescing closes a rectangle at a datum at its end
+ * bound, and a slice must coalesce as a copy would.
+ */
+store *
+store_view(const store *parent, uint64_t begin, uint64_t end)
+{
+	store *s = store_new(parent->nstates);
+	size_t e;
+
+	if (parent->ncols > 0) {
+		s->cols = xcalloc(parent->ncols, sizeof (column));
+		s->ncols = s->cols_cap = parent->ncols;
+	}
+	for (e = 0; e < parent->ncols; e++) {
+		const column *from = &parent->cols[e];
+		column *c = &s->cols[e];
+		size_t lo, hi;
+
+		if (from->count == 0)
+			continue;
+		lo = upper_bound(from, begin);
+		lo = lo > 0 ? lo - 1 : 0;
+		hi = upper_bound(from, end);
+		if (hi < from->count)
+			hi++;
+		if (hi <= lo)
+			hi = lo + 1;
+		c->time = from->time + lo;
+		c->state = from->state + lo;
+		c->tag = from->tag != NULL ? from->tag + lo : NULL;
+		c->count = c->cap = c->populated = hi - lo;
+		c->borrowed = 1;
+		s->total += hi - lo;
+	}
+	s->none = parent->none;
+	s->none_len = parent->none_len;
+	s->none_borrowed = 1;
+	s->begin = begin;
+	s->end = end;
+	return (s);
 }

@@ -182,23 +182,24 @@ transform_select(const trace *src, const uint32_t *ids, uint32_t n,
 	return (finished(d));
 }
 
+/*
+ * A view, not a copy: the slice reads the catalog and columns of the
+ * trace they belong to (a slice of a slice reads the first trace's),
+ * which it holds until it goes.
+ */
 trace *
 transform_slice(const trace *src, uint64_t from, uint64_t to,
     const char **why)
 {
-	uint32_t i, n = catalog_nentities(src->cat);
-	uint32_t *ids = xcalloc((size_t)n + 1, sizeof (uint32_t));
-	trace *d;
+	trace *owner = src->parent != NULL ? src->parent : (trace *)src;
+	trace *d = xcalloc(1, sizeof (*d));
 
-	for (i = 0; i < n; i++)
-		ids[i] = i;
-	d = transform_select(src, ids, n, NULL, NULL, why);
-	free(ids);
-	if (d != NULL) {
-		d->begin = from;
-		d->end = to;
-		store_finish(d->st, from, to);
-	}
+	(void)why;
+	d->parent = trace_retain(owner);
+	d->cat = owner->cat;
+	d->st = store_view(src->st, from, to);
+	d->begin = from;
+	d->end = to;
 	return (d);
 }
 

@@ -5,7 +5,8 @@
  * (lua_transform.c).
  *
  * Each new trace has the window and metadata of its source and its own
- * catalog and store; the source is only read.  Every function may stop
+ * catalog and store (but a slice, which reads its source's); the source
+ * is only read.  Every function may stop
  * for a script's limits (runlimit.h): it then returns NULL with *why,
  * having freed what it made.
  *
@@ -51,7 +52,19 @@ trace *transform_map_each(const trace *src, catalog_state *states,
 trace *transform_select(const trace *src, const uint32_t *ids, uint32_t n,
     const char *const *names, const size_t *name_lens, const char **why);
 
-/* All of src, its window narrowed to [from, to), which must lie in it. */
+/*
+ * src with its window narrowed to [from, to), which must lie in it: a
+ * view (store_view) that reads src's catalog and columns in place and
+ * holds a reference on the trace that owns them, so it takes O(log n)
+ * per entity and memory for the entities only.  Its transitions are, per
+ * entity, those that bound its intervals in the window, from the one in
+ * effect at from to the first after to (see store_view).  Every query,
+ * transform, statemap and picture of it is that of a copy of src with
+ * that window (tests/unit/test_slice.c), but for what lies outside the
+ * window: its transition counts, and the unclipped bounds of intervals
+ * that cross its edges in the traces made from it (a map, a group),
+ * which know nothing of src beyond those transitions.  Never fails.
+ */
 trace *transform_slice(const trace *src, uint64_t from, uint64_t to,
     const char **why);
 
