@@ -17,6 +17,7 @@
 
 #include "duration.h"
 #include "intern.h"
+#include "lua_columns.h"
 #include "lua_entity.h"
 #include "lua_intervals.h"
 #include "lua_object.h"
@@ -961,12 +962,14 @@ lua_trace_open(lua_State *L)
 		{ NULL, NULL }
 	};
 	const luaL_Reg *methods[] = { trace_methods, lua_transform_methods,
-	    lua_intervals_methods, lua_series_methods, NULL };
+	    lua_intervals_methods, lua_series_methods, lua_columns_methods,
+	    NULL };
 
 	lua_object_class(L, TRACE_MT, methods, trace_fields, metamethods);
 	lua_entity_open(L);
 	lua_intervals_open(L);
 	lua_series_open(L);
+	lua_columns_open(L);
 	lua_pushcfunction(L, f_load);
 	lua_setfield(L, -2, "load");
 }
