@@ -52,46 +52,72 @@ through_from(const uint64_t *times, size_t n, uint64_t t, size_t p)
 	return (lo + store_count_through(times + lo, hi - lo, t));
 }
 
+/*
+ * How many entities ahead a column's lines are asked for: enough to keep
+ * the core's outstanding misses busy, few enough that none is dropped
+ * (asking for every entity's lines first overflows the queue, and the
+ * search then waits for most of them again).  A power of two: the
+ * columns looked up for the prefetch wait in a ring for the search.
+ */
+#define AHEAD	16
+
+typedef struct column {
+	const uint64_t *times;
+	const uint16_t *states;
+	size_t n;
+} column;
+
+/* Looks up entity e's column and asks for the lines its search reads. */
+static inline void
+prefetch_entity(const store *s, uint32_t e, const size_t *pos, column *c)
+{
+	size_t p;
+
+	c->n = store_count(s, e);
+	if (c->n == 0)
+		return;
+	c->times = store_times(s, e);
+	c->states = store_states(s, e);
+	p = pos[e] < c->n ? pos[e] : c->n - 1;
+	__builtin_prefetch(c->times + p);
+	__builtin_prefetch(c->times + p + 4);
+	__builtin_prefetch(c->states + p);
+}
+
 uint32_t
 snapshot_states(const store *s, uint64_t t, size_t *pos, uint32_t *states)
 {
 	uint32_t ne = store_nentities(s), e, have = 0;
 	uint64_t end = store_end(s);
+	int inside = t >= store_begin(s) && t < end;
+	column ring[AHEAD];
 
-	/*
-	 * Each entity's search reads its column where it was left, memory
-	 * that has long left the cache: ask for all of them first, so that
-	 * the reads overlap instead of waiting one after another.
-	 */
-	for (e = 0; e < ne; e++) {
-		size_t n = store_count(s, e);
-
-		if (n > 0) {
-			const uint64_t *times = store_times(s, e);
-			size_t p = pos[e] < n ? pos[e] : n - 1;
-
-			__builtin_prefetch(times + p);
-			__builtin_prefetch(times + p + 8);
-			__builtin_prefetch(store_states(s, e) + p);
-		}
+	if (!inside) {
+		for (e = 0; e < ne; e++)
+			states[e] = STORE_NONE;
+		return (0);
 	}
+	for (e = 0; e < ne && e < AHEAD; e++)
+		prefetch_entity(s, e, pos, &ring[e]);
 	for (e = 0; e < ne; e++) {
-		size_t n = store_count(s, e), k;
-		const uint64_t *times;
+		column c = ring[e % AHEAD];
+		size_t k;
 
+		if (e + AHEAD < ne)
+			prefetch_entity(s, e + AHEAD, pos, &ring[e % AHEAD]);
 		states[e] = STORE_NONE;
-		if (n == 0 || t < store_begin(s) || t >= end)
+		if (c.n == 0)
 			continue;
-		times = store_times(s, e);
-		k = through_from(times, n, t, pos[e] < n ? pos[e] : n - 1);
+		k = through_from(c.times, c.n, t, pos[e] < c.n ? pos[e] :
+		    c.n - 1);
 		if (k == 0)
 			continue;
 		pos[e] = k - 1;
 		/* Its interval ends at the next time, or at the end: past t
 		 * unless the times are out of order. */
-		if (k < n && times[k] <= t)
+		if (k < c.n && c.times[k] <= t)
 			continue;
-		states[e] = store_states(s, e)[k - 1];
+		states[e] = c.states[k - 1];
 		have++;
 	}
 	return (have);

@@ -6,7 +6,9 @@
  * together (stepping through a trace); each entity's last position is
  * kept, and the next search gallops from there: O(1) per entity for
  * a small step, O(log distance) for a larger one, and never worse than
- * a few probes more than a binary search over the whole column.
+ * a few probes more than a binary search over the whole column.  The
+ * entities' columns are far apart in memory: each one's lines are asked
+ * for a few entities ahead of its search, so that the misses overlap.
  *
  * Ownership: the caller keeps the positions (one size_t per entity,
  * zero at first) with whatever asks, and never shares them between
