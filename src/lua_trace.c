@@ -539,9 +539,13 @@ push_names(lua_State *L, int idx, const trace *d)
 }
 
 /*
- * t:at(time) -> {entity name = state name} for entities with a state.
- * One search per entity from where the last call left it (snapshot.h),
- * names from the object's lists: the table is the one allocation.
+ * t:at(time [, into]) -> {entity name = state name} for entities with a
+ * state.  One search per entity from where the last call left it
+ * (snapshot.h), names from the object's lists: the table is the one
+ * allocation.  Given a table `into`, it is filled instead (the entities
+ * without a state set to nil) and returned: a script stepping through
+ * the trace then allocates nothing, and assigning to keys the table
+ * already has costs less than building a new one.
  */
 static int
 t_at(lua_State *L)
@@ -550,9 +554,11 @@ t_at(lua_State *L)
 	ltrace *lt = lua_touserdata(L, 1);
 	uint64_t t = lua_trace_check_time(L, 2);
 	uint32_t e, n = store_nentities(d->st), have, *states;
-	int en, sn;
+	int en, sn, into = !lua_isnoneornil(L, 3);
 
-	lua_settop(L, 2);
+	if (into)
+		luaL_checktype(L, 3, LUA_TTABLE);
+	lua_settop(L, 3);
 	if (lt->at_pos == NULL) {
 		size_t bytes = ((size_t)n + 1) * (sizeof (size_t) +
 		    sizeof (uint32_t));
@@ -573,12 +579,18 @@ t_at(lua_State *L)
 	en = lua_gettop(L) - 1;
 	sn = en + 1;
 	lt->at_busy = 1;
-	lua_createtable(L, 0, (int)have);
+	if (into)
+		lua_pushvalue(L, 3);
+	else
+		lua_createtable(L, 0, (int)have);
 	for (e = 0; e < n; e++) {
-		if (states[e] == STORE_NONE)
+		if (states[e] == STORE_NONE && !into)
 			continue;
 		lua_rawgeti(L, en, (lua_Integer)e + 1);
-		lua_rawgeti(L, sn, (lua_Integer)states[e] + 1);
+		if (states[e] == STORE_NONE)
+			lua_pushnil(L);
+		else
+			lua_rawgeti(L, sn, (lua_Integer)states[e] + 1);
 		lua_rawset(L, -3);
 	}
 	lt->at_busy = 0;

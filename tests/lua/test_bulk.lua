@@ -151,11 +151,14 @@ local function check_trace(label, t)
 	for k, v in pairs(want) do if v == 0 then want[k] = nil end end
 	check_eq(label .. ": reduce by state is time_in", ti, want)
 	-- t:at over every entity, against e:at, in a back and forth order.
-	local ok, bad = true, nil
+	local ok, bad, into, same = true, nil, {}, true
 	for _, time in ipairs(probe_times(t)) do
-		if not unit.same(t:at(time), slow_at(t, time)) then ok, bad = false, time; break end
+		local want = slow_at(t, time)
+		if not unit.same(t:at(time), want) then ok, bad = false, time; break end
+		same = same and rawequal(t:at(time, into), into) and unit.same(into, want)
 	end
 	check(label .. ": t:at is e:at for every entity", ok, "differs at " .. tostring(bad))
+	check(label .. ": t:at into a table, reused", same)
 	-- count_series against the count entity, and count_at at each step.
 	local counted = { states[1], states[#states] }
 	for _, r in ipairs({ { nil, nil }, { mid, late }, { mid, mid } }) do
@@ -248,6 +251,10 @@ do
 	check_eq("slice at: before, in, at the end", { sl:at(229), sl:at(230), sl:at(240) },
 	    { {}, { cpu0 = "user", cpu1 = "user" }, {} })
 	check_eq("at past the end", t:at(400), {})
+	local r = { cpu0 = "stale", cpu7 = "stale", other = 1 }
+	check_eq("at into: entities without a state cleared, other keys kept",
+	    t:at(400, r), { cpu7 = "stale", other = 1 })
+	check_eq("at into: filled", t:at(150, r), { cpu0 = "user", cpu1 = "sys", cpu7 = "stale", other = 1 })
 	check_eq("at: an entity with no state yet", sm.load(files[2]):at(0) ~= nil, true)
 	-- The arrays keep their trace alive: names still work after it goes.
 	local e = t:columns{ "entity" }
@@ -281,6 +288,7 @@ do
 	check_error("array: a float index", function() return a[1.5] end, "index (an integer)")
 	check_error("array: names of times", function() a:name(1) end, "a start array holds times")
 	check_error("at: a bad time", function() t:at(-1) end, "time (ns as a non-negative integer")
+	check_error("at: into not a table", function() t:at(0, "r") end, "table expected, got string")
 	local s = t:count_series({ "user" })
 	check_error("series: a float step", function() return s[1.5] end, "step number (an integer)")
 end
