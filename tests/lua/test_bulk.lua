@@ -292,3 +292,24 @@ do
 	local s = t:count_series({ "user" })
 	check_error("series: a float step", function() return s[1.5] end, "step number (an integer)")
 end
+
+-- A slice is a view of its source's columns: it keeps them alive when the
+-- source is collected first, as do slices of slices and slices of maps.
+do
+	local t = sm.load(files[1])
+	local want_at, want_red = t:at(230), t:reduce{ by = "state", from = 220, to = 300 }
+	local s = t:slice(220, 300)
+	local ss = s:slice(225, 260)
+	local m = t:map(function(state) return state == "idle" and "rest" or nil end):slice(100, 300)
+	t = nil
+	collectgarbage(); collectgarbage()
+	check_eq("a slice outlives its source", { s:at(230), s:reduce{ by = "state" }, s.transitions },
+	    { want_at, want_red, 4 })
+	check_eq("a slice of a slice outlives both", { ss:at(230), #ss:columns{ "start" } }, { want_at, 2 })
+	check_eq("a slice of a map outlives the map", m:reduce{ by = "state", from = 160, to = 215 },
+	    { rest = { time = 50, count = 1 }, sys = { time = 5 + 40, count = 2 }, user = { time = 15, count = 1 } })
+	s = nil
+	collectgarbage(); collectgarbage()
+	check_eq("a slice of a slice outlives its parent slice", ss:reduce{ by = "entity" },
+	    { cpu0 = { time = 35, count = 1 }, cpu1 = { time = 35, count = 1 } })
+end
