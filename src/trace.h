@@ -13,9 +13,9 @@
  * Ownership: a trace owns its catalog and store, but for a slice
  * (transform_slice), which holds a reference on the trace it was cut
  * from (parent) and reads that one's catalog and columns in place.  A
- * trace never changes once made, so any number of threads may query it at once; whoever
- * shares it (the Lua object, the live server) holds a reference, and the
- * last release frees it.
+ * trace never changes once made, so any number of threads may query it
+ * at once; whoever shares it (the Lua object, the live server) holds a
+ * reference, and the last release frees it.
  */
 #ifndef SM_TRACE_H
 #define SM_TRACE_H
