@@ -313,3 +313,21 @@ do
 	check_eq("a slice of a slice outlives its parent slice", ss:reduce{ by = "entity" },
 	    { cpu0 = { time = 35, count = 1 }, cpu1 = { time = 35, count = 1 } })
 end
+
+-- Arrays and series count against --memory-limit: kept, they stop the
+-- script with the limit's error; dropped, the collector frees them.
+do
+	local SM = os.getenv("SM") or (top .. "/statemap-lua")
+	local function run(code)
+		local p = io.popen("'" .. SM .. "' --memory-limit 64M --no-cache -E '" .. code .. "' '" ..
+		    files[5] .. "' 2>&1")
+		local out = p:read("a")
+		return out, p:close()
+	end
+	local out, ok = run('local a = {} for i = 1, 1000 do a[i] = t:columns{"start", "finish", "duration"} end')
+	check("kept arrays reach the memory limit", not ok and out:find("memory limit of 64 MB", 1, true) ~= nil, out)
+	out, ok = run('local a = {} for i = 1, 1000 do a[i] = t:count_series({"on-cpu"}) end')
+	check("kept series reach the memory limit", not ok and out:find("memory limit of 64 MB", 1, true) ~= nil, out)
+	out, ok = run('for i = 1, 1000 do local a = t:columns{"start", "finish", "duration"} end print("done")')
+	check("arrays dropped are freed", ok and out == "done\n", out)
+end
