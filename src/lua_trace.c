@@ -42,6 +42,7 @@ typedef struct ltrace {
 	trace *d;
 	size_t charged;		/* its memory, counted against the limit */
 	size_t *at_pos;		/* t:at: each entity's last position */
+	uint64_t at_last;	/* t:at: the last time asked */
 	uint32_t *at_states;	/* t:at: the states found */
 	int at_busy;		/* t:at is filling at_states */
 } ltrace;
@@ -564,6 +565,7 @@ t_at(lua_State *L)
 		    sizeof (uint32_t));
 
 		lt->at_pos = xcalloc((size_t)n + 1, sizeof (size_t));
+		lt->at_last = UINT64_MAX;
 		lt->at_states = xcalloc((size_t)n + 1, sizeof (uint32_t));
 		lt->charged += bytes;
 		runlimit_charge(bytes);
@@ -574,7 +576,8 @@ t_at(lua_State *L)
 	 */
 	states = lt->at_busy ? lua_trace_scratch(L, n, sizeof (uint32_t)) :
 	    lt->at_states;
-	have = snapshot_states(d->st, t, lt->at_pos, states);
+	have = snapshot_states(d->st, t, &lt->at_last, lt->at_pos,
+	    states);
 	push_names(L, 1, d);
 	en = lua_gettop(L) - 1;
 	sn = en + 1;

@@ -6,13 +6,16 @@
  * together (stepping through a trace); each entity's last position is
  * kept, and the next search gallops from there: O(1) per entity for
  * a small step, O(log distance) for a larger one, and never worse than
- * a few probes more than a binary search over the whole column.  The
- * entities' columns are far apart in memory: each one's lines are asked
- * for a few entities ahead of its search, so that the misses overlap.
+ * a few probes more than a binary search over the whole column.  After
+ * a jump far from the last time, each search starts instead where the
+ * time would fall if the entity's transitions were spread evenly, and
+ * gallops from there.  The entities' columns are far apart in memory:
+ * each one's lines are asked for a few entities ahead of its search, so
+ * that the misses overlap.
  *
- * Ownership: the caller keeps the positions (one size_t per entity,
- * zero at first) with whatever asks, and never shares them between
- * threads; the store is only read.
+ * Ownership: the caller keeps the last time asked (UINT64_MAX at first)
+ * and the positions (one size_t per entity, zero at first) with whatever
+ * asks, and never shares them between threads; the store is only read.
  */
 #ifndef SM_SNAPSHOT_H
 #define SM_SNAPSHOT_H
@@ -25,10 +28,11 @@
 /*
  * states[e] = the state of entity e at t, or STORE_NONE if it has none
  * then (as store_state_at), for every e below store_nentities(s);
- * pos[e] is where e's search starts and is left where it ended.
- * Returns how many entities have a state.
+ * *last is the time of the last call, and becomes t; pos[e] is where e
+ * was found last, and becomes where it is found now.  Returns how many
+ * entities have a state.
  */
-uint32_t snapshot_states(const store *s, uint64_t t, size_t *pos,
-    uint32_t *states);
+uint32_t snapshot_states(const store *s, uint64_t t, uint64_t *last,
+    size_t *pos, uint32_t *states);
 
 #endif
