@@ -177,6 +177,12 @@ local function check_trace(label, t)
 			if n ~= s:count(i) or s:at(s:time(i)) ~= n then good = false end
 		end
 		check(name .. ": each step's count is count_at's", good)
+		local st = s:stats()
+		local want = t:count(counted, "c"):entity("c"):stats(r[1], r[2])
+		check(name .. ": stats as the count entity's",
+		    (st == nil and want == nil) or (st ~= nil and want ~= nil and st.min == want.min and
+		    st.max == want.max and math.abs(st.mean - want.mean) <= 1e-9 * math.max(1, want.mean)),
+		    unit.show(st) .. " vs " .. unit.show(want))
 	end
 end
 
