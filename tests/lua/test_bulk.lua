@@ -123,6 +123,9 @@ local function check_trace(label, t)
 		{ states = { states[1] } },
 		{ entities = { es[#es], es[1] }, from = mid },
 		{ entities = { es[1].name }, states = { states[#states] }, to = late },
+		{ entities = {} },
+		{ states = {}, from = mid },
+		{ entities = { es[1], es[1] }, to = mid },
 	}
 	for i, opts in ipairs(selections) do
 		local name = label .. " selection " .. i
