@@ -16,7 +16,7 @@ help.entries = {
 	  "reads a whole trace (`\"-\"` for stdin) into memory for queries; options: `begin`, `end`, `duration`, `ignore_tags`, `filter`",
 	  prose = true },
 	{ "`statemap.render{...}`",
-	  "draws traces with Cairo into a PNG, SVG or PDF file (by its extension), or the interactive statemap: `output`, `trace`, `entities`, `panels`, `width`, `row_height`, `title`, `from`, `to`, `labels`, `interactive`",
+	  "draws traces with Cairo into a PNG, SVG or PDF file (by its extension), or the interactive statemap: `output`, `trace`, `entities`, `panels`, `width`, `row_height`, `title`, `from`, `to`, `labels`, `interactive`, `detail`",
 	  prose = true },
 	{ "`statemap.serve(traces [, options])`",
 	  "serves a trace or a list of traces over HTTP for the live viewer (as `--serve`); options: `port`, `bind`, `title`, `sort`, `coalesce`; blocks until Ctrl-C in a script, returns the URL and serves in the background at the REPL; called again, replaces what is served; `statemap.serve()` stops",

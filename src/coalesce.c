@@ -22,6 +22,7 @@ typedef struct rect {
 typedef struct rect_info {
 	uint64_t start;
 	uint32_t entity;
+	uint32_t count;		/* intervals with time in it (saturating) */
 	tagtime tags;
 } rect_info;
 
@@ -30,6 +31,7 @@ typedef struct entity {
 	uint32_t first, last;
 	uint32_t nrects;
 	uint32_t state, tag;
+	uint32_t pend_count;	/* intervals merged on arrival, as pend */
 	unsigned char seen;	/* had a datum within the end bound */
 	unsigned char has_state;
 	unsigned char pending;	/* times in pend not yet in the last rect */
@@ -300,6 +302,13 @@ states_of(const coalesce *c, uint32_t r)
 	return (&c->state_time[(size_t)r * c->nstates]);
 }
 
+/* a + b, at most UINT32_MAX: a count that large only says "very many". */
+static uint32_t
+count_add(uint32_t a, uint32_t b)
+{
+	return (b > UINT32_MAX - a ? UINT32_MAX : a + b);
+}
+
 static uint32_t
 rect_alloc(coalesce *c)
 {
@@ -382,6 +391,9 @@ settle_pending(coalesce *c, uint32_t id)
 		st[i] += p[i];
 		p[i] = 0;
 	}
+	c->info[e->last].count = count_add(c->info[e->last].count,
+	    e->pend_count);
+	e->pend_count = 0;
 	e->pending = 0;
 }
 
@@ -426,6 +438,7 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 		return (0);
 	last->duration += duration;
 	c->pend[(size_t)id * c->nstates + e->state] += duration;
+	e->pend_count = count_add(e->pend_count, duration > 0);
 	e->pending = 1;
 	if (e->tag != COALESCE_NO_TAG)
 		tagtime_add(&c->info[e->last].tags, e->tag, duration,
@@ -457,6 +470,7 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 	c->info[r].start = e->start;
 	c->info[r].entity = id;
 	x->duration = end - e->start;
+	c->info[r].count = x->duration > 0;
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
 	states_of(c, r)[e->state] = x->duration;
@@ -492,6 +506,8 @@ absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 		settle_pending(c, id);
 	c->top_fresh = 0;
 	s->duration += v->duration;
+	c->info[survivor].count = count_add(c->info[survivor].count,
+	    c->info[victim].count);
 	for (i = 0; i < c->nstates; i++)
 		st[i] += vt[i];
 	tagtime_absorb(&c->info[survivor].tags, &c->info[victim].tags,
@@ -654,7 +670,8 @@ settle:
 
 void
 coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
-    const uint64_t *states, const coalesce_tag *tags, size_t ntags)
+    uint64_t count, const uint64_t *states, const coalesce_tag *tags,
+    size_t ntags)
 {
 	ent_state *e = entity_get(c, id);
 	uint32_t r = rect_alloc(c);
@@ -665,6 +682,7 @@ coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
 	c->info[r].start = start;
 	c->info[r].entity = id;
 	x->duration = duration;
+	c->info[r].count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
 	memcpy(states_of(c, r), states, c->nstates * sizeof (uint64_t));
@@ -717,6 +735,7 @@ coalesce_get(const coalesce *c, uint32_t r, coalesce_rect *out)
 
 	out->start = info->start;
 	out->duration = c->rects[r].duration;
+	out->count = info->count;
 	out->states = states_of(c, r);
 	out->tags = info->tags.v;
 	out->ntags = info->tags.n;

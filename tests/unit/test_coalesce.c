@@ -232,6 +232,7 @@ static void
 test_properties(void)
 {
 	int round, ok_time = 1, ok_budget = 1, ok_order = 1, ok_tags = 1;
+	int ok_count = 1;
 
 	for (round = 0; round < 200; round++) {
 		uint32_t nent = 1 + rng() % 20, nstates = 1 + rng() % 6;
@@ -263,6 +264,7 @@ test_properties(void)
 			int first = 1;
 
 			uint64_t tag_want[7] = { 0 }, tag_got[7] = { 0 };
+			uint64_t count_want = 0, count_got = 0;
 			store_iter it;
 			store_interval iv;
 
@@ -270,6 +272,7 @@ test_properties(void)
 			while (store_iter_next(&it, &iv)) {
 				if (iv.tag != STORE_NONE)
 					tag_want[iv.tag] += iv.end - iv.start;
+				count_want += iv.end > iv.start;
 			}
 			memset(want, 0, nstates * sizeof (uint64_t));
 			memset(got, 0, nstates * sizeof (uint64_t));
@@ -280,6 +283,10 @@ test_properties(void)
 				uint64_t sum = 0;
 
 				coalesce_get(c, r, &x);
+				count_got += x.count;
+				if ((x.duration > 0) != (x.count > 0) ||
+				    x.count > x.duration)
+					ok_count = 0;
 				for (k = 0; k < nstates; k++) {
 					got[k] += x.states[k];
 					sum += x.states[k];
@@ -301,6 +308,8 @@ test_properties(void)
 				ok_time = 0;
 			if (memcmp(tag_want, tag_got, sizeof (tag_want)) != 0)
 				ok_tags = 0;
+			if (count_want != count_got)
+				ok_count = 0;
 		}
 		/* Under budget, plus popped singles and final rectangles. */
 		if (coalesce_size(c) >= budget ||
@@ -319,6 +328,8 @@ test_properties(void)
 	    ok_budget);
 	CHECK("coalesce property: time per tag is conserved, tags sorted",
 	    ok_tags);
+	CHECK("coalesce property: rectangles count the intervals with time "
+	    "they stand for, each once", ok_count);
 }
 
 /* ---- against a model written from the specification ---- */
@@ -334,7 +345,7 @@ test_properties(void)
 #define MODEL_TAGS	300
 
 typedef struct model_rect {
-	uint64_t start, duration;
+	uint64_t start, duration, count;
 	uint32_t prev, next, entity;
 	int in_set;
 	uint64_t *states, *tags;
@@ -425,6 +436,7 @@ model_append(model *m, uint32_t id, uint64_t end)
 	memset(x->has_tag, 0, MODEL_TAGS);
 	x->start = e->start;
 	x->duration = end - e->start;
+	x->count = x->duration > 0;
 	x->entity = id;
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
@@ -451,6 +463,7 @@ model_absorb(model *m, uint32_t s, uint32_t v)
 	uint32_t k;
 
 	x->duration += y->duration;
+	x->count += y->count;
 	for (k = 0; k < m->nstates; k++)
 		x->states[k] += y->states[k];
 	for (k = 0; k < MODEL_TAGS; k++) {
@@ -575,6 +588,7 @@ same_as_model(const coalesce *c, const model *m)
 			coalesce_get(c, r, &x);
 			if (x.start != m->r[i].start ||
 			    x.duration != m->r[i].duration ||
+			    x.count != m->r[i].count ||
 			    memcmp(x.states, m->r[i].states,
 			    m->nstates * sizeof (uint64_t)) != 0)
 				return (0);
@@ -657,7 +671,7 @@ test_against_model(void)
 		model_free(&m);
 	}
 	CHECK("coalesce equals the model of the specification on random "
-	    "streams (rectangles, states, tags)", same);
+	    "streams (rectangles, counts, states, tags)", same);
 	CHECK("coalesce size equals the model's set", sizes);
 }
 
