@@ -34,6 +34,36 @@ on_data(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
 	store_append_many(d->st, entity, times, states, n);
 }
 
+/* A nested entity's datum: the store keeps its stack. */
+static void
+on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
+    ingest_op op, uint32_t state, const char *tag, size_t tag_len)
+{
+	trace *d = ctx;
+	uint32_t t = tag == NULL ? STORE_NONE :
+	    catalog_tag_id(cat, state, tag, tag_len);
+
+	if (d->st == NULL)
+		d->st = store_new(cat->nstates);
+	if (op == INGEST_PUSH)
+		store_push(d->st, entity, time, state, t);
+	else if (op == INGEST_POP)
+		store_pop(d->st, entity, time);
+	else
+		store_append(d->st, entity, time, state, t);
+}
+
+static void
+on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
+    sm_value value)
+{
+	trace *d = ctx;
+
+	if (d->st == NULL)
+		d->st = store_new(cat->nstates);
+	store_append_value(d->st, entity, time, value);
+}
+
 /* A load for a script stops at its limits; the store so far counts. */
 static int
 keep_loading(void *ctx, const char **why)
@@ -56,10 +86,13 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 
 	if (opts == NULL)
 		opts = &defaults;
+	memset(&io, 0, sizeof (io));
 	io.ignore_tags = opts->ignore_tags;
 	io.filter = opts->filter;
 	io.data = on_data;
 	io.keep_going = keep_loading;
+	io.nested = on_nested;
+	io.value = on_value;
 	/* The key is taken first: a file that changes while read is stale. */
 	cacheable = !opts->no_cache && !opts->ignore_tags &&
 	    opts->filter == NULL && cache_key_of(path, &key) == 0;
@@ -76,7 +109,8 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 		}
 		if (d->st == NULL)
 			d->st = store_new(d->cat->nstates);
-		if (cacheable)
+		/* The cache keeps plain states only: the rest is read again. */
+		if (cacheable && store_plain(d->st))
 			cache_save(&key, d->cat, d->st);
 	}
 	if (cacheable)
