@@ -110,6 +110,31 @@ f_decode(lua_State *L)
 	return (1);
 }
 
+void
+lua_json_push_members(lua_State *L, const char *members)
+{
+	json_arena *arena = json_arena_new();
+	json_error err;
+	size_t len = members != NULL ? strlen(members) : 0;
+	char *text = malloc(len + 3);
+	json_value *v = NULL;
+
+	if (text != NULL) {
+		text[0] = '{';
+		if (len > 0)
+			memcpy(text + 1, members, len);
+		text[len + 1] = '}';
+		text[len + 2] = '\0';
+		v = json_parse_document(arena, text, len + 2, &err);
+	}
+	if (v != NULL)
+		push_value(L, v);
+	else
+		lua_newtable(L);
+	free(text);
+	json_arena_free(arena);
+}
+
 /* ---- encode ---- */
 
 typedef struct encoder {

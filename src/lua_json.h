@@ -10,4 +10,11 @@
 /* Sets `json` in the table on the stack. */
 void lua_json_open(lua_State *L);
 
+/*
+ * Pushes the table of JSON object members given as text without the
+ * braces (a tag definition's members, catalog.h); NULL or text that does
+ * not parse gives an empty table.
+ */
+void lua_json_push_members(lua_State *L, const char *members);
+
 #endif

@@ -21,6 +21,7 @@
 #include "lua_intervals.h"
 #include "lua_object.h"
 #include "lua_selector.h"
+#include "lua_statesys.h"
 #include "lua_transform.h"
 #include "natural.h"
 #include "runlimit.h"
@@ -440,6 +441,8 @@ t_entities(lua_State *L)
 	trace *d = lua_trace_check(L, 1);
 	uint32_t i, n = catalog_nentities(d->cat);
 
+	if (!lua_isnoneornil(L, 2))
+		return (lua_statesys_entities(L));
 	lua_createtable(L, (int)n, 0);
 	for (i = 0; i < n; i++) {
 		lua_entity_push(L, 1, i);
@@ -467,6 +470,8 @@ t_at(lua_State *L)
 	uint32_t e, n = store_nentities(d->st);
 	store_interval iv;
 
+	if (!lua_isnoneornil(L, 3) || store_values_total(d->st) > 0)
+		return (lua_statesys_at(L));
 	lua_createtable(L, 0, (int)n);
 	for (e = 0; e < n; e++) {
 		size_t len;
@@ -836,6 +841,7 @@ static const luaL_Reg trace_fields[] = {
 	{ "states", field_states },
 	{ "records", field_records },
 	{ "transitions", field_transitions },
+	{ "tags", lua_statesys_field_tags },
 	{ NULL, NULL }
 };
 
@@ -859,7 +865,7 @@ lua_trace_open(lua_State *L)
 		{ NULL, NULL }
 	};
 	const luaL_Reg *methods[] = { trace_methods, lua_transform_methods,
-	    lua_intervals_methods, NULL };
+	    lua_intervals_methods, lua_statesys_trace_methods, NULL };
 
 	lua_object_class(L, TRACE_MT, methods, trace_fields, metamethods);
 	lua_entity_open(L);
