@@ -19,6 +19,7 @@
 #include <lauxlib.h>
 
 #include "json.h"
+#include "util.h"
 
 static const char null_sentinel;	/* its address is json.null */
 
@@ -314,6 +315,22 @@ f_encode(lua_State *L)
 	lua_pushlstring(L, buf, size);
 	free(buf);
 	return (1);
+}
+
+char *
+lua_json_encode(lua_State *L, int idx, size_t *len)
+{
+	const char *s;
+	char *text;
+
+	idx = lua_absindex(L, idx);
+	lua_pushcfunction(L, f_encode);
+	lua_pushvalue(L, idx);
+	lua_call(L, 1, 1);
+	s = lua_tolstring(L, -1, len);
+	text = xstrndup(s, *len);
+	lua_pop(L, 1);
+	return (text);
 }
 
 static const luaL_Reg json_functions[] = {

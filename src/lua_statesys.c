@@ -11,6 +11,7 @@
 #include "lua_json.h"
 #include "lua_trace.h"
 #include "tree.h"
+#include "writer.h"
 
 /* ---- results ---- */
 
@@ -390,7 +391,27 @@ lua_statesys_field_tags(lua_State *L)
 	return (1);
 }
 
+/*
+ * t:write(path) writes the trace as a statemap file (writer.h), all or
+ * nothing; "-" is standard output.
+ */
+static int
+t_write(lua_State *L)
+{
+	trace *d = lua_trace_check(L, 1);
+	const char *path = luaL_checkstring(L, 2);
+	sm_error err;
+	char msg[1024];
+
+	if (writer_save(d, path, &err) != 0) {
+		error_format(&err, msg, sizeof (msg));
+		return (luaL_error(L, "t:write: %s", msg));
+	}
+	return (0);
+}
+
 const luaL_Reg lua_statesys_trace_methods[] = {
+	{ "write", t_write },
 	{ "children", t_children },
 	{ "stats", t_stats },
 	{ NULL, NULL }
