@@ -102,8 +102,13 @@ builder_error(const builder *b)
 
 void
 builder_meta(builder *b, const char *title, const char *host,
-    uint64_t start_sec, uint64_t start_nsec)
+    const char *entity_kind, uint64_t start_sec, uint64_t start_nsec)
 {
+	if (entity_kind != NULL) {
+		free(b->cat->entity_kind);
+		b->cat->entity_kind = xstrndup(entity_kind,
+		    strlen(entity_kind));
+	}
 	if (title != NULL) {
 		free(b->cat->title);
 		b->cat->title = xstrndup(title, strlen(title));

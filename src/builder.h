@@ -42,7 +42,7 @@ const char *builder_error(const builder *b);
 
 /* The metadata (strings copied; NULL leaves one unset). */
 void builder_meta(builder *b, const char *title, const char *host,
-    uint64_t start_sec, uint64_t start_nsec);
+    const char *entity_kind, uint64_t start_sec, uint64_t start_nsec);
 
 /* A state's value by name, or -1. */
 int64_t builder_state(const builder *b, const char *name, size_t len);

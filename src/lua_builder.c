@@ -400,8 +400,8 @@ opt_field_string(lua_State *L, int idx, const char *key)
 }
 
 /*
- * statemap.new{title =, host =, start = {s, ns}, states = ...} -> a
- * builder.
+ * statemap.new{title =, host =, entity_kind =, start = {s, ns}, states =
+ * ...} -> a builder.
  */
 static int
 f_new(lua_State *L)
@@ -409,13 +409,14 @@ f_new(lua_State *L)
 	catalog_state *scratch, *states;
 	uint32_t n, i;
 	lua_Integer sec = 0, nsec = 0;
-	const char *title, *host, *why = NULL;
+	const char *title, *host, *kind, *why = NULL;
 	lbuilder *lb;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
 	title = opt_field_string(L, 1, "title");
 	host = opt_field_string(L, 1, "host");
+	kind = opt_field_string(L, 1, "entity_kind");
 	if (lua_getfield(L, 1, "start") != LUA_TNIL) {
 		if (lua_type(L, -1) != LUA_TTABLE)
 			return (luaL_error(L, "statemap.new: start is "
@@ -448,7 +449,7 @@ f_new(lua_State *L)
 	lb->b = builder_new("(built)", states, n, &why);
 	if (lb->b == NULL)
 		return (luaL_error(L, "statemap.new: %s", why));
-	builder_meta(lb->b, title, host, (uint64_t)sec, (uint64_t)nsec);
+	builder_meta(lb->b, title, host, kind, (uint64_t)sec, (uint64_t)nsec);
 	charge(L, lb, 1);
 	return (1);
 }

@@ -62,7 +62,7 @@ local function round_trip(name, t)
 end
 
 -- A build with every kind of call.
-local b = sm.new { title = "built", host = "h1", start = { 1700000000, 5 },
+local b = sm.new { title = "built", host = "h1", entity_kind = "Thread", start = { 1700000000, 5 },
 	states = { idle = { value = 0, color = "#e0e0e0" }, run = { value = 1 }, io = { value = 2, color = "red" } } }
 check_eq("builder tostring", tostring(b), "<builder>")
 b:describe("Threads/1/Status", "thread 1")
@@ -116,8 +116,8 @@ check_error("a list as tag fields", function() b:tag("run", "t2", { 1, 2 }) end,
 local t = b:finish()
 check_error("a finished builder", function() b:set(60, "x", 0) end, "b:set: this builder has finished")
 check_eq("built: refused calls left no entity", #t:entities(), 4)
-check_eq("built: metadata", { t.title, t.host, t.start, t.begin, t.finish },
-    { "built", "h1", 1700000000 * 1000000000 + 5, 0, 50 })
+check_eq("built: metadata", { t.title, t.host, t.entity_kind, t.start, t.begin, t.finish },
+    { "built", "h1", "Thread", 1700000000 * 1000000000 + 5, 0, 50 })
 check_eq("built: states", t.states, {
 	{ name = "idle", value = 0, color = "#e0e0e0" },
 	{ name = "run", value = 1, color = "#4e79a7" },
@@ -145,7 +145,7 @@ check_eq("built: transforms work on it", t:keep("Threads"):entity("Threads/10/St
 local path = unit.tmpname(".out")
 local f = assert(io.open(path, "w"))
 f:write([[
-{"start": [1700000000, 5], "title": "built", "host": "h1", "states": {"idle": {"value": 0, "color": "#e0e0e0"}, "run": {"value": 1}, "io": {"value": 2, "color": "red"}}}
+{"start": [1700000000, 5], "title": "built", "host": "h1", "entityKind": "Thread", "states": {"idle": {"value": 0, "color": "#e0e0e0"}, "run": {"value": 1}, "io": {"value": 2, "color": "red"}}}
 {"entity": "Threads/1/Status", "description": "thread 1"}
 {"time": "0", "entity": "Threads/1/Status", "state": 0}
 {"time": "10", "entity": "Threads/1/Status", "push": 1, "tag": "t1"}
