@@ -177,16 +177,25 @@ write_datum(writer *w, uint32_t e, size_t i, uint64_t time, int again)
 
 		datum_head(w, e, time != UINT64_MAX ? time :
 		    store_times(st, e)[i]);
+		/* A return to depth 1 is a pop if it gives back the bottom. */
+		if (!again && depth == 1 && prev == 2) {
+			const uint32_t *below = store_below(st, e);
+			uint32_t j = below[i - 1];
+
+			if (states[j] == states[i] && (tags == NULL ||
+			    tags[j] == tags[i]))
+				depth = 0;	/* the pop below */
+		}
 		if (again || depth == 1) {
 			fprintf(w->out, ", \"state\": %u", states[i]);
 			write_tag_member(w, tags != NULL ? tags[i] :
 			    STORE_NONE);
-		} else if (depth == prev + 1) {
+		} else if (depth == prev + 1 && depth > 1) {
 			fprintf(w->out, ", \"push\": %u", states[i]);
 			write_tag_member(w, tags != NULL ? tags[i] :
 			    STORE_NONE);
 		} else {
-			/* One shallower: the state left is the one before. */
+			/* A pop: the state left is the one before. */
 			fprintf(w->out, ", \"pop\": %u", states[i - 1]);
 		}
 	}
