@@ -127,6 +127,21 @@ catalog_tag_id(catalog *cat, uint32_t state, const char *tag, size_t len)
 }
 
 uint32_t
+catalog_find_tag(const catalog *cat, uint32_t state, const char *tag,
+    size_t len)
+{
+	char key[8];
+	uint32_t name = intern_find(cat->tag_names, tag, len), id;
+
+	if (name == INTERN_NONE)
+		return (CATALOG_NO_TAG);
+	memcpy(key, &state, 4);
+	memcpy(key + 4, &name, 4);
+	id = intern_find(cat->tag_keys, key, sizeof (key));
+	return (id == INTERN_NONE ? CATALOG_NO_TAG : id);
+}
+
+uint32_t
 catalog_ntags(const catalog *cat)
 {
 	return (intern_count(cat->tag_keys));

@@ -102,6 +102,9 @@ void catalog_set_description(catalog *cat, uint32_t entity, const char *text,
 uint32_t catalog_tag_id(catalog *cat, uint32_t state, const char *tag,
     size_t len);
 uint32_t catalog_ntags(const catalog *cat);
+/* The id of the (state, tag) pair, or CATALOG_NO_TAG if it has none. */
+uint32_t catalog_find_tag(const catalog *cat, uint32_t state,
+    const char *tag, size_t len);
 
 /* Replaces the definition members of a tag (takes ownership of members). */
 void catalog_define_tag(catalog *cat, uint32_t tag, char *members);

@@ -7,6 +7,7 @@
 
 #include "batchq.h"
 #include "coalesce.h"
+#include "detail.h"
 #include "duration.h"
 #include "error.h"
 #include "ingest.h"
@@ -15,6 +16,7 @@
 #include "smap.h"
 #include "svg.h"
 #include "threads.h"
+#include "trace.h"
 #include "util.h"
 
 /*
@@ -243,23 +245,99 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 	return (0);
 }
 
+/*
+ * The SVG's detail block (detail.h), or NULL: the windows come from the
+ * files loaded again, into stores, when there are bytes for them.  A
+ * file that cannot be loaded again (standard input, or one changed
+ * since) leaves the block with the counts alone.
+ */
+static char *
+make_detail(const classic_options *o, const smap *maps, size_t n,
+    const size_t *order, char *const *files, svg_options *so, size_t *len)
+{
+	trace **traces = NULL;
+	uint64_t bytes, data = 0;
+	char *text;
+	size_t i;
+
+	if (o->detail == 0)
+		return (NULL);
+	if (!detail_merged(maps, n)) {
+		so->detail_exact = 1;
+		return (NULL);
+	}
+	/* What loading the files again would hold: every datum. */
+	for (i = 0; i < n; i++)
+		data += maps[i].cat->ndata;
+	bytes = detail_bytes(o->detail, data);
+	for (i = 0; i < n && bytes > 0; i++)
+		if (strcmp(files[i], "-") == 0)
+			bytes = 0;
+	if (bytes > 0) {
+		trace_options to;
+		sm_error err;
+
+		memset(&to, 0, sizeof (to));
+		to.ignore_tags = o->ignore_tags;
+		to.filter = o->filter;
+		traces = xcalloc(n, sizeof (trace *));
+		for (i = 0; i < n; i++) {
+			if ((traces[i] = trace_load(files[i], &to, &err)) !=
+			    NULL)
+				continue;
+			{
+				char msg[sizeof (err.file) +
+				    sizeof (err.message) + 64];
+
+				error_format(&err, msg, sizeof (msg));
+				fprintf(stderr, "statemap-lua: no finer detail: "
+				    "%s\n", msg);
+			}
+			break;
+		}
+		if (i < n) {
+			while (i-- > 0)
+				trace_release(traces[i]);
+			free(traces);
+			traces = NULL;
+		}
+	}
+	text = detail_json(maps, n, order, (const trace *const *)traces,
+	    so->strip_width, o->coalesce, bytes, len);
+	for (i = 0; traces != NULL && i < n; i++)
+		trace_release(traces[i]);
+	free(traces);
+	return (text);
+}
+
 static int
 write_output(const classic_options *o, const smap *maps, size_t n,
-    const size_t *order, sm_error *err)
+    const size_t *order, char *const *files, sm_error *err)
 {
 	svg_options so;
 	outfile of;
+	char *detail = NULL;
+	int rv;
 
 	svg_defaults(&so);
 	so.strip_height = o->strip_height;
 	so.labels = o->labels;
-	if (outfile_open(&of, o->output, err) != 0)
+	if (o->format == FORMAT_SVG) {
+		detail = make_detail(o, maps, n, order, files, &so,
+		    &so.detail_len);
+		so.detail = detail;
+	}
+	if (outfile_open(&of, o->output, err) != 0) {
+		free(detail);
 		return (-1);
+	}
 	if (o->format == FORMAT_JSON)
 		jsonout_write(of.fp, maps, n, order);
 	else
 		svg_write(of.fp, maps, n, order, &so);
-	return (outfile_commit(&of, err));
+	rv = outfile_commit(&of, err);
+	free(detail);
+	return (rv);
 }
 
 int
@@ -299,7 +377,7 @@ classic_run(const classic_options *o, char *const *files, int nfiles)
 	    &err) != 0)
 		goto out;
 	if (!o->dry_run &&
-	    write_output(o, maps, (size_t)nfiles, order, &err) != 0)
+	    write_output(o, maps, (size_t)nfiles, order, files, &err) != 0)
 		goto out;
 	rv = 0;
 out:

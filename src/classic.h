@@ -3,7 +3,10 @@
  * statemap out (interactive SVG, or JSON), as the reference tool does.
  *
  * Each file is streamed through the coalescer (no store), so memory is
- * bounded by entities and rectangles.  The first file's bounds become the
+ * bounded by entities and rectangles.  Only the SVG's finer windows
+ * (--detail, detail.h) need the transitions again: then, once the
+ * coalescing is done, the files are loaded into stores (through the
+ * cache, as scripts load them), unless one is standard input.  The first file's bounds become the
  * bounds of every later file, converted through each file's own metadata
  * start.  Nothing is written until every file has been read and sorted,
  * so an error leaves no output behind.
@@ -33,6 +36,11 @@ typedef struct classic_options {
 	classic_format format;	/* -T */
 	unsigned strip_height;	/* -h */
 	label_mode labels;	/* --labels */
+	/*
+	 * --detail: bytes of finer coalescings in the SVG (detail.h), 0 for
+	 * none, DETAIL_AUTO for the default.
+	 */
+	uint64_t detail;
 } classic_options;
 
 /* Runs the command; returns the exit status (errors already printed). */

@@ -9,6 +9,7 @@ typedef struct rect {
 	uint64_t start, duration;
 	uint32_t prev, next;
 	uint32_t entity;
+	uint32_t count;		/* intervals with time in it (saturating) */
 	coalesce_tag *tags;
 	uint32_t ntags, tags_cap;
 } rect;
@@ -218,6 +219,13 @@ states_of(const coalesce *c, uint32_t r)
 	return (&c->state_time[(size_t)r * c->nstates]);
 }
 
+/* a + b, at most UINT32_MAX: a count that large only says "very many". */
+static uint32_t
+count_add(uint32_t a, uint32_t b)
+{
+	return (b > UINT32_MAX - a ? UINT32_MAX : a + b);
+}
+
 static uint32_t
 rect_alloc(coalesce *c)
 {
@@ -340,6 +348,7 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 	if (!entry_less(&arrival, &c->heap[0]))
 		return (0);
 	last->duration += duration;
+	last->count = count_add(last->count, duration > 0);
 	states_of(c, e->last)[e->state] += duration;
 	if (e->tag != COALESCE_NO_TAG)
 		add_tag_time(last, e->tag, duration);
@@ -368,6 +377,7 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 
 	x->start = e->start;
 	x->duration = end - e->start;
+	x->count = x->duration > 0;
 	x->entity = id;
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
@@ -452,6 +462,7 @@ absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 	uint32_t i;
 
 	s->duration += v->duration;
+	s->count = count_add(s->count, v->count);
 	for (i = 0; i < c->nstates; i++)
 		st[i] += vt[i];
 	merge_tags(c, s, v);
@@ -601,7 +612,8 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 
 void
 coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
-    const uint64_t *states, const coalesce_tag *tags, size_t ntags)
+    uint64_t count, const uint64_t *states, const coalesce_tag *tags,
+    size_t ntags)
 {
 	ent_state *e = entity_get(c, id);
 	uint32_t r = rect_alloc(c);
@@ -611,6 +623,7 @@ coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
 	e->seen = 1;
 	x->start = start;
 	x->duration = duration;
+	x->count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
 	x->entity = id;
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
@@ -662,6 +675,7 @@ coalesce_get(const coalesce *c, uint32_t r, coalesce_rect *out)
 
 	out->start = x->start;
 	out->duration = x->duration;
+	out->count = x->count;
 	out->states = states_of(c, r);
 	out->tags = x->tags;
 	out->ntags = x->ntags;

@@ -60,6 +60,12 @@ typedef struct coalesce_tag {
 typedef struct coalesce_rect {
 	uint64_t start;		/* ns since the metadata start */
 	uint64_t duration;
+	/*
+	 * The intervals with time it stands for (1: one transition, exact;
+	 * more: merged), at most UINT32_MAX.  Zero-length ones (two data at
+	 * one time) count for nothing, as in viewport.h's answers.
+	 */
+	uint64_t count;
 	const uint64_t *states;	/* ns in each state, nstates entries */
 	const coalesce_tag *tags; /* ascending tag id */
 	size_t ntags;
@@ -86,13 +92,14 @@ void coalesce_finish(coalesce *c, uint64_t last_time);
 /*
  * Appends a rectangle made elsewhere (viewport.h's answers) after the
  * entity's others, as a final one: no merging, nothing enters the set.
- * states has nstates entries; tags ascend by id.  So the writers, which
- * read coalescers, can draw those rectangles too.  Not to be mixed with
- * coalesce_datum on one coalescer.
+ * count is the transitions it stands for; states has nstates entries;
+ * tags ascend by id.  So the writers, which read coalescers, can draw
+ * those rectangles too.  Not to be mixed with coalesce_datum on one
+ * coalescer.
  */
 void coalesce_put(coalesce *c, uint32_t entity, uint64_t start,
-    uint64_t duration, const uint64_t *states, const coalesce_tag *tags,
-    size_t ntags);
+    uint64_t duration, uint64_t count, const uint64_t *states,
+    const coalesce_tag *tags, size_t ntags);
 
 /* Rectangles in the ordered set (what the reference reports). */
 uint64_t coalesce_size(const coalesce *c);

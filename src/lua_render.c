@@ -8,7 +8,8 @@
  * `trace = t` (with `entities`, `events`) stands for a single panel.  A
  * panel's entities default to the order of first appearance.  Output is
  * PNG, SVG or PDF by the file's extension; `interactive = true` with an
- * .svg writes the command line's interactive statemap instead.
+ * .svg writes the command line's interactive statemap instead, with its
+ * finer coalescings for zooming within `detail` bytes (detail.h).
  */
 #include "lua_render.h"
 
@@ -17,6 +18,7 @@
 #include <lauxlib.h>
 
 #include "color.h"
+#include "detail.h"
 #include "lua_trace.h"
 #include "render.h"
 #include "svg.h"
@@ -104,6 +106,38 @@ opt_color(lua_State *L, int t, const char *key, color dflt)
 		    "a CSS name)", key);
 	lua_pop(L, 1);
 	return (c);
+}
+
+/* detail: bytes (an integer or "4M"), false or 0 for none. */
+static uint64_t
+opt_detail(lua_State *L, int t, uint64_t dflt)
+{
+	uint64_t v = dflt;
+	int ok = 1;
+
+	lua_getfield(L, t, "detail");
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		return (dflt);
+	}
+	if (lua_isboolean(L, -1) && !lua_toboolean(L, -1)) {
+		v = 0;
+	} else if (lua_isinteger(L, -1)) {
+		lua_Integer i = lua_tointeger(L, -1);
+
+		ok = i >= 0 && i <= DETAIL_MAX;
+		v = (uint64_t)i;
+	} else if (lua_type(L, -1) == LUA_TSTRING) {
+		ok = detail_parse_size(lua_tostring(L, -1), &v) == 0;
+	} else {
+		ok = 0;
+	}
+	if (!ok)
+		luaL_error(L, "render: detail must be a size in bytes (an "
+		    "integer, or a string such as \"4M\") up to 1G, or 0 or "
+		    "false for none");
+	lua_pop(L, 1);
+	return (v);
 }
 
 static uint64_t
@@ -243,6 +277,7 @@ f_render(lua_State *L)
 
 	render_defaults(&o, panels[0].d);
 	o.interactive = opt_boolean(L, 1, "interactive", 0);
+	o.detail = opt_detail(L, 1, o.detail);
 	if (o.interactive)
 		o.width = SVG_STRIP_WIDTH;
 	o.width = (unsigned)opt_integer(L, 1, "width", o.width, 1, 32767);

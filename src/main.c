@@ -12,6 +12,7 @@
 #include "cache.h"
 #include "classic.h"
 #include "coalesce.h"
+#include "detail.h"
 #include "duration.h"
 #include "fatal.h"
 #include "lua_repl.h"
@@ -53,6 +54,9 @@ static const char usage_text[] =
 "  -T, --format FORMAT      svg (default) or json\n"
 "      --labels WHAT        label rows with both (default: the name and the\n"
 "                           description), name or description\n"
+"      --detail SIZE        embed finer coalescings for zooming into the\n"
+"                           SVG, within SIZE bytes (K, M, G; default 4M for\n"
+"                           up to 2 million transitions; 0: none)\n"
 "      --no-cache           neither use nor write the cache of traces that\n"
 "                           scripts load (the classic statemap streams)\n"
 "      --clear-cache        remove every entry of that cache, and exit\n"
@@ -409,12 +413,13 @@ main(int argc, char **argv)
 		{ "serve", no_argument, NULL, 'W' },
 		{ "port", required_argument, NULL, 'P' },
 		{ "bind", required_argument, NULL, 'B' },
+		{ "detail", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	classic_options o;
 	const char *b = NULL, *e = NULL, *d = NULL, *filter = NULL;
 	const char *port = NULL, *bind = NULL;	/* --serve */
-	int serve = 0;
+	int serve = 0, detail_given = 0;
 	regex_t re;
 	script_limits limits;
 	repl_options ro;
@@ -439,6 +444,7 @@ main(int argc, char **argv)
 	o.coalesce = COALESCE_BUDGET;
 	o.strip_height = SVG_STRIP_HEIGHT;
 	o.format = FORMAT_SVG;
+	o.detail = DETAIL_AUTO;
 	while ((c = getopt_long(argc, argv, ":b:e:d:c:s:S:ih:f:no:T:",
 	    longopts, NULL)) != -1) {
 		switch (c) {
@@ -473,6 +479,13 @@ main(int argc, char **argv)
 			if (label_mode_parse(optarg, &o.labels) != 0)
 				usage_error("unknown label mode \"%s\": expected "
 				    "both, name or description", optarg);
+			break;
+		case 'D':
+			if (detail_parse_size(optarg, &o.detail) != 0)
+				usage_error("invalid detail size \"%s\": expected "
+				    "bytes, with K, M or G, up to 1G (0: none)",
+				    optarg);
+			detail_given = 1;
 			break;
 		case 'W': serve = 1; break;
 		case 'P': port = optarg; break;
@@ -516,6 +529,9 @@ main(int argc, char **argv)
 	}
 	if (!serve && (port != NULL || bind != NULL))
 		usage_error("%s", "--port and --bind go with --serve");
+	if (detail_given && (serve || o.format == FORMAT_JSON))
+		usage_error("%s", "--detail is for the SVG: it does not go with "
+		    "--serve or -T json");
 	if (serve) {
 		rv = serve_command(&o, argv + optind, argc - optind, port,
 		    bind);

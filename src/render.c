@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "coalesce.h"
+#include "detail.h"
 #include "duration.h"
 #include "intern.h"
 #include "outfile.h"
@@ -146,6 +147,7 @@ render_defaults(render_options *o, const trace *d)
 	o->foreground = black;
 	o->empty = white;	/* under the no-data hatch */
 	o->legend = 1;
+	o->detail = DETAIL_AUTO;
 }
 
 /* ---- drawing ---- */
@@ -1160,6 +1162,7 @@ render_interactive(const char *path, const render_options *o,
 	smap *maps = xcalloc(n, sizeof (smap));
 	size_t *order = xcalloc(n, sizeof (size_t)), i;
 	const char *stopped = NULL;
+	char *detail = NULL;
 	svg_options so;
 	outfile of;
 	int rv = -1;
@@ -1175,12 +1178,32 @@ render_interactive(const char *path, const render_options *o,
 			stopped = maps[i].stopped;
 		order[i] = i;
 	}
+	if (stopped == NULL && o->detail != 0) {
+		/* The command line's detail, from the traces at hand. */
+		const trace **traces = xcalloc(n, sizeof (trace *));
+		uint64_t data = 0;
+
+		for (i = 0; i < n; i++) {
+			traces[i] = panels[i].d;
+			data += store_total(panels[i].d->st);
+		}
+		if (!detail_merged(maps, n))
+			so.detail_exact = 1;
+		else
+			detail = detail_json(maps, n, order,
+			    (const trace *const *)traces,
+			    so.strip_width, o->budget, detail_bytes(o->detail,
+			    data), &so.detail_len);
+		so.detail = detail;
+		free(traces);
+	}
 	if (stopped != NULL)
 		error_at(err, path, 0, 0, "%s", stopped);
 	else if (outfile_open(&of, path, err) == 0) {
 		svg_write(of.fp, maps, n, order, &so);
 		rv = outfile_commit(&of, err);
 	}
+	free(detail);
 	for (i = 0; i < n; i++)
 		smap_free(&maps[i]);
 	free(maps);

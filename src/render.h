@@ -65,6 +65,12 @@ typedef struct render_options {
 	 * panels, the span, budget and labels count.
 	 */
 	int interactive;
+	/*
+	 * With interactive: bytes of finer coalescings embedded for zooming
+	 * (detail.h), 0 for none, DETAIL_AUTO (the default) as the command
+	 * line's default.
+	 */
+	uint64_t detail;
 	label_mode labels;		/* entity labels (label.h) */
 	const char *title;		/* NULL: the first trace's title */
 	unsigned width;			/* of the whole picture, pixels */
@@ -84,7 +90,8 @@ typedef struct render_options {
  * Fills o with the defaults for a picture of d: RENDER_WIDTH wide (an
  * interactive statemap's strips are SVG_STRIP_WIDTH), RENDER_ROW_HEIGHT
  * rows, all of d's window, COALESCE_BUDGET rectangles, names and
- * descriptions as labels, black on white, the hatch on white.
+ * descriptions as labels, black on white, the hatch on white, the
+ * default detail.
  */
 void render_defaults(render_options *o, const trace *d);
 

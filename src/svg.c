@@ -130,18 +130,44 @@ json_filter_close(void *cookie)
 	return (0);
 }
 
-static void
-write_json_cdata(FILE *out, const smap *maps, size_t n, const size_t *order)
+/* A stream into the filter above, to out. */
+static FILE *
+json_filter_open(json_filter *f, FILE *out)
 {
 	cookie_io_functions_t io = { NULL, json_filter_write, NULL,
 	    json_filter_close };
-	json_filter f = { out, { 0, 0 }, 0 };
 	FILE *fp;
 
-	if ((fp = fopencookie(&f, "w", io)) == NULL)
+	f->out = out;
+	f->nheld = 0;
+	if ((fp = fopencookie(f, "w", io)) == NULL)
 		out_of_memory(BUFSIZ);
+	return (fp);
+}
+
+static void
+write_json_cdata(FILE *out, const smap *maps, size_t n, const size_t *order)
+{
+	json_filter f;
+	FILE *fp = json_filter_open(&f, out);
+
 	jsonout_write(fp, maps, n, order);
 	fclose(fp);
+}
+
+/* The detail block (detail.h): JSON text, filtered as the data block. */
+static void
+write_detail(FILE *out, const svg_options *opts)
+{
+	json_filter f;
+	FILE *fp;
+
+	fputs("<script type=\"application/json\" id=\"statemap-detail\">"
+	    "<![CDATA[\n", out);
+	fp = json_filter_open(&f, out);
+	fwrite(opts->detail, 1, opts->detail_len, fp);
+	fclose(fp);
+	fputs("]]></script>\n", out);
 }
 
 
@@ -156,8 +182,8 @@ escape_cstring(FILE *out, const char *s)
  * statemaps.  Worked out in integers: as a double it can be 2^64, which
  * no uint64_t holds (times run to 2^64 - 1, and begin may be negative).
  */
-static uint64_t
-span_of(const smap *m)
+uint64_t
+svg_span(const smap *m)
 {
 	uint64_t end = m->end, before;
 
@@ -585,6 +611,9 @@ svg_defaults(svg_options *opts)
 	opts->strip_height = SVG_STRIP_HEIGHT;
 	opts->strip_width = SVG_STRIP_WIDTH;
 	opts->labels = LABEL_BOTH;
+	opts->detail = NULL;
+	opts->detail_len = 0;
+	opts->detail_exact = 0;
 }
 
 void
@@ -592,7 +621,7 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
     const svg_options *opts)
 {
 	label_mode labels = opts->labels;
-	uint64_t span_ns = span_of(&maps[0]);
+	uint64_t span_ns = svg_span(&maps[0]);
 	double span = (double)span_ns;
 	unsigned width = opts->strip_width, height = TOP_MARGIN, legend_y;
 	unsigned column = label_column(maps, n, opts, labels);
@@ -625,8 +654,9 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 	    "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
-	    "data-span=\"%.0f\">\n", total_width, height, total_width,
-	    height, span);
+	    "data-span=\"%.0f\"%s>\n", total_width, height, total_width,
+	    height, span, opts->detail_exact && opts->detail == NULL ?
+	    " data-detail=\"exact\"" : "");
 	write_style(out);
 
 	title = smap_title(maps, n);
@@ -684,6 +714,8 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	    "<![CDATA[\n", out);
 	write_json_cdata(out, maps, n, order);
 	fputs("]]></script>\n", out);
+	if (opts->detail != NULL)
+		write_detail(out, opts);
 	write_viewer(out);
 	fputs("</svg>\n", out);
 	free(mix);

@@ -37,10 +37,26 @@ typedef struct svg_options {
 	 * cuts longer ones.
 	 */
 	label_mode labels;
+	/*
+	 * The detail block (detail.h), JSON text written after the data
+	 * block as id "statemap-detail"; NULL: none.  detail_exact marks the
+	 * root element data-detail="exact" (every rectangle is one
+	 * transition) instead.
+	 */
+	const char *detail;
+	size_t detail_len;
+	int detail_exact;
 } svg_options;
 
-/* The defaults: SVG_STRIP_HEIGHT, SVG_STRIP_WIDTH, LABEL_BOTH. */
+/* The defaults: SVG_STRIP_HEIGHT, SVG_STRIP_WIDTH, LABEL_BOTH, no detail. */
 void svg_defaults(svg_options *opts);
+
+/*
+ * The time span (ns, at least 1) the strips' width stands for, shared by
+ * stacked statemaps: maps[0]'s window, to its end bound if that is later
+ * than its data (the root element's data-span).
+ */
+uint64_t svg_span(const smap *m);
 
 /* order[i] is the index in maps of the i-th statemap, top to bottom. */
 void svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,

@@ -10,7 +10,16 @@
  * Every string from the trace reaches the page through textContent or
  * setAttribute, never through markup.  Zooming only changes the viewBox
  * of each statemap's <svg>; clicks look rectangles up by binary search in
- * the embedded data, so neither walks the DOM.
+ * the data, so neither walks the DOM.
+ *
+ * One viewer, two sources of data.  A file is its data block (the -T json
+ * document, drawn by the SVG itself) and, if written with --detail, finer
+ * windows of the same trace (the statemap-detail block): once the view
+ * settles inside one, its rectangles are painted instead.  The live page
+ * (statemap-lua --serve) asks its server for every view it settles on.
+ * Either way the answer is painted into a canvas per statemap, and the
+ * rows' data (clicks, panel, legend counts, highlights) are the answer's.
+ * An indicator above the strips says whether what is on screen is exact.
  */
 (function () {
 	'use strict';
@@ -21,10 +30,21 @@
 	const MAX_ZOOM = 1e4;	/* float precision of the drawing, see fixRects */
 	const LINE = 14;
 
+	const LIVE_MIN = 100;	/* the narrowest view with a source, ns */
+	const LIVE_DELAY = 150;	/* ms after the last zoom or pan: ask the server */
+	const DETAIL_DELAY = 60;	/* ms: paint an embedded window */
+
 	const doc = document;
 	const root = doc.documentElement;
 	const data = JSON.parse(doc.getElementById('statemap-data').textContent);
 	const span = Math.max(Number(root.getAttribute('data-span')) || 1, 1);
+	/* The live page's link to its server (page.c), if this is one. */
+	const liveBlock = doc.getElementById('statemap-live');
+	const live = liveBlock ? (window.statemapLive || JSON.parse(liveBlock.textContent)) : null;
+	/* Finer windows written with --detail, and level 0's counts (detail.h). */
+	const detailBlock = doc.getElementById('statemap-detail');
+	const detail = detailBlock ? JSON.parse(detailBlock.textContent) : null;
+	const allExact = root.getAttribute('data-detail') === 'exact';
 
 	/* ---- small helpers ---- */
 
@@ -132,7 +152,16 @@
 			if (g.tagName === 'g')
 				m.groups.push(g);
 		}
+		const counts = detail && Array.isArray(detail.counts) ? detail.counts[i] || [] : [];
 		sm.entities.forEach(function (e, k) {
+			/* Each rectangle's n, the transitions it stands for, if known. */
+			const c = allExact ? 1 : counts[k];
+			e.rects.forEach(function (r, j) {
+				if (c === 1)
+					r.n = 1;
+				else if (Array.isArray(c) && typeof c[j] === 'number')
+					r.n = c[j];
+			});
 			m.rows.push({ map: m, k: k, name: e.name, description: e.description,
 			    rects: e.rects });
 			m.byName.set(e.name, k);
@@ -173,7 +202,26 @@
 	/* ---- the view: [t0, t0 + w) in ns from the window's begin ---- */
 
 	const view = { t0: 0, w: span };
-	const minWidth = Math.max(span / MAX_ZOOM, 1);
+	/*
+	 * The embedded windows the viewer can use: those of the file's own
+	 * shape (each statemap and row in the data block's order).
+	 */
+	const windows = (detail && Array.isArray(detail.windows) ? detail.windows : []).filter(function (w) {
+		return Array.isArray(w.statemaps) && w.statemaps.length === data.statemaps.length &&
+		    w.statemaps.every(function (sm, i) {
+			return Array.isArray(sm.entities) &&
+			    sm.entities.length === data.statemaps[i].entities.length;
+		    }) && w.to > w.from;
+	});
+	/*
+	 * The deepest zoom: 1/MAX_ZOOM of the span for the drawing alone;
+	 * with finer data (painted at the view's own scale) 1/MAX_ZOOM of the
+	 * finest window, and down to LIVE_MIN from a server.
+	 */
+	const finest = windows.reduce(function (a, w) { return Math.min(a, w.to - w.from); }, span);
+	const minWidth = live ? Math.min(span, LIVE_MIN) :
+	    windows.length > 0 ? Math.min(span, Math.max(1, finest / MAX_ZOOM)) :
+	    Math.max(span / MAX_ZOOM, 1);
 	let precise = false;
 
 	function xOf(off) {
@@ -221,6 +269,8 @@
 	 */
 	function fixRects() {
 		precise = true;
+		if (drawn.canvas)
+			return;
 		maps.forEach(function (m) {
 			m.rows.forEach(function (row, k) {
 				const g = m.groups[k];
@@ -242,10 +292,7 @@
 		clampView();
 		if (!precise && span / view.w > 8)
 			fixRects();
-		const vx = view.t0 / span * W, vw = view.w / span * W;
-		maps.forEach(function (m) {
-			m.svg.setAttribute('viewBox', vx + ' 0 ' + vw + ' ' + m.h);
-		});
+		placeMaps();
 		drawAxis();
 		placeEvents();
 		drawBars();
@@ -253,6 +300,21 @@
 		/* What the panel says of the visible span, or of events in view. */
 		if (selRow || tagSel || (stateSel && stateSel.field && bars.length === 0))
 			drawPanel();
+		schedule();
+		indicator();
+	}
+
+	/*
+	 * Each statemap's viewBox: the view in the coordinates of what is
+	 * drawn, the SVG's own rectangles ([0, span) across the strips) or a
+	 * painted answer (its range across the strips).
+	 */
+	function placeMaps() {
+		const r = drawn.range;
+		const vx = (view.t0 - r.t0) / r.w * W, vw = view.w / r.w * W;
+		maps.forEach(function (m) {
+			m.svg.setAttribute('viewBox', vx + ' 0 ' + vw + ' ' + m.h);
+		});
 	}
 
 	/* ---- time axis and span label ---- */
@@ -472,6 +534,7 @@
 	window.addEventListener('resize', function () {
 		layout();
 		drawPanel();
+		schedule();
 	});
 
 	/* ---- buttons ---- */
@@ -678,6 +741,8 @@
 		line('from ' + fmtAt(rect.start - m.json.begin) + ' to ' +
 		    fmtAt(rect.start + rect.duration - m.json.begin) + ' (' + fmt(rect.duration) + ')',
 		    'statemap-panel-rect');
+		if (rect.n > 1)
+			line('merged: ' + rect.n + ' transitions', 'statemap-panel-small', 10);
 		tagLines(m, rect);
 	}
 
@@ -990,6 +1055,8 @@
 	/* Classes naming each rectangle's states, so a selection is one CSS rule. */
 	function classifyRects() {
 		classified = true;
+		if (drawn.canvas)
+			return;
 		maps.forEach(function (m) {
 			m.rows.forEach(function (row, k) {
 				const g = m.groups[k];
@@ -1048,7 +1115,9 @@
 	 */
 	function fade() {
 		let css = '';
-		if (tagSel) {
+		if (drawn.canvas) {
+			/* Painted: paint() asks fadeOf of each rectangle. */
+		} else if (tagSel) {
 			maps.forEach(function (m) {
 				css += '#statemap-' + m.index + ' g > rect:not(.sm-tag) { opacity: 0.12; }\n';
 			});
@@ -1065,7 +1134,32 @@
 			});
 		}
 		dynStyle.textContent = css;
-		root.classList.toggle('statemap-fading', css !== '');
+		root.classList.toggle('statemap-fading', css !== '' || (drawn.canvas && (tagSel !== null ||
+		    stateSel !== null)));
+		if (drawn.canvas)
+			paint();
+	}
+
+	/* How opaque a painted rectangle is under the selection, as fade() makes them. */
+	function fadeOf(m, r) {
+		if (tagSel) {
+			const hit = tagSel.hit.get(m);
+			if (hit && hit.size > 0) {
+				for (const id in r.tags) {
+					if (hit.has(id) && r.tags[id] > 0)
+						return 1;
+				}
+			}
+			return 0.12;
+		}
+		if (stateSel && m.legend === stateSel.legend) {
+			for (const n of stateSel.names) {
+				if (r.states[n] > 0)
+					return 1;
+			}
+			return 0.15;
+		}
+		return 1;
 	}
 
 	/*
@@ -1080,20 +1174,36 @@
 			tagSel = null;
 		} else {
 			tagSel = { field: field, value: value, states: states.slice(),
-			    stats: { rects: 0, rows: 0, time: 0 } };
+			    stats: { rects: 0, rows: 0, time: 0 }, hit: new Map() };
 		}
+		markTags();
+		fade();
+		drawPanel();
+	}
+
+	/*
+	 * The tags with the highlighted value (per statemap), and the
+	 * rectangles with time in them: counted, and marked when the SVG
+	 * draws them (after new data too).
+	 */
+	function markTags() {
 		const stats = tagSel ? tagSel.stats : null;
+		if (stats) {
+			stats.rects = stats.rows = stats.time = 0;
+			tagSel.hit.clear();
+		}
 		maps.forEach(function (m) {
 			const hit = new Set();
 			if (tagSel) {
 				m.json.tags.forEach(function (tag, id) {
-					if (inStates(m, tag, tagSel.states) && tagValue(tag, field) === value)
+					if (inStates(m, tag, tagSel.states) && tagValue(tag, tagSel.field) === tagSel.value)
 						hit.add(String(id));
 				});
+				tagSel.hit.set(m, hit);
 			}
 			m.rows.forEach(function (row, k) {
 				const g = m.groups[k];
-				const rs = g ? g.getElementsByTagName('rect') : [];
+				const rs = g && !drawn.canvas ? g.getElementsByTagName('rect') : [];
 				let any = false;
 				for (let i = 0; i < row.rects.length; i++) {
 					let t = 0;
@@ -1115,8 +1225,6 @@
 					stats.rows++;
 			});
 		});
-		fade();
-		drawPanel();
 	}
 
 	/* ---- events: marks on their entity's strip, arrows to targets ---- */
@@ -1134,52 +1242,94 @@
 	const eventMarks = [];
 	const eventsByRow = new Map();
 	const DENSE = Math.max(60, Math.round(allRows.length * 1.5));
-	let eventsShown = true, eventsDense = false;
-	maps.forEach(function (m) {
-		const evs = m.json.events || [];
-		if (evs.length === 0)
-			return;
-		const clip = el('clipPath', { id: 'statemap-clip-' + m.index }, defs);
-		el('rect', { x: X0, y: m.y, width: W, height: m.h }, clip);
-		const g = el('g', { 'clip-path': 'url(#statemap-clip-' + m.index + ')' }, eventLayer);
-		evs.forEach(function (ev) {
-			const k = m.byName.get(ev.entity);
-			if (k === undefined)
+	let eventsShown = true, eventsDense = false, eventsButton = null;
+
+	/* What tells one event from another across documents. */
+	function eventKey(rec) {
+		const ev = rec.ev;
+		return [rec.map.index, ev.time, ev.entity, ev.event, ev.target].join('\u0000');
+	}
+
+	/*
+	 * The marks of the events in docs[i], the document of statemap i
+	 * (the data block's, or an answer's), replacing any before; the
+	 * selected event stays selected if it is among them.
+	 */
+	function buildEvents(docs) {
+		const key = eventSel ? eventKey(eventSel) : null;
+		let omitted = 0;
+		eventMarks.length = 0;
+		eventsByRow.clear();
+		clear(eventLayer);
+		eventHover = null;
+		eventSel = null;
+		maps.forEach(function (m) {
+			const sm = docs[m.index] || {};
+			const evs = Array.isArray(sm.events) ? sm.events : [];
+			omitted += sm.events_omitted || 0;
+			if (evs.length === 0)
 				return;
-			const y = m.y + (k + 0.5) * m.stripH;
-			const mark = el('g', { class: 'statemap-event' }, g);
-			const tk = ev.target === null ? undefined : m.byName.get(ev.target);
-			/* A tick on the top of the strip: a comb, not a sliver of state. */
-			el('line', { x1: 0, y1: m.y + k * m.stripH, x2: 0,
-			    y2: m.y + (k + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
-			if (tk !== undefined && tk !== k) {
-				const yt = m.y + (tk + 0.5) * m.stripH;
-				const dy = yt > y ? -3 : 3;
-				el('line', { x1: 0, y1: y, x2: 0, y2: yt + dy,
-				    class: 'statemap-event-arrow', 'marker-end': 'url(#statemap-arrow)' }, mark);
+			if (!doc.getElementById('statemap-clip-' + m.index)) {
+				const clip = el('clipPath', { id: 'statemap-clip-' + m.index }, defs);
+				el('rect', { x: X0, y: m.y, width: W, height: m.h }, clip);
 			}
-			const r = Math.max(2, Math.min(4, m.stripH / 2.5));
-			el('path', { d: 'M0,' + (y - r) + ' l' + r + ',' + r + ' l' + (-r) + ',' + r +
-			    ' l' + (-r) + ',' + (-r) + ' z', class: 'statemap-event-marker' }, mark);
-			el('title', {}, mark).textContent = eventText(ev, m);
-			const rec = { ev: ev, map: m, mark: mark, rows: [m.rows[k]] };
-			if (tk !== undefined)
-				rec.rows.push(m.rows[tk]);
-			rec.rows.forEach(function (row) {
-				if (!eventsByRow.has(row))
-					eventsByRow.set(row, []);
-				eventsByRow.get(row).push(rec);
+			const g = el('g', { 'clip-path': 'url(#statemap-clip-' + m.index + ')' }, eventLayer);
+			evs.forEach(function (ev) {
+				const k = m.byName.get(ev.entity);
+				if (k === undefined)
+					return;
+				const y = m.y + (k + 0.5) * m.stripH;
+				const mark = el('g', { class: 'statemap-event' }, g);
+				const tk = ev.target === null ? undefined : m.byName.get(ev.target);
+				/* A tick on the top of the strip: a comb, not a sliver of state. */
+				el('line', { x1: 0, y1: m.y + k * m.stripH, x2: 0,
+				    y2: m.y + (k + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
+				if (tk !== undefined && tk !== k) {
+					const yt = m.y + (tk + 0.5) * m.stripH;
+					const dy = yt > y ? -3 : 3;
+					el('line', { x1: 0, y1: y, x2: 0, y2: yt + dy,
+					    class: 'statemap-event-arrow', 'marker-end': 'url(#statemap-arrow)' }, mark);
+				}
+				const r = Math.max(2, Math.min(4, m.stripH / 2.5));
+				el('path', { d: 'M0,' + (y - r) + ' l' + r + ',' + r + ' l' + (-r) + ',' + r +
+				    ' l' + (-r) + ',' + (-r) + ' z', class: 'statemap-event-marker' }, mark);
+				el('title', {}, mark).textContent = eventText(ev, m);
+				const rec = { ev: ev, map: m, mark: mark, rows: [m.rows[k]] };
+				if (tk !== undefined)
+					rec.rows.push(m.rows[tk]);
+				rec.rows.forEach(function (row) {
+					if (!eventsByRow.has(row))
+						eventsByRow.set(row, []);
+					eventsByRow.get(row).push(rec);
+				});
+				mark.addEventListener('mouseenter', function () { eventHover = rec; drawPanel(); });
+				mark.addEventListener('mouseleave', function () { eventHover = null; drawPanel(); });
+				mark.addEventListener('mousedown', function (e) { e.stopPropagation(); });
+				mark.addEventListener('click', function (e) {
+					e.stopPropagation();
+					selectEvent(rec);
+				});
+				if (key !== null && eventKey(rec) === key)
+					eventSel = rec;
+				eventMarks.push(rec);
 			});
-			mark.addEventListener('mouseenter', function () { eventHover = rec; drawPanel(); });
-			mark.addEventListener('mouseleave', function () { eventHover = null; drawPanel(); });
-			mark.addEventListener('mousedown', function (e) { e.stopPropagation(); });
-			mark.addEventListener('click', function (e) {
-				e.stopPropagation();
-				selectEvent(rec);
-			});
-			eventMarks.push(rec);
 		});
-	});
+		if (eventMarks.length > 0 && eventsButton === null) {
+			const b = button(8, 46, 102, 'hide events', '', function () {
+				eventsShown = !eventsShown;
+				eventLayer.setAttribute('display', eventsShown ? 'inline' : 'none');
+				b.querySelector('text').textContent = eventsShown ? 'hide events' : 'show events';
+				placeEvents();
+			});
+			b.setAttribute('id', 'statemap-events-toggle');
+			eventsButton = b;
+		}
+		if (eventsButton !== null)
+			eventsButton.querySelector('title').textContent = 'show or hide the ' +
+			    eventMarks.length + ' events' + (omitted > 0 ? ' (' + omitted + ' more not drawn)' : '');
+		markRelatedEvents();
+		placeEvents();
+	}
 
 	function selectEvent(rec) {
 		eventSel = eventSel === rec ? null : rec;
@@ -1209,17 +1359,7 @@
 		eventLayer.classList.toggle('statemap-events-dense', eventsDense);
 	}
 
-	if (eventMarks.length > 0) {
-		const omitted = data.statemaps.reduce(function (a, s) { return a + (s.events_omitted || 0); }, 0);
-		const b = button(8, 46, 102, 'hide events', 'show or hide the ' + eventMarks.length +
-		    ' events' + (omitted > 0 ? ' (' + omitted + ' more not drawn)' : ''), function () {
-			eventsShown = !eventsShown;
-			eventLayer.setAttribute('display', eventsShown ? 'inline' : 'none');
-			b.querySelector('text').textContent = eventsShown ? 'hide events' : 'show events';
-			placeEvents();
-		});
-		b.setAttribute('id', 'statemap-events-toggle');
-	}
+	buildEvents(data.statemaps);
 
 	/* ---- search: a substring or a regular expression over entity names ---- */
 
@@ -1437,17 +1577,565 @@
 	});
 
 	/*
+	 * ---- where the data comes from ----
+	 *
+	 * Every source answers the viewer's one question, "the data for
+	 * [t0, t1) at W pixels", with an answer: the range it covers (from,
+	 * to, offsets in ns like the view's) and rows[statemap][entity], the
+	 * -T json rectangles in the page's order, each with n, the
+	 * transitions it stands for, where that is known.
+	 *
+	 * - Embedded: the data block (level 0, which the SVG draws itself),
+	 *   and the windows of a file written with --detail: the finest that
+	 *   holds the view, else level 0.  Settling on a view paints it
+	 *   (DETAIL_DELAY after the last zoom or pan).
+	 * - Live: the server, asked for each view the user settles on
+	 *   (LIVE_DELAY after the last zoom or pan; a newer question cancels
+	 *   the one still out), while the picture on screen stays until the
+	 *   answer is painted.
+	 */
+
+	const level0 = {
+		from: 0, to: span, level: 0,
+		rows: data.statemaps.map(function (sm) {
+			return sm.entities.map(function (e) { return e.rects; });
+		})
+	};
+
+	function windowAnswer(w) {
+		return {
+			from: w.from, to: w.to, level: w.level,
+			rows: w.statemaps.map(function (sm) {
+				return sm.entities.map(function (e) { return Array.isArray(e.rects) ? e.rects : []; });
+			})
+		};
+	}
+
+	/* The finest embedded window holding [a, b), the most central of equals; or null. */
+	function windowFor(a, b) {
+		let best = null, off = 0;
+		for (const w of windows) {
+			if (w.from > a || w.to < b)
+				continue;
+			const o = Math.abs(w.from + w.to - a - b);
+			if (best === null || w.level > best.level || (w.level === best.level && o < off)) {
+				best = w;
+				off = o;
+			}
+		}
+		return best;
+	}
+
+	/*
+	 * What the strips show: the answer whose rows the viewer uses, the
+	 * range of the view it is drawn over (the SVG's own rectangles cover
+	 * [0, span)), whether it is painted, and at how many pixels.
+	 */
+	const drawn = { answer: level0, range: { t0: 0, w: span }, canvas: false, px: 0, level: 0 };
+	const timing = { fetch: 0, draw: 0, paint: 0, frame: 0, rects: 0, answers: 0 };
+	let timer = null, inflight = null, asked = null, failure = null;
+	const pageGeneration = live ? live.generation : null;
+	let shownGeneration = pageGeneration;
+	/* With events left out of the first document, each answer brings its own. */
+	const eventsPartial = data.statemaps.some(function (sm) { return (sm.events_omitted || 0) > 0; });
+
+	/* The strips' width in device pixels. */
+	function pixelWidth() {
+		return Math.max(1, Math.min(16384, Math.round(W * (page.scale || 1) *
+		    (window.devicePixelRatio || 1))));
+	}
+
+	/* Index of the last rectangle starting at or before t (0 if none). */
+	function firstFrom(rs, t) {
+		let lo = 0, hi = rs.length - 1, found = 0;
+		while (lo <= hi) {
+			const mid = (lo + hi) >> 1;
+			if (rs[mid].start <= t) {
+				found = mid;
+				lo = mid + 1;
+			} else {
+				hi = mid - 1;
+			}
+		}
+		return found;
+	}
+
+	/* ---- painting ---- */
+
+	const probe = doc.createElementNS(XHTMLNS, 'canvas').getContext('2d');
+
+	function parseColor(c) {
+		let m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(c || '');
+		if (m)
+			return [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)];
+		m = /^rgba?\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)/.exec(c || '');
+		return m ? [+m[1], +m[2], +m[3]] : null;
+	}
+
+	/* Each state's colour as the SVG drew it: its legend swatch's fill. */
+	function stateColors(m) {
+		if (m.rgb)
+			return m.rgb;
+		m.rgb = m.json.states.map(function (st, s) {
+			const sw = doc.getElementById('statemap-legend-' + m.legend + '-' + s);
+			let c = sw ? parseColor(sw.style.fill) : null;
+			if (c === null && probe) {
+				probe.fillStyle = '#808080';
+				probe.fillStyle = String(st.color);
+				c = parseColor(probe.fillStyle);
+			}
+			return c || [128, 128, 128];
+		});
+		return m.rgb;
+	}
+
+	/*
+	 * A rectangle's colour: its states' colours blended by time, as the
+	 * SVG's (color_blend in src/color.c: from the state with the most
+	 * time, each other mixed in by its share, in state order).
+	 */
+	function rgbOf(m, r) {
+		if (r.rgb_)
+			return r.rgb_;
+		const cols = stateColors(m), idx = [];
+		const names = Object.keys(r.states);
+		if (names.length === 1 && m.stateIndex.has(names[0]))
+			return (r.rgb_ = cols[m.stateIndex.get(names[0])]);
+		let total = 0;
+		for (const name in r.states) {
+			const s = m.stateIndex.get(name);
+			if (s !== undefined && r.states[name] > 0) {
+				idx.push(s);
+				total += r.states[name];
+			}
+		}
+		if (idx.length === 0)
+			return (r.rgb_ = [128, 128, 128]);
+		idx.sort(function (a, b) { return a - b; });
+		const time = function (s) { return r.states[m.json.states[s].name]; };
+		let max = 0;
+		for (let i = 1; i < idx.length; i++) {
+			if (time(idx[i]) > time(idx[max]))
+				max = i;
+		}
+		const c = cols[idx[max]].slice();
+		for (let i = 0; i < idx.length; i++) {
+			if (i === max)
+				continue;
+			const ratio = time(idx[i]) / total, o = cols[idx[i]];
+			for (let k = 0; k < 3; k++)
+				c[k] = c[k] * (1 - ratio) + o[k] * ratio;
+		}
+		return (r.rgb_ = c.map(function (v) { return Math.min(255, Math.max(0, Math.floor(v + 0.5))); }));
+	}
+
+	/*
+	 * A canvas under each statemap's rows, in the strips' coordinates
+	 * (foreignObject), one pixel row per entity stretched to the strip's
+	 * height.  The SVG's rectangles go (the canvas paints level 0 too),
+	 * but each row keeps an invisible rectangle that brings up its
+	 * tooltip.
+	 */
+	function ensureCanvas(m) {
+		if (m.canvas)
+			return;
+		const fo = el('foreignObject', { x: 0, y: 0, width: W, height: m.h, class: 'statemap-strips' });
+		const c = doc.createElementNS(XHTMLNS, 'canvas');
+		c.setAttribute('class', 'statemap-strips-canvas');
+		fo.appendChild(c);
+		m.svg.insertBefore(fo, m.svg.firstChild);
+		m.groups.forEach(function (g, k) {
+			const keep = Array.prototype.filter.call(g.childNodes, function (c) {
+				return c.nodeName !== 'rect';
+			});
+			keep.push(el('rect', { class: 'statemap-hit', x: 0, y: k * m.stripH, width: W,
+			    height: m.stripH }));
+			g.replaceChildren.apply(g, keep);
+		});
+		m.svg.classList.add('statemap-canvas');
+		m.canvas = c;
+		m.ctx = c.getContext('2d');
+	}
+
+	/* Pixels as 32-bit words: which byte of one holds red. */
+	const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+	function pixelWord(r, g, b, a) {
+		return littleEndian ? ((a << 24) | (b << 16) | (g << 8) | r) >>> 0 :
+		    ((r << 24) | (g << 16) | (b << 8) | a) >>> 0;
+	}
+
+	/*
+	 * Paints the rows' rectangles over drawn.range: each pixel column of
+	 * a row is the blend of what covers it, weighted by how much of the
+	 * column each covers (and by its opacity under a selection), as the
+	 * PNG renderer does: no seams, and a column partly without data
+	 * fades onto the no-data hatch beneath.  Rectangles come in time
+	 * order, so a column is shared only by the ends of neighbours: those
+	 * are summed, and the whole columns between are filled at once.
+	 */
+	function paint() {
+		const started = performance.now();
+		const range = drawn.range, cw = drawn.px, sc = cw / range.w;
+		const lo = range.t0, hi = range.t0 + range.w;
+		maps.forEach(function (m) {
+			ensureCanvas(m);
+			const nrows = Math.max(m.rows.length, 1);
+			if (m.canvas.width !== cw)
+				m.canvas.width = cw;
+			if (m.canvas.height !== nrows)
+				m.canvas.height = nrows;
+			if (!m.img || m.img.width !== cw || m.img.height !== nrows) {
+				m.img = m.ctx.createImageData(cw, nrows);
+				m.words = new Uint32Array(m.img.data.buffer);
+			} else {
+				m.words.fill(0);
+			}
+			const words = m.words, b = m.json.begin;
+			m.rows.forEach(function (row, k) {
+				const rs = row.rects, base = k * cw;
+				/* The column being summed: its index, colour and cover. */
+				let at = -1, sr = 0, sg = 0, sb = 0, sw = 0;
+				const flush = function () {
+					if (at >= 0 && sw > 0)
+						words[base + at] = pixelWord(Math.round(sr / sw), Math.round(sg / sw),
+						    Math.round(sb / sw), Math.round(Math.min(sw, 1) * 255));
+					at = -1;
+					sr = sg = sb = sw = 0;
+				};
+				const add = function (p, c, w) {
+					if (p !== at) {
+						flush();
+						at = p;
+					}
+					sr += c[0] * w;
+					sg += c[1] * w;
+					sb += c[2] * w;
+					sw += w;
+				};
+				for (let i = firstFrom(rs, b + lo); i < rs.length; i++) {
+					const r = rs[i], off = r.start - b;
+					if (off >= hi)
+						break;
+					let x0 = (off - lo) * sc, x1 = (off + r.duration - lo) * sc;
+					if (x0 < 0)
+						x0 = 0;
+					if (x1 > cw)
+						x1 = cw;
+					if (x1 <= x0)
+						continue;
+					const c = rgbOf(m, r), a = fadeOf(m, r);
+					const p0 = Math.floor(x0), p1 = Math.floor(x1);
+					if (p0 === p1 || (p1 === p0 + 1 && x1 === p1)) {
+						add(p0, c, (x1 - x0) * a);
+						continue;
+					}
+					add(p0, c, (p0 + 1 - x0) * a);
+					flush();
+					if (p1 > p0 + 1)
+						words.fill(pixelWord(c[0], c[1], c[2], Math.round(a * 255)),
+						    base + p0 + 1, base + p1);
+					if (x1 > p1)
+						add(p1, c, (x1 - p1) * a);
+				}
+				flush();
+			});
+			m.ctx.putImageData(m.img, 0, 0);
+		});
+		timing.paint = performance.now() - started;
+	}
+
+	/*
+	 * Makes an answer what the strips show, painted over [a, b) of the
+	 * view at px pixels for the view's width: the rows' data become the
+	 * answer's, so clicks, the panel, legend counts and highlights follow.
+	 */
+	function show(ans, a, b, px) {
+		const t = performance.now();
+		drawn.answer = ans;
+		drawn.range = { t0: a, w: Math.max(b - a, 1e-6) };
+		drawn.px = Math.max(1, Math.min(16384, Math.round(px * (b - a) / view.w)));
+		drawn.level = ans.level;
+		drawn.canvas = true;
+		let n = 0;
+		maps.forEach(function (m) {
+			const rows = ans.rows[m.index] || [];
+			m.rows.forEach(function (row, k) {
+				row.rects = Array.isArray(rows[k]) ? rows[k] : [];
+				n += row.rects.length;
+			});
+		});
+		if (tagSel)
+			markTags();
+		dynStyle.textContent = '';
+		fade();
+		placeMaps();
+		drawBars();
+		drawPanel();
+		indicator();
+		timing.draw = performance.now() - t;
+		timing.rects = n;
+		timing.answers++;
+		/* When the browser has put it on screen (the next frame is out). */
+		window.requestAnimationFrame(function () {
+			setTimeout(function () { timing.frame = performance.now() - t; }, 0);
+		});
+	}
+
+	/* ---- asking ---- */
+
+	/* After a zoom or pan: the data for the new view, once it settles. */
+	function schedule(delay) {
+		if (!live && windows.length === 0)
+			return;
+		if (delay === undefined && asked !== null && asked.t0 === view.t0 && asked.w === view.w &&
+		    asked.px === pixelWidth())
+			return;
+		if (timer !== null)
+			clearTimeout(timer);
+		timer = setTimeout(refresh, delay !== undefined ? delay : live ? LIVE_DELAY : DETAIL_DELAY);
+	}
+
+	function refresh() {
+		timer = null;
+		const a = view.t0, b = view.t0 + view.w, px = pixelWidth();
+		asked = { t0: view.t0, w: view.w, px: px };
+		if (!live) {
+			const w = windowFor(a, b);
+			/*
+			 * Level 0 is the SVG's own drawing until something else is
+			 * shown, or the view is finer than that drawing's precision.
+			 */
+			if (w === null && !drawn.canvas && view.w >= span / MAX_ZOOM) {
+				indicator();
+				return;
+			}
+			const ans = w !== null ? windowAnswer(w) : level0;
+			show(ans, Math.max(ans.from, a), Math.min(ans.to, b), px);
+			return;
+		}
+		if (inflight !== null)
+			inflight.abort();
+		const ctl = new AbortController();
+		inflight = ctl;
+		failure = null;
+		indicator();
+		const t0 = performance.now();
+		const begin = Math.max(0, Math.floor(live.begin + a));
+		const end = Math.max(begin + 1, Math.ceil(live.begin + b));
+		const url = live.api + '?token=' + encodeURIComponent(live.token) + '&begin=' + begin +
+		    '&end=' + end + '&width=' + px;
+		window.fetch(url, { signal: ctl.signal, cache: 'no-store' }).then(function (r) {
+			if (!r.ok)
+				throw new Error(r.status === 403 ? 'refused by the server (HTTP 403)' :
+				    'no answer (HTTP ' + r.status + ')');
+			return r.json();
+		}).then(function (d) {
+			if (ctl !== inflight)
+				return;
+			inflight = null;
+			timing.fetch = performance.now() - t0;
+			answered(d, begin, end, px);
+		}).catch(function (e) {
+			if (ctl !== inflight)
+				return;
+			inflight = null;
+			failure = e && e.name === 'TypeError' ? 'no answer from the server' :
+			    String(e && e.message ? e.message : e);
+			indicator();
+		});
+	}
+
+	/* Whether statemap documents have this page's statemaps, rows and states. */
+	function sameShape(docs) {
+		if (!Array.isArray(docs) || docs.length !== data.statemaps.length)
+			return false;
+		return maps.every(function (m) {
+			const d = docs[m.index];
+			if (!d || !Array.isArray(d.entities) || !Array.isArray(d.states) ||
+			    d.entities.length !== m.rows.length || d.states.length !== m.json.states.length)
+				return false;
+			return m.rows.every(function (row, k) { return row.name === d.entities[k].name; }) &&
+			    d.states.every(function (st, s) {
+				return st.name === m.json.states[s].name && st.color === m.json.states[s].color;
+			    });
+		});
+	}
+
+	/* Reloads the page (what is served changed shape), at the same view. */
+	function reloadKeepingView() {
+		const b = Math.floor(live.begin + view.t0), e = Math.ceil(live.begin + view.t0 + view.w);
+		try {
+			window.history.replaceState(null, '', '#view=' + b + ',' + e);
+		} catch (err) {
+			/* The view is a nicety; the reload is what matters. */
+		}
+		window.location.reload();
+	}
+
+	function answered(d, begin, end, px) {
+		const docs = d && d.statemaps;
+		const generation = d && d.live ? d.live.generation : shownGeneration;
+		if (!sameShape(docs)) {
+			/* Only what is served now can differ from what the page was made of. */
+			if (generation !== pageGeneration) {
+				reloadKeepingView();
+			} else {
+				failure = 'the answer does not fit this page: reload it';
+				indicator();
+			}
+			return;
+		}
+		maps.forEach(function (m) { m.json.tags = docs[m.index].tags || []; });
+		if (generation !== shownGeneration || eventsPartial)
+			buildEvents(docs);
+		shownGeneration = generation;
+		const ans = {
+			from: begin - live.begin, to: end - live.begin, level: 0,
+			rows: docs.map(function (sm) {
+				return sm.entities.map(function (e) { return e.rects; });
+			})
+		};
+		show(ans, ans.from, ans.to, px);
+	}
+
+	if (live) {
+		/* A reload for a new generation kept the view in the address. */
+		const m = /^#view=(\d+),(\d+)$/.exec(window.location.hash || '');
+		if (m && +m[2] > +m[1]) {
+			view.t0 = +m[1] - live.begin;
+			view.w = +m[2] - +m[1];
+		}
+		live.onchange = function () {
+			asked = null;
+			schedule(0);
+		};
+	}
+
+	/* ---- the indicator: exact or merged, and where the detail ends ---- */
+
+	const indicatorText = text(layer, X0 + W, maps[0].y - 3, '', 'statemap-indicator');
+	indicatorText.setAttribute('text-anchor', 'end');
+	indicatorText.setAttribute('id', 'statemap-indicator');
+
+	/* What the rectangles in view stand for. */
+	function onScreen() {
+		const c = { rects: 0, n: 0, merged: 0, unknown: 0, blended: 0, longest: 0, longestBlend: 0 };
+		maps.forEach(function (m) {
+			const lo = m.json.begin + view.t0, hi = lo + view.w;
+			m.rows.forEach(function (row) {
+				const rs = row.rects;
+				for (let i = firstFrom(rs, lo); i < rs.length && rs[i].start < hi; i++) {
+					const r = rs[i];
+					if (r.start + r.duration <= lo)
+						continue;
+					let k = 0;
+					for (const s in r.states) {
+						if (r.states[s] > 0)
+							k++;
+					}
+					c.rects++;
+					if (k > 1)
+						c.blended++;
+					if (typeof r.n !== 'number') {
+						c.unknown++;
+						continue;
+					}
+					c.n += r.n;
+					if (r.n > 1) {
+						c.merged++;
+						c.longest = Math.max(c.longest, r.duration);
+						if (k > 1)
+							c.longestBlend = Math.max(c.longestBlend, r.duration);
+					}
+				}
+			});
+		});
+		return c;
+	}
+
+	/* Whether no finer embedded window reaches into the view. */
+	function detailEnds() {
+		const a = view.t0, b = view.t0 + view.w;
+		return !windows.some(function (w) { return w.level > drawn.level && w.from < b && w.to > a; });
+	}
+
+	function indicator() {
+		let s, cls;
+		if (live && (timer !== null || inflight !== null)) {
+			s = 'loading…';
+			cls = 'loading';
+		} else if (failure !== null) {
+			s = failure;
+			cls = 'error';
+		} else {
+			const c = onScreen();
+			if (c.rects === 0) {
+				s = 'no data in view';
+				cls = 'exact';
+			} else if (c.unknown > 0) {
+				/* A file without counts: only blends are known to be merged. */
+				s = c.blended > 0 ? 'merged (' + c.blended + ' of ' + c.rects + ' rectangles blend states)' :
+				    c.rects + ' rectangles (transitions not counted)';
+				cls = c.blended > 0 ? 'merged' : 'unknown';
+			} else if (c.merged === 0) {
+				s = 'exact';
+				cls = 'exact';
+			} else {
+				s = 'merged (' + c.n + ' transitions in ' + c.rects + ' rectangles)';
+				cls = 'merged';
+				if (!live && detailEnds()) {
+					s += '; detail ends here: merged below ' + fmt(c.longestBlend || c.longest);
+					cls = 'ends';
+				}
+			}
+		}
+		indicatorText.textContent = s;
+		indicatorText.setAttribute('class', 'statemap-viewer-text statemap-indicator statemap-indicator-' + cls);
+	}
+
+	/*
 	 * For tests and the curious: the view, in ns from the window's begin;
-	 * the layout; whether events are drawn as ticks.
+	 * the layout; whether events are drawn as ticks; where the data comes
+	 * from, whether an answer is awaited, what is drawn (the answer's range,
+	 * [from, to), the range painted, and the rectangles in view, per
+	 * statemap and row) and how long the last answer took.
 	 */
 	window.statemapViewer = {
 		view: function () { return { t0: view.t0, width: view.w, span: span }; },
 		bars: function () { return bars.slice(); },
 		layout: function () { return { wide: page.wide, scale: page.scale, folded: folded }; },
-		eventsDense: function () { return eventsDense; }
+		eventsDense: function () { return eventsDense; },
+		source: function () { return live ? 'live' : windows.length > 0 ? 'detail' : 'embedded'; },
+		generation: function () { return shownGeneration; },
+		pending: function () { return timer !== null || inflight !== null; },
+		indicator: function () { return indicatorText.textContent; },
+		timing: function () { return Object.assign({}, timing); },
+		drawn: function () {
+			return {
+				level: drawn.level, painted: drawn.canvas, pixels: drawn.px,
+				from: drawn.answer.from, to: drawn.answer.to,
+				range: { t0: drawn.range.t0, width: drawn.range.w },
+				statemaps: maps.map(function (m) {
+					const lo = m.json.begin + view.t0, hi = lo + view.w;
+					return m.rows.map(function (row) {
+						const out = [], rs = row.rects;
+						for (let i = firstFrom(rs, lo); i < rs.length && rs[i].start < hi; i++) {
+							const r = rs[i];
+							if (r.start + r.duration > lo)
+								out.push({ start: r.start, duration: r.duration, states: r.states, n: r.n });
+						}
+						return out;
+					});
+				})
+			};
+		}
 	};
 
 	layout();
 	applyView();
 	drawPanel();
+	/* The live page asks at once: its first picture says nothing of n. */
+	if (live)
+		schedule(0);
 })();

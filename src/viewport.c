@@ -793,7 +793,8 @@ viewport_to_smaps(const viewport *v, smap *maps)
 						    s]] = j->pool_time[x->states
 						    + s];
 					coalesce_put(m->co, vp->ids[e],
-					    x->start, x->duration, dense,
+					    x->start, x->duration, x->count,
+					    dense,
 					    rect_tags(j, x), x->ntags);
 					for (s = 0; s < x->nstates; s++)
 						dense[j->pool_state[x->states +
@@ -802,5 +803,46 @@ viewport_to_smaps(const viewport *v, smap *maps)
 			}
 		}
 		free(dense);
+	}
+}
+
+uint32_t
+viewport_panel_entities(const viewport *v, size_t panel)
+{
+	return (panel < v->n ? v->panels[panel].n : 0);
+}
+
+void
+viewport_entity_rects(const viewport *v, size_t panel, uint32_t k,
+    viewport_rect_fn fn, void *ctx)
+{
+	const vpanel *vp;
+	size_t i;
+
+	if (panel >= v->n || k >= v->panels[panel].n)
+		return;
+	vp = &v->panels[panel];
+	for (i = 0; i < v->njobs; i++) {
+		const job *j = &v->jobs[i];
+		size_t r, last;
+
+		if (j->vp != vp || k < j->from || k >= j->to)
+			continue;
+		last = j->entity_rects[k - j->from + 1];
+		for (r = j->entity_rects[k - j->from]; r < last; r++) {
+			const vrect *x = &j->rects[r];
+			jsonout_rect jr;
+
+			jr.start = x->start;
+			jr.duration = x->duration;
+			jr.states = j->pool_state + x->states;
+			jr.times = j->pool_time + x->states;
+			jr.nstates = x->nstates;
+			jr.tags = rect_tags(j, x);
+			jr.ntags = x->ntags;
+			jr.count = x->count;
+			fn(ctx, &jr);
+		}
+		return;
 	}
 }

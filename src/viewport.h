@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jsonout.h"
 #include "smap.h"
 #include "trace.h"
 
@@ -95,5 +96,18 @@ size_t viewport_json_pieces(viewport *v, const char *members,
  * per panel, in panel order, each to be freed with smap_free.
  */
 void viewport_to_smaps(const viewport *v, smap *maps);
+
+/* How many entities panel i shows (its order, less the query's regex). */
+uint32_t viewport_panel_entities(const viewport *v, size_t panel);
+
+/*
+ * Calls fn for each rectangle of the k-th entity shown in panel i, in
+ * time order, as the JSON writer sees it (jsonout.h: start in the
+ * panel's own time, states, tags and count).  The rectangle's arrays are
+ * valid during the call only.
+ */
+typedef void (*viewport_rect_fn)(void *ctx, const jsonout_rect *r);
+void viewport_entity_rects(const viewport *v, size_t panel, uint32_t k,
+    viewport_rect_fn fn, void *ctx);
 
 #endif

@@ -263,12 +263,15 @@ function smout.seconds_ns(text)
 	return tonumber(s) * 1000000000 + tonumber(f)
 end
 
---- Error reporting: `name:LINE: message` on stderr. In lenient mode the
---- line is skipped and counted; otherwise the converter stops, status 1.
+--- Error reporting: `name:LINE: message` on stderr (`name:LINE:COLUMN:`
+--- when r:bad is given the column). In lenient mode the line is skipped
+--- and counted; otherwise the converter stops, status 1.
 function smout.reporter(name, lenient)
 	local r = { name = name, lenient = lenient, skipped = 0 }
-	function r:bad(line, msg)
-		io.stderr:write(string.format("%s:%d: %s\n", self.name, line, msg))
+	function r:bad(line, msg, col)
+		local where = col and string.format("%s:%d:%d", self.name, line, col)
+			or string.format("%s:%d", self.name, line)
+		io.stderr:write(where, ": ", msg, "\n")
 		if not self.lenient then smout.fail() end
 		self.skipped = self.skipped + 1
 	end

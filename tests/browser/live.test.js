@@ -3,13 +3,15 @@
 //
 //   node live.test.js URL ASKFILE ARTEFACTS
 //
-// URL is what the server printed; writing ASKFILE asks test_live.sh to
-// make the REPL serve plain.out without t2.  Prints "PASS name" or
-// "FAIL name: why" lines.
+// URL is what the server printed; writing ASKFILE.N asks test_live.sh for
+// the REPL's Nth statement: 1 serves plain.out again, 2 without t2, 3 with
+// its "wait" mapped to "blocked".  Prints "PASS name" or "FAIL name: why"
+// lines.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { chromium } = require('playwright-core');
+const truth = require('./truth.js');
 
 const [url, ask, artefacts] = process.argv.slice(2);
 let failures = 0;
@@ -75,15 +77,50 @@ const rows = (page) => page.$$eval('#statemap-labels-0 text', (ts) => ts.map((t)
 		eq('but not without the token', foreign, 403);
 		errors.splice(logged);	/* the browser logs that 403 */
 		await page.screenshot({ path: path.join(artefacts, 'live.png') }).catch(() => {});
-		// What is served changes: the page hears and reloads.
+		// The same trace served again: the page asks again, in place.
+		await truth.settled(page);
+		const before = (await page.evaluate(() => window.statemapViewer.timing())).answers;
+		await page.evaluate(() => { window.notReloaded = true; });
+		fs.writeFileSync(ask + '.1', 'again\n');
+		await page.waitForFunction(() => window.statemapViewer.generation() === 2, null, { timeout: 60000 });
+		await truth.settled(page, before);
+		eq('the same statemaps served again: fetched in place, no reload',
+		    await page.evaluate(() => window.notReloaded === true), true);
+		// Rows change: the page hears and reloads.
 		const reloaded = page.waitForEvent('load', { timeout: 60000 });
-		fs.writeFileSync(ask, 'replace\n');
+		fs.writeFileSync(ask + '.2', 'drop\n');
 		await reloaded;
 		await page.waitForFunction(() => window.statemapViewer !== undefined &&
-		    window.statemapLive !== undefined && window.statemapLive.generation === 2,
+		    window.statemapLive !== undefined && window.statemapLive.generation === 3,
 		    null, { timeout: 20000 });
-		eq('a new generation reloads the page with it', await rows(page), ['t1', 't3']);
+		eq('other rows: the page reloads with them', await rows(page), ['t1', 't3']);
 		await page.screenshot({ path: path.join(artefacts, 'live-replaced.png') }).catch(() => {});
+		// Zoomed in, states change (t:map): a reload with them, at that view.
+		await truth.settled(page);
+		const n = (await page.evaluate(() => window.statemapViewer.timing())).answers;
+		await page.keyboard.type('4ms');
+		await page.keyboard.press('Enter');
+		await truth.settled(page, n);
+		const view = await page.evaluate(() => window.statemapViewer.view());
+		const mapped = page.waitForEvent('load', { timeout: 60000 });
+		fs.writeFileSync(ask + '.3', 'map\n');
+		await mapped;
+		await page.waitForFunction(() => window.statemapViewer !== undefined &&
+		    window.statemapLive.generation === 4, null, { timeout: 20000 });
+		await truth.settled(page, 0);
+		const legend = await page.$$eval('.statemap-legendlabel', (ts) => ts.map((t) => t.childNodes[0].textContent));
+		check('the mapped states in the legend', legend.includes('blocked') && !legend.includes('wait'),
+		    JSON.stringify(legend));
+		eq('and the rows', await rows(page), ['t1', 't2', 't3']);
+		const now = await page.evaluate(() => window.statemapViewer.view());
+		check('at the view the page had', Math.abs(now.t0 - view.t0) <= 1 && Math.abs(now.width - view.width) <= 2,
+		    JSON.stringify([view, now]));
+		const drawn = await page.evaluate(() => window.statemapViewer.drawn());
+		// plain.out at [3ms, 7ms): t1 run, wait from 1ms to 4ms -> blocked.
+		const states = drawn.statemaps[0].map((rs) => rs.map((r) => Object.keys(r.states).join('+')));
+		eq('the painted answer has them', states, [['blocked', 'run'], ['run', 'blocked'], ['blocked', 'idle']]);
+		eq('exactly', await page.evaluate(() => window.statemapViewer.indicator()), 'exact');
+		await page.screenshot({ path: path.join(artefacts, 'live-mapped.png') }).catch(() => {});
 	} catch (e) {
 		check('runs', false, e.message.split('\n')[0]);
 	}

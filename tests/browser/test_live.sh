@@ -1,10 +1,11 @@
 #!/bin/sh
 # The live server's page in a real browser (Debian's chromium through
 # playwright-core): the REPL serves plain.out in the background, live.test.js
-# opens the page, checks the live block, that the current viewer runs on it
-# (zoom, a click), that the API answers from the page's origin, and that the
-# page reloads itself with what is served once the REPL serves another
-# trace.  Waits poll; ports are 0.
+# opens the page, checks the live block, that the viewer runs on it (zoom, a
+# click) and asks the API from the page's origin, and follows the REPL as it
+# serves again: the same trace (the page asks again, in place), t without
+# t2 (the page reloads with its rows), and t:map(...) (the page reloads
+# with the mapped states, at the view it had).  Waits poll; ports are 0.
 tmp=$(mktemp -d)
 trap 'exec 3>&-; kill $repl 2> /dev/null; rm -rf "$tmp"' EXIT
 artefacts=${ARTEFACTS:-../../build/browser-artefacts}
@@ -30,16 +31,22 @@ while ! grep -q serving "$tmp/err"; do
 	sleep 0.05
 done
 url=$(sed -n 's/^statemap-lua: serving //p' "$tmp/err")
-# live.test.js writes "replace" to $tmp/ask when the page is open; the
-# REPL then serves t1 and t3 only.
+# live.test.js writes $tmp/ask.N when it is ready for the REPL's Nth
+# statement.
 (
-	n=2400
-	while [ ! -f "$tmp/ask" ]; do
-		n=$((n - 1))
-		[ $n -gt 0 ] || exit 1
-		sleep 0.05
+	for i in 1 2 3; do
+		n=2400
+		while [ ! -f "$tmp/ask.$i" ]; do
+			n=$((n - 1))
+			[ $n -gt 0 ] || exit 1
+			sleep 0.05
+		done
+		case $i in
+		1) echo 'statemap.serve(t)' ;;
+		2) echo 'statemap.serve(t:drop("^t2$"))' ;;
+		3) echo 'statemap.serve(t:map(function (s) if s == "wait" then return "blocked" end end))' ;;
+		esac >&3
 	done
-	echo 'statemap.serve(t:drop("^t2$"))' >&3
 ) &
 timeout 300 node live.test.js "$url" "$tmp/ask" "$artefacts"
 status=$?

@@ -64,6 +64,37 @@ function C.in_order(path)
 	return true
 end
 
+-- The main checkout of a linked git worktree (its .git is a file naming
+-- MAIN/.git/worktrees/NAME), or nil.
+local function main_checkout()
+	local f = io.open(C.top .. "/.git")
+	local line = f and f:read("l")
+	if f then f:close() end
+	return line and line:match("^gitdir: (.+)/%.git/worktrees/[^/]+$")
+end
+
+--- The path of a seed document, which lies outside the repository: in
+--- $SM_SEEDS, else ../shared/seeds beside the repository's root (for
+--- a linked worktree, beside its main checkout's). Returns nil and the
+--- places looked in if it is not there.
+function C.seed(name)
+	local dirs = {}
+	if os.getenv("SM_SEEDS") then dirs[1] = os.getenv("SM_SEEDS") end
+	dirs[#dirs + 1] = C.top .. "/../shared/seeds"
+	local main = main_checkout()
+	if main then dirs[#dirs + 1] = main .. "/../shared/seeds" end
+	local tried = {}
+	for _, d in ipairs(dirs) do
+		local f = io.open(d .. "/" .. name)
+		if f then
+			f:close()
+			return d .. "/" .. name
+		end
+		tried[#tried + 1] = d
+	end
+	return nil, "no " .. name .. " in " .. table.concat(tried, " or ")
+end
+
 --- A fresh private directory (removed by C.rmdir).
 function C.tmpdir()
 	local p = io.popen("mktemp -d")

@@ -232,6 +232,7 @@ static void
 test_properties(void)
 {
 	int round, ok_time = 1, ok_budget = 1, ok_order = 1, ok_tags = 1;
+	int ok_count = 1;
 
 	for (round = 0; round < 200; round++) {
 		uint32_t nent = 1 + rng() % 20, nstates = 1 + rng() % 6;
@@ -263,6 +264,7 @@ test_properties(void)
 			int first = 1;
 
 			uint64_t tag_want[7] = { 0 }, tag_got[7] = { 0 };
+			uint64_t count_want = 0, count_got = 0;
 			store_iter it;
 			store_interval iv;
 
@@ -270,6 +272,7 @@ test_properties(void)
 			while (store_iter_next(&it, &iv)) {
 				if (iv.tag != STORE_NONE)
 					tag_want[iv.tag] += iv.end - iv.start;
+				count_want += iv.end > iv.start;
 			}
 			memset(want, 0, nstates * sizeof (uint64_t));
 			memset(got, 0, nstates * sizeof (uint64_t));
@@ -280,6 +283,10 @@ test_properties(void)
 				uint64_t sum = 0;
 
 				coalesce_get(c, r, &x);
+				count_got += x.count;
+				if ((x.duration > 0) != (x.count > 0) ||
+				    x.count > x.duration)
+					ok_count = 0;
 				for (k = 0; k < nstates; k++) {
 					got[k] += x.states[k];
 					sum += x.states[k];
@@ -301,6 +308,8 @@ test_properties(void)
 				ok_time = 0;
 			if (memcmp(tag_want, tag_got, sizeof (tag_want)) != 0)
 				ok_tags = 0;
+			if (count_want != count_got)
+				ok_count = 0;
 		}
 		/* Under budget, plus popped singles and final rectangles. */
 		if (coalesce_size(c) >= budget ||
@@ -319,6 +328,8 @@ test_properties(void)
 	    ok_budget);
 	CHECK("coalesce property: time per tag is conserved, tags sorted",
 	    ok_tags);
+	CHECK("coalesce property: rectangles count the intervals with time "
+	    "they stand for, each once", ok_count);
 }
 
 int
