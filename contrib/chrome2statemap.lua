@@ -253,4 +253,4 @@ table.sort(flow_events, function(a, b2) return a[1] < b2[1] or (a[1] == b2[1] an
 for _, ev in ipairs(flow_events) do b:event(ev[1] - origin, ev[3], ev[4], ev[5]) end
 if bad_count > 0 then io.stderr:write(string.format("%s: %d bad events skipped\n", name, bad_count)) end
 local ok2, err = pcall(function() b:finish(last - origin):write(opts.output or "-") end)
-if not ok2 then smout.fail(name .. ": " .. tostring(err)) end
+if not ok2 then smout.fail((tostring(err):gsub("^t:write: ", ""))) end

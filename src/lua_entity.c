@@ -43,8 +43,8 @@ lua_entity_check(lua_State *L, int idx, uint32_t *id)
 }
 
 /*
- * e:at(time) -> state, tag, start, finish, the tag's definition members;
- * or nil.  For a value entity: value, nil, start, finish.
+ * e:at(time) -> state, tag, start, finish; or nil.  For a value entity:
+ * value, nil, start, finish.
  */
 static int
 e_at(lua_State *L)
@@ -61,8 +61,7 @@ e_at(lua_State *L)
 	lua_trace_push_tag(L, d->cat, iv.tag);
 	lua_pushinteger(L, (lua_Integer)iv.start);
 	lua_pushinteger(L, (lua_Integer)iv.end);
-	lua_statesys_push_tag_fields(L, d->cat, iv.tag);
-	return (5);
+	return (4);
 }
 
 /* e:time_in([from, to]) -> {state name = ns} */

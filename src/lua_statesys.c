@@ -309,6 +309,11 @@ push_interval(lua_State *L, const trace *d, const store_interval *iv,
 		lua_setfield(L, -2, "state");
 		lua_trace_push_tag(L, d->cat, iv->tag);
 		lua_setfield(L, -2, "tag");
+		if (iv->tag != STORE_NONE && d->cat->tags[iv->tag].members !=
+		    NULL) {
+			lua_statesys_push_tag_fields(L, d->cat, iv->tag);
+			lua_setfield(L, -2, "tag_fields");
+		}
 		lua_pushinteger(L, (lua_Integer)depth);
 		lua_setfield(L, -2, "depth");
 	}

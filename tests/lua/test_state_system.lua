@@ -49,9 +49,10 @@ check_eq("entity kinds", { th.kind, rss.kind, name.kind, t:entity("Threads/2/Sta
 
 -- nested states: e:at is the top of the stack
 check_eq("e:at of a nested entity is its top", { th:at(25) }, { "io", nil, 20, 30, nil })
-check_eq("e:at gives the tag and its definition", { th:at(15) },
-    { "run", "t1", 10, 20, { pid = 42, execname = "postgres" } })
-check_eq("e:at after the pops", { th:at(35) }, { "run", "t1", 30, 40, { pid = 42, execname = "postgres" } })
+check_eq("e:at gives the tag", { th:at(15) }, { "run", "t1", 10, 20 })
+check_eq("e:at after the pops", { th:at(35) }, { "run", "t1", 30, 40 })
+check_eq("t:at with intervals gives the tag's definition", t:at(15, { intervals = true })["Threads/1/Status"],
+    { state = "run", tag = "t1", depth = 2, start = 10, finish = 20, tag_fields = { pid = 42, execname = "postgres" } })
 check_eq("e:stack_at bottom first", { th:stack_at(25) }, { { "idle", "run", "io" }, { false, "t1", false } })
 check_eq("e:stack_at at depth 1", { th:stack_at(45) }, { { "idle" }, { false } })
 check_eq("e:stack_at before the first state", { t:entity("Threads/2/Status"):stack_at(1) }, { {}, {} })
