@@ -81,13 +81,15 @@ tree_build(const intern *entities)
 	for (e = 0; e < t->nentities; e++) {
 		size_t len, k;
 		const char *name = intern_name(entities, e, &len);
-		uint32_t parent = TREE_ROOT;
+		uint32_t parent = TREE_ROOT, node;
 
 		for (k = 0; k < len; k++) {
 			if (name[k] == '/')
 				parent = node_of(t, name, k, parent);
 		}
-		t->entity[node_of(t, name, len, parent)] = e;
+		/* Apart: node_of may move t->entity. */
+		node = node_of(t, name, len, parent);
+		t->entity[node] = e;
 	}
 	/* The children of each node, in one array, by counting. */
 	n = t->nnodes;
