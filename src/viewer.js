@@ -181,9 +181,8 @@
 	const allRows = [];
 	maps.forEach(function (m) { m.rows.forEach(function (r) { allRows.push(r); }); });
 
-	/* The rectangle of a row holding own time t (binary search), or -1. */
-	function rectAt(row, t) {
-		const rs = row.rects;
+	/* Index of the last rectangle starting at or before t, or -1. */
+	function lastStartingBy(rs, t) {
 		let lo = 0, hi = rs.length - 1, found = -1;
 		while (lo <= hi) {
 			const mid = (lo + hi) >> 1;
@@ -194,6 +193,12 @@
 				hi = mid - 1;
 			}
 		}
+		return found;
+	}
+
+	/* The rectangle of a row holding own time t, or -1. */
+	function rectAt(row, t) {
+		const rs = row.rects, found = lastStartingBy(rs, t);
 		if (found >= 0 && t < rs[found].start + rs[found].duration)
 			return found;
 		return -1;
@@ -1645,19 +1650,9 @@
 		    (window.devicePixelRatio || 1))));
 	}
 
-	/* Index of the last rectangle starting at or before t (0 if none). */
+	/* Where a walk over rectangles from time t begins (0 if none starts by t). */
 	function firstFrom(rs, t) {
-		let lo = 0, hi = rs.length - 1, found = 0;
-		while (lo <= hi) {
-			const mid = (lo + hi) >> 1;
-			if (rs[mid].start <= t) {
-				found = mid;
-				lo = mid + 1;
-			} else {
-				hi = mid - 1;
-			}
-		}
-		return found;
+		return Math.max(0, lastStartingBy(rs, t));
 	}
 
 	/* ---- painting ---- */

@@ -639,6 +639,23 @@ rect_tags(const job *j, const vrect *x)
 	return (x->ntags > 0 ? j->pool_tag + x->tags : NULL);
 }
 
+/* A rectangle as the -T json writer takes it, its arrays in the job's pools. */
+static jsonout_rect
+rect_for_json(const job *j, const vrect *x)
+{
+	jsonout_rect jr;
+
+	jr.start = x->start;
+	jr.duration = x->duration;
+	jr.states = j->pool_state + x->states;
+	jr.times = j->pool_time + x->states;
+	jr.nstates = x->nstates;
+	jr.tags = rect_tags(j, x);
+	jr.ntags = x->ntags;
+	jr.count = x->count;
+	return (jr);
+}
+
 static void
 write_job(void *arg)
 {
@@ -655,17 +672,8 @@ write_job(void *arg)
 
 		jsonout_entity_open(out, cat, j->vp->ids[i], i == 0);
 		for (r = j->entity_rects[i - j->from]; r < last; r++) {
-			const vrect *x = &j->rects[r];
-			jsonout_rect jr;
+			jsonout_rect jr = rect_for_json(j, &j->rects[r]);
 
-			jr.start = x->start;
-			jr.duration = x->duration;
-			jr.states = j->pool_state + x->states;
-			jr.times = j->pool_time + x->states;
-			jr.nstates = x->nstates;
-			jr.tags = rect_tags(j, x);
-			jr.ntags = x->ntags;
-			jr.count = x->count;
 			jsonout_rect_write(out, names, &jr,
 			    r == j->entity_rects[i - j->from]);
 		}
@@ -830,17 +838,8 @@ viewport_entity_rects(const viewport *v, size_t panel, uint32_t k,
 			continue;
 		last = j->entity_rects[k - j->from + 1];
 		for (r = j->entity_rects[k - j->from]; r < last; r++) {
-			const vrect *x = &j->rects[r];
-			jsonout_rect jr;
+			jsonout_rect jr = rect_for_json(j, &j->rects[r]);
 
-			jr.start = x->start;
-			jr.duration = x->duration;
-			jr.states = j->pool_state + x->states;
-			jr.times = j->pool_time + x->states;
-			jr.nstates = x->nstates;
-			jr.tags = rect_tags(j, x);
-			jr.ntags = x->ntags;
-			jr.count = x->count;
 			fn(ctx, &jr);
 		}
 		return;

@@ -19,21 +19,7 @@ const { chromium } = require('playwright-core');
 const truth = require('./truth.js');
 
 const [sm, dir, artefacts] = process.argv.slice(2);
-let failures = 0;
-
-function check(name, ok, why) {
-	if (ok) {
-		console.log('PASS detail: ' + name);
-	} else {
-		failures++;
-		console.log('FAIL detail: ' + name + ': ' + why);
-	}
-}
-
-function eq(name, got, want) {
-	const g = JSON.stringify(got), w = JSON.stringify(want);
-	check(name, g === w, 'got ' + g + ', want ' + w);
-}
+const { check, eq, failures } = require('./report.js')('detail');
 
 function writeTrace(file) {
 	let x = 5;
@@ -203,5 +189,5 @@ const level0 = (page, k) => page.evaluate((k) => {
 	for (const p of pages)
 		eq('no console errors (' + pages.indexOf(p) + ')', p.errors, []);
 	await browser.close();
-	process.exit(failures === 0 ? 0 : 1);
+	process.exit(failures() === 0 ? 0 : 1);
 })();

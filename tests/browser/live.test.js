@@ -14,21 +14,7 @@ const { chromium } = require('playwright-core');
 const truth = require('./truth.js');
 
 const [url, ask, artefacts] = process.argv.slice(2);
-let failures = 0;
-
-function check(name, ok, why) {
-	if (ok) {
-		console.log('PASS live: ' + name);
-	} else {
-		failures++;
-		console.log('FAIL live: ' + name + ': ' + why);
-	}
-}
-
-function eq(name, got, want) {
-	const g = JSON.stringify(got), w = JSON.stringify(want);
-	check(name, g === w, 'got ' + g + ', want ' + w);
-}
+const { check, eq, failures } = require('./report.js')('live');
 
 // A row's name: its label's first text (the description follows in a tspan).
 const rows = (page) => page.$$eval('#statemap-labels-0 text', (ts) => ts.map((t) => t.childNodes[0].textContent));
@@ -127,5 +113,5 @@ const rows = (page) => page.$$eval('#statemap-labels-0 text', (ts) => ts.map((t)
 	// Nothing else was refused (a favicon asked for without the token).
 	eq('no console errors', errors, []);
 	await browser.close();
-	process.exit(failures === 0 ? 0 : 1);
+	process.exit(failures() === 0 ? 0 : 1);
 })();

@@ -6,17 +6,8 @@
 # serves again: the same trace (the page asks again, in place), t without
 # t2 (the page reloads with its rows), and t:map(...) (the page reloads
 # with the mapped states, at the view it had).  Waits poll; ports are 0.
-tmp=$(mktemp -d)
-trap 'exec 3>&-; kill $repl 2> /dev/null; rm -rf "$tmp"' EXIT
-artefacts=${ARTEFACTS:-../../build/browser-artefacts}
-mkdir -p "$artefacts"
-export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-if [ ! -d node_modules/playwright-core ] &&
-    ! npm ci --no-audit --no-fund > "$tmp/npm.log" 2>&1; then
-	echo "FAIL live: playwright-core is missing and npm ci failed (run it in tests/browser):"
-	tail -5 "$tmp/npm.log"
-	exit 1
-fi
+suite=live
+. ./prologue.sh
 XDG_CACHE_HOME=$tmp/cache
 export XDG_CACHE_HOME
 mkfifo "$tmp/in"

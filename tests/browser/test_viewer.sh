@@ -4,17 +4,8 @@
 # playwright-core and Debian's chromium (no browser is downloaded).
 # Screenshots go to $ARTEFACTS (default build/browser-artefacts).
 # playwright-core is pinned in package-lock.json: `npm ci` installs it.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-artefacts=${ARTEFACTS:-../../build/browser-artefacts}
-mkdir -p "$artefacts"
-export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-if [ ! -d node_modules/playwright-core ] &&
-    ! npm ci --no-audit --no-fund > "$tmp/npm.log" 2>&1; then
-	echo "FAIL viewer: playwright-core is missing and npm ci failed (run it in tests/browser):"
-	tail -5 "$tmp/npm.log"
-	exit 1
-fi
+suite=viewer
+. ./prologue.sh
 "$SM" -o "$tmp/plain.svg" plain.out 2>/dev/null &&
 "$SM" -o "$tmp/window.svg" -b 2ms plain.out 2>/dev/null &&
 "$SM" -o "$tmp/tagged.svg" tagged.out 2>/dev/null &&

@@ -6,17 +6,8 @@
 # few microseconds, checking what is drawn against the trace, the
 # exact/merged indicator, a refused token, and two pages at once.  Waits
 # poll; the servers take free ports and are stopped by their process ids.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-artefacts=${ARTEFACTS:-../../build/browser-artefacts}
-mkdir -p "$artefacts"
-export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-if [ ! -d node_modules/playwright-core ] &&
-    ! npm ci --no-audit --no-fund > "$tmp/npm.log" 2>&1; then
-	echo "FAIL zoom: playwright-core is missing and npm ci failed (run it in tests/browser):"
-	tail -5 "$tmp/npm.log"
-	exit 1
-fi
+suite=zoom
+. ./prologue.sh
 XDG_CACHE_HOME=$tmp/cache
 export XDG_CACHE_HOME
 timeout 300 node zoom.test.js "$SM" "$tmp" "$artefacts"

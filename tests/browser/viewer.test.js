@@ -11,27 +11,13 @@ const path = require('path');
 const { chromium } = require('playwright-core');
 
 const [dir, artefacts] = process.argv.slice(2);
-let failures = 0;
-
-function check(name, ok, why) {
-	if (ok) {
-		console.log('PASS viewer: ' + name);
-	} else {
-		failures++;
-		console.log('FAIL viewer: ' + name + ': ' + why);
-	}
-}
+const { check, eq, failures } = require('./report.js')('viewer');
 
 // A number the regex captures from got, within tol of want.
 function near(name, got, re, want, tol) {
 	const m = re.exec(got || '');
 	check(name, m !== null && Math.abs(parseFloat(m[1]) - want) <= tol,
 	    'got ' + JSON.stringify(got) + ', want ' + want + ' within ' + tol);
-}
-
-function eq(name, got, want) {
-	const g = JSON.stringify(got), w = JSON.stringify(want);
-	check(name, g === w, 'got ' + g + ', want ' + w);
 }
 
 // Page coordinates of offset `off` (ns from the window's begin) on row
@@ -597,7 +583,7 @@ async function resize(page) {
 	await open(browser, 'db-threads', dense, small, 'db-threads-dense');
 	await open(browser, 'db-threads', resize, { width: 1600, height: 700 }, 'resize');
 	await browser.close();
-	process.exit(failures > 0 ? 1 : 0);
+	process.exit(failures() > 0 ? 1 : 0);
 })().catch((e) => {
 	console.log('FAIL viewer: ' + e.message.split('\n')[0]);
 	process.exit(1);

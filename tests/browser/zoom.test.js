@@ -26,21 +26,7 @@ const { chromium } = require('playwright-core');
 const truth = require('./truth.js');
 
 const [sm, dir, artefacts] = process.argv.slice(2);
-let failures = 0;
-
-function check(name, ok, why) {
-	if (ok) {
-		console.log('PASS zoom: ' + name);
-	} else {
-		failures++;
-		console.log('FAIL zoom: ' + name + ': ' + why);
-	}
-}
-
-function eq(name, got, want) {
-	const g = JSON.stringify(got), w = JSON.stringify(want);
-	check(name, g === w, 'got ' + g + ', want ' + w);
-}
+const { check, eq, failures } = require('./report.js')('zoom');
 
 // Park-Miller: the same numbers in every run.
 function rng(seed) {
@@ -301,5 +287,5 @@ async function agrees(page, t, name) {
 	await browser.close();
 	for (const s of servers)
 		eq('the server stops on SIGINT with status 0', await stop(s), 0);
-	process.exit(failures === 0 ? 0 : 1);
+	process.exit(failures() === 0 ? 0 : 1);
 })();
