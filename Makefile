@@ -127,6 +127,11 @@ check-asan: $(BIN)
 bench: statemap-lua $(BUILD)/gentrace
 	@sh bench/run
 
+# A 4.3 GB trace loaded and queried under --memory-limit 256M, compared
+# with a load in memory (bench/large; make bench runs it too).
+test-large: statemap-lua $(BUILD)/gentrace
+	@sh bench/large
+
 $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 	$(CC) $(CFLAGS_BASE) -O2 -o $@ $<
 
@@ -231,4 +236,4 @@ install: statemap-lua statemap.so
 clean:
 	rm -rf build build-asan build-clang build-fuzz build-pic statemap-lua statemap.so
 
-.PHONY: all build-tests test test-browser check-asan bench fuzz fuzz-valgrind install clean
+.PHONY: all build-tests test test-browser check-asan bench test-large fuzz fuzz-valgrind install clean

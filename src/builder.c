@@ -72,6 +72,8 @@ builder_new(const char *name, catalog_state *states, uint32_t n,
 	catalog_assign_colors(b->cat);
 	b->cat->have_start = 1;
 	b->st = store_new(n);
+	/* Pops read the columns as they grow: they stay in memory. */
+	store_in_memory(b->st);
 	return (b);
 bad:
 	for (i = 0; i < n; i++) {

@@ -22,6 +22,7 @@
 #include "arena.h"
 #include "color.h"
 #include "fatal.h"
+#include "spill.h"
 #include "util.h"
 
 #define CACHE_MAGIC	"SMLCACHE"
@@ -65,6 +66,8 @@ struct cache_entry {
 	size_t len;
 	void *copies;		/* states and tags, checked (xmalloc'd) */
 	arena *copies_arena;	/* or here, when they are big */
+	void *copies_map;	/* or in a temporary file, past the budget */
+	size_t copies_len;
 	uint64_t dev, ino;	/* the file: never evicted while mapped */
 	char *path;		/* the file, named if it changes while mapped */
 	int watch;		/* the mapping's registration with fatal.h */
@@ -104,8 +107,8 @@ cache_disable(void)
  * A size: digits, an optional fraction, an optional K, M, G or T (powers
  * of 1024), an optional B or iB after it.  At most MAX_LIMIT.
  */
-static int
-parse_size(const char *s, uint64_t *out)
+int
+cache_parse_size(const char *s, uint64_t *out)
 {
 	const char *p = s, *units = "KMGT", *u;
 	uint64_t whole = 0, mult = 1;
@@ -152,7 +155,7 @@ cache_size_limit(void)
 		return (0);
 	if (s == NULL || s[0] == '\0')
 		return (DEFAULT_LIMIT);
-	if (parse_size(s, &limit) == 0)
+	if (cache_parse_size(s, &limit) == 0)
 		return (limit);
 	if (!warned) {
 		warned = 1;
@@ -411,6 +414,15 @@ open_dir_quietly(int create)
 	return (fd);
 }
 
+int
+cache_directory_open(char **path)
+{
+	int fd = open_dir_quietly(1);
+
+	*path = fd >= 0 ? cache_directory() : NULL;
+	return (fd);
+}
+
 /* "0123456789abcdef.smc": the entry's name in the directory. */
 static void
 entry_name(const cache_key *key, char name[32])
@@ -486,9 +498,13 @@ map_entry(cache_entry *e, int fd)
 {
 	void *map;
 
-	/* Populated at once: every page is read by the checks anyway. */
-	map = mmap(NULL, e->len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
-	    0);
+	/*
+	 * Populated at once: every page is read by the checks anyway; not
+	 * an entry bigger than the memory budget, whose first pages would
+	 * be dropped again before the checks reach them.
+	 */
+	map = mmap(NULL, e->len, PROT_READ, MAP_PRIVATE |
+	    (e->len <= spill_budget() ? MAP_POPULATE : 0), fd, 0);
 	if (map == MAP_FAILED)
 		return (NULL);
 	e->watch = fatal_watch_map(map, e->len, e->path);
@@ -522,6 +538,8 @@ cache_release(cache_entry *entry)
 	free(entry->path);
 	free(entry->copies);
 	arena_free(entry->copies_arena);
+	if (entry->copies_map != NULL)
+		(void) munmap(entry->copies_map, entry->copies_len);
 	free(entry);
 }
 
@@ -1240,8 +1258,40 @@ copy_tags(reader *r, uint64_t at, size_t n, uint32_t *to, uint32_t ntags)
 #define ALIGN8(n)	(((n) + 7) & ~(uint64_t)7)
 
 /*
+ * Copies bigger than the memory budget (spill.h) go to an unnamed
+ * temporary file of this process's own, mapped shared: no other process
+ * can open it by name to change what was checked, and the kernel pages
+ * it in and out like the entry itself.  Its blocks are allocated first,
+ * so that a write through the mapping cannot meet a full disk (which
+ * would be SIGBUS).  NULL if that cannot be had: then memory after all.
+ */
+static char *
+copies_on_disk(cache_entry *e, uint64_t bytes)
+{
+	char why[SPILL_WHY];
+	void *map;
+	int fd;
+
+	if (bytes > SIZE_MAX || bytes > (uint64_t)INT64_MAX ||
+	    (fd = spill_temp_file(why)) < 0)
+		return (NULL);
+	if (posix_fallocate(fd, 0, (off_t)bytes) != 0) {
+		(void) close(fd);
+		return (NULL);
+	}
+	map = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    fd, 0);
+	(void) close(fd);
+	if (map == MAP_FAILED)
+		return (NULL);
+	e->copies_map = map;
+	e->copies_len = (size_t)bytes;
+	return (map);
+}
+
+/*
  * The columns: checked against the layout, states and tags copied, every
- * byte hashed in file order.  Fills st and e->copies.
+ * byte hashed in file order.  Fills st and e->copies (or the others).
  */
 static int
 read_columns(reader *r, const header *h, const col_desc *cols,
@@ -1257,7 +1307,10 @@ read_columns(reader *r, const header *h, const col_desc *cols,
 			bytes += ALIGN8(cols[i].count * 4);
 	}
 	/* Big copies in huge pages, which fill without a fault per 4 KiB. */
-	if (bytes >= ((uint64_t)2 << 20)) {
+	if (bytes > spill_budget() &&
+	    (copies = copies_on_disk(e, bytes)) != NULL) {
+		/* copies_map, made read-only once filled */
+	} else if (bytes >= ((uint64_t)2 << 20)) {
 		e->copies_arena = arena_new();
 		copies = arena_alloc(e->copies_arena, (size_t)bytes);
 	} else {
@@ -1286,6 +1339,8 @@ read_columns(reader *r, const header *h, const col_desc *cols,
 		store_adopt(st, (uint32_t)i,
 		    (const uint64_t *)(r->base + c->time_off), state, tag, n);
 	}
+	if (e->copies_map != NULL)
+		(void) mprotect(e->copies_map, e->copies_len, PROT_READ);
 	hash_to(r, h->file_size);
 	return (0);
 }

@@ -36,8 +36,12 @@
  * times stay in the mapping; states, tags, names and offsets are copied
  * into private memory as they are checked, so that nothing that indexes
  * an array can change after it was checked, even if the file is written
- * while mapped.  A time changed under the mapping is a wrong time, maybe
- * out of order: the store's queries stay within their arrays whatever
+ * while mapped; copies bigger than the memory budget (spill.h) go to an
+ * unnamed temporary file of the process's own, mapped, which no other
+ * process can open, rather than to memory.  An entry bigger than the
+ * budget is not read in ahead (MAP_POPULATE): the kernel pages it in and
+ * out as queries go.  A time changed under the mapping is a wrong time,
+ * maybe out of order: the store's queries stay within their arrays whatever
  * the times, but code that derives an index from their order (a count
  * of overlapping intervals, say) must bound it itself.  A file truncated
  * while mapped faults on access: see the SIGBUS guard comments in
@@ -122,6 +126,20 @@ int cache_clear(FILE *report);
 
 /* The cache directory's path (malloc'd), or NULL if there is none. */
 char *cache_directory(void);
+
+/*
+ * Opens the cache directory, making it if missing, if it is to be used
+ * (above; one line on stderr says why not, once): a descriptor, with its
+ * path in *path (malloc'd), or -1.  Works even when the cache is turned
+ * off: spill.h puts temporary files there.
+ */
+int cache_directory_open(char **path);
+
+/*
+ * A size as STATEMAP_CACHE_SIZE takes it: digits, an optional fraction
+ * and a suffix K, M, G or T (powers of 1024).  0, or -1 if it is none.
+ */
+int cache_parse_size(const char *s, uint64_t *out);
 
 /*
  * The size limit in bytes (STATEMAP_CACHE_SIZE or the default, 1 GiB);

@@ -14,6 +14,7 @@
 #include "jsonout.h"
 #include "outfile.h"
 #include "smap.h"
+#include "spill.h"
 #include "svg.h"
 #include "threads.h"
 #include "trace.h"
@@ -38,6 +39,13 @@ typedef struct feed {
 	frames *stacks;		/* per entity, once one is nested */
 	size_t nstacks;
 } feed;
+
+/*
+ * The memory a --detail load of the files again may hold before its
+ * store goes to disk (spill.h), so that the interactive SVG of a trace of
+ * any size needs no more memory than a fixed amount.
+ */
+#define DETAIL_LOAD_BUDGET	((size_t)64 << 20)
 
 typedef struct file_ctx {
 	smap *map;
@@ -280,6 +288,8 @@ make_detail(const classic_options *o, const smap *maps, size_t n,
 		memset(&to, 0, sizeof (to));
 		to.ignore_tags = o->ignore_tags;
 		to.filter = o->filter;
+		/* The command streams: so do the loads, past a budget. */
+		spill_set_budget(DETAIL_LOAD_BUDGET);
 		traces = xcalloc(n, sizeof (trace *));
 		for (i = 0; i < n; i++) {
 			if ((traces[i] = trace_load(files[i], &to, &err)) !=
@@ -295,6 +305,7 @@ make_detail(const classic_options *o, const smap *maps, size_t n,
 			}
 			break;
 		}
+		spill_set_budget(0);
 		if (i < n) {
 			while (i-- > 0)
 				trace_release(traces[i]);

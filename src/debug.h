@@ -3,6 +3,8 @@
  * program or to stop it at a chosen point.  A comma-separated list:
  *
  *   scan          each load says how much of it the parsing threads took
+ *   spill         a store that went to disk says how (runs, their size,
+ *                 the time spent writing and merging them)
  *   hold-output   once an output's temporary file exists, say "holding
  *                 TMP" on stderr and wait to be killed (signal tests)
  *   hold-input    once an input file is mapped, say "holding NAME" and

@@ -86,6 +86,16 @@ runlimit_lua_resize(size_t old_size, size_t new_size)
 	return (0);
 }
 
+size_t
+runlimit_room(void)
+{
+	size_t used = atomic_load(&lua_bytes) + atomic_load(&c_bytes);
+
+	if (memory_limit == 0)
+		return (SIZE_MAX);
+	return (used < memory_limit ? memory_limit - used : 0);
+}
+
 void
 runlimit_charge(size_t bytes)
 {

@@ -45,6 +45,13 @@ void runlimit_charge(size_t bytes);
 void runlimit_credit(size_t bytes);
 
 /*
+ * How many more bytes C work may hold before the memory limit stops it
+ * (the limit less Lua's heap and what is charged); SIZE_MAX without a
+ * limit.  For sizing work to fit (a store going to disk past it).
+ */
+size_t runlimit_room(void);
+
+/*
  * 0 to go on, or -1 with *why set to stop: "interrupted", "timed out
  * after 1.500s (--timeout)", "needed more than the memory limit of 20 MB
  * (--memory-limit)".  extra: bytes the caller holds beyond what is

@@ -1,12 +1,16 @@
 #include "store.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "arena.h"
+#include "fatal.h"
+#include "spill.h"
 #include "util.h"
 
 /*
@@ -41,6 +45,7 @@ static void fill_value(const store *s, const values *v, uint32_t entity,
 
 struct store {
 	uint32_t nstates;
+	uint32_t tag_limit;	/* tags at or above it read as none */
 	arena *arena;		/* columns sized by estimate, or NULL */
 	double done;		/* see store_progress */
 	uint32_t *none;		/* STORE_NONE times the longest column */
@@ -52,7 +57,28 @@ struct store {
 	uint64_t values_total;
 	size_t special;		/* columns that are nested or values */
 	uint64_t begin, end;
+
+	/*
+	 * Past budget bytes the transitions go to disk (spill.h): spill
+	 * holds them until store_finish maps them back from map.  A store
+	 * whose columns are mapped makes none only when it is asked for.
+	 */
+	size_t budget;
+	spill *spill;
+	int no_disk;		/* going to disk failed, or store_in_memory */
+	int lost;		/* transitions were lost on the way to disk */
+	char why[SPILL_WHY];	/* what went wrong, or "" */
+	int mapped;		/* columns in a mapping: none made lazily */
+	size_t none_want;	/* the longest untagged column, for that */
+	int none_counted;	/* none is in heap_bytes (made eagerly) */
+	size_t none_map_len;	/* none is mapped (none_mapped), this long */
+	pthread_mutex_t none_lock;
+	void *map;		/* the merged columns, when store_finish made them */
+	size_t map_len;
+	int map_watch;
 };
+
+static void drop_none(store *s);
 
 /* A caller's bug: refused rather than stored wrong. */
 static _Noreturn void
@@ -78,7 +104,10 @@ store_new(uint32_t nstates)
 	if (nstates > STORE_MAX_STATES)
 		misuse("a store of states up to", nstates, STORE_MAX_STATES + 1);
 	s->nstates = nstates;
+	s->tag_limit = UINT32_MAX;
 	s->end = UINT64_MAX;
+	s->budget = spill_budget();
+	pthread_mutex_init(&s->none_lock, NULL);
 	return (s);
 }
 
@@ -108,7 +137,13 @@ store_free(store *s)
 	}
 	arena_free(s->arena);
 	free(s->cols);
-	free(s->none);
+	drop_none(s);
+	spill_free(s->spill);
+	if (s->map != NULL) {
+		fatal_unwatch_map(s->map_watch);
+		(void) munmap(s->map, s->map_len);
+	}
+	pthread_mutex_destroy(&s->none_lock);
 	free(s);
 }
 
@@ -117,7 +152,8 @@ size_t
 store_memory(const store *s)
 {
 	return (sizeof (*s) + s->cols_cap * sizeof (column) + s->heap_bytes +
-	    (s->arena != NULL ? arena_used(s->arena) : 0));
+	    (s->arena != NULL ? arena_used(s->arena) : 0) +
+	    (s->spill != NULL ? spill_memory(s->spill) : 0));
 }
 
 #define TIME_STATE	(sizeof (uint64_t) + sizeof (uint16_t))
@@ -243,8 +279,145 @@ new_capacity(store *s, const column *c, size_t need, int *by_estimate)
 	return (cap);
 }
 
-/* Room for need transitions in a column of the store's own. */
+/* ---- going to disk ---- */
+
+/*
+ * Moves every transition to a spill (spill.h) and frees the columns;
+ * from now on appends go there, and store_finish maps them back.  The
+ * spill's buffer is allocated first but written only after the columns
+ * are freed, so that the pages of the two are never resident together.  Returns 1 on disk (or lost on the way:
+ * s->lost), 0 if there is no disk to go to (s->no_disk; the store stays
+ * in memory, and s->why says why).
+ */
+static int
+go_to_disk(store *s)
+{
+	size_t n = s->ncols + 1, e;
+	const uint64_t **time = xcalloc(n, sizeof (*time));
+	const uint16_t **state = xcalloc(n, sizeof (*state));
+	const uint32_t **tag = xcalloc(n, sizeof (*tag));
+	size_t *count = xcalloc(n, sizeof (*count));
+	spill *sp = spill_new(s->budget, s->why);
+
+	if (sp == NULL) {
+		s->no_disk = 1;
+		free(time);
+		free(state);
+		free(tag);
+		free(count);
+		return (0);
+	}
+	for (e = 0; e < s->ncols; e++) {
+		time[e] = s->cols[e].time;
+		state[e] = s->cols[e].state;
+		tag[e] = s->cols[e].tag;
+		count[e] = s->cols[e].count;
+	}
+	if (spill_write_columns(sp, (uint32_t)s->ncols, time, state, tag,
+	    count, s->why) != 0)
+		s->lost = 1;
+	free(time);
+	free(state);
+	free(tag);
+	free(count);
+	for (e = 0; e < s->ncols; e++) {
+		column *c = &s->cols[e];
+
+		if (!c->borrowed) {
+			if (!c->in_arena) {
+				free(c->time);
+				free(c->state);
+			}
+			free(c->tag);
+		}
+		memset(c, 0, sizeof (*c));
+	}
+	arena_free(s->arena);
+	s->arena = NULL;
+	drop_none(s);
+	s->none_counted = 0;
+	s->heap_bytes = 0;
+	s->spill = sp;
+	return (1);
+}
+
 static void
+append_to_disk(store *s, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag)
+{
+	if (!s->lost && spill_append(s->spill, entity, time, (uint16_t)state,
+	    tag, s->why) != 0)
+		s->lost = 1;
+	s->total++;
+}
+
+/*
+ * The columns, written by spill_merge_file, mapped back: the store uses
+ * them in place.  On failure the store is left empty and lost.
+ */
+static void
+map_back(store *s)
+{
+	spill *sp = s->spill;
+	uint64_t len = 0, off = 0;
+	char *map = NULL;
+	size_t e;
+	int fd = -1;
+
+	s->spill = NULL;
+	if (!s->lost && spill_merge_file(sp, (uint32_t)s->ncols, &fd, &len,
+	    s->why) != 0)
+		s->lost = 1;
+	if (!s->lost && len > 0) {
+		map = len <= SIZE_MAX ? mmap(NULL, (size_t)len, PROT_READ,
+		    MAP_SHARED, fd, 0) : MAP_FAILED;
+		if (map == MAP_FAILED) {
+			snprintf(s->why, sizeof (s->why), "cannot map a "
+			    "temporary file: %s", strerror(errno));
+			s->lost = 1;
+			map = NULL;
+		}
+	}
+	if (fd >= 0)
+		(void) close(fd);
+	if (map != NULL) {
+		s->map = map;
+		s->map_len = (size_t)len;
+		s->map_watch = fatal_watch_map(map, (size_t)len,
+		    "a temporary file");
+	}
+	for (e = 0; e < s->ncols; e++) {
+		column *c = &s->cols[e];
+		size_t n = s->lost ? 0 : (size_t)spill_count(sp, (uint32_t)e);
+
+		memset(c, 0, sizeof (*c));
+		if (n == 0)
+			continue;
+		/* The layout spill.h gives: arrays 8-aligned, in this order. */
+		c->time = (uint64_t *)(map + off);
+		off += ((uint64_t)n * 8 + 7) & ~(uint64_t)7;
+		c->state = (uint16_t *)(map + off);
+		off += ((uint64_t)n * 2 + 7) & ~(uint64_t)7;
+		if (spill_tagged(sp, (uint32_t)e)) {
+			c->tag = (uint32_t *)(map + off);
+			off += ((uint64_t)n * 4 + 7) & ~(uint64_t)7;
+		}
+		c->count = c->cap = c->populated = n;
+		c->borrowed = 1;
+	}
+	if (s->lost)
+		s->total = 0;
+	s->tag_limit = spill_tag_limit(sp);
+	s->mapped = 1;
+	spill_free(sp);
+}
+
+/*
+ * Room for need transitions in a column of the store's own.  Returns 1
+ * if instead the store went to disk (the column would have taken it past
+ * its budget), 0 when there is room.
+ */
+static int
 column_reserve(store *s, column *c, size_t need)
 {
 	int by_estimate;
@@ -254,6 +427,11 @@ column_reserve(store *s, column *c, size_t need)
 	if (need > SIZE_MAX / 2 / sizeof (uint64_t))
 		out_of_memory(SIZE_MAX);
 	cap = new_capacity(s, c, need, &by_estimate);
+	/* Nested and value entities stay in memory: spill.c knows neither. */
+	if (!s->no_disk && s->special == 0 && store_memory(s) + cap *
+	    (TIME_STATE + (c->tag != NULL ? sizeof (uint32_t) : 0)) >
+	    s->budget && go_to_disk(s))
+		return (1);
 	if (by_estimate) {
 		if (s->arena == NULL)
 			s->arena = arena_new();
@@ -280,6 +458,7 @@ column_reserve(store *s, column *c, size_t need)
 	c->in_arena = by_estimate;
 	c->cap = cap;
 	c->populated = c->count;	/* the copies faulted theirs in */
+	return (0);
 }
 
 /* Makes an adopted column the store's own, so that it can grow. */
@@ -326,13 +505,38 @@ store_progress(store *s, double done)
 	s->done = done > 0 && done <= 1 ? done : 0;
 }
 
+void
+store_in_memory(store *s)
+{
+	s->no_disk = 1;
+}
+
 int
 store_has_tags(const store *s, uint32_t entity)
 {
+	if (s->spill != NULL)
+		return (spill_tagged(s->spill, entity));
 	return (entity < s->ncols && s->cols[entity].tag != NULL);
 }
 
-/* Appends a transition; returns its index. */
+int
+store_spilled(const store *s)
+{
+	return (s->spill != NULL);
+}
+
+const char *
+store_failed(const store *s, int *lost)
+{
+	*lost = s->lost;
+	return (s->why[0] != '\0' ? s->why : NULL);
+}
+
+/*
+ * Appends a transition to a column in memory; returns its index.  A
+ * store with nested or value entities never goes to disk
+ * (column_reserve), so the column always grows here.
+ */
 static size_t
 append_one(store *s, column *c, uint64_t time, uint32_t state, uint32_t tag)
 {
@@ -342,8 +546,8 @@ append_one(store *s, column *c, uint64_t time, uint32_t state, uint32_t tag)
 		bug("store_append of a state to a value entity");
 	if (c->borrowed)
 		own(s, c);
-	if (c->count == c->cap)
-		column_reserve(s, c, c->count + 1);
+	if (c->count == c->cap && column_reserve(s, c, c->count + 1))
+		bug("a store with nested entities went to disk");
 	if (c->count >= c->populated)
 		column_populate(c, c->count + 1);
 	if (tag != STORE_NONE && c->tag == NULL) {
@@ -370,7 +574,23 @@ void
 store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag)
 {
-	append_one(s, column_of(s, entity), time, state, tag);
+	column *c = column_of(s, entity);
+
+	if (state >= s->nstates)
+		misuse("store_append of state", state, s->nstates);
+	if (c->vals != NULL)
+		bug("store_append of a state to a value entity");
+	if (s->spill != NULL) {
+		append_to_disk(s, entity, time, state, tag);
+		return;
+	}
+	if (c->borrowed)
+		own(s, c);
+	if (c->count == c->cap && column_reserve(s, c, c->count + 1)) {
+		append_to_disk(s, entity, time, state, tag);
+		return;
+	}
+	append_one(s, c, time, state, tag);
 }
 
 void
@@ -384,10 +604,19 @@ store_append_many(store *s, uint32_t entity, const uint64_t *time,
 		return;
 	if (c->vals != NULL)
 		bug("store_append_many to a value entity");
-	if (c->borrowed)
-		own(s, c);
-	if (c->count + n > c->cap)
-		column_reserve(s, c, c->count + n);
+	if (s->spill == NULL) {
+		if (c->borrowed)
+			own(s, c);
+		if (c->count + n > c->cap)
+			(void) column_reserve(s, c, c->count + n);
+	}
+	if (s->spill != NULL) {
+		if (!s->lost && spill_append_many(s->spill, entity, time,
+		    state, n, s->why) != 0)
+			s->lost = 1;
+		s->total += n;
+		return;
+	}
 	if (c->count + n > c->populated)
 		column_populate(c, c->count + n);
 	memcpy(c->time + c->count, time, n * sizeof (uint64_t));
@@ -429,6 +658,82 @@ values_finish(store *s, values *v)
 	s->heap_bytes += summary_memory(v->sum);
 }
 
+/*
+ * A column of n STORE_NONE for a mapped store, whose columns may be far
+ * larger than memory, without n * 4 bytes of it: one block of them in a
+ * memfd, mapped again and again side by side over a reserved range.
+ * NULL if the kernel will not (then memory after all).
+ */
+#define NONE_BLOCK	((size_t)2 << 20)
+
+static uint32_t *
+none_mapped(size_t n, size_t *len)
+{
+	size_t total, off, i;
+	char *base;
+	uint32_t *block;
+	int fd;
+
+	if (n > (SIZE_MAX - NONE_BLOCK) / sizeof (uint32_t))
+		return (NULL);
+	total = (n * sizeof (uint32_t) + NONE_BLOCK - 1) / NONE_BLOCK *
+	    NONE_BLOCK;
+	if ((fd = memfd_create("statemap-none", MFD_CLOEXEC)) < 0)
+		return (NULL);
+	block = ftruncate(fd, (off_t)NONE_BLOCK) == 0 ? mmap(NULL, NONE_BLOCK,
+	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	base = block != MAP_FAILED ? mmap(NULL, total, PROT_NONE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) : MAP_FAILED;
+	if (base == MAP_FAILED) {
+		if (block != MAP_FAILED)
+			(void) munmap(block, NONE_BLOCK);
+		(void) close(fd);
+		return (NULL);
+	}
+	for (i = 0; i < NONE_BLOCK / sizeof (uint32_t); i++)
+		block[i] = STORE_NONE;
+	(void) munmap(block, NONE_BLOCK);
+	for (off = 0; off < total; off += NONE_BLOCK) {
+		if (mmap(base + off, NONE_BLOCK, PROT_READ, MAP_SHARED |
+		    MAP_FIXED, fd, 0) == MAP_FAILED) {
+			(void) munmap(base, total);
+			(void) close(fd);
+			return (NULL);
+		}
+	}
+	(void) close(fd);
+	*len = total;
+	return ((uint32_t *)(void *)base);
+}
+
+static void
+make_none(store *s)
+{
+	size_t i;
+
+	if (s->mapped && s->none_want * sizeof (uint32_t) > NONE_BLOCK &&
+	    (s->none = none_mapped(s->none_want, &s->none_map_len)) != NULL) {
+		s->none_len = s->none_want;
+		return;
+	}
+	s->none = xmalloc(s->none_want * sizeof (uint32_t));
+	s->none_len = s->none_want;
+	for (i = 0; i < s->none_len; i++)
+		s->none[i] = STORE_NONE;
+}
+
+static void
+drop_none(store *s)
+{
+	if (s->none_map_len > 0)
+		(void) munmap(s->none, s->none_map_len);
+	else
+		free(s->none);
+	s->none = NULL;
+	s->none_len = 0;
+	s->none_map_len = 0;
+}
+
 void
 store_finish(store *s, uint64_t begin, uint64_t end)
 {
@@ -436,6 +741,8 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 
 	s->begin = begin;
 	s->end = end;
+	if (s->spill != NULL)
+		map_back(s);
 	for (i = 0; i < s->ncols; i++) {
 		column *c = &s->cols[i];
 
@@ -465,14 +772,20 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 		if (s->cols[i].vals != NULL)
 			values_finish(s, s->cols[i].vals);
 	}
-	/* One shared column of "no tag" for every untagged entity. */
-	s->heap_bytes -= s->none != NULL ? s->none_len * sizeof (uint32_t) : 0;
-	free(s->none);
-	s->none = xmalloc(longest * sizeof (uint32_t));
-	s->none_len = longest;
-	s->heap_bytes += longest * sizeof (uint32_t);
-	for (i = 0; i < longest; i++)
-		s->none[i] = STORE_NONE;
+	/*
+	 * One shared column of "no tag" for every untagged entity; for
+	 * mapped columns, which may be far larger than memory, made when
+	 * first asked for (store_tags).
+	 */
+	if (s->none_counted)
+		s->heap_bytes -= s->none_len * sizeof (uint32_t);
+	drop_none(s);
+	s->none_want = longest;
+	s->none_counted = !s->mapped;
+	if (!s->mapped) {
+		make_none(s);
+		s->heap_bytes += s->none_len * sizeof (uint32_t);
+	}
 }
 
 uint32_t store_nentities(const store *s) { return ((uint32_t)s->ncols); }
@@ -484,6 +797,8 @@ uint64_t store_total(const store *s) { return (s->total); }
 size_t
 store_count(const store *s, uint32_t entity)
 {
+	if (s->spill != NULL)
+		return ((size_t)spill_count(s->spill, entity));
 	return (entity < s->ncols ? s->cols[entity].count : 0);
 }
 
@@ -508,9 +823,21 @@ store_states(const store *s, uint32_t entity)
 const uint32_t *
 store_tags(const store *s, uint32_t entity)
 {
+	const uint32_t *none;
+
 	if (entity >= s->ncols)
 		return (NULL);
-	return (s->cols[entity].tag != NULL ? s->cols[entity].tag : s->none);
+	if (s->cols[entity].tag != NULL)
+		return (s->cols[entity].tag);
+	if (!s->mapped)
+		return (s->none);
+	/* Made now, once, whichever thread asks first. */
+	pthread_mutex_lock((pthread_mutex_t *)&s->none_lock);
+	if (s->none == NULL && s->none_want > 0)
+		make_none((store *)s);
+	none = s->none;
+	pthread_mutex_unlock((pthread_mutex_t *)&s->none_lock);
+	return (none);
 }
 
 size_t
@@ -558,13 +885,15 @@ interval_end(const store *s, const column *c, size_t i)
 	return (i + 1 < c->count ? c->time[i + 1] : s->end);
 }
 
+/* States and tags read from a column are bounded here (store.h). */
 static void
 fill(const store *s, const column *c, uint32_t entity, size_t i,
     store_interval *out)
 {
 	out->entity = entity;
-	out->state = c->state[i];
-	out->tag = c->tag != NULL ? c->tag[i] : STORE_NONE;
+	out->state = store_state_in(c->state[i], s->nstates);
+	out->tag = c->tag != NULL ? store_tag_in(c->tag[i], s->tag_limit) :
+	    STORE_NONE;
 	out->start = c->time[i];
 	out->end = interval_end(s, c, i);
 	out->depth = c->depth != NULL ? c->depth[i] : 1;
@@ -638,7 +967,8 @@ entity_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
 		if (b > t1)
 			b = t1;
 		if (b > a)
-			per_state[c->state[i]] += b - a;
+			per_state[store_state_in(c->state[i], s->nstates)] +=
+			    b - a;
 	}
 }
 
@@ -781,14 +1111,36 @@ store_depth_now(const store *s, uint32_t entity)
 	return (c->depth != NULL ? c->depth[c->count - 1] : 1);
 }
 
+/*
+ * A store already on disk (plain data past its budget came first) cannot
+ * take nested states or values, which stay in memory: it is lost, with
+ * why, as when the disk fails it.
+ */
+static int
+on_disk(store *s)
+{
+	if (s->spill == NULL)
+		return (0);
+	if (!s->lost)
+		snprintf(s->why, sizeof (s->why), "nested states and values "
+		    "are kept in memory only, but plain data before them "
+		    "had gone to disk (past the memory budget)");
+	s->lost = 1;
+	return (1);
+}
+
 void
 store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag)
 {
-	column *c = column_of(s, entity);
-	uint32_t depth = store_depth_now(s, entity);
+	column *c;
+	uint32_t depth;
 	size_t i;
 
+	if (on_disk(s))
+		return;
+	c = column_of(s, entity);
+	depth = store_depth_now(s, entity);
 	if (depth == 0 || depth >= STORE_MAX_DEPTH)
 		bug("store_push on an entity with no state, or too deep");
 	if (c->borrowed)
@@ -806,10 +1158,14 @@ store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
 void
 store_pop(store *s, uint32_t entity, uint64_t time)
 {
-	column *c = column_of(s, entity);
-	uint32_t depth = store_depth_now(s, entity), under;
+	column *c;
+	uint32_t depth, under;
 	size_t i;
 
+	if (on_disk(s))
+		return;
+	c = column_of(s, entity);
+	depth = store_depth_now(s, entity);
 	if (depth < 2)
 		bug("store_pop with nothing pushed");
 	under = c->below[c->count - 1];
@@ -879,7 +1235,11 @@ values_of(store *s, column *c)
 void
 store_append_value(store *s, uint32_t entity, uint64_t time, sm_value value)
 {
-	values *v = values_of(s, column_of(s, entity));
+	values *v;
+
+	if (on_disk(s))
+		return;
+	v = values_of(s, column_of(s, entity));
 
 	if (v->count == v->cap) {
 		size_t cap = v->cap == 0 ? 16 : v->cap * 2;

@@ -24,6 +24,26 @@
  *   has no states: store_count is 0 for it, and every state query skips
  *   it.  Its values (value.h) have columns of their own, with a summary
  *   (summary.h) made by store_finish for min, max and mean over any range.
+ *   Such a store never goes to disk (below): it stays in memory.
+ *
+ * Larger than memory.  A store that would grow past its budget
+ * (spill_budget: half of what --memory-limit leaves, or half of physical
+ * memory) goes to disk: its transitions are written out in sorted runs
+ * and, from store_finish on, used in place from a mapped file of its own
+ * (spill.h), paged in and out by the kernel.  Appends and queries are the
+ * same either way; until store_finish a store on disk answers only
+ * store_count, store_has_tags, store_nentities and store_total, and
+ * store_memory stays within the budget.  Loading a trace or deriving one
+ * (transform.h) thus needs a bounded amount of memory, whatever its size.
+ *
+ * Mapped columns.  States and tags index arrays, so no process but this
+ * one can change those that a store uses in place: a store's own spilled
+ * columns are an unnamed temporary file (spill.h) and a cache entry's
+ * are checked copies (cache.h), in memory or in such a file.  The
+ * store's queries bound them again all the same (store_state_in,
+ * store_tag_in: a compare each), so that whatever happened to the bytes
+ * a store_interval is within nstates and the tags taken.  Times may lie
+ * in a cache entry's mapping: see cache.h.
  *
  * Ownership: the store owns its arrays.  It knows states and tags only as
  * numbers; names live in the trace (trace.h), value strings as ids in its
@@ -37,6 +57,7 @@
 
 #include "summary.h"
 #include "value.h"
+#include "spill.h"
 
 #define STORE_NONE	UINT32_MAX
 /* States are kept in 16 bits: values 0 to 65534 (65535 states at most). */
@@ -102,6 +123,41 @@ void store_progress(store *s, double done);
  */
 void store_adopt(store *s, uint32_t entity, const uint64_t *time,
     const uint16_t *state, const uint32_t *tag, size_t count);
+
+/*
+ * A state or a tag read from a column (store_states, store_tags), made
+ * safe to index with: within [0, nstates), and below the tag limit or
+ * STORE_NONE.  A value out of bounds can only come from a file written
+ * over (above), and any value within them does as well as another.
+ */
+static inline uint32_t
+store_state_in(uint32_t state, uint32_t nstates)
+{
+	return (state < nstates ? state : 0);
+}
+
+static inline uint32_t
+store_tag_in(uint32_t tag, uint32_t tag_limit)
+{
+	return (tag < tag_limit ? tag : STORE_NONE);
+}
+
+/* Whether the transitions are on disk, not yet mapped (store_finish). */
+int store_spilled(const store *s);
+
+/*
+ * What went wrong on the way to disk, or NULL.  *lost says whether
+ * transitions were lost (a disk that filled up): such a store is not to
+ * be used.  Otherwise it could not go to disk at all (no directory for
+ * temporary files) and stayed in memory, past its budget.
+ */
+const char *store_failed(const store *s, int *lost);
+
+/*
+ * Keeps the store in memory whatever its size (it never goes to disk):
+ * for a builder (builder.h), which reads its columns while they grow.
+ */
+void store_in_memory(store *s);
 
 /* Whether any transition of the entity has a tag. */
 int store_has_tags(const store *s, uint32_t entity);
@@ -204,8 +260,8 @@ uint64_t store_end(const store *s);
 
 /*
  * Bytes of memory the store holds of its own (not what it adopted from
- * a mapping): for telling a garbage collector, or a memory limit, what a
- * trace costs.
+ * a mapping, nor its own mapped columns): for telling a garbage
+ * collector, or a memory limit, what a trace costs.
  */
 size_t store_memory(const store *s);
 
@@ -216,7 +272,11 @@ size_t store_capacity(const store *s, uint32_t entity);
 uint64_t store_total(const store *s);
 const uint64_t *store_times(const store *s, uint32_t entity);
 const uint16_t *store_states(const store *s, uint32_t entity);
-/* Valid after store_finish (an untagged entity shares one column). */
+/*
+ * Valid after store_finish (an untagged entity shares one column of
+ * STORE_NONE as long as the longest: for a mapped store it is made when
+ * first asked for, so code that can ask store_has_tags first should).
+ */
 const uint32_t *store_tags(const store *s, uint32_t entity);
 
 /*

@@ -64,13 +64,54 @@ on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 	store_append_value(d->st, entity, time, value);
 }
 
-/* A load for a script stops at its limits; the store so far counts. */
+/*
+ * A load for a script stops at its limits; the store so far counts (a
+ * store past its budget goes to disk: store.h).  It stops too when the
+ * disk fails the store, and says why a store that could not go to disk
+ * ran out of memory.
+ */
 static int
 keep_loading(void *ctx, const char **why)
 {
+	static _Thread_local char msg[SPILL_WHY + 160];
 	trace *d = ctx;
+	const char *failed = NULL;
+	int lost = 0;
 
-	return (runlimit_check(d->st != NULL ? store_memory(d->st) : 0, why));
+	if (d->st != NULL)
+		failed = store_failed(d->st, &lost);
+	if (lost) {
+		*why = failed;
+		return (-1);
+	}
+	if (runlimit_check(d->st != NULL ? store_memory(d->st) : 0, why) != 0) {
+		if (failed != NULL) {
+			snprintf(msg, sizeof (msg), "%s, and could not go to "
+			    "disk: %s", *why, failed);
+			*why = msg;
+		}
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A store that went to disk is merged and mapped back before it is
+ * saved or used (the bounds are set again after).  0, or -1 with err.
+ */
+static int
+mapped_back(trace *d, const char *path, sm_error *err)
+{
+	const char *failed;
+	int lost;
+
+	store_finish(d->st, 0, UINT64_MAX);
+	failed = store_failed(d->st, &lost);
+	if (lost) {
+		error_at(err, path, 0, 0, "%s", failed);
+		return (-1);
+	}
+	return (0);
 }
 
 trace *
@@ -109,6 +150,12 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 		}
 		if (d->st == NULL)
 			d->st = store_new(d->cat->nstates);
+		if (store_spilled(d->st) && mapped_back(d, path, err) != 0) {
+			if (cacheable)
+				cache_key_free(&key);
+			trace_free(d);
+			return (NULL);
+		}
 		/* The cache keeps plain states only: the rest is read again. */
 		if (cacheable && store_plain(d->st))
 			cache_save(&key, d->cat, d->st);

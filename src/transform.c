@@ -20,27 +20,52 @@ new_trace(const trace *src)
 }
 
 static trace *
-finished(trace *d)
+abandon(trace *d)
 {
-	store_finish(d->st, d->begin, d->end);
-	return (d);
+	trace_free(d);
+	return (NULL);
 }
 
-/* Every 64 K transitions: whether a script's limits say stop. */
+/*
+ * Whether the new trace's store lost transitions on the way to disk (a
+ * full disk: store.h): then *why says so, in memory of this thread's own
+ * (the store's own goes with it).
+ */
+static int
+lost_on_disk(const trace *d, const char **why)
+{
+	static _Thread_local char msg[SPILL_WHY];
+	const char *failed;
+	int lost;
+
+	if (d->st == NULL)
+		return (0);
+	failed = store_failed(d->st, &lost);
+	if (!lost)
+		return (0);
+	(void) snprintf(msg, sizeof (msg), "%s", failed);
+	*why = msg;
+	return (1);
+}
+
+static trace *
+finished(trace *d, const char **why)
+{
+	store_finish(d->st, d->begin, d->end);
+	return (lost_on_disk(d, why) ? abandon(d) : d);
+}
+
+/*
+ * Every 64 K transitions: whether a script's limits say stop, or the
+ * store lost transitions on the way to disk.
+ */
 static int
 stopping(uint64_t *tick, const trace *d, const char **why)
 {
 	if ((++*tick & 0xffff) != 0)
 		return (0);
-	return (runlimit_check(d->st != NULL ? store_memory(d->st) : 0, why)
-	    != 0);
-}
-
-static trace *
-abandon(trace *d)
-{
-	trace_free(d);
-	return (NULL);
+	return (lost_on_disk(d, why) || runlimit_check(d->st != NULL ?
+	    store_memory(d->st) : 0, why) != 0);
 }
 
 /*
@@ -124,7 +149,7 @@ map(const trace *src, catalog_state *states, uint32_t nstates,
 		}
 	}
 	free(new_tag);
-	return (finished(d));
+	return (finished(d, why));
 }
 
 trace *
@@ -178,7 +203,7 @@ transform_select(const trace *src, const uint32_t *ids, uint32_t n,
 			store_append(d->st, i, time[c], state[c], tag[c]);
 		}
 	}
-	return (finished(d));
+	return (finished(d, why));
 }
 
 trace *
@@ -201,73 +226,112 @@ transform_slice(const trace *src, uint64_t from, uint64_t to,
 	return (d);
 }
 
-typedef struct step {
-	uint64_t time;
-	int64_t delta;
-} step;
-
-static int
-compare_steps(const void *pa, const void *pb)
-{
-	const step *a = pa, *b = pb;
-
-	return (a->time < b->time ? -1 : a->time > b->time);
-}
 
 /*
- * Each counted interval is +1 at its start and -1 at its end; in time
- * order, their sums are the count.  The first step is 0 at the window's
- * start; a step comes only where the count changes, before the end.
+ * The count in time order, without holding the steps: the transitions of
+ * every entity merged by time (merge.h), each one moving its entity into
+ * or out of the counted states, so the count is a sum of 0s and 1s, and
+ * memory is one cursor per entity however long the trace.  Calls step
+ * with 0 at the window's start, then at each time before the end where
+ * the count changes (what all the transitions at that time leave).
+ * 0, or -1 with why set (the limits of a script).
  */
+typedef int (*count_step_fn)(void *ctx, uint64_t time, uint64_t count,
+    const char **why);
+
+static int
+count_walk(const trace *src, const unsigned char *counted,
+    count_step_fn step, void *ctx, const char **why)
+{
+	uint32_t n = store_nentities(src->st), nstates = store_nstates(src->st);
+	uint32_t *ids = xmalloc(((size_t)n + 1) * sizeof (uint32_t));
+	unsigned char *in = xcalloc((size_t)n + 1, 1);
+	uint64_t count = 0, last = 0, at = 0, tick = 0;
+	int pending = 0, rv = 0;
+	merge_item it;
+	merge *m;
+	uint32_t e;
+
+	for (e = 0; e < n; e++)
+		ids[e] = e;
+	m = merge_new_from(src->st, ids, n, src->begin);
+	rv = step(ctx, src->begin, 0, why);
+	while (rv == 0 && merge_next(m, &it)) {
+		uint64_t t = it.time < src->begin ? src->begin : it.time;
+		unsigned char now = counted[store_state_in(it.state, nstates)];
+
+		if (t >= src->end)
+			break;
+		if (pending && t != at && count != last) {
+			rv = step(ctx, at, count, why);
+			last = count;
+		}
+		if ((++tick & 0xffff) == 0 && rv == 0)
+			rv = runlimit_check(0, why);
+		at = t;
+		pending = 1;
+		if (it.entity < n && now != in[it.entity]) {
+			count = now ? count + 1 : count - 1;
+			in[it.entity] = now;
+		}
+	}
+	if (rv == 0 && pending && count != last)
+		rv = step(ctx, at, count, why);
+	merge_free(m);
+	free(in);
+	free(ids);
+	return (rv);
+}
+
+typedef struct steps_out {
+	transform_step *res;
+	size_t n, cap;
+} steps_out;
+
+static int
+collect_step(void *ctx, uint64_t time, uint64_t count, const char **why)
+{
+	steps_out *o = ctx;
+
+	if ((o->n & 0xffff) == 0xffff && runlimit_check(o->cap *
+	    sizeof (transform_step), why) != 0)
+		return (-1);
+	grow_array(&o->res, &o->cap, o->n + 1, sizeof (transform_step));
+	o->res[o->n].time = time;
+	o->res[o->n++].count = count;
+	return (0);
+}
+
 int
 transform_count_steps(const trace *src, const unsigned char *counted,
     transform_step **out, size_t *nout, const char **why)
 {
-	step *steps = NULL;
-	transform_step *res = NULL;
-	size_t nsteps = 0, cap = 0, k, nres = 0, res_cap = 0;
-	store_iter it;
-	store_interval iv;
-	int64_t count = 0, last = 0;
-	uint64_t tick = 0;
+	steps_out o = { NULL, 0, 0 };
 
-	store_iter_init(&it, src->st, NULL, 0, src->begin, src->end);
-	while (store_iter_next(&it, &iv)) {
-		if (!counted[iv.state])
-			continue;
-		if ((++tick & 0xffff) == 0 && runlimit_check(cap *
-		    sizeof (step), why) != 0) {
-			free(steps);
-			return (-1);
-		}
-		grow_array(&steps, &cap, nsteps + 2, sizeof (step));
-		steps[nsteps].time = iv.start;
-		steps[nsteps++].delta = 1;
-		steps[nsteps].time = iv.end;
-		steps[nsteps++].delta = -1;
+	if (count_walk(src, counted, collect_step, &o, why) != 0) {
+		free(o.res);
+		return (-1);
 	}
-	if (nsteps > 0)
-		qsort(steps, nsteps, sizeof (step), compare_steps);
-	grow_array(&res, &res_cap, 1, sizeof (transform_step));
-	res[nres].time = src->begin;
-	res[nres++].count = 0;
-	for (k = 0; k < nsteps; ) {
-		uint64_t t = steps[k].time;
-
-		while (k < nsteps && steps[k].time == t)
-			count += steps[k++].delta;
-		if (count != last && t < src->end) {
-			grow_array(&res, &res_cap, nres + 1,
-			    sizeof (transform_step));
-			res[nres].time = t;
-			res[nres++].count = (uint64_t)count;
-			last = count;
-		}
-	}
-	free(steps);
-	*out = res;
-	*nout = nres;
+	*out = o.res;
+	*nout = o.n;
 	return (0);
+}
+
+/* A count trace's store takes the steps as they come (it may spill). */
+typedef struct count_out {
+	trace *d;
+	uint32_t n;
+	uint64_t tick;
+} count_out;
+
+static int
+append_step(void *ctx, uint64_t time, uint64_t count, const char **why)
+{
+	count_out *o = ctx;
+
+	store_append(o->d->st, 0, time, count > o->n ? o->n : (uint32_t)count,
+	    STORE_NONE);
+	return (stopping(&o->tick, o->d, why) ? -1 : 0);
 }
 
 trace *
@@ -279,16 +343,13 @@ transform_count(const trace *src, const unsigned char *counted,
 	trace *d;
 	catalog *cat;
 	catalog_state *states;
-	transform_step *steps;
-	size_t nsteps, k;
+	count_out o;
 
 	if (n >= STORE_MAX_STATES) {
 		*why = "a count of more than 65534 entities has more states "
 		    "than a trace can hold (count_series has no such limit)";
 		return (NULL);
 	}
-	if (transform_count_steps(src, counted, &steps, &nsteps, why) != 0)
-		return (NULL);
 	d = new_trace(src);
 	cat = d->cat = catalog_new(from->name);
 	cat->title = xstrdup_or_null(from->title);
@@ -314,16 +375,13 @@ transform_count(const trace *src, const unsigned char *counted,
 	catalog_set_states(cat, states, n + 1);
 	catalog_entity(cat, name, name_len);
 	d->st = store_new(n + 1);
-	/*
-	 * At most n entities are in a state at once unless the times changed
-	 * under a mapped cache entry after they were checked: a count is
-	 * still a state the new trace has.
-	 */
-	for (k = 0; k < nsteps; k++)
-		store_append(d->st, 0, steps[k].time, steps[k].count > n ? n :
-		    (uint32_t)steps[k].count, STORE_NONE);
-	free(steps);
-	return (finished(d));
+	/* A count is within [0, n] (a sum of one 0 or 1 per entity). */
+	o.d = d;
+	o.n = n;
+	o.tick = 0;
+	if (count_walk(src, counted, append_step, &o, why) != 0)
+		return (abandon(d));
+	return (finished(d, why));
 }
 
 /* The state of lowest rank that any member is in, or STORE_NONE. */
@@ -410,5 +468,5 @@ transform_group(const trace *src, const uint32_t *group_of,
 	free(members);
 	free(in);
 	free(counts);
-	return (d != NULL ? finished(d) : NULL);
+	return (d != NULL ? finished(d, why) : NULL);
 }

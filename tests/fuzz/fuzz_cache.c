@@ -15,6 +15,11 @@
  * Any other bytes are read as a trace; if it loads, it is saved as an
  * entry and loaded back, which must give the same catalog and store, to
  * the byte (or be rejected: never cached is slow, not wrong).
+ *
+ * Inputs of odd size take, in both modes, the paths of traces larger
+ * than memory: a memory budget of one byte (STATEMAP_SPILL_BYTES), so a
+ * store goes to disk at once and is used from its mapped merge, and an
+ * entry's checked states and tags go to a mapped temporary file.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -261,6 +266,9 @@ round_trip(const unsigned char *data, size_t size)
 	if (st == NULL)
 		st = store_new(cat->nstates);
 	(void) unlink(entry_path);
+	/* A store on disk is merged and mapped first, as trace_load does. */
+	if (store_spilled(st))
+		store_finish(st, 0, UINT64_MAX);
 	cache_save(&key, cat, st);
 	store_finish(st, 0, cat->last_time);
 	if (cache_load(&key, "fuzz.out", &cat2, &st2, &entry)) {
@@ -286,6 +294,10 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	if (entry_path == NULL)
 		setup();
+	if (size % 2 == 1)
+		setenv("STATEMAP_SPILL_BYTES", "1", 1);
+	else
+		unsetenv("STATEMAP_SPILL_BYTES");
 	if (size < 8 || memcmp(data, "SMLCACHE", 8) != 0) {
 		round_trip(data, size);
 		return (0);

@@ -34,7 +34,7 @@ end
 -- Environment variables the sources read, by getenv or size_from_env.
 local vars = {}
 for _, f in ipairs({ "cache.c", "debug.c", "lua_repl.c", "progress.c", "threads.c",
-    "chunks.c", "outfile.c", "source.c", "trace.c" }) do
+    "chunks.c", "outfile.c", "source.c", "trace.c", "spill.c" }) do
 	local ok, text = pcall(read, "src/" .. f)
 	if ok then
 		for v in text:gmatch('getenv%("([A-Z_]+)"%)') do vars[v] = true end
