@@ -324,6 +324,20 @@ push_interval(lua_State *L, const trace *d, const store_interval *iv,
 }
 
 int
+lua_statesys_wants_intervals(lua_State *L, int idx)
+{
+	int yes;
+
+	if (lua_type(L, idx) != LUA_TTABLE)
+		return (0);
+	lua_pushliteral(L, "intervals");
+	/* true, never a state name: a table t:at filled is not taken. */
+	yes = lua_rawget(L, idx) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return (yes);
+}
+
+int
 lua_statesys_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);

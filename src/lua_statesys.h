@@ -46,6 +46,9 @@ int lua_statesys_entities(lua_State *L);
 /* t:at(time [, {intervals = true}]) of a trace with values or options. */
 int lua_statesys_at(lua_State *L);
 
+/* Whether the value at idx is an options table with intervals = true. */
+int lua_statesys_wants_intervals(lua_State *L, int idx);
+
 /* Fields: t.tags, e.kind. */
 int lua_statesys_field_tags(lua_State *L);
 int lua_statesys_field_kind(lua_State *L);

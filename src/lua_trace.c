@@ -17,22 +17,39 @@
 
 #include "duration.h"
 #include "intern.h"
+#include "lua_columns.h"
 #include "lua_entity.h"
 #include "lua_intervals.h"
 #include "lua_object.h"
 #include "lua_selector.h"
 #include "lua_statesys.h"
+#include "lua_series.h"
 #include "lua_transform.h"
 #include "natural.h"
 #include "runlimit.h"
+#include "snapshot.h"
 #include "utf8.h"
+#include "util.h"
 
 #define TRACE_MT	"statemap.trace"
 
+/*
+ * t:at keeps where it found each entity last (snapshot.h) and a buffer
+ * for the states, made at its first call; its user value holds the
+ * entities' and states' names as Lua strings, made once, so that an
+ * answer costs no string and no allocation but its table.
+ */
 typedef struct ltrace {
 	trace *d;
 	size_t charged;		/* its memory, counted against the limit */
+	size_t *at_pos;		/* t:at: each entity's last position */
+	uint64_t at_last;	/* t:at: the last time asked */
+	uint32_t *at_states;	/* t:at: the states found */
+	int at_busy;		/* t:at is filling at_states */
 } ltrace;
+
+/* The user value's fields: lists of names, by id + 1. */
+enum { NAMES_ENTITIES = 1, NAMES_STATES };
 
 /* ---- arguments ---- */
 
@@ -103,6 +120,30 @@ lua_trace_state(lua_State *L, const catalog *cat, int idx)
 	if (s < 0)
 		luaL_error(L, "no state \"%s\" in trace %s", name, cat->name);
 	return ((uint32_t)s);
+}
+
+/*
+ * The states named in the list at idx, as one flag per state (scratch
+ * memory on the stack): count's and count_series's argument.
+ */
+const unsigned char *
+lua_trace_state_set(lua_State *L, const catalog *cat, int idx,
+    const char *what)
+{
+	unsigned char *set;
+	size_t i, n;
+
+	luaL_checktype(L, idx, LUA_TTABLE);
+	n = lua_rawlen(L, idx);
+	if (n == 0)
+		luaL_error(L, "%s needs a list of states", what);
+	set = lua_trace_scratch(L, cat->nstates, 1);
+	for (i = 1; i <= n; i++) {
+		lua_rawgeti(L, idx, (lua_Integer)i);
+		set[lua_trace_state(L, cat, -1)] = 1;
+		lua_pop(L, 1);
+	}
+	return (set);
 }
 
 /*
@@ -194,7 +235,7 @@ lua_trace_push_state_times(lua_State *L, const catalog *cat,
 static int
 new_object(lua_State *L)
 {
-	ltrace *t = lua_newuserdatauv(L, sizeof (ltrace), 0);
+	ltrace *t = lua_newuserdatauv(L, sizeof (ltrace), 1);
 
 	memset(t, 0, sizeof (*t));
 	luaL_setmetatable(L, TRACE_MT);
@@ -382,6 +423,10 @@ trace_gc(lua_State *L)
 	/* The live server (statemap.serve) may hold it too. */
 	trace_release(t->d);
 	t->d = NULL;	/* lua_trace_check refuses it from now on */
+	free(t->at_pos);
+	free(t->at_states);
+	t->at_pos = NULL;
+	t->at_states = NULL;
 	runlimit_credit(t->charged);
 	t->charged = 0;
 	return (0);
@@ -461,29 +506,104 @@ t_entity(lua_State *L)
 	return (1);
 }
 
-/* t:at(time) -> {entity name = state name} for entities with a state */
+/*
+ * Pushes the trace object's lists of entity and state names (made at the
+ * first call): at the top, the entities' below the states'.
+ */
+static void
+push_names(lua_State *L, int idx, const trace *d)
+{
+	uint32_t i, n;
+
+	if (lua_getiuservalue(L, idx, 1) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_createtable(L, 2, 0);
+		n = catalog_nentities(d->cat);
+		lua_createtable(L, (int)n, 0);
+		for (i = 0; i < n; i++) {
+			size_t len;
+			const char *name = catalog_entity_name(d->cat, i, &len);
+
+			lua_pushlstring(L, name, len);
+			lua_rawseti(L, -2, (lua_Integer)i + 1);
+		}
+		lua_rawseti(L, -2, NAMES_ENTITIES);
+		lua_createtable(L, (int)d->cat->nstates, 0);
+		for (i = 0; i < d->cat->nstates; i++) {
+			lua_trace_push_state(L, d->cat, i);
+			lua_rawseti(L, -2, (lua_Integer)i + 1);
+		}
+		lua_rawseti(L, -2, NAMES_STATES);
+		lua_pushvalue(L, -1);
+		lua_setiuservalue(L, idx, 1);
+	}
+	lua_rawgeti(L, -1, NAMES_ENTITIES);
+	lua_rawgeti(L, -2, NAMES_STATES);
+	lua_remove(L, -3);
+}
+
+/*
+ * t:at(time [, into]) -> {entity name = state name} for entities with a
+ * state.  One search per entity from where the last call left it
+ * (snapshot.h), names from the object's lists: the table is the one
+ * allocation.  Given a table `into`, it is filled instead (the entities
+ * without a state set to nil) and returned: a script stepping through
+ * the trace then allocates nothing, and assigning to keys the table
+ * already has costs less than building a new one.
+ */
 static int
 t_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
+	ltrace *lt = lua_touserdata(L, 1);
 	uint64_t t = lua_trace_check_time(L, 2);
-	uint32_t e, n = store_nentities(d->st);
-	store_interval iv;
+	uint32_t e, n = store_nentities(d->st), have, *states;
+	int en, sn, into = !lua_isnoneornil(L, 3);
 
-	if (!lua_isnoneornil(L, 3) || store_values_total(d->st) > 0)
+	/* {intervals = true}, or a trace with values: lua_statesys.c. */
+	if (into ? lua_statesys_wants_intervals(L, 3) :
+	    store_values_total(d->st) > 0)
 		return (lua_statesys_at(L));
-	lua_createtable(L, 0, (int)n);
-	for (e = 0; e < n; e++) {
-		size_t len;
-		const char *name;
+	if (into)
+		luaL_checktype(L, 3, LUA_TTABLE);
+	lua_settop(L, 3);
+	if (lt->at_pos == NULL) {
+		size_t bytes = ((size_t)n + 1) * (sizeof (size_t) +
+		    sizeof (uint32_t));
 
-		if (!store_state_at(d->st, e, t, &iv))
-			continue;
-		name = catalog_entity_name(d->cat, e, &len);
-		lua_pushlstring(L, name, len);
-		lua_trace_push_state(L, d->cat, iv.state);
-		lua_settable(L, -3);
+		lt->at_pos = xcalloc((size_t)n + 1, sizeof (size_t));
+		lt->at_last = UINT64_MAX;
+		lt->at_states = xcalloc((size_t)n + 1, sizeof (uint32_t));
+		lt->charged += bytes;
+		runlimit_charge(bytes);
 	}
+	/*
+	 * Building the table may run finalizers, which may call t:at on
+	 * this trace: such a call gets a buffer of its own.
+	 */
+	states = lt->at_busy ? lua_trace_scratch(L, n, sizeof (uint32_t)) :
+	    lt->at_states;
+	have = snapshot_states(d->st, t, &lt->at_last, lt->at_pos,
+	    states);
+	push_names(L, 1, d);
+	en = lua_gettop(L) - 1;
+	sn = en + 1;
+	lt->at_busy = 1;
+	if (into)
+		lua_pushvalue(L, 3);
+	else
+		lua_createtable(L, 0, (int)have);
+	for (e = 0; e < n; e++) {
+		if (states[e] == STORE_NONE && !into)
+			continue;
+		lua_rawgeti(L, en, (lua_Integer)e + 1);
+		if (states[e] == STORE_NONE)
+			lua_pushnil(L);
+		else
+			lua_rawgeti(L, sn, (lua_Integer)states[e] + 1);
+		lua_rawset(L, -3);
+	}
+	lt->at_busy = 0;
 	return (1);
 }
 
@@ -865,11 +985,14 @@ lua_trace_open(lua_State *L)
 		{ NULL, NULL }
 	};
 	const luaL_Reg *methods[] = { trace_methods, lua_transform_methods,
-	    lua_intervals_methods, lua_statesys_trace_methods, NULL };
+	    lua_intervals_methods, lua_series_methods, lua_columns_methods,
+	    lua_statesys_trace_methods, NULL };
 
 	lua_object_class(L, TRACE_MT, methods, trace_fields, metamethods);
 	lua_entity_open(L);
 	lua_intervals_open(L);
+	lua_series_open(L);
+	lua_columns_open(L);
 	lua_pushcfunction(L, f_load);
 	lua_setfield(L, -2, "load");
 }

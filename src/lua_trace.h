@@ -54,6 +54,14 @@ void lua_trace_push_state(lua_State *L, const catalog *cat, uint32_t s);
 void lua_trace_push_tag(lua_State *L, const catalog *cat, uint32_t tag);
 
 /*
+ * The states named in the list at idx (a non-empty list of names), as
+ * one flag per state of cat, in scratch memory pushed on the stack; what
+ * names the method in the error.
+ */
+const unsigned char *lua_trace_state_set(lua_State *L, const catalog *cat,
+    int idx, const char *what);
+
+/*
  * Pushes {state name = ns} for one entity (or STORE_NONE: all) over
  * [from, to), the optional arguments at 2 and 3 (default: the window).
  */

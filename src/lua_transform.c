@@ -1,7 +1,7 @@
 /*
  * lua_transform.c: the trace methods that make new traces (t:map,
  * t:map_intervals, t:recolor, t:keep, t:drop, t:rename, t:slice,
- * t:count, t:count_series, t:group).  Each asks its questions of the
+ * t:count, t:group).  Each asks its questions of the
  * script in Lua (a mapping function is called once per state and tag,
  * not per transition, but for map_intervals), then transform.h does the
  * work over every transition in C.
@@ -383,27 +383,6 @@ t_slice(lua_State *L)
 	return (push_made(L, nd, why));
 }
 
-/* The states named in the list at idx, as flags: count's and
- * count_series's argument. */
-static const unsigned char *
-check_counted(lua_State *L, const trace *d, int idx, const char *what)
-{
-	unsigned char *counted;
-	size_t i, n;
-
-	luaL_checktype(L, idx, LUA_TTABLE);
-	n = lua_rawlen(L, idx);
-	if (n == 0)
-		luaL_error(L, "%s needs a list of states", what);
-	counted = lua_trace_scratch(L, d->cat->nstates, 1);
-	for (i = 1; i <= n; i++) {
-		lua_rawgeti(L, idx, (lua_Integer)i);
-		counted[lua_trace_state(L, d->cat, -1)] = 1;
-		lua_pop(L, 1);
-	}
-	return (counted);
-}
-
 /*
  * t:count(states [, name]) -> a trace with one entity (default "count")
  * whose state is how many entities are in any of the named states: its
@@ -420,7 +399,7 @@ t_count(lua_State *L)
 	if (!lua_isnoneornil(L, 3))
 		lua_trace_check_name(L, 3, &len, "the count's name");
 	lua_settop(L, 3);
-	counted = check_counted(L, d, 2, "count");
+	counted = lua_trace_state_set(L, d->cat, 2, "count");
 	nd = transform_count(d, counted, name, len, &why);
 	return (push_made(L, nd, why));
 }
@@ -515,51 +494,6 @@ t_group(lua_State *L)
 	return (push_made(L, nd, why));
 }
 
-/*
- * t:count_series(states [, from, to]) -> { {time=, count=}, ... }: how
- * many entities are in any of `states`, at from and at each change.
- */
-static int
-t_count_series(lua_State *L)
-{
-	trace *d = lua_trace_check(L, 1);
-	uint64_t from = lua_trace_opt_time(L, 3, d->begin);
-	uint64_t to = lua_trace_opt_time(L, 4, d->end);
-	const unsigned char *counted;
-	transform_step *made, *steps;
-	size_t n, k;
-	lua_Integer out = 0;
-	const char *why;
-
-	lua_settop(L, 4);
-	counted = check_counted(L, d, 2, "count_series");
-	if (transform_count_steps(d, counted, &made, &n, &why) != 0)
-		return (lua_trace_stopped(L, why));
-	steps = lua_trace_scratch(L, n, sizeof (transform_step));
-	memcpy(steps, made, n * sizeof (transform_step));
-	free(made);
-	if (from < d->begin)
-		from = d->begin;
-	if (to > d->end)
-		to = d->end;
-	/* As the intervals of t:count's entity over [from, to) would be. */
-	lua_newtable(L);
-	for (k = 0; k < n; k++) {
-		uint64_t a = steps[k].time;
-		uint64_t b = k + 1 < n ? steps[k + 1].time : d->end;
-
-		if (b <= a || b <= from || a >= to)
-			continue;
-		lua_createtable(L, 0, 2);
-		lua_pushinteger(L, (lua_Integer)(a < from ? from : a));
-		lua_setfield(L, -2, "time");
-		lua_pushinteger(L, (lua_Integer)steps[k].count);
-		lua_setfield(L, -2, "count");
-		lua_rawseti(L, -2, ++out);
-	}
-	return (1);
-}
-
 const luaL_Reg lua_transform_methods[] = {
 	{ "map", t_map },
 	{ "map_intervals", t_map_intervals },
@@ -569,7 +503,6 @@ const luaL_Reg lua_transform_methods[] = {
 	{ "rename", t_rename },
 	{ "slice", t_slice },
 	{ "count", t_count },
-	{ "count_series", t_count_series },
 	{ "group", t_group },
 	{ NULL, NULL }
 };

@@ -1,7 +1,7 @@
 /*
  * lua_transform.h: the trace methods that make new traces from one
  * (map, map_intervals, recolor, keep, drop, rename, slice, count,
- * count_series, group), over transform.h.
+ * group), over transform.h.
  */
 #ifndef SM_LUA_TRANSFORM_H
 #define SM_LUA_TRANSFORM_H

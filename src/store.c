@@ -1433,3 +1433,55 @@ store_copy_entity(store *s, uint32_t to, const store *src, uint32_t from)
 	c->count = n;
 	s->total += n;
 }
+
+/*
+ * The first transition past end stays, as it ends the entity's last
+ * interval in the window: the interval holding a time (store_state_at)
+ * is then the one a copy would give, unclipped.  Those at end stay too,
+ * as the classic coalescing closes a rectangle at a datum at its end
+ * bound, and a slice must coalesce as a copy would.
+ */
+store *
+store_view(const store *parent, uint64_t begin, uint64_t end)
+{
+	store *s = store_new(parent->nstates);
+	size_t e, longest = 0;
+
+	if (parent->ncols > 0) {
+		s->cols = xcalloc(parent->ncols, sizeof (column));
+		s->ncols = s->cols_cap = parent->ncols;
+	}
+	for (e = 0; e < parent->ncols; e++) {
+		const column *from = &parent->cols[e];
+		column *c = &s->cols[e];
+		size_t lo, hi;
+
+		if (from->count == 0)
+			continue;
+		lo = upper_bound(from, begin);
+		lo = lo > 0 ? lo - 1 : 0;
+		hi = upper_bound(from, end);
+		if (hi < from->count)
+			hi++;
+		if (hi <= lo)
+			hi = lo + 1;
+		c->time = from->time + lo;
+		c->state = from->state + lo;
+		c->tag = from->tag != NULL ? from->tag + lo : NULL;
+		c->count = c->cap = c->populated = hi - lo;
+		c->borrowed = 1;
+		s->total += hi - lo;
+		if (c->tag == NULL && hi - lo > longest)
+			longest = hi - lo;
+	}
+	/*
+	 * The parent's columns may be mapped and far larger than memory:
+	 * the view's own none is made when first asked for, as long as its
+	 * longest column (store_tags).
+	 */
+	s->mapped = 1;
+	s->none_want = longest;
+	s->begin = begin;
+	s->end = end;
+	return (s);
+}

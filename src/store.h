@@ -159,6 +159,16 @@ const char *store_failed(const store *s, int *lost);
  */
 void store_in_memory(store *s);
 
+/*
+ * A store that reads parent's columns in place, over [begin, end) (a
+ * slice): each entity keeps the transitions that bound its intervals
+ * there: from the one in effect at begin (its first, if none is) to the
+ * first after end.  O(log n) per entity, and memory for the entities
+ * only.  parent must be finished, outlive the view and not
+ * change; the view is finished (store_finish is not called on it).
+ */
+store *store_view(const store *parent, uint64_t begin, uint64_t end);
+
 /* Whether any transition of the entity has a tag. */
 int store_has_tags(const store *s, uint32_t entity);
 

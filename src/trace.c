@@ -200,9 +200,11 @@ trace_release(trace *d)
 	 */
 	if (atomic_fetch_sub_explicit(&d->shared, 1, memory_order_acq_rel) != 0)
 		return;
-	catalog_free(d->cat);
+	if (d->parent == NULL)
+		catalog_free(d->cat);
 	store_free(d->st);
 	cache_release(d->cache_map);
+	trace_release(d->parent);
 	free(d);
 }
 

@@ -10,10 +10,12 @@
  * The traces scripts derive from a loaded one (mapped states, chosen
  * entities, counts, groups) are made by transform.h.
  *
- * Ownership: a trace owns its catalog and store.  A trace never changes
- * once made, so any number of threads may query it at once; whoever
- * shares it (the Lua object, the live server) holds a reference, and the
- * last release frees it.
+ * Ownership: a trace owns its catalog and store, but for a slice
+ * (transform_slice), which holds a reference on the trace it was cut
+ * from (parent) and reads that one's catalog and columns in place.  A
+ * trace never changes once made, so any number of threads may query it
+ * at once; whoever shares it (the Lua object, the live server) holds a
+ * reference, and the last release frees it.
  */
 #ifndef SM_TRACE_H
 #define SM_TRACE_H
@@ -38,6 +40,7 @@ typedef struct trace {
 	store *st;
 	uint64_t begin, end;	/* the bounds queries see: [begin, end) */
 	struct cache_entry *cache_map;	/* where the store's times are */
+	struct trace *parent;	/* a slice's: whose catalog and columns */
 	atomic_uint shared;	/* holders besides the first (trace_retain) */
 } trace;
 

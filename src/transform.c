@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "merge.h"
+#include "series.h"
 #include "runlimit.h"
 #include "util.h"
 
@@ -206,130 +207,51 @@ transform_select(const trace *src, const uint32_t *ids, uint32_t n,
 	return (finished(d, why));
 }
 
+/*
+ * A view, not a copy: the slice reads the catalog and columns of the
+ * trace they belong to (a slice of a slice reads the first trace's),
+ * which it holds until it goes.
+ */
 trace *
 transform_slice(const trace *src, uint64_t from, uint64_t to,
     const char **why)
 {
-	uint32_t i, n = catalog_nentities(src->cat);
-	uint32_t *ids = xcalloc((size_t)n + 1, sizeof (uint32_t));
-	trace *d;
+	trace *owner = src->parent != NULL ? src->parent : (trace *)src;
+	trace *d = xcalloc(1, sizeof (*d));
 
-	for (i = 0; i < n; i++)
-		ids[i] = i;
-	d = transform_select(src, ids, n, NULL, NULL, why);
-	free(ids);
-	if (d != NULL) {
-		d->begin = from;
-		d->end = to;
-		store_finish(d->st, from, to);
-	}
+	(void)why;
+	d->parent = trace_retain(owner);
+	d->cat = owner->cat;
+	d->st = store_view(src->st, from, to);
+	d->begin = from;
+	d->end = to;
 	return (d);
-}
-
-
-/*
- * The count in time order, without holding the steps: the transitions of
- * every entity merged by time (merge.h), each one moving its entity into
- * or out of the counted states, so the count is a sum of 0s and 1s, and
- * memory is one cursor per entity however long the trace.  Calls step
- * with 0 at the window's start, then at each time before the end where
- * the count changes (what all the transitions at that time leave).
- * 0, or -1 with why set (the limits of a script).
- */
-typedef int (*count_step_fn)(void *ctx, uint64_t time, uint64_t count,
-    const char **why);
-
-static int
-count_walk(const trace *src, const unsigned char *counted,
-    count_step_fn step, void *ctx, const char **why)
-{
-	uint32_t n = store_nentities(src->st), nstates = store_nstates(src->st);
-	uint32_t *ids = xmalloc(((size_t)n + 1) * sizeof (uint32_t));
-	unsigned char *in = xcalloc((size_t)n + 1, 1);
-	uint64_t count = 0, last = 0, at = 0, tick = 0;
-	int pending = 0, rv = 0;
-	merge_item it;
-	merge *m;
-	uint32_t e;
-
-	for (e = 0; e < n; e++)
-		ids[e] = e;
-	m = merge_new_from(src->st, ids, n, src->begin);
-	rv = step(ctx, src->begin, 0, why);
-	while (rv == 0 && merge_next(m, &it)) {
-		uint64_t t = it.time < src->begin ? src->begin : it.time;
-		unsigned char now = counted[store_state_in(it.state, nstates)];
-
-		if (t >= src->end)
-			break;
-		if (pending && t != at && count != last) {
-			rv = step(ctx, at, count, why);
-			last = count;
-		}
-		if ((++tick & 0xffff) == 0 && rv == 0)
-			rv = runlimit_check(0, why);
-		at = t;
-		pending = 1;
-		if (it.entity < n && now != in[it.entity]) {
-			count = now ? count + 1 : count - 1;
-			in[it.entity] = now;
-		}
-	}
-	if (rv == 0 && pending && count != last)
-		rv = step(ctx, at, count, why);
-	merge_free(m);
-	free(in);
-	free(ids);
-	return (rv);
-}
-
-typedef struct steps_out {
-	transform_step *res;
-	size_t n, cap;
-} steps_out;
-
-static int
-collect_step(void *ctx, uint64_t time, uint64_t count, const char **why)
-{
-	steps_out *o = ctx;
-
-	if ((o->n & 0xffff) == 0xffff && runlimit_check(o->cap *
-	    sizeof (transform_step), why) != 0)
-		return (-1);
-	grow_array(&o->res, &o->cap, o->n + 1, sizeof (transform_step));
-	o->res[o->n].time = time;
-	o->res[o->n++].count = count;
-	return (0);
-}
-
-int
-transform_count_steps(const trace *src, const unsigned char *counted,
-    transform_step **out, size_t *nout, const char **why)
-{
-	steps_out o = { NULL, 0, 0 };
-
-	if (count_walk(src, counted, collect_step, &o, why) != 0) {
-		free(o.res);
-		return (-1);
-	}
-	*out = o.res;
-	*nout = o.n;
-	return (0);
 }
 
 /* A count trace's store takes the steps as they come (it may spill). */
 typedef struct count_out {
 	trace *d;
-	uint32_t n;
+	uint32_t n;		/* the entities counted: the largest count */
 	uint64_t tick;
+	int first;
 } count_out;
 
+/*
+ * 0 at the window's start, then the count there if it is not 0 (a
+ * zero-length interval, as the trace always had), then each change.  The
+ * sweep never counts more than the store's entities, but a count is
+ * clamped to a state the trace has all the same.
+ */
 static int
-append_step(void *ctx, uint64_t time, uint64_t count, const char **why)
+append_step(void *ctx, uint64_t time, uint32_t count, const char **why)
 {
 	count_out *o = ctx;
+	int first = o->first;
 
-	store_append(o->d->st, 0, time, count > o->n ? o->n : (uint32_t)count,
+	o->first = 0;
+	if (first && count == 0)
+		return (0);
+	store_append(o->d->st, 0, time, count > o->n ? o->n : count,
 	    STORE_NONE);
 	return (stopping(&o->tick, o->d, why) ? -1 : 0);
 }
@@ -375,11 +297,13 @@ transform_count(const trace *src, const unsigned char *counted,
 	catalog_set_states(cat, states, n + 1);
 	catalog_entity(cat, name, name_len);
 	d->st = store_new(n + 1);
-	/* A count is within [0, n] (a sum of one 0 or 1 per entity). */
+	store_append(d->st, 0, src->begin, 0, STORE_NONE);
 	o.d = d;
 	o.n = n;
 	o.tick = 0;
-	if (count_walk(src, counted, append_step, &o, why) != 0)
+	o.first = 1;
+	if (series_walk(src->st, counted, src->begin, src->end, append_step,
+	    &o, why) != 0)
 		return (abandon(d));
 	return (finished(d, why));
 }

@@ -1,11 +1,12 @@
 /*
  * transform.h: new traces made from a loaded one, in C over every
  * transition: what Lua's t:map, t:recolor, t:keep, t:rename, t:slice,
- * t:count, t:count_series and t:group do after asking their questions
+ * t:count and t:group do after asking their questions
  * (lua_transform.c).
  *
  * Each new trace has the window and metadata of its source and its own
- * catalog and store; the source is only read.  Every function may stop
+ * catalog and store (but a slice, which reads its source's); the source
+ * is only read.  Every function may stop
  * for a script's limits (runlimit.h): it then returns NULL with *why,
  * having freed what it made.
  *
@@ -51,30 +52,29 @@ trace *transform_map_each(const trace *src, catalog_state *states,
 trace *transform_select(const trace *src, const uint32_t *ids, uint32_t n,
     const char *const *names, const size_t *name_lens, const char **why);
 
-/* All of src, its window narrowed to [from, to), which must lie in it. */
+/*
+ * src with its window narrowed to [from, to), which must lie in it: a
+ * view (store_view) that reads src's catalog and columns in place and
+ * holds a reference on the trace that owns them, so it takes O(log n)
+ * per entity and memory for the entities only.  Its transitions are, per
+ * entity, those that bound its intervals in the window, from the one in
+ * effect at from to the first after to (see store_view).  Every query,
+ * transform, statemap and picture of it is that of a copy of src with
+ * that window (tests/unit/test_slice.c), but for what lies outside the
+ * window: its transition counts, and the unclipped bounds of intervals
+ * that cross its edges in the traces made from it (a map, a group),
+ * which know nothing of src beyond those transitions.  Never fails.
+ */
 trace *transform_slice(const trace *src, uint64_t from, uint64_t to,
     const char **why);
 
-/* How many entities are in the counted states, from a time on. */
-typedef struct transform_step {
-	uint64_t time;
-	uint64_t count;
-} transform_step;
-
 /*
- * The number of src's entities in a state flagged in counted
- * (src->cat->nstates flags) over its window, as steps in time order: 0 at
- * the window's start, then the count at each time it changes (so the
- * first two steps may share a time).  *steps is malloc'd, *nsteps of
- * them.  Returns 0, or -1 with *why.
- */
-int transform_count_steps(const trace *src, const unsigned char *counted,
-    transform_step **steps, size_t *nsteps, const char **why);
-
-/*
- * A trace of one entity (named name) whose state is that number over the
- * window: states "0" to "N", N the number of entities, shaded light to
- * dark.  N may be at most STORE_MAX_STATES - 1.
+ * A trace of one entity (named name) whose state is the number of src's
+ * entities in a state flagged in counted (src->cat->nstates flags) over
+ * the window (series.h): states "0" to "N", N the number of entities,
+ * shaded light to dark.  N may be at most STORE_MAX_STATES - 1.  Its
+ * transitions: "0" at the window's start, then the count there if it is
+ * not 0, then the count at each time it changes.
  */
 trace *transform_count(const trace *src, const unsigned char *counted,
     const char *name, size_t name_len, const char **why);
