@@ -3,24 +3,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tagtime.h"
 #include "util.h"
 
+/*
+ * A rectangle is kept in three parallel arrays, by how often each part
+ * is read.  Weights are what merging compares, and a weight reads a
+ * rectangle's duration and its neighbours', so those (and the links)
+ * are together in 16 bytes; the start, the entity and the tags are read
+ * once per merge; the time per state (nstates per rectangle) once per
+ * merge too.
+ */
 typedef struct rect {
-	uint64_t start, duration;
+	uint64_t duration;
 	uint32_t prev, next;
-	uint32_t entity;
-	uint32_t count;		/* intervals with time in it (saturating) */
-	coalesce_tag *tags;
-	uint32_t ntags, tags_cap;
 } rect;
 
+typedef struct rect_info {
+	uint64_t start;
+	uint32_t entity;
+	uint32_t count;		/* intervals with time in it (saturating) */
+	tagtime tags;
+} rect_info;
+
 typedef struct entity {
+	uint64_t start;		/* when the open state began */
 	uint32_t first, last;
 	uint32_t nrects;
-	int seen;		/* had a datum within the end bound */
-	int has_state;
-	uint64_t start;		/* when the open state began */
 	uint32_t state, tag;
+	uint32_t pend_count;	/* intervals merged on arrival, as pend */
+	unsigned char seen;	/* had a datum within the end bound */
+	unsigned char has_state;
+	unsigned char pending;	/* times in pend not yet in the last rect */
 } ent_state;
 
 struct coalesce {
@@ -30,7 +44,7 @@ struct coalesce {
 	uint64_t end_used;
 
 	rect *rects;
-	size_t nrects, rects_cap;
+	rect_info *info;	/* parallel to rects */
 	uint64_t *state_time;	/* nstates per rect, parallel to rects */
 	/*
 	 * Each rectangle's position in the heap, or COALESCE_NONE; apart
@@ -38,43 +52,76 @@ struct coalesce {
 	 * a small dense array stays in cache where the rectangles do not.
 	 */
 	uint32_t *heap_pos;
+	size_t nrects, rects_cap;
 	uint32_t free_list;	/* through rect.next */
 
 	ent_state *ents;
+	/*
+	 * The time per state that data merged on arrival (see
+	 * merge_on_arrival) have added to each entity's last rectangle,
+	 * nstates per entity: added to the rectangle's own times only when
+	 * it next takes part in a merge, gets a neighbour or is read, so
+	 * that the usual datum touches its entity and nothing else.
+	 */
+	uint64_t *pend;
 	size_t nents, ents_cap;
 
-	struct heap_entry *heap; /* a binary min-heap */
+	struct heap_entry *heap; /* heap_mem + HEAP_SKEW: see heap_reserve */
+	struct heap_entry *heap_mem;
 	size_t heap_len, heap_cap;
+	/*
+	 * The top of the heap is known to hold its true weight: set by
+	 * fresh_top, cleared by anything that may change the heap or a
+	 * weight.  A datum merged on arrival changes only its own entity's
+	 * weights, so it leaves the flag alone unless the top is in that
+	 * entity: the next datum then compares with the top as it is,
+	 * without reading the top's rectangles again.
+	 */
+	int top_fresh;
+	uint32_t top_entity;
 
-	coalesce_tag *scratch;	/* for merging tag lists */
-	uint32_t scratch_cap;
+	tagtime scratch;	/* for merging tag lists */
 };
 
 /* ---- the ordered set: a min-heap on (weight, start, entity) ---- */
 
 /*
- * Heap entries carry their keys, so sifting compares without touching
- * the rectangles (which would be a cache miss per comparison).
+ * Heap entries carry the weight, so sifting compares without touching
+ * the rectangles (which would be a cache miss per comparison); only
+ * equal weights, which are rare, read the rest of the key from them.  A
+ * rectangle's start and entity never change while it is in the set.
  */
 typedef struct heap_entry {
-	uint64_t weight, start;
-	uint32_t entity, rect;
+	uint64_t weight;
+	uint32_t rect;
+	uint32_t unused;
 } heap_entry;
 
+/* The rest of the key, for equal weights: start, entity, then index. */
 static int
-entry_less(const heap_entry *x, const heap_entry *y)
+key_less(const coalesce *c, uint64_t start, uint32_t entity, uint32_t r,
+    uint32_t other)
 {
-	if (x->weight != y->weight)
-		return (x->weight < y->weight);
-	if (x->start != y->start)
-		return (x->start < y->start);
-	if (x->entity != y->entity)
-		return (x->entity < y->entity);
+	const rect_info *o = &c->info[other];
+
+	if (start != o->start)
+		return (start < o->start);
+	if (entity != o->entity)
+		return (entity < o->entity);
 	/*
 	 * Only zero-length rectangles can tie this far (the reference then
 	 * corrupts its own state); the index keeps us deterministic.
 	 */
-	return (x->rect < y->rect);
+	return (r < other);
+}
+
+static int
+entry_less(const coalesce *c, const heap_entry *x, const heap_entry *y)
+{
+	if (x->weight != y->weight)
+		return (x->weight < y->weight);
+	return (key_less(c, c->info[x->rect].start, c->info[x->rect].entity,
+	    x->rect, y->rect));
 }
 
 static void
@@ -85,11 +132,39 @@ heap_place(coalesce *c, size_t pos, const heap_entry *e)
 }
 
 /*
- * A 4-ary heap: half the depth of a binary one, and a node's four
- * children share a cache line or two, so sifting down (what merging
- * mostly does, as merged rectangles grow heavier) touches fewer lines.
+ * A 4-ary heap: half the depth of a binary one.  Entries are 16 bytes
+ * and the array starts HEAP_SKEW entries before a 64-byte boundary, so
+ * the four children of a node (4i+1 to 4i+4) are exactly one cache
+ * line: a level of sifting down reads one line.
  */
 #define HEAP_ARITY	4
+#define HEAP_SKEW	3
+#define HEAP_ALIGN	64
+
+static void
+heap_reserve(coalesce *c, size_t need)
+{
+	heap_entry *mem;
+	size_t cap = c->heap_cap == 0 ? 1024 : c->heap_cap;
+
+	if (need <= c->heap_cap)
+		return;
+	while (cap < need)
+		cap *= 2;
+	if (cap > ((size_t)-1 - HEAP_ALIGN) / sizeof (heap_entry) - HEAP_SKEW)
+		out_of_memory((size_t)-1);
+	mem = aligned_alloc(HEAP_ALIGN, (cap + HEAP_SKEW + 1) *
+	    sizeof (heap_entry));
+	if (mem == NULL)
+		out_of_memory((cap + HEAP_SKEW + 1) * sizeof (heap_entry));
+	if (c->heap_len > 0)
+		memcpy(mem + HEAP_SKEW, c->heap, c->heap_len *
+		    sizeof (heap_entry));
+	free(c->heap_mem);
+	c->heap_mem = mem;
+	c->heap = mem + HEAP_SKEW;
+	c->heap_cap = cap;
+}
 
 static void
 heap_up(coalesce *c, size_t pos)
@@ -99,7 +174,7 @@ heap_up(coalesce *c, size_t pos)
 	while (pos > 0) {
 		size_t parent = (pos - 1) / HEAP_ARITY;
 
-		if (!entry_less(&e, &c->heap[parent]))
+		if (!entry_less(c, &e, &c->heap[parent]))
 			break;
 		heap_place(c, pos, &c->heap[parent]);
 		pos = parent;
@@ -121,10 +196,10 @@ heap_down(coalesce *c, size_t pos)
 		last = first + HEAP_ARITY < len ? first + HEAP_ARITY : len;
 		child = first;
 		for (k = first + 1; k < last; k++) {
-			if (entry_less(&c->heap[k], &c->heap[child]))
+			if (entry_less(c, &c->heap[k], &c->heap[child]))
 				child = k;
 		}
-		if (!entry_less(&c->heap[child], &e))
+		if (!entry_less(c, &c->heap[child], &e))
 			break;
 		heap_place(c, pos, &c->heap[child]);
 		pos = child;
@@ -139,12 +214,13 @@ heap_remove(coalesce *c, uint32_t r)
 
 	if (pos == COALESCE_NONE)
 		return;
+	c->top_fresh = 0;
 	c->heap_pos[r] = COALESCE_NONE;
 	if (pos == --c->heap_len)
 		return;
 	/* The last entry fills the hole and moves up or down from it. */
 	heap_place(c, pos, &c->heap[c->heap_len]);
-	if (pos > 0 && entry_less(&c->heap[pos],
+	if (pos > 0 && entry_less(c, &c->heap[pos],
 	    &c->heap[(pos - 1) / HEAP_ARITY]))
 		heap_up(c, pos);
 	else
@@ -173,21 +249,22 @@ weight_of(const coalesce *c, uint32_t r)
  * or gains a neighbour), so every entry's key is at most its true one,
  * and fresh_top puts the top right before anyone reads it.  A merge so
  * costs no sift (it used to cost two) and touches no neighbour.
+ *
+ * So an entity with two rectangles or more has all of them in the set:
+ * only an entity's only rectangle ever leaves it, short of a merge.
  */
 static void
 reweigh(coalesce *c, uint32_t r)
 {
-	const rect *x = &c->rects[r];
 	heap_entry e;
 
 	if (c->heap_pos[r] != COALESCE_NONE)
 		return;
+	c->top_fresh = 0;
 	e.weight = weight_of(c, r);
-	e.start = x->start;
-	e.entity = x->entity;
 	e.rect = r;
-	grow_array(&c->heap, &c->heap_cap, c->heap_len + 1,
-	    sizeof (heap_entry));
+	e.unused = 0;
+	heap_reserve(c, c->heap_len + 1);
 	heap_place(c, c->heap_len++, &e);
 	heap_up(c, c->heap_len - 1);
 }
@@ -201,6 +278,8 @@ reweigh(coalesce *c, uint32_t r)
 static void
 fresh_top(coalesce *c)
 {
+	if (c->top_fresh)
+		return;
 	while (c->heap_len > 0) {
 		uint64_t w = weight_of(c, c->heap[0].rect);
 
@@ -208,6 +287,10 @@ fresh_top(coalesce *c)
 			break;
 		c->heap[0].weight = w;
 		heap_down(c, 0);
+	}
+	if (c->heap_len > 0) {
+		c->top_entity = c->info[c->heap[0].rect].entity;
+		c->top_fresh = 1;
 	}
 }
 
@@ -234,6 +317,7 @@ rect_alloc(coalesce *c)
 	if (c->free_list != COALESCE_NONE) {
 		r = c->free_list;
 		c->free_list = c->rects[r].next;
+		tagtime_clear(&c->info[r].tags);	/* its array is kept */
 	} else {
 		size_t old = c->rects_cap;
 
@@ -242,16 +326,17 @@ rect_alloc(coalesce *c)
 		grow_array(&c->rects, &c->rects_cap, c->nrects + 1,
 		    sizeof (rect));
 		if (c->rects_cap != old) {
+			c->info = xrealloc(c->info,
+			    c->rects_cap * sizeof (rect_info));
 			c->state_time = xrealloc(c->state_time,
 			    c->rects_cap * c->nstates * sizeof (uint64_t));
 			c->heap_pos = xrealloc(c->heap_pos,
 			    c->rects_cap * sizeof (uint32_t));
-			memset(c->rects + old, 0,
-			    (c->rects_cap - old) * sizeof (rect));
+			memset(c->info + old, 0,
+			    (c->rects_cap - old) * sizeof (rect_info));
 		}
 		r = (uint32_t)c->nrects++;
 	}
-	c->rects[r].ntags = 0;
 	c->heap_pos[r] = COALESCE_NONE;
 	memset(states_of(c, r), 0, c->nstates * sizeof (uint64_t));
 	return (r);
@@ -261,36 +346,8 @@ static void
 rect_release(coalesce *c, uint32_t r)
 {
 	heap_remove(c, r);
-	c->rects[r].next = c->free_list;	/* its tag array is kept */
+	c->rects[r].next = c->free_list;
 	c->free_list = r;
-}
-
-static void
-add_tag_time(rect *x, uint32_t tag, uint64_t time)
-{
-	uint32_t lo = 0, hi = x->ntags;
-
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (x->tags[mid].tag < tag)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < x->ntags && x->tags[lo].tag == tag) {
-		x->tags[lo].time += time;
-		return;
-	}
-	if (x->ntags == x->tags_cap) {
-		x->tags_cap = x->tags_cap == 0 ? 4 : x->tags_cap * 2;
-		x->tags = xrealloc(x->tags, x->tags_cap * sizeof (coalesce_tag));
-	}
-	memmove(&x->tags[lo + 1], &x->tags[lo],
-	    (x->ntags - lo) * sizeof (coalesce_tag));
-	x->tags[lo].tag = tag;
-	x->tags[lo].time = time;
-	x->ntags++;
 }
 
 static ent_state *
@@ -301,9 +358,14 @@ entity_get(coalesce *c, uint32_t id)
 
 		grow_array(&c->ents, &c->ents_cap, (size_t)id + 1,
 		    sizeof (ent_state));
-		if (c->ents_cap != old)
+		if (c->ents_cap != old) {
 			memset(c->ents + old, 0,
 			    (c->ents_cap - old) * sizeof (ent_state));
+			c->pend = xrealloc(c->pend,
+			    c->ents_cap * c->nstates * sizeof (uint64_t));
+			memset(c->pend + old * c->nstates, 0, (c->ents_cap -
+			    old) * c->nstates * sizeof (uint64_t));
+		}
 		while (c->nents <= id) {
 			c->ents[c->nents].first = COALESCE_NONE;
 			c->ents[c->nents].last = COALESCE_NONE;
@@ -311,6 +373,28 @@ entity_get(coalesce *c, uint32_t id)
 		}
 	}
 	return (&c->ents[id]);
+}
+
+/* Adds the times merged on arrival into the entity's last rectangle. */
+static void
+settle_pending(coalesce *c, uint32_t id)
+{
+	ent_state *e = &c->ents[id];
+	uint64_t *p, *st;
+	uint32_t i;
+
+	if (!e->pending)
+		return;
+	p = &c->pend[(size_t)id * c->nstates];
+	st = states_of(c, e->last);
+	for (i = 0; i < c->nstates; i++) {
+		st[i] += p[i];
+		p[i] = 0;
+	}
+	c->info[e->last].count = count_add(c->info[e->last].count,
+	    e->pend_count);
+	e->pend_count = 0;
+	e->pending = 0;
 }
 
 /*
@@ -326,35 +410,42 @@ entity_get(coalesce *c, uint32_t id)
  * the rectangle would have had (it breaks ties) is the one the next
  * rectangle gets either way; and the smallest key is read with the
  * neighbour's old weight, no larger than its new one, so a yes is sure.
+ *
+ * It reads the entity, its last rectangle's duration and the (usually
+ * unchanged) top of the set, and writes no more: the last rectangle and
+ * its left neighbour are in the set already (see reweigh), their stale
+ * keys are corrected when they reach the top, and the time per state
+ * waits in pend.
  */
 static int
 merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 {
 	ent_state *e = &c->ents[id];
-	uint64_t duration = end - e->start;
-	heap_entry arrival;
+	uint64_t duration = end - e->start, weight;
+	uint32_t top;
 	rect *last;
 
-	if (e->last == COALESCE_NONE || c->heap_pos[e->last] == COALESCE_NONE ||
-	    c->heap_len + 1 < c->budget)
+	if (e->last == COALESCE_NONE || c->heap_len + 1 < c->budget ||
+	    (e->nrects == 1 && c->heap_pos[e->last] == COALESCE_NONE))
 		return (0);
 	last = &c->rects[e->last];
-	arrival.weight = duration + last->duration;
-	arrival.start = e->start;
-	arrival.entity = id;
-	arrival.rect = c->free_list != COALESCE_NONE ? c->free_list :
-	    (uint32_t)c->nrects;
+	weight = duration + last->duration;
 	fresh_top(c);
-	if (!entry_less(&arrival, &c->heap[0]))
+	top = c->heap[0].rect;
+	if (weight != c->heap[0].weight ? weight > c->heap[0].weight :
+	    !key_less(c, e->start, id, c->free_list != COALESCE_NONE ?
+	    c->free_list : (uint32_t)c->nrects, top))
 		return (0);
 	last->duration += duration;
-	last->count = count_add(last->count, duration > 0);
-	states_of(c, e->last)[e->state] += duration;
+	c->pend[(size_t)id * c->nstates + e->state] += duration;
+	e->pend_count = count_add(e->pend_count, duration > 0);
+	e->pending = 1;
 	if (e->tag != COALESCE_NO_TAG)
-		add_tag_time(last, e->tag, duration);
-	if (last->prev != COALESCE_NONE)
-		reweigh(c, last->prev);
-	reweigh(c, e->last);
+		tagtime_add(&c->info[e->last].tags, e->tag, duration,
+		    &c->scratch);
+	/* The last rectangle and its left one weigh more now. */
+	if (c->top_entity == id)
+		c->top_fresh = 0;
 	return (1);
 }
 
@@ -372,18 +463,20 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 
 	if (!final && merge_on_arrival(c, id, end))
 		return;
+	settle_pending(c, id);
 	r = rect_alloc(c);
 	x = &c->rects[r];
 
-	x->start = e->start;
+	c->info[r].start = e->start;
+	c->info[r].entity = id;
 	x->duration = end - e->start;
-	x->count = x->duration > 0;
-	x->entity = id;
+	c->info[r].count = x->duration > 0;
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
 	states_of(c, r)[e->state] = x->duration;
 	if (e->tag != COALESCE_NO_TAG)
-		add_tag_time(x, e->tag, x->duration);
+		tagtime_add(&c->info[r].tags, e->tag, x->duration,
+		    &c->scratch);
 	if (e->last == COALESCE_NONE)
 		e->first = r;
 	else
@@ -392,64 +485,10 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 	e->nrects++;
 	if (final)
 		return;
+	c->top_fresh = 0;
 	if (x->prev != COALESCE_NONE)
 		reweigh(c, x->prev);
 	reweigh(c, r);
-}
-
-/*
- * Adds the victim's tag times to the survivor's.  Both lists are sorted
- * by tag id, so long ones merge in one pass into the scratch buffer, which
- * then trades places with the survivor's list: no allocation once warm.
- */
-static void
-merge_tags(coalesce *c, rect *s, rect *v)
-{
-	uint32_t i = 0, j = 0, n = 0, cap;
-	coalesce_tag *swap;
-
-	if (v->ntags == 0)
-		return;
-	/* The usual case: a long list gains a tag or two; insert in place. */
-	if (v->ntags <= 4) {
-		for (i = 0; i < v->ntags; i++)
-			add_tag_time(s, v->tags[i].tag, v->tags[i].time);
-		return;
-	}
-	if (s->ntags == 0) {
-		swap = s->tags;
-		cap = s->tags_cap;
-		s->tags = v->tags;
-		s->tags_cap = v->tags_cap;
-		s->ntags = v->ntags;
-		v->tags = swap;
-		v->tags_cap = cap;
-		v->ntags = 0;
-		return;
-	}
-	if (c->scratch_cap < s->ntags + v->ntags) {
-		c->scratch_cap = s->ntags + v->ntags;
-		c->scratch = xrealloc(c->scratch,
-		    c->scratch_cap * sizeof (coalesce_tag));
-	}
-	while (i < s->ntags || j < v->ntags) {
-		if (j == v->ntags || (i < s->ntags &&
-		    s->tags[i].tag < v->tags[j].tag)) {
-			c->scratch[n++] = s->tags[i++];
-		} else if (i == s->ntags || v->tags[j].tag < s->tags[i].tag) {
-			c->scratch[n++] = v->tags[j++];
-		} else {
-			c->scratch[n] = s->tags[i++];
-			c->scratch[n++].time += v->tags[j++].time;
-		}
-	}
-	swap = s->tags;
-	cap = s->tags_cap;
-	s->tags = c->scratch;
-	s->tags_cap = c->scratch_cap;
-	s->ntags = n;
-	c->scratch = swap;
-	c->scratch_cap = cap;
 }
 
 /* The victim's time goes to the survivor; the victim leaves its list. */
@@ -457,15 +496,22 @@ static void
 absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 {
 	rect *s = &c->rects[survivor], *v = &c->rects[victim];
-	ent_state *e = &c->ents[s->entity];
+	uint32_t id = c->info[survivor].entity;
+	ent_state *e = &c->ents[id];
 	uint64_t *st = states_of(c, survivor), *vt = states_of(c, victim);
 	uint32_t i;
 
+	/* The survivor is the left one: only the victim can be the last. */
+	if (victim == e->last)
+		settle_pending(c, id);
+	c->top_fresh = 0;
 	s->duration += v->duration;
-	s->count = count_add(s->count, v->count);
+	c->info[survivor].count = count_add(c->info[survivor].count,
+	    c->info[victim].count);
 	for (i = 0; i < c->nstates; i++)
 		st[i] += vt[i];
-	merge_tags(c, s, v);
+	tagtime_absorb(&c->info[survivor].tags, &c->info[victim].tags,
+	    &c->scratch);
 	s->next = v->next;
 	if (v->next != COALESCE_NONE)
 		c->rects[v->next].prev = survivor;
@@ -496,7 +542,7 @@ trim(coalesce *c)
 	r = c->heap[0].rect;
 	x = &c->rects[r];
 
-	if (c->ents[x->entity].nrects == 1) {
+	if (c->ents[c->info[r].entity].nrects == 1) {
 		heap_remove(c, r);
 		return;		/* back in the set when a neighbour comes */
 	}
@@ -547,13 +593,15 @@ coalesce_free(coalesce *c)
 	if (c == NULL)
 		return;
 	for (i = 0; i < c->nrects; i++)
-		free(c->rects[i].tags);
+		tagtime_free(&c->info[i].tags);
 	free(c->rects);
+	free(c->info);
 	free(c->state_time);
 	free(c->ents);
-	free(c->heap);
+	free(c->pend);
+	free(c->heap_mem);
 	free(c->heap_pos);
-	free(c->scratch);
+	tagtime_free(&c->scratch);
 	free(c);
 }
 
@@ -591,10 +639,13 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 {
 	uint64_t end = last_time;
 	size_t id;
+	uint32_t r;
 
+	for (id = 0; id < c->nents; id++)
+		settle_pending(c, (uint32_t)id);
 	c->end_used = end;
 	if (c->end < 0)
-		return;
+		goto settle;
 	if (c->end != 0 && (uint64_t)c->end < end)
 		end = (uint64_t)c->end;
 	c->end_used = end;
@@ -607,6 +658,13 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 			e->start = (uint64_t)c->begin;
 		append_rect(c, (uint32_t)id, end, 1);
 		e->has_state = 0;
+	}
+settle:
+	/* Readers see each rectangle's tags as one sorted run. */
+	for (id = 0; id < c->nents; id++) {
+		for (r = c->ents[id].first; r != COALESCE_NONE;
+		    r = c->rects[r].next)
+			tagtime_settle(&c->info[r].tags, &c->scratch);
 	}
 }
 
@@ -621,15 +679,17 @@ coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
 	size_t i;
 
 	e->seen = 1;
-	x->start = start;
+	c->info[r].start = start;
+	c->info[r].entity = id;
 	x->duration = duration;
-	x->count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
-	x->entity = id;
+	c->info[r].count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
 	memcpy(states_of(c, r), states, c->nstates * sizeof (uint64_t));
 	for (i = 0; i < ntags; i++)
-		add_tag_time(x, tags[i].tag, tags[i].time);
+		tagtime_add(&c->info[r].tags, tags[i].tag, tags[i].time,
+		    &c->scratch);
+	tagtime_settle(&c->info[r].tags, &c->scratch);
 	if (e->last == COALESCE_NONE)
 		e->first = r;
 	else
@@ -671,14 +731,14 @@ coalesce_next(const coalesce *c, uint32_t r)
 void
 coalesce_get(const coalesce *c, uint32_t r, coalesce_rect *out)
 {
-	const rect *x = &c->rects[r];
+	const rect_info *info = &c->info[r];
 
-	out->start = x->start;
-	out->duration = x->duration;
-	out->count = x->count;
+	out->start = info->start;
+	out->duration = c->rects[r].duration;
+	out->count = info->count;
 	out->states = states_of(c, r);
-	out->tags = x->tags;
-	out->ntags = x->ntags;
+	out->tags = info->tags.v;
+	out->ntags = info->tags.n;
 }
 
 int

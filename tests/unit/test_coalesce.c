@@ -332,6 +332,349 @@ test_properties(void)
 	    "they stand for, each once", ok_count);
 }
 
+/* ---- against a model written from the specification ---- */
+
+/*
+ * The algorithm as DESIGN.md states it, with nothing clever: every
+ * rectangle is made (none merged on arrival), the set is a flag per
+ * rectangle and its smallest is found by looking at every one with its
+ * weight computed afresh, tags are a dense array per rectangle.  Slots
+ * are reused last freed first, as coalesce.c does, since the slot breaks
+ * the ties that only zero-length rectangles can reach.
+ */
+#define MODEL_TAGS	300
+
+typedef struct model_rect {
+	uint64_t start, duration, count;
+	uint32_t prev, next, entity;
+	int in_set;
+	uint64_t *states, *tags;
+	unsigned char *has_tag;	/* even zero-length data list their tag */
+} model_rect;
+
+typedef struct model_entity {
+	uint32_t first, last, nrects;
+	int has_state;
+	uint64_t start;
+	uint32_t state, tag;
+} model_entity;
+
+typedef struct model {
+	uint32_t nstates;
+	uint64_t budget;
+	int64_t begin, end;
+	model_rect *r;
+	uint32_t nr, free_list;
+	model_entity *e;
+	uint32_t ne;
+} model;
+
+static int
+model_after(uint64_t time, int64_t bound)
+{
+	return (bound < 0 || time > (uint64_t)bound);
+}
+
+static uint64_t
+model_weight(const model *m, uint32_t i)
+{
+	const model_rect *x = &m->r[i];
+
+	return (x->duration +
+	    (x->prev != COALESCE_NONE ? m->r[x->prev].duration : 0) +
+	    (x->next != COALESCE_NONE ? m->r[x->next].duration : 0));
+}
+
+static uint32_t
+model_smallest(const model *m, uint64_t *size)
+{
+	uint32_t i, best = COALESCE_NONE;
+	uint64_t bw = 0;
+
+	*size = 0;
+	for (i = 0; i < m->nr; i++) {
+		const model_rect *x = &m->r[i], *b;
+		uint64_t w;
+
+		if (!x->in_set)
+			continue;
+		(*size)++;
+		w = model_weight(m, i);
+		/* Ascending slots: a full tie keeps the lower one. */
+		if (best != COALESCE_NONE) {
+			b = &m->r[best];
+			if (w != bw ? w > bw : x->start != b->start ?
+			    x->start > b->start : x->entity >= b->entity)
+				continue;
+		}
+		best = i;
+		bw = w;
+	}
+	return (best);
+}
+
+static uint32_t
+model_append(model *m, uint32_t id, uint64_t end)
+{
+	model_entity *e = &m->e[id];
+	model_rect *x;
+	uint32_t i;
+
+	if (m->free_list != COALESCE_NONE) {
+		i = m->free_list;
+		m->free_list = m->r[i].next;
+	} else {
+		i = m->nr++;
+		m->r = realloc(m->r, m->nr * sizeof (model_rect));
+		m->r[i].states = malloc(m->nstates * sizeof (uint64_t));
+		m->r[i].tags = malloc(MODEL_TAGS * sizeof (uint64_t));
+		m->r[i].has_tag = malloc(MODEL_TAGS);
+	}
+	x = &m->r[i];
+	memset(x->states, 0, m->nstates * sizeof (uint64_t));
+	memset(x->tags, 0, MODEL_TAGS * sizeof (uint64_t));
+	memset(x->has_tag, 0, MODEL_TAGS);
+	x->start = e->start;
+	x->duration = end - e->start;
+	x->count = x->duration > 0;
+	x->entity = id;
+	x->prev = e->last;
+	x->next = COALESCE_NONE;
+	x->in_set = 0;
+	x->states[e->state] = x->duration;
+	if (e->tag != NT) {
+		x->tags[e->tag] = x->duration;
+		x->has_tag[e->tag] = 1;
+	}
+	if (e->last == COALESCE_NONE)
+		e->first = i;
+	else
+		m->r[e->last].next = i;
+	e->last = i;
+	e->nrects++;
+	return (i);
+}
+
+static void
+model_absorb(model *m, uint32_t s, uint32_t v)
+{
+	model_rect *x = &m->r[s], *y = &m->r[v];
+	model_entity *e = &m->e[x->entity];
+	uint32_t k;
+
+	x->duration += y->duration;
+	x->count += y->count;
+	for (k = 0; k < m->nstates; k++)
+		x->states[k] += y->states[k];
+	for (k = 0; k < MODEL_TAGS; k++) {
+		x->tags[k] += y->tags[k];
+		x->has_tag[k] |= y->has_tag[k];
+	}
+	x->next = y->next;
+	if (y->next != COALESCE_NONE)
+		m->r[y->next].prev = s;
+	else
+		e->last = s;
+	e->nrects--;
+	y->in_set = 0;
+	y->next = m->free_list;
+	m->free_list = v;
+	x->in_set = 1;
+	if (x->prev != COALESCE_NONE)
+		m->r[x->prev].in_set = 1;
+	if (x->next != COALESCE_NONE)
+		m->r[x->next].in_set = 1;
+}
+
+static void
+model_datum(model *m, uint32_t id, uint64_t time, uint32_t state,
+    uint32_t tag)
+{
+	model_entity *e;
+	uint64_t size;
+	uint32_t i;
+
+	if (m->end != 0 && model_after(time, m->end))
+		return;
+	while (m->ne <= id) {
+		m->e = realloc(m->e, (m->ne + 1) * sizeof (model_entity));
+		memset(&m->e[m->ne], 0, sizeof (model_entity));
+		m->e[m->ne].first = m->e[m->ne].last = COALESCE_NONE;
+		m->ne++;
+	}
+	e = &m->e[id];
+	if (e->has_state && model_after(time, m->begin)) {
+		if (m->begin > 0 && e->start < (uint64_t)m->begin)
+			e->start = (uint64_t)m->begin;
+		i = model_append(m, id, time);
+		m->r[i].in_set = 1;
+		if (m->r[i].prev != COALESCE_NONE)
+			m->r[m->r[i].prev].in_set = 1;
+	}
+	e->has_state = 1;
+	e->start = time;
+	e->state = state;
+	e->tag = tag;
+	for (;;) {
+		model_rect *x;
+
+		i = model_smallest(m, &size);
+		if (size == 0 || size < m->budget)
+			break;
+		x = &m->r[i];
+		if (m->e[x->entity].nrects == 1)
+			x->in_set = 0;
+		else if (x->prev == COALESCE_NONE)
+			model_absorb(m, i, x->next);
+		else if (x->next == COALESCE_NONE)
+			model_absorb(m, x->prev, i);
+		else if (m->r[x->prev].duration < m->r[x->next].duration)
+			model_absorb(m, x->prev, i);
+		else
+			model_absorb(m, i, x->next);
+	}
+}
+
+static void
+model_finish(model *m, uint64_t last_time)
+{
+	uint64_t end = last_time;
+	uint32_t id;
+
+	if (m->end < 0)
+		return;
+	if (m->end != 0 && (uint64_t)m->end < end)
+		end = (uint64_t)m->end;
+	for (id = 0; id < m->ne; id++) {
+		model_entity *e = &m->e[id];
+
+		if (!e->has_state || e->start >= end)
+			continue;
+		if (m->begin > 0 && e->start < (uint64_t)m->begin)
+			e->start = (uint64_t)m->begin;
+		model_append(m, id, end);
+	}
+}
+
+static void
+model_free(model *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nr; i++) {
+		free(m->r[i].states);
+		free(m->r[i].tags);
+		free(m->r[i].has_tag);
+	}
+	free(m->r);
+	free(m->e);
+}
+
+/* Whether the coalescer's rectangles are the model's, field by field. */
+static int
+same_as_model(const coalesce *c, const model *m)
+{
+	uint32_t id;
+
+	for (id = 0; id < m->ne; id++) {
+		uint32_t r = coalesce_first(c, id), i = m->e[id].first;
+
+		for (; i != COALESCE_NONE; i = m->r[i].next) {
+			coalesce_rect x;
+			uint32_t k, n = 0;
+
+			if (r == COALESCE_NONE)
+				return (0);
+			coalesce_get(c, r, &x);
+			if (x.start != m->r[i].start ||
+			    x.duration != m->r[i].duration ||
+			    x.count != m->r[i].count ||
+			    memcmp(x.states, m->r[i].states,
+			    m->nstates * sizeof (uint64_t)) != 0)
+				return (0);
+			for (k = 0; k < MODEL_TAGS; k++) {
+				if (!m->r[i].has_tag[k])
+					continue;
+				if (n >= x.ntags || x.tags[n].tag != k ||
+				    x.tags[n].time != m->r[i].tags[k])
+					return (0);
+				n++;
+			}
+			if (n != x.ntags)
+				return (0);
+			r = coalesce_next(c, r);
+		}
+		if (r != COALESCE_NONE)
+			return (0);
+	}
+	return (1);
+}
+
+static void
+test_against_model(void)
+{
+	int round, same = 1, sizes = 1;
+
+	for (round = 0; round < 400 && same; round++) {
+		uint32_t nent = 1 + rng() % 25, nstates = 1 + rng() % 6;
+		uint32_t ntags = rng() % 3 == 0 ? 0 :
+		    1 + (uint32_t)(rng() % MODEL_TAGS);
+		uint64_t budget = rng() % 4 == 0 ? rng() % 4 : rng() % 80;
+		uint64_t t = 0, step = 1 + rng() % 1000;
+		int64_t begin = 0, end = 0;
+		size_t n = 1 + rng() % 3000, i;
+		coalesce *c;
+		model m;
+
+		/* Bounds: none, inside, before or past the data. */
+		if (rng() % 3 == 0)
+			begin = (int64_t)(rng() % (n * step / 2 + 1)) -
+			    (rng() % 5 == 0 ? (int64_t)(n * step) : 0);
+		if (rng() % 3 == 0)
+			end = (int64_t)(rng() % (n * step + 1)) -
+			    (rng() % 8 == 0 ? (int64_t)(n * step) : 0);
+		c = coalesce_new(nstates, budget, begin, end);
+		memset(&m, 0, sizeof (m));
+		m.nstates = nstates;
+		m.budget = budget;
+		m.begin = begin;
+		m.end = end;
+		m.free_list = COALESCE_NONE;
+		for (i = 0; i < n; i++) {
+			uint32_t ent = (uint32_t)(rng() % nent);
+			uint32_t st = (uint32_t)(rng() % nstates);
+			uint32_t tag = ntags == 0 || rng() % 5 == 0 ? NT :
+			    (uint32_t)(rng() % ntags);
+
+			/* Often no time passes: zero-length rectangles. */
+			t += rng() % 3 == 0 ? 0 : rng() % step;
+			coalesce_datum(c, ent, t, st, tag);
+			model_datum(&m, ent, t, st, tag);
+		}
+		{
+			uint64_t size;
+
+			(void) model_smallest(&m, &size);
+			if (size != coalesce_size(c))
+				sizes = 0;
+		}
+		coalesce_finish(c, t);
+		model_finish(&m, t);
+		if (!same_as_model(c, &m)) {
+			same = 0;
+			printf("# round %d: %u entities, %u states, %u tags, "
+			    "budget %llu, bounds %lld %lld, %zu data\n", round,
+			    nent, nstates, ntags, (unsigned long long)budget,
+			    (long long)begin, (long long)end, n);
+		}
+		coalesce_free(c);
+		model_free(&m);
+	}
+	CHECK("coalesce equals the model of the specification on random "
+	    "streams (rectangles, counts, states, tags)", same);
+	CHECK("coalesce size equals the model's set", sizes);
+}
+
 int
 main(void)
 {
@@ -342,5 +685,6 @@ main(void)
 	test_bounds();
 	test_tags();
 	test_properties();
+	test_against_model();
 	return (unit_exit());
 }
