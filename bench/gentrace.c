@@ -2,11 +2,13 @@
  * gentrace: writes a deterministic synthetic statemap trace for
  * benchmarks.  The same arguments always give the same bytes.
  *
- *   gentrace [-n RECORDS] [-e ENTITIES] [-s STATES] [-t] [-S SEED]
+ *   gentrace [-n RECORDS] [-e ENTITIES] [-s STATES] [-t] [-V] [-S SEED]
  *
  * Records are one per line, in time order overall, entities interleaved
  * at random; with -t most data carry one of a few hundred tags, each
- * defined (with a pid and an execname) just after its first use.
+ * defined (with a pid and an execname) just after its first use; with -V
+ * the data are counters ("value": an integer, or every fourth a number
+ * with a fraction) instead of states.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -81,11 +83,12 @@ static void
 usage(int status)
 {
 	fputs("usage: gentrace [-n RECORDS] [-e ENTITIES] [-s STATES] [-t] "
-	    "[-S SEED]\n"
+	    "[-V] [-S SEED]\n"
 	    "  -n  data records (default 10000000)\n"
 	    "  -e  entities (default 1000)\n"
 	    "  -s  states (default 6)\n"
 	    "  -t  tag most data (a few hundred tags, each defined once)\n"
+	    "  -V  counters: data with values instead of states\n"
 	    "  -S  random seed (default 1)\n", status == 0 ? stdout : stderr);
 	exit(status);
 }
@@ -98,16 +101,17 @@ main(int argc, char **argv)
 	uint64_t records = 10000000, entities = 1000, states = 6, seed = 1;
 	uint64_t i, t = 0;
 	unsigned char defined[NTAGS][8];
-	int tags = 0, c;
+	int tags = 0, values = 0, c;
 
 	if (argc > 1 && strcmp(argv[1], "--help") == 0)
 		usage(0);
-	while ((c = getopt(argc, argv, "n:e:s:tS:")) != -1) {
+	while ((c = getopt(argc, argv, "n:e:s:tVS:")) != -1) {
 		switch (c) {
 		case 'n': records = strtoull(optarg, NULL, 10); break;
 		case 'e': entities = strtoull(optarg, NULL, 10); break;
 		case 's': states = strtoull(optarg, NULL, 10); break;
 		case 't': tags = 1; break;
+		case 'V': values = 1; break;
 		case 'S': seed = strtoull(optarg, NULL, 10); break;
 		default: usage(2);
 		}
@@ -145,6 +149,14 @@ main(int argc, char **argv)
 		put_u64(t);
 		put_str("\", \"entity\": \"");
 		put_u64(entity);
+		if (values) {
+			put_str("\", \"value\": ");
+			put_u64((r >> 24) % 100000);
+			if ((r >> 12) % 4 == 0)
+				put_str(".25");
+			put_str("}\n");
+			continue;
+		}
 		put_str("\", \"state\": ");
 		put_u64(state);
 		if (tags && (r >> 32) % 10 != 0) {

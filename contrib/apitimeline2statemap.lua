@@ -1,7 +1,8 @@
 -- apitimeline2statemap.lua: an Island API timeline (per-thread events,
 -- "TOC THREAD API [AMOUNT]") to a statemap. Run with statemap-lua; see
 -- --help and contrib/README.md. The lines are parsed and modelled by
--- lib/apitimeline.lua; this file reads them and writes the records.
+-- lib/apitimeline.lua; this file reads them, builds the trace in memory
+-- (statemap.new) and writes it (t:write).
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/lib/?.lua;" .. package.path
 local smout = require "smout"
 local timeline = require "apitimeline"
@@ -78,42 +79,44 @@ if #model.threads == 0 then smout.fail(name .. ": no thread in the timeline") en
 
 -- ---- Writing: the model to statemap records ----------------------------
 
-local states = { { "cpu", "#2ca02c" }, { "stopped", "#222222" }, { "exited", "#f4f4f4" } }
-for _, cat in ipairs(model.categories) do
-	states[#states + 1] = { cat, cat == "sleep" and "#b9cfe4" or nil }
+local states = { cpu = { value = 0, color = "#2ca02c" }, stopped = { value = 1, color = "#222222" },
+	exited = { value = 2, color = "#f4f4f4" } }
+local uncoloured = 0	-- as smout.writer colours states, from its palette
+for i, cat in ipairs(model.categories) do
+	local color = "#b9cfe4"
+	if cat ~= "sleep" then
+		color = smout.palette[uncoloured % #smout.palette + 1]
+		uncoloured = uncoloured + 1
+	end
+	states[cat] = { value = 2 + i, color = color }
 end
-local w <close> = smout.writer({ title = opts.title or "API timeline", entityKind = "Thread" },
-	states, opts.output)
-w:start(start)
+local start_s, start_ns = start // 1000000000, start % 1000000000
+local b = statemap.new { title = opts.title or "API timeline", entity_kind = "Thread",
+	start = { start_s, start_ns }, states = states }
 
 -- A call's tag definition: what the viewer shows of it (the amount as
 -- written unless it is an integer: 0.2, not 0.20000000000000001).
+local defined = {}
 local function define(state, tag, call)
+	if defined[state .. "\0" .. tag] then return end
+	defined[state .. "\0" .. tag] = true
 	local api = timeline.api(call.api)
 	local amount = call.amount and (math.tointeger(call.amount) or call.amount_text)
-	w:tag(state, tag, { api = call.api, amount = amount, resource = api.resource,
+	b:tag(state, tag, { api = call.api, amount = amount, resource = api.resource,
 		["start line"] = call.start_line, ["return line"] = call.end_line })
 end
 
-local latest = {}	-- thread -> its last state written
 for _, o in ipairs(model.out) do
 	if o.life then
-		w:event(o.time, o.thread, o.life)
+		b:event(o.time, o.thread, o.life)
 	elseif o.instant then
-		w:event(o.time, o.thread, timeline.label(o.instant))
+		b:event(o.time, o.thread, timeline.label(o.instant))
 	else
 		local tag = o.call and timeline.label(o.call)
-		w:datum(o.time, o.thread, o.state, tag)
+		b:set(o.time, o.thread, o.state, tag)
 		if tag then define(o.state, tag, o.call) end
-		latest[o.thread] = o
 	end
 end
--- The trace ends at the last line: threads still live (and in no new
--- state since) say so again at its time.
-for _, th in ipairs(model.threads) do
-	local o = latest[th]
-	if o.state ~= "exited" and o.time < model.last then
-		w:datum(model.last, th, o.state, o.call and timeline.label(o.call))
-	end
-end
-w:finish()
+-- The trace ends at the last line.
+local ok, err = pcall(function() b:finish(model.last):write(opts.output or "-") end)
+if not ok then smout.fail((tostring(err):gsub("^t:write: ", ""))) end

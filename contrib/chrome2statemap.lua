@@ -4,6 +4,7 @@
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/lib/?.lua;" .. package.path
 local smout = require "smout"
 local json = statemap.json
+-- The trace is built in memory (statemap.new) and written with t:write.
 
 local usage = [[
 usage: statemap-lua contrib/chrome2statemap.lua [OPTIONS] [FILE]
@@ -13,9 +14,11 @@ an object with "traceEvents"; FILE or standard input), as written by
 Chrome, Perfetto's JSON export, Go, tracing-chrome and many profilers,
 and writes a statemap: one entity per thread (named NAME/TID by its
 thread_name, or its process_name; PID:TID for a TID two processes use;
-described by both names), whose state is the name of the innermost open
-slice (or, with --outermost, the outermost one), or "idle" outside all
-slices. Duration slices are "B"/"E" pairs and complete "X" events (ts
+described by both names), whose slices are nested states: "idle" at the
+bottom, each open slice pushed on top of the one it is in, so the state
+drawn is the innermost slice's name and scripts read the whole stack
+(e:stack_at). With --outermost, only the outermost slice is kept (a flat
+state). Duration slices are "B"/"E" pairs and complete "X" events (ts
 and dur in microseconds); instant, counter, async and other events are
 skipped. Flow events ("s", "t", "f" with the same id, or bind_id with
 flow_out / flow_in) become events from one thread to the next, named
@@ -28,7 +31,8 @@ Errors name the event by its position: FILE: event N: message.
   --max-states N keep the N names with the most time as states, the rest
                  become "other" (default 40)
   -o FILE        write FILE (replaced only once the whole trace is
-                 converted) rather than standard output
+                 converted) rather than standard output; the file has
+                 each thread's data together, not all in time order
   --lenient      skip bad events (reported on stderr) instead of stopping
   --title T      the statemap's title (default: the file name)
 ]]
@@ -152,6 +156,8 @@ for _, key in ipairs(order) do
 		return a[4] < b[4]
 	end)
 	local stack, cur, since, prev = {}, nil, nil, nil
+	local ops = {}	-- {time, slice name to push, or false to pop}
+	threads[key].ops = ops
 	local function set(t, state)
 		if state == cur then return end
 		if cur then total[cur] = (total[cur] or 0) + (t - since) end
@@ -170,10 +176,12 @@ for _, key in ipairs(order) do
 	for _, m in ipairs(marks) do
 		if m[2] == 1 then
 			stack[#stack + 1] = m[5]
+			if not opts.outermost or #stack == 1 then ops[#ops + 1] = { m[1], m[5] } end
 		elseif #stack == 0 then
 			bad(m[4], "\"E\" (or the end of an \"X\") with no open slice on thread " .. key)
 		else
 			stack[#stack] = nil
+			if not opts.outermost or #stack == 0 then ops[#ops + 1] = { m[1], false } end
 		end
 		set(m[1], (opts.outermost and stack[1] or stack[#stack]) or "idle")
 	end
@@ -189,58 +197,60 @@ table.sort(names, function(a, b)
 	return a < b
 end)
 local keep = {}
-local states = { { "idle", "#ffffff" } }
+local states = { idle = { value = 0, color = "#ffffff" } }
 for i, n in ipairs(names) do
 	if i <= max_states then
 		keep[n] = n
-		states[#states + 1] = { n }
+		states[n] = { value = i }
 	else
 		keep[n] = "other"
 	end
 end
-if #names > max_states then states[#states + 1] = { "other", "#aaaaaa" } end
-keep.idle = "idle"
+if #names > max_states then states.other = { value = max_states + 1, color = "#aaaaaa" } end
 
-local w <close> = smout.writer({ title = opts.title or name, entityKind = "Thread" }, states, opts.output)
-w:start(origin)
+local b = statemap.new { title = opts.title or name, entity_kind = "Thread",
+	start = { origin // 1000000000, origin % 1000000000 }, states = states }
 -- Entities are named NAME/TID: the thread's name, or its process's if it
 -- has none; TID is PID:TID where two processes have a thread of that id.
-local pids_of = {}
+local pids_of, entity = {}, {}
 for _, key in ipairs(order) do
 	local tid = key:match("/(.*)$")
 	pids_of[tid] = (pids_of[tid] or 0) + 1
 end
 for _, key in ipairs(order) do
 	local pid, tid = key:match("^(.-)/(.*)$")
+	entity[key] = smout.thread_name(tnames[key] or pnames[pid], pids_of[tid] > 1 and (pid .. ":" .. tid) or tid)
 	local desc = {}
 	if pnames[pid] then desc[#desc + 1] = pnames[pid] end
 	if tnames[key] then desc[#desc + 1] = tnames[key] end
-	if #desc > 0 then w:describe(key, table.concat(desc, ": ")) end
-	w:label(key, smout.thread_name(tnames[key] or pnames[pid], pids_of[tid] > 1 and (pid .. ":" .. tid) or tid))
+	if #desc > 0 then b:describe(entity[key], table.concat(desc, ": ")) end
+end
+-- Each thread idle from its first slice on, its slices pushed and popped.
+for _, key in ipairs(order) do
+	local ops, e = threads[key].ops, entity[key]
+	if ops[1] then b:set(ops[1][1] - origin, e, "idle") end
+	for _, op in ipairs(ops) do
+		if op[2] then
+			b:push(op[1] - origin, e, keep[op[2]])
+		else
+			b:pop(op[1] - origin, e)
+		end
+	end
 end
 
 -- Flow steps in order become events from each step's thread to the next's.
+local flow_events = {}
 for _, steps in pairs(flows) do
-	table.sort(steps, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[4] < b[4]) end)
+	table.sort(steps, function(a, b2) return a[1] < b2[1] or (a[1] == b2[1] and a[4] < b2[4]) end)
 	for j = 1, #steps - 1 do
 		if steps[j][5] ~= "f" then
-			seq = seq + 1
-			changes[#changes + 1] = { steps[j][1], steps[j][2], nil, seq, steps[j + 1][2], steps[j][3] }
+			flow_events[#flow_events + 1] = { steps[j][1], steps[j][4], entity[steps[j][2]], steps[j][3],
+				entity[steps[j + 1][2]] }
 		end
 	end
 end
-table.sort(changes, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[4] < b[4]) end)
-local written = {}
-for _, c in ipairs(changes) do
-	if c[3] then
-		local st = keep[c[3]]
-		if written[c[2]] ~= st then
-			written[c[2]] = st
-			w:datum(c[1] - origin, c[2], st)
-		end
-	else
-		w:event(c[1] - origin, c[2], c[6], c[5])
-	end
-end
+table.sort(flow_events, function(a, b2) return a[1] < b2[1] or (a[1] == b2[1] and a[2] < b2[2]) end)
+for _, ev in ipairs(flow_events) do b:event(ev[1] - origin, ev[3], ev[4], ev[5]) end
 if bad_count > 0 then io.stderr:write(string.format("%s: %d bad events skipped\n", name, bad_count)) end
-w:finish()
+local ok2, err = pcall(function() b:finish(last - origin):write(opts.output or "-") end)
+if not ok2 then smout.fail((tostring(err):gsub("^t:write: ", ""))) end

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tree.h"
 #include "util.h"
 
 catalog *
@@ -18,6 +19,7 @@ catalog_new(const char *name)
 	cat->event_entities = intern_new();
 	cat->event_ids = intern_new();
 	cat->event_members = intern_new();
+	cat->value_strings = intern_new();
 	return (cat);
 }
 
@@ -49,6 +51,8 @@ catalog_free(catalog *cat)
 	intern_free(cat->tag_keys);
 	intern_free(cat->event_kinds);
 	intern_free(cat->event_entities);
+	intern_free(cat->value_strings);
+	tree_free(cat->tree);
 	free(cat->title);
 	free(cat->host);
 	free(cat->entity_kind);
@@ -292,6 +296,12 @@ catalog_copy_header(const catalog *src)
 
 		catalog_copy_event(cat, src, k, 0, e, elen, t, tlen);
 	}
+	for (i = 0; i < intern_count(src->value_strings); i++) {
+		size_t len;
+		const char *text = intern_name(src->value_strings, i, &len);
+
+		intern_add(cat->value_strings, text, len, NULL);
+	}
 	cat->nrecords = src->nrecords;
 	cat->ndata = src->ndata;
 	cat->have_data = src->have_data;
@@ -400,4 +410,15 @@ catalog_assign_colors(catalog *cat)
 		if (cat->states[i].color_text == NULL)
 			cat->states[i].color = color_generated(n++);
 	}
+}
+
+const struct tree *
+catalog_tree(catalog *cat)
+{
+	if (cat->tree != NULL &&
+	    tree_nentities(cat->tree) == catalog_nentities(cat))
+		return (cat->tree);
+	tree_free(cat->tree);
+	cat->tree = tree_build(cat->entities);
+	return (cat->tree);
 }

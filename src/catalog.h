@@ -89,6 +89,11 @@ typedef struct catalog {
 
 	intern *event_kinds;
 	intern *event_entities;	/* events name entities without creating them */
+
+	/* The strings value entities take, by id (value.h). */
+	intern *value_strings;
+	/* The attribute tree of the entity names, once asked for. */
+	struct tree *tree;
 	catalog_event *events;
 	size_t nevents, events_cap;
 	intern *event_ids;	/* message ids ("id") */
@@ -212,5 +217,12 @@ int64_t catalog_state_by_name(const catalog *cat, const char *name,
  * value order, so the same input always gives the same picture.
  */
 void catalog_assign_colors(catalog *cat);
+
+/*
+ * The attribute tree of the entity names (tree.h), made on the first
+ * call and again if entities were added since.  Not for two threads at
+ * once: scripts ask for it, from the one thread that runs them.
+ */
+const struct tree *catalog_tree(catalog *cat);
 
 #endif

@@ -416,7 +416,8 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 		uint32_t e = chunk_entity(h, c, grp->entity);
 
 		if (e != CATALOG_NO_ENTITY &&
-		    c->times[grp->first] < records_last_time(h->rec, e))
+		    (c->times[grp->first] < records_last_time(h->rec, e) ||
+		    !records_takes_plain(h->rec, e)))
 			return (0);
 	}
 	for (g = r->group; g < r->group + r->ngroups; g++) {

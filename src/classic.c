@@ -21,6 +21,26 @@
 #include "util.h"
 
 /*
+ * What the coalescer's thread keeps of nested entities: the classic
+ * statemap draws the top of each stack as an ordinary state, so a pop
+ * must put back the state (and tag) under the top, which it keeps here.
+ */
+typedef struct frame {
+	uint32_t state, tag;
+} frame;
+
+typedef struct frames {
+	frame *f;
+	size_t n, cap;
+} frames;
+
+typedef struct feed {
+	coalesce *co;
+	frames *stacks;		/* per entity, once one is nested */
+	size_t nstacks;
+} feed;
+
+/*
  * The memory a --detail load of the files again may hold before its
  * store goes to disk (spill.h), so that the interactive SVG of a trace of
  * any size needs no more memory than a fixed amount.
@@ -34,28 +54,86 @@ typedef struct file_ctx {
 	int first;
 	int64_t abs_begin, abs_end; /* from the first file, as ns since epoch */
 	batchq *q;		/* data on their way to the coalescer */
+	feed fd;		/* the coalescer's side */
 } file_ctx;
 
 /*
  * A datum as the coalescer takes it.  Parsing (and numbering tags, which
  * must follow file order) happens on the reading thread; the coalescer
- * runs on another, fed in file order, so the result is the same.
+ * runs on another, fed in file order, so the result is the same.  op is
+ * PLAIN but for data of nested entities (1 + their ingest_op).
  */
+enum { PLAIN = 0 };
+
 typedef struct pending {
 	uint64_t time;
 	uint32_t entity, state, tag;
+	uint8_t op;
 } pending;
+
+/* A datum of a nested entity: the coalescer sees its top state. */
+static void
+nested_datum(feed *fd, const pending *p)
+{
+	frames *st;
+	uint32_t state = p->state, tag = p->tag;
+
+	if (p->entity >= fd->nstacks) {
+		size_t old = fd->nstacks;
+
+		grow_array(&fd->stacks, &fd->nstacks, (size_t)p->entity + 1,
+		    sizeof (frames));
+		memset(fd->stacks + old, 0, (fd->nstacks - old) *
+		    sizeof (frames));
+	}
+	st = &fd->stacks[p->entity];
+	switch (p->op - 1) {
+	case INGEST_SET:
+		st->n = 0;
+		break;
+	case INGEST_PUSH:
+		grow_array(&st->f, &st->cap, st->n + 1, sizeof (frame));
+		if (!coalesce_current(fd->co, p->entity, &st->f[st->n].state,
+		    &st->f[st->n].tag))
+			return;		/* never: records checked it */
+		st->n++;
+		break;
+	default:
+		if (st->n == 0)
+			return;		/* never: records checked it */
+		st->n--;
+		state = st->f[st->n].state;
+		tag = st->f[st->n].tag;
+		break;
+	}
+	coalesce_datum(fd->co, p->entity, p->time, state, tag);
+}
 
 static void
 coalesce_batch(void *ctx, const void *items, size_t n)
 {
-	coalesce *co = ctx;
+	feed *fd = ctx;
 	const pending *p = items;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		coalesce_datum(co, p[i].entity, p[i].time, p[i].state,
-		    p[i].tag);
+	for (i = 0; i < n; i++) {
+		if (p[i].op == PLAIN)
+			coalesce_datum(fd->co, p[i].entity, p[i].time,
+			    p[i].state, p[i].tag);
+		else
+			nested_datum(fd, &p[i]);
+	}
+}
+
+static void
+feed_free(feed *fd)
+{
+	size_t i;
+
+	for (i = 0; i < fd->nstacks; i++)
+		free(fd->stacks[i].f);
+	free(fd->stacks);
+	memset(fd, 0, sizeof (*fd));
 }
 
 /*
@@ -74,8 +152,9 @@ make_coalescer(file_ctx *fc, const catalog *cat)
 	}
 	fc->map->co = coalesce_new(cat->nstates, fc->opts->coalesce, fc->begin,
 	    fc->end);
+	fc->fd.co = fc->map->co;
 	fc->q = batchq_new(sizeof (pending), threads_count(), coalesce_batch,
-	    fc->map->co);
+	    &fc->fd);
 }
 
 static void
@@ -96,6 +175,31 @@ on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 	p->state = state;
 	p->tag = tag == NULL ? COALESCE_NO_TAG :
 	    catalog_tag_id(cat, state, tag, tag_len);
+	p->op = PLAIN;
+}
+
+/*
+ * Nested states: the classic statemap draws each entity's top state, as
+ * an ordinary state (nested_datum keeps the stacks).
+ */
+static void
+on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
+    ingest_op op, uint32_t state, const char *tag, size_t tag_len)
+{
+	file_ctx *fc = ctx;
+	pending *p;
+
+	if (fc->map->co == NULL)
+		make_coalescer(fc, cat);
+	if (!coalesce_in_bounds(fc->map->co, time))
+		return;
+	p = batchq_slot(fc->q);
+	p->time = time;
+	p->entity = entity;
+	p->state = state;
+	p->tag = tag == NULL ? COALESCE_NO_TAG :
+	    catalog_tag_id(cat, state, tag, tag_len);
+	p->op = (uint8_t)(1 + op);
 }
 
 static const char *
@@ -111,7 +215,8 @@ base_name(const char *path)
 static int
 read_file(file_ctx *fc, const char *path, sm_error *err)
 {
-	ingest_options io = { fc->opts->ignore_tags, fc->opts->filter, NULL, NULL };
+	ingest_options io = { fc->opts->ignore_tags, fc->opts->filter, NULL,
+	    NULL, on_nested, NULL };
 	smap *m = fc->map;
 
 	int rv;
@@ -120,6 +225,7 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 	rv = ingest_file(path, m->cat, &io, on_datum, fc, err);
 	batchq_free(fc->q);
 	fc->q = NULL;
+	feed_free(&fc->fd);
 	if (rv != 0)
 		return (-1);
 	if (m->co == NULL)

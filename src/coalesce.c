@@ -747,6 +747,17 @@ coalesce_seen(const coalesce *c, uint32_t entity)
 	return (entity < c->nents && c->ents[entity].seen);
 }
 
+int
+coalesce_current(const coalesce *c, uint32_t entity, uint32_t *state,
+    uint32_t *tag)
+{
+	if (entity >= c->nents || !c->ents[entity].has_state)
+		return (0);
+	*state = c->ents[entity].state;
+	*tag = c->ents[entity].tag;
+	return (1);
+}
+
 uint64_t
 coalesce_state_time(const coalesce *c, uint32_t entity, uint32_t state)
 {

@@ -127,6 +127,14 @@ uint32_t coalesce_first(const coalesce *c, uint32_t entity);
 uint32_t coalesce_next(const coalesce *c, uint32_t rect);
 void coalesce_get(const coalesce *c, uint32_t rect, coalesce_rect *out);
 
+/*
+ * The state and tag (or COALESCE_NO_TAG) of an entity's last datum:
+ * returns 0 if it has had none.  So a reader of nested states can put
+ * back the state a pop returns to.
+ */
+int coalesce_current(const coalesce *c, uint32_t entity, uint32_t *state,
+    uint32_t *tag);
+
 /* Total time of an entity's rectangles in one state. */
 uint64_t coalesce_state_time(const coalesce *c, uint32_t entity,
     uint32_t state);

@@ -19,6 +19,7 @@
 
 #include "error.h"
 #include "catalog.h"
+#include "value.h"
 
 /*
  * Takes n untagged data of one entity at once, in file order.  A consumer
@@ -30,6 +31,36 @@
  */
 typedef void (*ingest_data_fn)(void *ctx, catalog *cat, uint32_t entity,
     const uint64_t *times, const uint16_t *states, size_t n, double done);
+
+/*
+ * What a datum does to a nested entity (one that had a "push"): a plain
+ * datum replaces its whole stack with state; a push enters state on top;
+ * a pop leaves the top state, which is `state`, back to the one under it
+ * (the consumer keeps the stack: pops carry no tag).
+ */
+typedef enum ingest_op {
+	INGEST_SET,
+	INGEST_PUSH,
+	INGEST_POP
+} ingest_op;
+
+/*
+ * Called in file order for each datum of a nested entity, after
+ * validation (a push onto an entity with a state and at most
+ * STORE_MAX_DEPTH deep, a pop of the top state): plain data of such an
+ * entity come here too, not to the datum function.  tag as for it.
+ */
+typedef void (*ingest_nested_fn)(void *ctx, catalog *cat, uint32_t entity,
+    uint64_t time, ingest_op op, uint32_t state, const char *tag,
+    size_t tag_len);
+
+/*
+ * Called in file order for each datum with a "value" (value.h), after
+ * validation: the entity has only values, all numbers or all strings
+ * (and nulls).
+ */
+typedef void (*ingest_value_fn)(void *ctx, catalog *cat, uint32_t entity,
+    uint64_t time, sm_value value);
 
 typedef struct ingest_options {
 	int ignore_tags;	/* drop tags from data; skip definitions */
@@ -48,6 +79,12 @@ typedef struct ingest_options {
 	 * read with that error (Ctrl-C, a script's time or memory limit).
 	 */
 	int (*keep_going)(void *ctx, const char **why);
+	/*
+	 * Where nested states and values go; NULL if the consumer takes
+	 * none, which makes a push, a pop or a value an error.
+	 */
+	ingest_nested_fn nested;
+	ingest_value_fn value;
 } ingest_options;
 
 /*

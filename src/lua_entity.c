@@ -9,6 +9,7 @@
 #include <lauxlib.h>
 
 #include "lua_object.h"
+#include "lua_statesys.h"
 #include "lua_trace.h"
 
 #define ENTITY_MT	"statemap.entity"
@@ -41,7 +42,10 @@ lua_entity_check(lua_State *L, int idx, uint32_t *id)
 	return (d);
 }
 
-/* e:at(time) -> state, tag, start, finish; or nil */
+/*
+ * e:at(time) -> state, tag, start, finish; or nil.  For a value entity:
+ * value, nil, start, finish.
+ */
 static int
 e_at(lua_State *L)
 {
@@ -49,6 +53,8 @@ e_at(lua_State *L)
 	trace *d = lua_entity_check(L, 1, &id);
 	store_interval iv;
 
+	if (store_kind_of(d->st, id) == STORE_VALUES)
+		return (lua_statesys_entity_value_at(L, d, id));
 	if (!store_state_at(d->st, id, lua_trace_check_time(L, 2), &iv))
 		return (0);
 	lua_trace_push_state(L, d->cat, iv.state);
@@ -71,7 +77,8 @@ e_time_in(lua_State *L)
 /*
  * e:stats([from, to]) -> {min=, max=, mean=} of an entity whose state
  * names are numbers (a counting entity): the mean is weighted by time.
- * Nothing is returned if the entity has no state in the range.
+ * Nothing is returned if the entity has no state in the range.  A value
+ * entity's come from its summary, with the integral too.
  */
 static int
 e_stats(lua_State *L)
@@ -84,6 +91,8 @@ e_stats(lua_State *L)
 	store_interval iv;
 	int any = 0;
 
+	if (store_kind_of(d->st, id) == STORE_VALUES)
+		return (lua_statesys_entity_stats(L, d, id));
 	store_iter_init(&it, d->st, &id, 1, from, to);
 	while (store_iter_next(&it, &iv)) {
 		const catalog_state *st = &d->cat->states[iv.state];
@@ -186,6 +195,7 @@ lua_entity_open(lua_State *L)
 		{ "name", field_name },
 		{ "description", field_description },
 		{ "transitions", field_transitions },
+		{ "kind", lua_statesys_field_kind },
 		{ NULL, NULL }
 	};
 	static const luaL_Reg metamethods[] = {
@@ -193,7 +203,7 @@ lua_entity_open(lua_State *L)
 		{ "__eq", entity_eq },
 		{ NULL, NULL }
 	};
-	const luaL_Reg *all[] = { methods, NULL };
+	const luaL_Reg *all[] = { methods, lua_statesys_entity_methods, NULL };
 
 	lua_object_class(L, ENTITY_MT, all, fields, metamethods);
 }

@@ -336,7 +336,7 @@ push_flow(lua_State *L, const catalog *cat, const flows *f, const flow *fl)
 			lua_setfield(L, -2, "target");
 		}
 		if ((s = catalog_event_members(cat, send, &len)) != NULL) {
-			lua_json_push_members(L, s, len);
+			lua_json_push_members_len(L, s, len);
 			lua_setfield(L, -2, "fields");
 		}
 	}
@@ -351,7 +351,7 @@ push_flow(lua_State *L, const catalog *cat, const flows *f, const flow *fl)
 			lua_setfield(L, -2, "to");
 			if ((s = catalog_event_members(cat, recv, &len)) !=
 			    NULL) {
-				lua_json_push_members(L, s, len);
+				lua_json_push_members_len(L, s, len);
 				lua_setfield(L, -2, send != NULL ?
 				    "receive_fields" : "fields");
 			}

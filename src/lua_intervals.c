@@ -11,6 +11,7 @@
 #include <lauxlib.h>
 
 #include "lua_object.h"
+#include "lua_statesys.h"
 #include "lua_trace.h"
 
 #define ITER_MT		"statemap.intervals"
@@ -38,12 +39,26 @@ intervals_next(lua_State *L)
 		size_t len;
 		const char *name;
 
+		if (iv.depth == 0) {
+			if (it->states != NULL)
+				continue;
+			return (lua_statesys_push_value_interval(L, d, &iv));
+		}
 		if (it->states != NULL && !it->states[iv.state])
 			continue;
 		lua_createtable(L, 0, 5);
 		name = catalog_entity_name(d->cat, iv.entity, &len);
 		lua_pushlstring(L, name, len);
 		lua_setfield(L, -2, "entity");
+		if (iv.depth > 1 || store_depths(d->st, iv.entity) != NULL) {
+			lua_pushinteger(L, (lua_Integer)iv.depth);
+			lua_setfield(L, -2, "depth");
+		}
+		if (iv.tag != STORE_NONE && d->cat->tags[iv.tag].members !=
+		    NULL) {
+			lua_statesys_push_tag_fields(L, d->cat, iv.tag);
+			lua_setfield(L, -2, "tag_fields");
+		}
 		lua_trace_push_state(L, d->cat, iv.state);
 		lua_setfield(L, -2, "state");
 		lua_trace_push_tag(L, d->cat, iv.tag);
@@ -127,6 +142,7 @@ t_intervals(lua_State *L)
 	}
 	lua_pop(L, 1);
 	store_iter_init(&it->it, d->st, it->entities, n, from, to);
+	store_iter_values(&it->it);
 	lua_pushcclosure(L, intervals_next, 1);
 	return (1);
 }

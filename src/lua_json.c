@@ -19,6 +19,7 @@
 #include <lauxlib.h>
 
 #include "json.h"
+#include "util.h"
 
 static const char null_sentinel;	/* its address is json.null */
 
@@ -111,7 +112,32 @@ f_decode(lua_State *L)
 }
 
 void
-lua_json_push_members(lua_State *L, const char *text, size_t len)
+lua_json_push_members(lua_State *L, const char *members)
+{
+	json_arena *arena = json_arena_new();
+	json_error err;
+	size_t len = members != NULL ? strlen(members) : 0;
+	char *text = malloc(len + 3);
+	json_value *v = NULL;
+
+	if (text != NULL) {
+		text[0] = '{';
+		if (len > 0)
+			memcpy(text + 1, members, len);
+		text[len + 1] = '}';
+		text[len + 2] = '\0';
+		v = json_parse_document(arena, text, len + 2, &err);
+	}
+	if (v != NULL)
+		push_value(L, v);
+	else
+		lua_newtable(L);
+	free(text);
+	json_arena_free(arena);
+}
+
+void
+lua_json_push_members_len(lua_State *L, const char *text, size_t len)
 {
 	json_arena *arena = json_arena_new();
 	json_error err;
@@ -312,6 +338,22 @@ f_encode(lua_State *L)
 	lua_pushlstring(L, buf, size);
 	free(buf);
 	return (1);
+}
+
+char *
+lua_json_encode(lua_State *L, int idx, size_t *len)
+{
+	const char *s;
+	char *text;
+
+	idx = lua_absindex(L, idx);
+	lua_pushcfunction(L, f_encode);
+	lua_pushvalue(L, idx);
+	lua_call(L, 1, 1);
+	s = lua_tolstring(L, -1, len);
+	text = xstrndup(s, *len);
+	lua_pop(L, 1);
+	return (text);
 }
 
 static const luaL_Reg json_functions[] = {

@@ -24,6 +24,7 @@
 #include "lua_json.h"
 #include "lua_object.h"
 #include "lua_selector.h"
+#include "lua_statesys.h"
 #include "lua_series.h"
 #include "lua_transform.h"
 #include "natural.h"
@@ -487,6 +488,8 @@ t_entities(lua_State *L)
 	trace *d = lua_trace_check(L, 1);
 	uint32_t i, n = catalog_nentities(d->cat);
 
+	if (!lua_isnoneornil(L, 2))
+		return (lua_statesys_entities(L));
 	lua_createtable(L, (int)n, 0);
 	for (i = 0; i < n; i++) {
 		lua_entity_push(L, 1, i);
@@ -559,6 +562,10 @@ t_at(lua_State *L)
 	uint32_t e, n = store_nentities(d->st), have, *states;
 	int en, sn, into = !lua_isnoneornil(L, 3);
 
+	/* {intervals = true}, or a trace with values: lua_statesys.c. */
+	if (into ? lua_statesys_wants_intervals(L, 3) :
+	    store_values_total(d->st) > 0)
+		return (lua_statesys_at(L));
 	if (into)
 		luaL_checktype(L, 3, LUA_TTABLE);
 	lua_settop(L, 3);
@@ -790,7 +797,7 @@ push_event_extra(lua_State *L, const catalog *cat, const catalog_event *ev)
 		lua_setfield(L, -2, "finish");
 	}
 	if ((s = catalog_event_members(cat, ev, &len)) != NULL) {
-		lua_json_push_members(L, s, len);
+		lua_json_push_members_len(L, s, len);
 		lua_setfield(L, -2, "fields");
 	}
 }
@@ -982,6 +989,7 @@ static const luaL_Reg trace_fields[] = {
 	{ "states", field_states },
 	{ "records", field_records },
 	{ "transitions", field_transitions },
+	{ "tags", lua_statesys_field_tags },
 	{ NULL, NULL }
 };
 
@@ -1006,7 +1014,7 @@ lua_trace_open(lua_State *L)
 	};
 	const luaL_Reg *methods[] = { trace_methods, lua_transform_methods,
 	    lua_intervals_methods, lua_series_methods, lua_columns_methods,
-	    lua_flows_methods, NULL };
+	    lua_flows_methods, lua_statesys_trace_methods, NULL };
 
 	lua_object_class(L, TRACE_MT, methods, trace_fields, metamethods);
 	lua_entity_open(L);

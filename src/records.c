@@ -1,5 +1,6 @@
 #include "records.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,7 @@ expect_type(records *r, const json_value *v, json_type t, const char *what)
 typedef struct fields {
 	json_value *time, *entity, *state, *tag, *event, *target;
 	json_value *description, *start, *states, *title, *host, *kind;
+	json_value *value, *push, *pop;	/* the generic state system's */
 	json_value *other;	/* the first member of no known name */
 	int nother;
 } fields;
@@ -131,16 +133,19 @@ field_slot(fields *f, const json_value *m)
 	switch (m->key_len) {
 	case 3:
 		FIELD("tag", tag);
+		FIELD("pop", pop);
 		break;
 	case 4:
 		FIELD("time", time);
 		FIELD("host", host);
+		FIELD("push", push);
 		break;
 	case 5:
 		FIELD("state", state);
 		FIELD("event", event);
 		FIELD("start", start);
 		FIELD("title", title);
+		FIELD("value", value);
 		break;
 	case 6:
 		FIELD("entity", entity);
@@ -191,7 +196,7 @@ only_members(records *r, const fields *f, const char *kind,
 {
 	const json_value *all[] = { f->time, f->entity, f->state, f->tag,
 	    f->event, f->target, f->description, f->start, f->states,
-	    f->title, f->host, f->kind, f->other };
+	    f->title, f->host, f->kind, f->value, f->push, f->pop, f->other };
 	const json_value *worst = NULL;
 	char q[96];
 	size_t i, j;
@@ -377,6 +382,24 @@ need_metadata(records *r, const json_value *obj, const char *kind)
 	return (0);
 }
 
+/* ---- nested states and values ---- */
+
+/* The states pushed on a nested entity, above the one a datum gave it. */
+typedef struct records_stack {
+	uint16_t *states;
+	uint32_t n, cap;
+} records_stack;
+
+/* Room for a stack per entity, the new ones (from old) empty. */
+static void
+grow_stacks(records *r, size_t old)
+{
+	r->stacks = xrealloc(r->stacks, r->last_time_cap *
+	    sizeof (records_stack));
+	memset(r->stacks + old, 0, (r->last_time_cap - old) *
+	    sizeof (records_stack));
+}
+
 uint32_t
 records_entity(records *r, const char *name, size_t len)
 {
@@ -405,9 +428,16 @@ records_entity(records *r, const char *name, size_t len)
 		    sizeof (uint64_t));
 		memset(r->last_time + old, 0,
 		    (r->last_time_cap - old) * sizeof (uint64_t));
+		r->kind = xrealloc(r->kind, r->last_time_cap);
+		memset(r->kind + old, RECORDS_NEW, r->last_time_cap - old);
+		if (r->stacks != NULL)
+			grow_stacks(r, old);
 	}
 	return (id);
 }
+
+static int wrong_kind(records *r, const json_value *m,
+    const json_value *name);
 
 static int
 do_datum(records *r, const json_value *obj, const fields *f)
@@ -445,14 +475,267 @@ do_datum(records *r, const json_value *obj, const fields *f)
 		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
 		    (unsigned long long)r->last_time[entity]));
 	}
+	if (r->kind[entity] >= RECORDS_VALUES)
+		return (wrong_kind(r, f->state, f->entity));
 	r->last_time[entity] = time;
 	if (f->tag != NULL && f->tag->type == JSON_STRING &&
 	    !r->opts->ignore_tags) {
 		tag = f->tag->str;
 		tag_len = f->tag->len;
 	}
+	if (r->kind[entity] == RECORDS_NESTED) {
+		/* A plain datum replaces the whole stack. */
+		r->stacks[entity].n = 0;
+		r->opts->nested(r->ctx, cat, entity, time, INGEST_SET, state,
+		    tag, tag_len);
+		return (0);
+	}
+	r->kind[entity] = RECORDS_PLAIN;
 	r->datum(r->ctx, cat, entity, time, state, tag, tag_len);
 	return (0);
+}
+
+/*
+ * A value (a number, a string or null: value.h).  Numbers must be
+ * finite: NaN cannot be written in JSON, and 1e999 overflows a double.
+ */
+static int
+parse_value(records *r, const json_value *v, sm_value *out)
+{
+	double d;
+
+	switch (v->type) {
+	case JSON_NULL:
+		*out = VALUE_NONE;
+		return (0);
+	case JSON_NUMBER:
+		d = json_number_double(v);
+		if (!isfinite(d))
+			return (fail(r, v->offset, "value %.*s is beyond the "
+			    "largest number (about 1.8e308)",
+			    (int)(v->len > 40 ? 40 : v->len), v->str));
+		*out = value_number(d);
+		return (0);
+	case JSON_STRING:
+		*out = value_string(intern_add(r->cat->value_strings, v->str,
+		    v->len, NULL));
+		return (0);
+	default:
+		return (fail(r, v->offset, "value must be a number, a string "
+		    "or null but is %s", type_name(v->type)));
+	}
+}
+
+/* The state a push or pop names: its value, or its name. */
+static int
+parse_stack_state(records *r, const json_value *v, const char *what,
+    uint32_t *out)
+{
+	char q[96];
+	int64_t s;
+
+	if (v->type == JSON_NUMBER)
+		return (parse_state(r, v, out));
+	if (v->type != JSON_STRING)
+		return (fail(r, v->offset, "%s must be a state (its value or "
+		    "its name) but is %s", what, type_name(v->type)));
+	s = catalog_state_by_name(r->cat, v->str, v->len);
+	if (s < 0)
+		return (fail(r, v->offset, "state %s is not defined: the "
+		    "metadata defines no state of that name",
+		    quoted(q, sizeof (q), v->str, v->len)));
+	*out = (uint32_t)s;
+	return (0);
+}
+
+/* A datum member (m) that does not fit what the entity's data are. */
+static int
+wrong_kind(records *r, const json_value *m, const json_value *name)
+{
+	uint32_t e = intern_find(r->cat->entities, name->str, name->len);
+	uint8_t k = r->kind[e];
+	char q[96], key[32];
+
+	quoted(key, sizeof (key), m->key, m->key_len);
+	quoted(q, sizeof (q), name->str, name->len);
+	if (k >= RECORDS_VALUES)
+		return (fail(r, m->key_offset, "entity %s has values, so a "
+		    "datum of it has \"value\", not %s: an entity is a value "
+		    "entity or a state entity, not both", q, key));
+	return (fail(r, m->key_offset, "entity %s has states, so a datum of "
+	    "it has \"state\", \"push\" or \"pop\", not %s: an entity is a "
+	    "value entity or a state entity, not both", q, key));
+}
+
+static const char *
+state_quoted(records *r, uint32_t s, char *q, size_t size)
+{
+	return (quoted(q, size, r->cat->states[s].name,
+	    r->cat->states[s].name_len));
+}
+
+/* A push or pop of a state entity: checked against its stack. */
+static int
+nest(records *r, const fields *f, uint32_t entity, uint64_t time,
+    uint32_t state)
+{
+	records_stack *st;
+	const char *tag = NULL;
+	size_t tag_len = 0;
+	char q[96], q2[96], q3[96];
+
+	if (r->kind[entity] >= RECORDS_VALUES)
+		return (wrong_kind(r, f->push != NULL ? f->push : f->pop,
+		    f->entity));
+	quoted(q, sizeof (q), f->entity->str, f->entity->len);
+	if (r->kind[entity] == RECORDS_NEW)
+		return (fail(r, (f->push != NULL ? f->push : f->pop)->key_offset,
+		    "%s on entity %s, which has no state yet: a push enters "
+		    "a state on top of another, so give the entity its first "
+		    "state with a datum (\"state\")",
+		    f->push != NULL ? "push" : "pop", q));
+	if (r->stacks == NULL)
+		grow_stacks(r, 0);
+	st = &r->stacks[entity];
+	if (f->pop != NULL) {
+		if (r->kind[entity] == RECORDS_PLAIN || st->n == 0)
+			return (fail(r, f->pop->key_offset, "pop on entity %s, "
+			    "which has nothing pushed: a state a datum gave "
+			    "is replaced by another datum, not popped", q));
+		if (st->states[st->n - 1] != state)
+			return (fail(r, f->pop->offset, "pop of state %s on "
+			    "entity %s, whose top state is %s",
+			    state_quoted(r, state, q2, sizeof (q2)), q,
+			    state_quoted(r, st->states[st->n - 1], q3,
+			    sizeof (q3))));
+		st->n--;
+		r->last_time[entity] = time;
+		r->opts->nested(r->ctx, r->cat, entity, time, INGEST_POP,
+		    state, NULL, 0);
+		return (0);
+	}
+	if (st->n + 1 >= STORE_MAX_DEPTH)
+		return (fail(r, f->push->key_offset, "push on entity %s would "
+		    "make its stack %u states deep: at most %u are supported",
+		    q, st->n + 2, STORE_MAX_DEPTH));
+	if (st->n == st->cap) {
+		st->cap = st->cap == 0 ? 8 : st->cap * 2;
+		st->states = xrealloc(st->states, st->cap * sizeof (uint16_t));
+	}
+	st->states[st->n++] = (uint16_t)state;
+	r->kind[entity] = RECORDS_NESTED;
+	r->last_time[entity] = time;
+	if (f->tag != NULL && f->tag->type == JSON_STRING &&
+	    !r->opts->ignore_tags) {
+		tag = f->tag->str;
+		tag_len = f->tag->len;
+	}
+	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_PUSH, state,
+	    tag, tag_len);
+	return (0);
+}
+
+/* A value of a value entity: numbers or strings, not both. */
+static int
+take_value(records *r, const fields *f, uint32_t entity, uint64_t time,
+    sm_value v)
+{
+	uint8_t k = r->kind[entity], want;
+	char q[96];
+
+	if (k != RECORDS_NEW && k < RECORDS_VALUES)
+		return (wrong_kind(r, f->value, f->entity));
+	want = value_is_number(v) ? RECORDS_NUMBERS : value_is_string(v) ?
+	    RECORDS_STRINGS : k == RECORDS_NEW ? RECORDS_VALUES : k;
+	if (k > RECORDS_VALUES && want != k)
+		return (fail(r, f->value->offset, "entity %s has %s values, so "
+		    "a value of it is %s or null, not %s",
+		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
+		    k == RECORDS_NUMBERS ? "number" : "string",
+		    k == RECORDS_NUMBERS ? "a number" : "a string",
+		    want == RECORDS_NUMBERS ? "a number" : "a string"));
+	r->kind[entity] = want;
+	r->last_time[entity] = time;
+	r->opts->value(r->ctx, r->cat, entity, time, v);
+	return (0);
+}
+
+/* A datum with "value", "push" or "pop" instead of "state". */
+static int
+do_special(records *r, const json_value *obj, const fields *f)
+{
+	const json_value *all[] = { f->state, f->value, f->push, f->pop };
+	const json_value *first = NULL, *second = NULL, *op;
+	const json_value *allowed[] = { f->time, f->entity, NULL, NULL };
+	const char *kind;
+	catalog *cat = r->cat;
+	uint64_t time;
+	uint32_t entity, state = 0;
+	sm_value v = VALUE_NONE;
+	size_t i;
+	char q[96], q2[96];
+
+	for (i = 0; i < 4; i++) {
+		if (all[i] == NULL)
+			continue;
+		if (first == NULL || all[i]->key_offset < first->key_offset) {
+			second = first;
+			first = all[i];
+		} else if (second == NULL ||
+		    all[i]->key_offset < second->key_offset) {
+			second = all[i];
+		}
+	}
+	if (second != NULL)
+		return (fail(r, second->key_offset, "a datum has one of "
+		    "\"state\", \"value\", \"push\" and \"pop\", but this one "
+		    "has %s and %s", quoted(q, sizeof (q), first->key,
+		    first->key_len), quoted(q2, sizeof (q2), second->key,
+		    second->key_len)));
+	op = first;
+	allowed[2] = op;
+	kind = op == f->value ? "a value datum" : op == f->push ? "a push" :
+	    "a pop";
+	if (op == f->push)
+		allowed[3] = f->tag;
+	if (only_members(r, f, kind, allowed, 4) != 0 ||
+	    need_member(r, obj, f->entity, "entity", kind + 2) != 0 ||
+	    need_metadata(r, obj, kind + 2) != 0 ||
+	    parse_time(r, f->time, &time) != 0 ||
+	    expect_type(r, f->entity, JSON_STRING, "entity") != 0)
+		return (-1);
+	if (op == f->value) {
+		if (parse_value(r, op, &v) != 0)
+			return (-1);
+	} else if (parse_stack_state(r, op, op == f->push ? "push" : "pop",
+	    &state) != 0) {
+		return (-1);
+	}
+	if (f->tag != NULL && f->tag->type != JSON_NULL &&
+	    expect_type(r, f->tag, JSON_STRING, "tag") != 0)
+		return (-1);
+	if (op == f->value ? r->opts->value == NULL : r->opts->nested == NULL)
+		return (fail(r, op->key_offset, "%s are not drawn by the "
+		    "classic statemap yet: read this trace with a script "
+		    "(statemap.load)", op == f->value ? "values" :
+		    "nested states"));
+
+	cat->ndata++;
+	cat->have_data = 1;
+	cat->last_time = time;
+	entity = records_entity(r, f->entity->str, f->entity->len);
+	if (entity == CATALOG_NO_ENTITY)
+		return (0);
+	if (time < r->last_time[entity]) {
+		return (fail(r, f->time->offset, "time %llu for entity %s is "
+		    "before its previous time %llu: time must not go "
+		    "backwards for an entity", (unsigned long long)time,
+		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
+		    (unsigned long long)r->last_time[entity]));
+	}
+	if (op == f->value)
+		return (take_value(r, f, entity, time, v));
+	return (nest(r, f, entity, time, state));
 }
 
 /*
@@ -480,7 +763,8 @@ event_extra(records *r, const json_value *obj, const fields *f,
 	*members_len = 0;
 	if (f->other == NULL && f->state == NULL && f->tag == NULL &&
 	    f->description == NULL && f->start == NULL && f->states == NULL &&
-	    f->title == NULL && f->host == NULL && f->kind == NULL)
+	    f->title == NULL && f->host == NULL && f->kind == NULL &&
+	    f->value == NULL && f->push == NULL && f->pop == NULL)
 		return (0);	/* a plain event, as every event used to be */
 	for (m = obj->child; m != NULL; m = m->next) {
 		const json_value **slot = key_is(m, "id", 2) ? id :
@@ -801,9 +1085,15 @@ records_take(records *r, const json_value *obj)
 		return (-1);
 	r->any_record = 1;
 
-	if (f.time != NULL && f.event == NULL && f.state != NULL) {
+	if (f.time != NULL && f.event == NULL && f.state != NULL &&
+	    f.value == NULL && f.push == NULL && f.pop == NULL) {
 		r->cat->nrecords++;
 		return (do_datum(r, obj, &f));
+	}
+	if (f.time != NULL && f.event == NULL && (f.state != NULL ||
+	    f.value != NULL || f.push != NULL || f.pop != NULL)) {
+		r->cat->nrecords++;
+		return (do_special(r, obj, &f));
 	}
 	if (f.time != NULL && f.event != NULL) {
 		r->cat->nrecords++;
@@ -821,8 +1111,14 @@ records_take(records *r, const json_value *obj)
 		r->cat->nrecords++;
 		return (do_tag_definition(r, obj, &f));
 	}
+	if (f.value != NULL || f.push != NULL || f.pop != NULL)
+		return (fail(r, obj->offset, "a datum with %s is missing "
+		    "member \"time\"", f.value != NULL ? "\"value\"" :
+		    f.push != NULL ? "\"push\"" : "\"pop\""));
+
 	if (f.other == NULL && f.entity == NULL && f.state == NULL &&
 	    f.tag == NULL && f.event == NULL && f.target == NULL &&
+	    f.value == NULL && f.push == NULL && f.pop == NULL &&
 	    obj->child != NULL)
 		return (do_metadata(r, &f));
 	if (f.other != NULL)
@@ -850,6 +1146,7 @@ records_deliver_many(records *r, uint32_t entity, const uint64_t *times,
 {
 	r->opts->data(r->ctx, r->cat, entity, times, states, n, done);
 	r->last_time[entity] = times[n - 1];
+	r->kind[entity] = RECORDS_PLAIN;
 }
 
 /* ---- the whole input ---- */
@@ -880,8 +1177,16 @@ records_init(records *r, const char *name, catalog *cat, const reader *rd,
 void
 records_fini(records *r)
 {
+	size_t i;
+
 	intern_free(r->rejected);
 	free(r->last_time);
+	free(r->kind);
+	if (r->stacks != NULL) {
+		for (i = 0; i < r->last_time_cap; i++)
+			free(r->stacks[i].states);
+		free(r->stacks);
+	}
 }
 
 int

@@ -3,7 +3,11 @@
  *
  * A record is a JSON object: metadata (start, states, title, host,
  * entityKind, possibly split over several objects, each field once), a
- * datum, a tag definition, an entity description or an event.  Each is
+ * datum, a tag definition, an entity description or an event.  A datum
+ * has a "state", or (the generic state system) a "value", a "push" or a
+ * "pop": what an entity's data have made it (states, nested states,
+ * numbers or strings) is kept per entity, and data that do not fit it
+ * are errors.  Each is
  * checked, what it says goes into the catalog, and each datum goes to the
  * consumer in file order, with times checked per entity.  Plain data the
  * scanner read (scan.h) come in through records_deliver, with the same
@@ -36,9 +40,25 @@ typedef struct records {
 	unsigned meta_seen;	/* the metadata fields given so far */
 	int any_record;
 	uint64_t *last_time;	/* per entity, for the ordering check */
-	size_t last_time_cap;
+	size_t last_time_cap;	/* also of kind and stacks */
+	/*
+	 * Per entity, what its data have made it (RECORDS_NEW...): the fast
+	 * path takes plain data of new and plain entities only, and leaves
+	 * the others to records_take, which knows the rules.
+	 */
+	uint8_t *kind;
+	struct records_stack *stacks;	/* per entity, once one is nested */
 	intern *rejected;	/* entity names the filter dropped */
 } records;
+
+enum {
+	RECORDS_NEW,		/* no datum yet */
+	RECORDS_PLAIN,		/* states, never pushed */
+	RECORDS_NESTED,		/* states, pushed at least once */
+	RECORDS_VALUES,		/* values, all null so far */
+	RECORDS_NUMBERS,	/* values: numbers (and nulls) */
+	RECORDS_STRINGS		/* values: strings (and nulls) */
+};
 
 void records_init(records *r, const char *name, catalog *cat,
     const reader *rd, const ingest_options *opts, ingest_datum_fn datum,
@@ -79,12 +99,14 @@ static inline int
 records_deliver(records *r, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len)
 {
-	if (entity != CATALOG_NO_ENTITY && time < r->last_time[entity])
+	if (entity != CATALOG_NO_ENTITY && (time < r->last_time[entity] ||
+	    r->kind[entity] > RECORDS_PLAIN))
 		return (0);
 	records_count(r, 1, time);
 	if (entity == CATALOG_NO_ENTITY)
 		return (1);
 	r->last_time[entity] = time;
+	r->kind[entity] = RECORDS_PLAIN;
 	if (r->opts->ignore_tags)
 		tag = NULL;
 	r->datum(r->ctx, r->cat, entity, time, state, tag, tag_len);
@@ -94,10 +116,18 @@ records_deliver(records *r, uint32_t entity, uint64_t time, uint32_t state,
 /* The time of an entity's last datum (0 before the first). */
 uint64_t records_last_time(const records *r, uint32_t entity);
 
+/* Whether plain data of the entity may be taken in bulk (it has only
+ * plain states so far: no push, no value). */
+static inline int
+records_takes_plain(const records *r, uint32_t entity)
+{
+	return (r->kind[entity] <= RECORDS_PLAIN);
+}
+
 /*
  * Takes n untagged data of one entity at once (times not before its last
- * one, in order), for the consumer that takes them in bulk
- * (opts->data); records_count must then count them.
+ * one, in order; records_takes_plain), for the consumer that takes them
+ * in bulk (opts->data); records_count must then count them.
  */
 void records_deliver_many(records *r, uint32_t entity,
     const uint64_t *times, const uint16_t *states, size_t n, double done);

@@ -25,7 +25,23 @@ typedef struct column {
 	size_t populated;	/* transitions' worth of memory faulted in */
 	int borrowed;		/* adopted arrays: neither grown nor freed */
 	int in_arena;		/* time and state are the arena's: not freed */
+	/* Nested entities only (NULL until the first push): store.h. */
+	uint16_t *depth;
+	uint32_t *below;
+	struct values *vals;	/* value entities only */
 } column;
+
+/* A value entity's columns, apart from the states'. */
+typedef struct values {
+	uint64_t *time;
+	sm_value *value;
+	size_t count, cap;
+	summary *sum;		/* of the first summed values */
+	size_t summed;
+} values;
+
+static void fill_value(const store *s, const values *v, uint32_t entity,
+    size_t i, store_interval *out);
 
 struct store {
 	uint32_t nstates;
@@ -38,6 +54,8 @@ struct store {
 	column *cols;
 	size_t ncols, cols_cap;
 	uint64_t total;
+	uint64_t values_total;
+	size_t special;		/* columns that are nested or values */
 	uint64_t begin, end;
 
 	/*
@@ -47,7 +65,7 @@ struct store {
 	 */
 	size_t budget;
 	spill *spill;
-	int no_disk;		/* going to disk failed: stay in memory */
+	int no_disk;		/* going to disk failed, or store_in_memory */
 	int lost;		/* transitions were lost on the way to disk */
 	char why[SPILL_WHY];	/* what went wrong, or "" */
 	int mapped;		/* columns in a mapping: none made lazily */
@@ -68,6 +86,13 @@ misuse(const char *what, uint32_t state, uint32_t nstates)
 {
 	fprintf(stderr, "statemap-lua: internal error: %s %u (states are "
 	    "0 to %u)\n", what, state, nstates - 1);
+	abort();
+}
+
+static _Noreturn void
+bug(const char *what)
+{
+	fprintf(stderr, "statemap-lua: internal error: %s\n", what);
 	abort();
 }
 
@@ -101,6 +126,14 @@ store_free(store *s)
 			free(s->cols[i].state);
 		}
 		free(s->cols[i].tag);
+		free(s->cols[i].depth);
+		free(s->cols[i].below);
+		if (s->cols[i].vals != NULL) {
+			free(s->cols[i].vals->time);
+			free(s->cols[i].vals->value);
+			summary_free(s->cols[i].vals->sum);
+			free(s->cols[i].vals);
+		}
 	}
 	arena_free(s->arena);
 	free(s->cols);
@@ -124,6 +157,8 @@ store_memory(const store *s)
 }
 
 #define TIME_STATE	(sizeof (uint64_t) + sizeof (uint16_t))
+#define NESTED_BYTES	(sizeof (uint16_t) + sizeof (uint32_t))
+#define VALUE_BYTES	(sizeof (uint64_t) + sizeof (sm_value))
 
 static column *
 column_of(store *s, uint32_t entity)
@@ -392,9 +427,10 @@ column_reserve(store *s, column *c, size_t need)
 	if (need > SIZE_MAX / 2 / sizeof (uint64_t))
 		out_of_memory(SIZE_MAX);
 	cap = new_capacity(s, c, need, &by_estimate);
-	if (!s->no_disk && store_memory(s) + cap * (TIME_STATE +
-	    (c->tag != NULL ? sizeof (uint32_t) : 0)) > s->budget &&
-	    go_to_disk(s))
+	/* Nested and value entities stay in memory: spill.c knows neither. */
+	if (!s->no_disk && s->special == 0 && store_memory(s) + cap *
+	    (TIME_STATE + (c->tag != NULL ? sizeof (uint32_t) : 0)) >
+	    s->budget && go_to_disk(s))
 		return (1);
 	if (by_estimate) {
 		if (s->arena == NULL)
@@ -413,6 +449,11 @@ column_reserve(store *s, column *c, size_t need)
 		c->tag = grown(c->tag, c->count * sizeof (uint32_t),
 		    cap * sizeof (uint32_t), NULL, 0);
 		s->heap_bytes += (cap - c->cap) * sizeof (uint32_t);
+	}
+	if (c->depth != NULL) {
+		c->depth = xrealloc(c->depth, cap * sizeof (uint16_t));
+		c->below = xrealloc(c->below, cap * sizeof (uint32_t));
+		s->heap_bytes += (cap - c->cap) * NESTED_BYTES;
 	}
 	c->in_arena = by_estimate;
 	c->cap = cap;
@@ -464,6 +505,12 @@ store_progress(store *s, double done)
 	s->done = done > 0 && done <= 1 ? done : 0;
 }
 
+void
+store_in_memory(store *s)
+{
+	s->no_disk = 1;
+}
+
 int
 store_has_tags(const store *s, uint32_t entity)
 {
@@ -485,24 +532,22 @@ store_failed(const store *s, int *lost)
 	return (s->why[0] != '\0' ? s->why : NULL);
 }
 
-void
-store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
-    uint32_t tag)
+/*
+ * Appends a transition to a column in memory; returns its index.  A
+ * store with nested or value entities never goes to disk
+ * (column_reserve), so the column always grows here.
+ */
+static size_t
+append_one(store *s, column *c, uint64_t time, uint32_t state, uint32_t tag)
 {
-	column *c = column_of(s, entity);
-
 	if (state >= s->nstates)
 		misuse("store_append of state", state, s->nstates);
-	if (s->spill != NULL) {
-		append_to_disk(s, entity, time, state, tag);
-		return;
-	}
+	if (c->vals != NULL)
+		bug("store_append of a state to a value entity");
 	if (c->borrowed)
 		own(s, c);
-	if (c->count == c->cap && column_reserve(s, c, c->count + 1)) {
-		append_to_disk(s, entity, time, state, tag);
-		return;
-	}
+	if (c->count == c->cap && column_reserve(s, c, c->count + 1))
+		bug("a store with nested entities went to disk");
 	if (c->count >= c->populated)
 		column_populate(c, c->count + 1);
 	if (tag != STORE_NONE && c->tag == NULL) {
@@ -517,8 +562,35 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 	c->state[c->count] = (uint16_t)state;
 	if (c->tag != NULL)
 		c->tag[c->count] = tag;
-	c->count++;
+	if (c->depth != NULL) {
+		c->depth[c->count] = 1;
+		c->below[c->count] = STORE_NONE;
+	}
 	s->total++;
+	return (c->count++);
+}
+
+void
+store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag)
+{
+	column *c = column_of(s, entity);
+
+	if (state >= s->nstates)
+		misuse("store_append of state", state, s->nstates);
+	if (c->vals != NULL)
+		bug("store_append of a state to a value entity");
+	if (s->spill != NULL) {
+		append_to_disk(s, entity, time, state, tag);
+		return;
+	}
+	if (c->borrowed)
+		own(s, c);
+	if (c->count == c->cap && column_reserve(s, c, c->count + 1)) {
+		append_to_disk(s, entity, time, state, tag);
+		return;
+	}
+	append_one(s, c, time, state, tag);
 }
 
 void
@@ -530,6 +602,8 @@ store_append_many(store *s, uint32_t entity, const uint64_t *time,
 
 	if (n == 0)
 		return;
+	if (c->vals != NULL)
+		bug("store_append_many to a value entity");
 	if (s->spill == NULL) {
 		if (c->borrowed)
 			own(s, c);
@@ -551,8 +625,37 @@ store_append_many(store *s, uint32_t entity, const uint64_t *time,
 		for (i = 0; i < n; i++)
 			c->tag[c->count + i] = STORE_NONE;
 	}
+	if (c->depth != NULL) {
+		for (i = 0; i < n; i++) {
+			c->depth[c->count + i] = 1;
+			c->below[c->count + i] = STORE_NONE;
+		}
+	}
 	c->count += n;
 	s->total += n;
+}
+
+/*
+ * Trims a value entity's columns and sums them up (summary.h).  Its
+ * summary depends on nothing but the values, so a later store_finish
+ * (new bounds) keeps it unless values were added since.
+ */
+static void
+values_finish(store *s, values *v)
+{
+	if (v->count < v->cap) {
+		v->time = xrealloc(v->time, v->count * sizeof (uint64_t));
+		v->value = xrealloc(v->value, v->count * sizeof (sm_value));
+		s->heap_bytes -= (v->cap - v->count) * VALUE_BYTES;
+		v->cap = v->count;
+	}
+	if (v->sum != NULL && v->summed == v->count)
+		return;
+	s->heap_bytes -= summary_memory(v->sum);
+	summary_free(v->sum);
+	v->sum = summary_build(v->time, v->value, v->count);
+	v->summed = v->count;
+	s->heap_bytes += summary_memory(v->sum);
 }
 
 /*
@@ -656,7 +759,18 @@ store_finish(store *s, uint64_t begin, uint64_t end)
 			s->heap_bytes -= (c->cap - c->count) *
 			    sizeof (uint32_t);
 		}
+		if (c->depth != NULL) {
+			c->depth = xrealloc(c->depth,
+			    c->count * sizeof (uint16_t));
+			c->below = xrealloc(c->below,
+			    c->count * sizeof (uint32_t));
+			s->heap_bytes -= (c->cap - c->count) * NESTED_BYTES;
+		}
 		c->cap = c->populated = c->count;
+	}
+	for (i = 0; i < s->ncols; i++) {
+		if (s->cols[i].vals != NULL)
+			values_finish(s, s->cols[i].vals);
 	}
 	/*
 	 * One shared column of "no tag" for every untagged entity; for
@@ -782,6 +896,8 @@ fill(const store *s, const column *c, uint32_t entity, size_t i,
 	    STORE_NONE;
 	out->start = c->time[i];
 	out->end = interval_end(s, c, i);
+	out->depth = c->depth != NULL ? c->depth[i] : 1;
+	out->value = VALUE_NONE;
 }
 
 int
@@ -888,6 +1004,12 @@ store_iter_init(store_iter *it, const store *s, const uint32_t *entities,
 	it->t1 = t1;
 }
 
+void
+store_iter_values(store_iter *it)
+{
+	it->values = 1;
+}
+
 /* Moves to the next entity that has transitions; 0 when there is none. */
 static int
 iter_next_entity(store_iter *it)
@@ -898,16 +1020,29 @@ iter_next_entity(store_iter *it)
 		uint32_t e = it->entities != NULL ?
 		    it->entities[it->next_entity] : (uint32_t)it->next_entity;
 		const column *c;
-		size_t i;
+		const uint64_t *times;
+		size_t i, count;
 
 		it->next_entity++;
-		if (e >= s->ncols || s->cols[e].count == 0)
+		if (e >= s->ncols)
 			continue;
 		c = &s->cols[e];
-		i = upper_bound(c, it->t0);
+		if (c->vals != NULL) {
+			if (!it->values)
+				continue;
+			times = c->vals->time;
+			count = c->vals->count;
+		} else {
+			times = c->time;
+			count = c->count;
+		}
+		if (count == 0)
+			continue;
+		i = store_count_through(times, count, it->t0);
 		it->entity = e;
+		it->in_values = c->vals != NULL;
 		it->index = i > 0 ? i - 1 : 0;
-		it->count = c->count;
+		it->count = count;
 		return (1);
 	}
 	return (0);
@@ -928,11 +1063,15 @@ store_iter_next(store_iter *it, store_interval *out)
 				return (0);
 		}
 		c = &s->cols[it->entity];
-		if (c->time[it->index] >= it->t1) {
+		if ((it->in_values ? c->vals->time : c->time)[it->index] >=
+		    it->t1) {
 			it->index = it->count;	/* done with this entity */
 			continue;
 		}
-		fill(s, c, it->entity, it->index, out);
+		if (it->in_values)
+			fill_value(s, c->vals, it->entity, it->index, out);
+		else
+			fill(s, c, it->entity, it->index, out);
 		it->index++;
 		if (out->start < it->t0)
 			out->start = it->t0;
@@ -941,6 +1080,358 @@ store_iter_next(store_iter *it, store_interval *out)
 		if (out->end > out->start)
 			return (1);
 	}
+}
+
+/* ---- nested states ---- */
+
+/* Gives a column the depth and below columns, its past all depth 1. */
+static void
+make_nested(store *s, column *c)
+{
+	size_t i;
+
+	c->depth = xmalloc(c->cap * sizeof (uint16_t));
+	c->below = xmalloc(c->cap * sizeof (uint32_t));
+	s->heap_bytes += c->cap * NESTED_BYTES;
+	for (i = 0; i < c->count; i++) {
+		c->depth[i] = 1;
+		c->below[i] = STORE_NONE;
+	}
+	s->special++;
+}
+
+uint32_t
+store_depth_now(const store *s, uint32_t entity)
+{
+	const column *c;
+
+	if (entity >= s->ncols || s->cols[entity].count == 0)
+		return (0);
+	c = &s->cols[entity];
+	return (c->depth != NULL ? c->depth[c->count - 1] : 1);
+}
+
+/*
+ * A store already on disk (plain data past its budget came first) cannot
+ * take nested states or values, which stay in memory: it is lost, with
+ * why, as when the disk fails it.
+ */
+static int
+on_disk(store *s)
+{
+	if (s->spill == NULL)
+		return (0);
+	if (!s->lost)
+		snprintf(s->why, sizeof (s->why), "nested states and values "
+		    "are kept in memory only, but plain data before them "
+		    "had gone to disk (past the memory budget)");
+	s->lost = 1;
+	return (1);
+}
+
+void
+store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag)
+{
+	column *c;
+	uint32_t depth;
+	size_t i;
+
+	if (on_disk(s))
+		return;
+	c = column_of(s, entity);
+	depth = store_depth_now(s, entity);
+	if (depth == 0 || depth >= STORE_MAX_DEPTH)
+		bug("store_push on an entity with no state, or too deep");
+	if (c->borrowed)
+		own(s, c);
+	/* Room first, so that the new columns have the column's size. */
+	if (c->count == c->cap)
+		column_reserve(s, c, c->count + 1);
+	if (c->depth == NULL)
+		make_nested(s, c);
+	i = append_one(s, c, time, state, tag);
+	c->depth[i] = (uint16_t)(depth + 1);
+	c->below[i] = (uint32_t)(i - 1);
+}
+
+void
+store_pop(store *s, uint32_t entity, uint64_t time)
+{
+	column *c;
+	uint32_t depth, under;
+	size_t i;
+
+	if (on_disk(s))
+		return;
+	c = column_of(s, entity);
+	depth = store_depth_now(s, entity);
+	if (depth < 2)
+		bug("store_pop with nothing pushed");
+	under = c->below[c->count - 1];
+	i = append_one(s, c, time, c->state[under],
+	    c->tag != NULL ? c->tag[under] : STORE_NONE);
+	c->depth[i] = (uint16_t)(depth - 1);
+	c->below[i] = c->below[under];
+}
+
+const uint16_t *
+store_depths(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols ? s->cols[entity].depth : NULL);
+}
+
+const uint32_t *
+store_below(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols ? s->cols[entity].below : NULL);
+}
+
+uint32_t
+store_stack_at(const store *s, uint32_t entity, uint64_t t,
+    store_frame *frames, uint32_t max)
+{
+	store_interval iv;
+	const column *c;
+	size_t i;
+	uint32_t depth, k;
+
+	if (!store_state_at(s, entity, t, &iv))
+		return (0);
+	c = &s->cols[entity];
+	i = store_count_through(c->time, c->count, t) - 1;
+	depth = c->depth != NULL ? c->depth[i] : 1;
+	/* Down the links from the top: each one is an earlier interval. */
+	for (k = depth; k > 0; k--) {
+		if (k <= max) {
+			frames[k - 1].state = c->state[i];
+			frames[k - 1].tag = c->tag != NULL ? c->tag[i] :
+			    STORE_NONE;
+		}
+		if (k == 1)
+			break;
+		if (c->below[i] >= i)
+			break;		/* never: links go back in time */
+		i = c->below[i];
+	}
+	return (depth);
+}
+
+/* ---- values ---- */
+
+static values *
+values_of(store *s, column *c)
+{
+	if (c->vals == NULL) {
+		if (c->count > 0)
+			bug("store_append_value to a state entity");
+		c->vals = xcalloc(1, sizeof (values));
+		s->heap_bytes += sizeof (values);
+		s->special++;
+	}
+	return (c->vals);
+}
+
+void
+store_append_value(store *s, uint32_t entity, uint64_t time, sm_value value)
+{
+	values *v;
+
+	if (on_disk(s))
+		return;
+	v = values_of(s, column_of(s, entity));
+
+	if (v->count == v->cap) {
+		size_t cap = v->cap == 0 ? 16 : v->cap * 2;
+
+		v->time = xrealloc(v->time, cap * sizeof (uint64_t));
+		v->value = xrealloc(v->value, cap * sizeof (sm_value));
+		s->heap_bytes += (cap - v->cap) * VALUE_BYTES;
+		v->cap = cap;
+	}
+	v->time[v->count] = time;
+	v->value[v->count] = value;
+	v->count++;
+	s->values_total++;
+}
+
+store_kind
+store_kind_of(const store *s, uint32_t entity)
+{
+	if (entity >= s->ncols)
+		return (STORE_STATES);
+	if (s->cols[entity].vals != NULL)
+		return (STORE_VALUES);
+	return (s->cols[entity].depth != NULL ? STORE_NESTED : STORE_STATES);
+}
+
+int
+store_plain(const store *s)
+{
+	return (s->special == 0);
+}
+
+size_t
+store_value_count(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols && s->cols[entity].vals != NULL ?
+	    s->cols[entity].vals->count : 0);
+}
+
+const uint64_t *
+store_value_times(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols && s->cols[entity].vals != NULL ?
+	    s->cols[entity].vals->time : NULL);
+}
+
+const sm_value *
+store_values(const store *s, uint32_t entity)
+{
+	return (entity < s->ncols && s->cols[entity].vals != NULL ?
+	    s->cols[entity].vals->value : NULL);
+}
+
+uint64_t
+store_values_total(const store *s)
+{
+	return (s->values_total);
+}
+
+static void
+fill_value(const store *s, const values *v, uint32_t entity, size_t i,
+    store_interval *out)
+{
+	out->entity = entity;
+	out->state = STORE_NONE;
+	out->tag = STORE_NONE;
+	out->start = v->time[i];
+	out->end = i + 1 < v->count ? v->time[i + 1] : s->end;
+	out->depth = 0;
+	out->value = v->value[i];
+}
+
+int
+store_value_at(const store *s, uint32_t entity, uint64_t t,
+    store_interval *out)
+{
+	const values *v;
+	size_t n;
+
+	if (entity >= s->ncols || (v = s->cols[entity].vals) == NULL ||
+	    t < s->begin || t >= s->end)
+		return (0);
+	n = store_count_through(v->time, v->count, t);
+	if (n == 0)
+		return (0);
+	fill_value(s, v, entity, n - 1, out);
+	return (out->end > t);
+}
+
+/* Adds value i over its interval clipped to [t0, t1). */
+static void
+value_clipped(const store *s, const values *v, size_t i, uint64_t t0,
+    uint64_t t1, value_stats *st)
+{
+	uint64_t a = v->time[i], b = i + 1 < v->count ? v->time[i + 1] :
+	    s->end;
+
+	if (a < t0)
+		a = t0;
+	if (b > t1)
+		b = t1;
+	if (b > a)
+		value_stats_add(st, v->value[i], b - a);
+}
+
+void
+store_value_stats(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
+    value_stats *st)
+{
+	const values *v;
+	size_t a, b, i;
+
+	if (entity >= s->ncols || (v = s->cols[entity].vals) == NULL ||
+	    v->count == 0)
+		return;
+	clip_range(s, &t0, &t1);
+	if (t1 <= t0)
+		return;
+	/* a: the interval holding t0 (or the first); b: the last before t1. */
+	a = store_count_through(v->time, v->count, t0);
+	a = a > 0 ? a - 1 : 0;
+	b = store_count_before(v->time, v->count, t1);
+	if (b == 0 || b - 1 < a)
+		return;
+	b--;
+	value_clipped(s, v, a, t0, t1, st);
+	if (b == a)
+		return;
+	/* Those between lie whole in [t0, t1), their ends fixed. */
+	if (v->sum != NULL && v->summed == v->count)
+		summary_add(v->sum, v->time, v->value, a + 1, b, st);
+	else
+		for (i = a + 1; i < b; i++)
+			value_stats_add(st, v->value[i],
+			    v->time[i + 1] - v->time[i]);
+	value_clipped(s, v, b, t0, t1, st);
+}
+
+/* ---- copies ---- */
+
+void
+store_copy_entity(store *s, uint32_t to, const store *src, uint32_t from)
+{
+	const column *f;
+	column *c;
+	size_t n, i;
+
+	if (from >= src->ncols)
+		return;
+	f = &src->cols[from];
+	c = column_of(s, to);
+	if (c->count > 0 || c->vals != NULL)
+		bug("store_copy_entity to an entity that has data");
+	if (f->vals != NULL) {
+		values *v = values_of(s, c);
+
+		n = f->vals->count;
+		v->time = xmalloc((n + 1) * sizeof (uint64_t));
+		v->value = xmalloc((n + 1) * sizeof (sm_value));
+		if (n > 0) {
+			memcpy(v->time, f->vals->time, n * sizeof (uint64_t));
+			memcpy(v->value, f->vals->value, n * sizeof (sm_value));
+		}
+		v->count = n;
+		v->cap = n + 1;
+		s->heap_bytes += v->cap * VALUE_BYTES;
+		s->values_total += n;
+		return;
+	}
+	n = f->count;
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++) {
+		if (f->state[i] >= s->nstates)
+			misuse("store_copy_entity of state", f->state[i],
+			    s->nstates);
+	}
+	column_reserve(s, c, n);
+	column_populate(c, n);
+	memcpy(c->time, f->time, n * sizeof (uint64_t));
+	memcpy(c->state, f->state, n * sizeof (uint16_t));
+	if (f->tag != NULL) {
+		c->tag = xmalloc(c->cap * sizeof (uint32_t));
+		s->heap_bytes += c->cap * sizeof (uint32_t);
+		memcpy(c->tag, f->tag, n * sizeof (uint32_t));
+	}
+	if (f->depth != NULL) {
+		make_nested(s, c);
+		memcpy(c->depth, f->depth, n * sizeof (uint16_t));
+		memcpy(c->below, f->below, n * sizeof (uint32_t));
+	}
+	c->count = n;
+	s->total += n;
 }
 
 /*

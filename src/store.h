@@ -12,6 +12,20 @@
  * state at a time, intervals over a range, time per state, counts.
  * Queries are clipped to the store's bounds [begin, end).
  *
+ * Two other kinds of entity (the generic state system) live here too:
+ *
+ * - A nested entity (push and pop in the input) keeps the same columns,
+ *   the state column holding the TOP of its stack, so every query and
+ *   coalescing sees the state it is in now; two more columns give each
+ *   interval its depth (1 for a plain state) and the interval that was
+ *   current when its top state was pushed, whose own such link leads on
+ *   down, so the whole stack at a time is O(log n + depth) away.
+ * - A value entity (a counter, a gauge, a name: "value" in the input)
+ *   has no states: store_count is 0 for it, and every state query skips
+ *   it.  Its values (value.h) have columns of their own, with a summary
+ *   (summary.h) made by store_finish for min, max and mean over any range.
+ *   Such a store never goes to disk (below): it stays in memory.
+ *
  * Larger than memory.  A store that would grow past its budget
  * (spill_budget: half of what --memory-limit leaves, or half of physical
  * memory) goes to disk: its transitions are written out in sorted runs
@@ -32,7 +46,8 @@
  * in a cache entry's mapping: see cache.h.
  *
  * Ownership: the store owns its arrays.  It knows states and tags only as
- * numbers; names live in the trace (trace.h).
+ * numbers; names live in the trace (trace.h), value strings as ids in its
+ * catalog.
  */
 #ifndef SM_STORE_H
 #define SM_STORE_H
@@ -40,6 +55,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "summary.h"
+#include "value.h"
 #include "spill.h"
 
 #define STORE_NONE	UINT32_MAX
@@ -48,11 +65,28 @@
 
 typedef struct store store;
 
+/* A nested entity is at most this many states deep. */
+#define STORE_MAX_DEPTH	65535
+
+/* What an entity is (store_kind). */
+typedef enum store_kind {
+	STORE_STATES,		/* a state at a time (or none yet) */
+	STORE_NESTED,		/* a stack of states: pushed at least once */
+	STORE_VALUES		/* values (store_append_value) */
+} store_kind;
+
 typedef struct store_interval {
 	uint32_t entity;
 	uint32_t state;
 	uint32_t tag;		/* STORE_NONE when untagged */
 	uint64_t start, end;	/* [start, end), clipped to the query */
+	/*
+	 * The stack's depth (1 for a plain state); 0 for a value's
+	 * interval, whose value is in value (state and tag are then
+	 * STORE_NONE).  Only store_iter with values on gives those.
+	 */
+	uint32_t depth;
+	sm_value value;
 } store_interval;
 
 /* A store for states 0 to nstates - 1; nstates <= STORE_MAX_STATES. */
@@ -120,6 +154,12 @@ int store_spilled(const store *s);
 const char *store_failed(const store *s, int *lost);
 
 /*
+ * Keeps the store in memory whatever its size (it never goes to disk):
+ * for a builder (builder.h), which reads its columns while they grow.
+ */
+void store_in_memory(store *s);
+
+/*
  * A store that reads parent's columns in place, over [begin, end) (a
  * slice): each entity keeps the transitions that bound its intervals
  * there: from the one in effect at begin (its first, if none is) to the
@@ -132,10 +172,94 @@ store *store_view(const store *parent, uint64_t begin, uint64_t end);
 /* Whether any transition of the entity has a tag. */
 int store_has_tags(const store *s, uint32_t entity);
 
+/* ---- nested states ---- */
+
+/*
+ * Pushes state (with tag, or STORE_NONE) on top of the entity's stack at
+ * time; the entity must have a state, and be less than STORE_MAX_DEPTH
+ * deep.  store_pop takes the top off, back to the state (and tag) under
+ * it, which must exist (depth 2 or more).  store_append on a nested
+ * entity replaces its whole stack.  As for store_append, misuse stops
+ * the program: callers check first (store_depth_now).
+ */
+void store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag);
+void store_pop(store *s, uint32_t entity, uint64_t time);
+
+/* How deep the entity's stack is after its last transition (0: none). */
+uint32_t store_depth_now(const store *s, uint32_t entity);
+
+/*
+ * The columns of a nested entity (NULL for any other): depth per
+ * transition, and per transition the one that was current when its top
+ * state was pushed (STORE_NONE at depth 1).  Parallel to store_times.
+ */
+const uint16_t *store_depths(const store *s, uint32_t entity);
+const uint32_t *store_below(const store *s, uint32_t entity);
+
+typedef struct store_frame {
+	uint32_t state, tag;
+} store_frame;
+
+/*
+ * The stack of entity at time t, bottom first: returns its depth (0 if
+ * the entity has no state at t) and fills frames[0..min(depth, max) - 1]
+ * from the bottom.  O(log n + depth).
+ */
+uint32_t store_stack_at(const store *s, uint32_t entity, uint64_t t,
+    store_frame *frames, uint32_t max);
+
+/* ---- values ---- */
+
+/*
+ * Appends a value to a value entity at time (not before its last); the
+ * entity must have no states.  Kinds do not mix: a caller's bug stops the
+ * program.
+ */
+void store_append_value(store *s, uint32_t entity, uint64_t time,
+    sm_value value);
+
+store_kind store_kind_of(const store *s, uint32_t entity);
+
+/* Whether every entity holds plain states (no nested, no value entity):
+ * what the cache of loaded traces can keep. */
+int store_plain(const store *s);
+
+/* The values of an entity (0 and NULL for a state entity). */
+size_t store_value_count(const store *s, uint32_t entity);
+const uint64_t *store_value_times(const store *s, uint32_t entity);
+const sm_value *store_values(const store *s, uint32_t entity);
+/* Values of every entity. */
+uint64_t store_values_total(const store *s);
+
+/*
+ * The value of a value entity at t: returns 1 and fills out (depth 0,
+ * value, start and end, not clipped), or 0 before its first value or
+ * outside the bounds.
+ */
+int store_value_at(const store *s, uint32_t entity, uint64_t t,
+    store_interval *out);
+
+/*
+ * Adds into st the numbers of a value entity over [t0, t1), clipped to
+ * the bounds (summary.h; valid after store_finish).  O(log n).
+ */
+void store_value_stats(const store *s, uint32_t entity, uint64_t t0,
+    uint64_t t1, value_stats *st);
+
+/*
+ * Copies every column of entity from of src (states, tags, depths,
+ * values) into entity to of s, which must have none yet; src's states
+ * must be valid in s.
+ */
+void store_copy_entity(store *s, uint32_t to, const store *src,
+    uint32_t from);
+
 /*
  * Sets the bounds: intervals are clipped to [begin, end), and the last
  * state of every entity runs to end.  Also trims spare capacity, but for
- * columns sized by estimate (store_progress), whose spare eighth stays.
+ * columns sized by estimate (store_progress), whose spare eighth stays,
+ * and makes the summaries of value entities.
  */
 void store_finish(store *s, uint64_t begin, uint64_t end);
 
@@ -200,7 +324,9 @@ void store_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
 /*
  * Iterates over the intervals of a set of entities that overlap [t0, t1),
  * clipped to it, entity by entity in the order given, each in time order.
- * entities NULL means all, in id order.
+ * entities NULL means all, in id order.  Value entities are skipped
+ * unless store_iter_values is called after init: their intervals then
+ * come too, with depth 0 and their value.
  */
 typedef struct store_iter {
 	const store *s;
@@ -209,10 +335,13 @@ typedef struct store_iter {
 	uint32_t entity;	/* current, or STORE_NONE before the first */
 	size_t index, count;
 	uint64_t t0, t1;
+	int values;		/* value entities too */
+	int in_values;		/* the current entity is one */
 } store_iter;
 
 void store_iter_init(store_iter *it, const store *s, const uint32_t *entities,
     size_t nentities, uint64_t t0, uint64_t t1);
+void store_iter_values(store_iter *it);
 int store_iter_next(store_iter *it, store_interval *out);
 
 #endif

@@ -34,6 +34,36 @@ on_data(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
 	store_append_many(d->st, entity, times, states, n);
 }
 
+/* A nested entity's datum: the store keeps its stack. */
+static void
+on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
+    ingest_op op, uint32_t state, const char *tag, size_t tag_len)
+{
+	trace *d = ctx;
+	uint32_t t = tag == NULL ? STORE_NONE :
+	    catalog_tag_id(cat, state, tag, tag_len);
+
+	if (d->st == NULL)
+		d->st = store_new(cat->nstates);
+	if (op == INGEST_PUSH)
+		store_push(d->st, entity, time, state, t);
+	else if (op == INGEST_POP)
+		store_pop(d->st, entity, time);
+	else
+		store_append(d->st, entity, time, state, t);
+}
+
+static void
+on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
+    sm_value value)
+{
+	trace *d = ctx;
+
+	if (d->st == NULL)
+		d->st = store_new(cat->nstates);
+	store_append_value(d->st, entity, time, value);
+}
+
 /*
  * A load for a script stops at its limits; the store so far counts (a
  * store past its budget goes to disk: store.h).  It stops too when the
@@ -97,10 +127,13 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 
 	if (opts == NULL)
 		opts = &defaults;
+	memset(&io, 0, sizeof (io));
 	io.ignore_tags = opts->ignore_tags;
 	io.filter = opts->filter;
 	io.data = on_data;
 	io.keep_going = keep_loading;
+	io.nested = on_nested;
+	io.value = on_value;
 	/* The key is taken first: a file that changes while read is stale. */
 	cacheable = !opts->no_cache && !opts->ignore_tags &&
 	    opts->filter == NULL && cache_key_of(path, &key) == 0;
@@ -123,7 +156,8 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 			trace_free(d);
 			return (NULL);
 		}
-		if (cacheable)
+		/* The cache keeps plain states only: the rest is read again. */
+		if (cacheable && store_plain(d->st))
 			cache_save(&key, d->cat, d->st);
 	}
 	if (cacheable)

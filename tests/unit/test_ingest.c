@@ -165,7 +165,7 @@ test_options(void)
 	    "{\"time\": \"2\", \"entity\": \"disk0\", \"state\": 1}\n"
 	    "{\"time\": \"3\", \"entity\": \"cpu2\", \"state\": 1}\n"
 	    "{\"time\": \"1\", \"entity\": \"disk0\", \"state\": 1}\n";
-	ingest_options opts = { 1, NULL, NULL, NULL };
+	ingest_options opts = { .ignore_tags = 1 };
 	regex_t re;
 	seen s;
 	sm_error err;
