@@ -210,6 +210,18 @@ do
 end
 check_error("shift: not a time", function() t1:shift({}) end, "shift must be ns")
 
+-- t:write keeps message events whole: the merged trace written and read
+-- back has the same messages.
+do
+	local out = unit.tmpname(".out")
+	m:write(out)
+	local back = sm.load(out, { cache = false })
+	check_eq("write: message events read back the same", flows(back), flows(m))
+	local e = back:events()()
+	check_eq("write: an event's members read back", { e.id, e.fields }, { "U:1", { type = "MSG" } })
+	os.remove(out)
+end
+
 os.remove(f1)
 os.remove(f2)
 os.remove(g)
