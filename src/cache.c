@@ -22,11 +22,12 @@
 #include "arena.h"
 #include "color.h"
 #include "fatal.h"
+#include "json.h"
 #include "spill.h"
 #include "util.h"
 
 #define CACHE_MAGIC	"SMLCACHE"
-#define CACHE_VERSION	2
+#define CACHE_VERSION	3	/* 3: events with an end, an id, members */
 #define CACHE_ENDIAN	0x01020304u
 #define EDGE_BYTES	65536	/* hashed at each end of the trace file */
 #define NO_STRING	UINT64_MAX
@@ -690,6 +691,11 @@ write_meta(buf *b, const catalog *cat)
 			s = intern_name(cat->event_entities, ev->target, &len);
 			put_str(b, s, len);
 		}
+		put_u64(b, catalog_event_end(cat, ev));
+		s = catalog_event_id(cat, ev, &len);
+		put_str(b, s, len);
+		s = catalog_event_members(cat, ev, &len);
+		put_str(b, s, len);
 	}
 	put_u64(b, cat->nrecords);
 	put_u64(b, cat->ndata);
@@ -1041,6 +1047,35 @@ get_count(cursor *c, size_t min_bytes)
 	return (c->bad ? 0 : n);
 }
 
+/*
+ * An event's members as the ingest wrote them: JSON object members with
+ * every '<', '>' and '&' escaped, which the writers copy as they are into
+ * JSON and into the SVG's data block.
+ */
+static int
+event_members_ok(const char *s, size_t len)
+{
+	json_arena *ja;
+	json_error err;
+	json_value *v;
+	char *doc;
+	int ok;
+
+	if (memchr(s, '<', len) != NULL || memchr(s, '>', len) != NULL ||
+	    memchr(s, '&', len) != NULL)
+		return (0);
+	doc = xmalloc(len + 2);
+	doc[0] = '{';
+	memcpy(doc + 1, s, len);
+	doc[len + 1] = '}';
+	ja = json_arena_new();
+	v = json_parse_document(ja, doc, len + 2, &err);
+	ok = v != NULL && v->type == JSON_OBJECT && v->len > 0;
+	json_arena_free(ja);
+	free(doc);
+	return (ok);
+}
+
 static int
 read_meta(cursor *c, catalog *cat)
 {
@@ -1107,10 +1142,18 @@ read_meta(cursor *c, catalog *cat)
 		const char *ent = get_str(c, &elen);
 		const char *kind = get_str(c, &klen);
 		const char *target = get_str(c, &tlen);
+		uint64_t end = get_u64(c);
+		size_t ilen, mlen;
+		const char *id = get_str(c, &ilen);
+		const char *members = get_str(c, &mlen);
 
-		if (ent == NULL || kind == NULL)
+		if (ent == NULL || kind == NULL ||
+		    (end != CATALOG_NO_END && end < time) ||
+		    (id != NULL && ilen == 0) ||
+		    (members != NULL && !event_members_ok(members, mlen)))
 			return (-1);
 		catalog_add_event(cat, time, ent, elen, kind, klen, target, tlen);
+		catalog_set_event_extra(cat, end, id, ilen, members, mlen);
 	}
 	cat->nrecords = get_u64(c);
 	cat->ndata = get_u64(c);

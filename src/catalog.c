@@ -17,6 +17,8 @@ catalog_new(const char *name)
 	cat->tag_keys = intern_new();
 	cat->event_kinds = intern_new();
 	cat->event_entities = intern_new();
+	cat->event_ids = intern_new();
+	cat->event_members = intern_new();
 	cat->value_strings = intern_new();
 	return (cat);
 }
@@ -41,6 +43,9 @@ catalog_free(catalog *cat)
 		free(cat->tags[i].members);
 	free(cat->tags);
 	free(cat->events);
+	free(cat->event_extras);
+	intern_free(cat->event_ids);
+	intern_free(cat->event_members);
 	intern_free(cat->entities);
 	intern_free(cat->tag_names);
 	intern_free(cat->tag_keys);
@@ -183,6 +188,81 @@ catalog_add_event(catalog *cat, uint64_t time, const char *entity,
 	ev->kind = intern_add(cat->event_kinds, kind, kind_len, NULL);
 	ev->target = target == NULL ? CATALOG_NO_ENTITY :
 	    intern_add(cat->event_entities, target, target_len, NULL);
+	ev->extra = CATALOG_NO_EXTRA;
+}
+
+void
+catalog_set_event_extra(catalog *cat, uint64_t end, const char *id,
+    size_t id_len, const char *members, size_t members_len)
+{
+	catalog_event *ev = &cat->events[cat->nevents - 1];
+	catalog_event_extra *x;
+
+	if (end == CATALOG_NO_END && id == NULL && members == NULL)
+		return;
+	grow_array(&cat->event_extras, &cat->event_extras_cap,
+	    cat->nevent_extras + 1, sizeof (catalog_event_extra));
+	ev->extra = (uint32_t)cat->nevent_extras;
+	x = &cat->event_extras[cat->nevent_extras++];
+	x->end = end;
+	x->id = id == NULL ? CATALOG_NO_ID :
+	    intern_add(cat->event_ids, id, id_len, NULL);
+	x->members = members == NULL ? CATALOG_NO_ID :
+	    intern_add(cat->event_members, members, members_len, NULL);
+}
+
+const catalog_event_extra *
+catalog_event_extra_of(const catalog *cat, const catalog_event *ev)
+{
+	return (ev->extra == CATALOG_NO_EXTRA ? NULL :
+	    &cat->event_extras[ev->extra]);
+}
+
+const char *
+catalog_event_id(const catalog *cat, const catalog_event *ev, size_t *len)
+{
+	const catalog_event_extra *x = catalog_event_extra_of(cat, ev);
+
+	if (x == NULL || x->id == CATALOG_NO_ID)
+		return (NULL);
+	return (intern_name(cat->event_ids, x->id, len));
+}
+
+const char *
+catalog_event_members(const catalog *cat, const catalog_event *ev,
+    size_t *len)
+{
+	const catalog_event_extra *x = catalog_event_extra_of(cat, ev);
+
+	if (x == NULL || x->members == CATALOG_NO_ID)
+		return (NULL);
+	return (intern_name(cat->event_members, x->members, len));
+}
+
+uint64_t
+catalog_event_end(const catalog *cat, const catalog_event *ev)
+{
+	const catalog_event_extra *x = catalog_event_extra_of(cat, ev);
+
+	return (x == NULL ? CATALOG_NO_END : x->end);
+}
+
+void
+catalog_copy_event(catalog *cat, const catalog *src, size_t k, int64_t delta,
+    const char *entity, size_t entity_len, const char *target,
+    size_t target_len)
+{
+	const catalog_event *ev = &src->events[k];
+	size_t klen, ilen = 0, mlen = 0;
+	const char *kind = intern_name(src->event_kinds, ev->kind, &klen);
+	const char *id = catalog_event_id(src, ev, &ilen);
+	const char *members = catalog_event_members(src, ev, &mlen);
+	uint64_t end = catalog_event_end(src, ev);
+
+	catalog_add_event(cat, (uint64_t)((int64_t)ev->time + delta), entity,
+	    entity_len, kind, klen, target, target_len);
+	catalog_set_event_extra(cat, end == CATALOG_NO_END ? end :
+	    (uint64_t)((int64_t)end + delta), id, ilen, members, mlen);
 }
 
 catalog *
@@ -208,15 +288,13 @@ catalog_copy_header(const catalog *src)
 	}
 	for (k = 0; k < src->nevents; k++) {
 		const catalog_event *ev = &src->events[k];
-		size_t elen, klen, tlen = 0;
+		size_t elen, tlen = 0;
 		const char *e = intern_name(src->event_entities, ev->entity,
 		    &elen);
-		const char *kind = intern_name(src->event_kinds, ev->kind,
-		    &klen);
 		const char *t = ev->target == CATALOG_NO_ENTITY ? NULL :
 		    intern_name(src->event_entities, ev->target, &tlen);
 
-		catalog_add_event(cat, ev->time, e, elen, kind, klen, t, tlen);
+		catalog_copy_event(cat, src, k, 0, e, elen, t, tlen);
 	}
 	for (i = 0; i < intern_count(src->value_strings); i++) {
 		size_t len;

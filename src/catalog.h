@@ -40,12 +40,32 @@ typedef struct catalog_tag {
 	char *members;
 } catalog_tag;
 
+#define CATALOG_NO_EXTRA	UINT32_MAX
+#define CATALOG_NO_END	UINT64_MAX
+#define CATALOG_NO_ID	UINT32_MAX
+
 typedef struct catalog_event {
 	uint64_t time;
 	uint32_t entity;	/* id in catalog.event_entities */
 	uint32_t target;	/* id in catalog.event_entities, or CATALOG_NO_ENTITY */
 	uint32_t kind;		/* id in catalog.event_kinds */
+	/* Index in catalog.event_extras, or CATALOG_NO_EXTRA: most events
+	 * have none, and this fits where the struct had padding. */
+	uint32_t extra;
 } catalog_event;
+
+/*
+ * What a message event says besides the plain event: an "end" time (the
+ * message was received then), an "id" (matching a send and a receive,
+ * maybe across files) and any other members, kept as JSON object members
+ * like a tag definition's, and interned: events of one kind mostly share
+ * one set.
+ */
+typedef struct catalog_event_extra {
+	uint64_t end;		/* ns, or CATALOG_NO_END */
+	uint32_t id;		/* id in catalog.event_ids, or CATALOG_NO_ID */
+	uint32_t members;	/* id in catalog.event_members, or CATALOG_NO_ID */
+} catalog_event_extra;
 
 typedef struct catalog {
 	char *name;		/* the file as the user named it ("-" is stdin) */
@@ -76,6 +96,10 @@ typedef struct catalog {
 	struct tree *tree;
 	catalog_event *events;
 	size_t nevents, events_cap;
+	intern *event_ids;	/* message ids ("id") */
+	intern *event_members;	/* member sets, as JSON object members */
+	catalog_event_extra *event_extras;
+	size_t nevent_extras, event_extras_cap;
 
 	uint64_t nrecords;	/* records after the metadata, of every kind */
 	uint64_t ndata;		/* data records (state transitions) */
@@ -115,6 +139,38 @@ void catalog_drop_tags(catalog *cat);
 
 void catalog_add_event(catalog *cat, uint64_t time, const char *entity,
     size_t entity_len, const char *kind, size_t kind_len,
+    const char *target, size_t target_len);
+
+/*
+ * Gives the last event added an end (CATALOG_NO_END: none), an id (NULL:
+ * none) and other members (NULL: none; JSON object members as in a tag
+ * definition, "\"a\": 1, \"b\": \"x\"").
+ */
+void catalog_set_event_extra(catalog *cat, uint64_t end, const char *id,
+    size_t id_len, const char *members, size_t members_len);
+
+/* An event's extra (NULL if it has none). */
+const catalog_event_extra *catalog_event_extra_of(const catalog *cat,
+    const catalog_event *ev);
+
+/* An event's id, or NULL (*len gets its length). */
+const char *catalog_event_id(const catalog *cat, const catalog_event *ev,
+    size_t *len);
+
+/* An event's other members as JSON object members, or NULL. */
+const char *catalog_event_members(const catalog *cat,
+    const catalog_event *ev, size_t *len);
+
+/* An event's end, or CATALOG_NO_END. */
+uint64_t catalog_event_end(const catalog *cat, const catalog_event *ev);
+
+/*
+ * Adds a copy of event k of src (with its extra) to cat, with its time
+ * (and end) moved by delta and its entity and target named anew (target
+ * NULL: none).
+ */
+void catalog_copy_event(catalog *cat, const catalog *src, size_t k,
+    int64_t delta, const char *entity, size_t entity_len,
     const char *target, size_t target_len);
 
 /*

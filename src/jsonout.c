@@ -245,6 +245,32 @@ write_entity(FILE *out, const smap *m, const jsonout_names *names,
 }
 
 /*
+ * A message event's "id", "end" and other members, only where it has
+ * them (so every other event is written as it always was); the members
+ * apart, in their own object, so that one named like ours never makes a
+ * key appear twice.
+ */
+static void
+write_event_extra(FILE *out, const catalog *cat, const catalog_event *ev)
+{
+	size_t len;
+	const char *s;
+	uint64_t end = catalog_event_end(cat, ev);
+
+	if ((s = catalog_event_id(cat, ev, &len)) != NULL) {
+		fputs(", \"id\": ", out);
+		json_write_string(out, s, len);
+	}
+	if (end != CATALOG_NO_END)
+		fprintf(out, ", \"end\": %" PRIu64, end);
+	if ((s = catalog_event_members(cat, ev, &len)) != NULL) {
+		fputs(", \"members\": {", out);
+		fwrite(s, 1, len, out);
+		fputc('}', out);
+	}
+}
+
+/*
  * Events inside the window, in file order, at most JSONOUT_MAX_EVENTS of
  * them (a viewer draws each one; the rest are only counted).
  */
@@ -285,6 +311,7 @@ write_events(FILE *out, const catalog *cat, int64_t begin, uint64_t end,
 			    &len);
 			json_write_string(out, name, len);
 		}
+		write_event_extra(out, cat, ev);
 		fputc('}', out);
 	}
 	fprintf(out, "], \"events_omitted\": %" PRIu64, omitted);

@@ -5,7 +5,8 @@
  *     "begin", "end", "states": [...], "tags": [...],
  *     "entities": [ {"name", "description", "rects": [
  *       {"start", "duration", "states": {name: ns}, "tags": {id: ns}} ]} ],
- *     "events": [ {"time", "entity", "event", "target"} ],
+ *     "events": [ {"time", "entity", "event", "target"
+ *                  [, "id"] [, "end"] [, "members": {...}]} ],
  *     "events_omitted"} ]}
  *
  * Statemaps in the given order, entities in display order, rectangles in

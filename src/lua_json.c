@@ -136,6 +136,29 @@ lua_json_push_members(lua_State *L, const char *members)
 	json_arena_free(arena);
 }
 
+void
+lua_json_push_members_len(lua_State *L, const char *text, size_t len)
+{
+	json_arena *arena = json_arena_new();
+	json_error err;
+	json_value *v;
+	luaL_Buffer b;
+
+	luaL_buffinit(L, &b);
+	luaL_addchar(&b, '{');
+	luaL_addlstring(&b, text, len);
+	luaL_addchar(&b, '}');
+	luaL_pushresult(&b);
+	v = json_parse_document(arena, lua_tostring(L, -1),
+	    lua_rawlen(L, -1), &err);
+	if (v != NULL && v->type == JSON_OBJECT)
+		push_value(L, v);
+	else
+		lua_newtable(L);
+	json_arena_free(arena);
+	lua_remove(L, -2);
+}
+
 /* ---- encode ---- */
 
 typedef struct encoder {

@@ -25,4 +25,12 @@ void lua_json_push_members(lua_State *L, const char *members);
  */
 char *lua_json_encode(lua_State *L, int idx, size_t *len);
 
+/*
+ * The same for members of a given length ("\"a\": 1, \"b\": [2]", as a
+ * tag definition's or an event's members are kept), decoded as
+ * json.decode would: a table for text that is not such members.
+ */
+void lua_json_push_members_len(lua_State *L, const char *text,
+    size_t len);
+
 #endif

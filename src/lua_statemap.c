@@ -7,6 +7,7 @@
 
 #include "coalesce.h"
 #include "duration.h"
+#include "lua_flows.h"
 #include "lua_builder.h"
 #include "lua_json.h"
 #include "lua_modules.h"
@@ -161,6 +162,7 @@ luaopen_statemap(lua_State *L)
 	lua_setfield(L, -2, "__index");
 	lua_setmetatable(L, -2);
 	lua_trace_open(L);
+	lua_flows_open(L);
 	lua_builder_open(L);
 	lua_json_open(L);
 	lua_render_open(L);

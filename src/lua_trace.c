@@ -19,7 +19,9 @@
 #include "intern.h"
 #include "lua_columns.h"
 #include "lua_entity.h"
+#include "lua_flows.h"
 #include "lua_intervals.h"
+#include "lua_json.h"
 #include "lua_object.h"
 #include "lua_selector.h"
 #include "lua_statesys.h"
@@ -775,6 +777,31 @@ in_set(lua_State *L, int set, const char *s, size_t len)
 	return (found);
 }
 
+/*
+ * A message event's id, end (as `finish`, like an interval's) and other
+ * members (as `fields`) into the record on the stack top.
+ */
+static void
+push_event_extra(lua_State *L, const catalog *cat, const catalog_event *ev)
+{
+	size_t len;
+	const char *s;
+	uint64_t end = catalog_event_end(cat, ev);
+
+	if ((s = catalog_event_id(cat, ev, &len)) != NULL) {
+		lua_pushlstring(L, s, len);
+		lua_setfield(L, -2, "id");
+	}
+	if (end != CATALOG_NO_END) {
+		lua_pushinteger(L, (lua_Integer)end);
+		lua_setfield(L, -2, "finish");
+	}
+	if ((s = catalog_event_members(cat, ev, &len)) != NULL) {
+		lua_json_push_members_len(L, s, len);
+		lua_setfield(L, -2, "fields");
+	}
+}
+
 static int
 events_next(lua_State *L)
 {
@@ -812,6 +839,7 @@ events_next(lua_State *L)
 			lua_pushlstring(L, t, elen);
 			lua_setfield(L, -2, "target");
 		}
+		push_event_extra(L, cat, ev);
 		return (1);
 	}
 	lua_pushinteger(L, i);
@@ -986,7 +1014,7 @@ lua_trace_open(lua_State *L)
 	};
 	const luaL_Reg *methods[] = { trace_methods, lua_transform_methods,
 	    lua_intervals_methods, lua_series_methods, lua_columns_methods,
-	    lua_statesys_trace_methods, NULL };
+	    lua_flows_methods, lua_statesys_trace_methods, NULL };
 
 	lua_object_class(L, TRACE_MT, methods, trace_fields, metamethods);
 	lua_entity_open(L);

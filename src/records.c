@@ -230,8 +230,10 @@ need_member(records *r, const json_value *obj, const json_value *m,
 
 /* ---- values ---- */
 
+/* A time member (what names it in errors: "time", "end"). */
 static int
-parse_time(records *r, const json_value *v, uint64_t *out)
+parse_time_of(records *r, const json_value *v, const char *what,
+    uint64_t *out)
 {
 	char q[96];
 
@@ -251,19 +253,25 @@ parse_time(records *r, const json_value *v, uint64_t *out)
 			*out = t;
 			return (0);
 		}
-		return (fail(r, v->offset, "time %s is not a non-negative "
-		    "integer number of nanoseconds below 2^63",
+		return (fail(r, v->offset, "%s %s is not a non-negative "
+		    "integer number of nanoseconds below 2^63", what,
 		    quoted(q, sizeof (q), v->str, v->len)));
 	}
 	if (v->type == JSON_NUMBER) {
 		if (json_number_u64(v, out) && *out <= (uint64_t)INT64_MAX)
 			return (0);
-		return (fail(r, v->offset, "time %.*s is not a non-negative "
-		    "integer number of nanoseconds below 2^63",
+		return (fail(r, v->offset, "%s %.*s is not a non-negative "
+		    "integer number of nanoseconds below 2^63", what,
 		    (int)(v->len > 40 ? 40 : v->len), v->str));
 	}
-	return (fail(r, v->offset, "time must be a string of digits or a "
-	    "number but is %s", type_name(v->type)));
+	return (fail(r, v->offset, "%s must be a string of digits or a "
+	    "number but is %s", what, type_name(v->type)));
+}
+
+static int
+parse_time(records *r, const json_value *v, uint64_t *out)
+{
+	return (parse_time_of(r, v, "time", out));
 }
 
 static int
@@ -730,15 +738,96 @@ do_special(records *r, const json_value *obj, const fields *f)
 	return (nest(r, f, entity, time, state));
 }
 
+/*
+ * The members of an event besides time, entity, event and target: "end"
+ * (when a message was received: a time, not before "time"), "id" (a
+ * non-empty string matching the parts of one message) and any others,
+ * written as JSON object members like a tag definition's (a member given
+ * twice keeps its last value).  *members is malloc'd, or NULL if none.
+ */
+static int
+event_extra(records *r, const json_value *obj, const fields *f,
+    uint64_t time, uint64_t *end, const json_value **id, char **members,
+    size_t *members_len)
+{
+	const json_value *m, *end_v = NULL;
+	unsigned char *last;
+	FILE *out = NULL;
+	size_t i;
+	int n = 0;
+	char q[96];
+
+	*end = CATALOG_NO_END;
+	*id = NULL;
+	*members = NULL;
+	*members_len = 0;
+	if (f->other == NULL && f->state == NULL && f->tag == NULL &&
+	    f->description == NULL && f->start == NULL && f->states == NULL &&
+	    f->title == NULL && f->host == NULL && f->kind == NULL &&
+	    f->value == NULL && f->push == NULL && f->pop == NULL)
+		return (0);	/* a plain event, as every event used to be */
+	for (m = obj->child; m != NULL; m = m->next) {
+		const json_value **slot = key_is(m, "id", 2) ? id :
+		    key_is(m, "end", 3) ? &end_v : NULL;
+
+		if (slot == NULL)
+			continue;
+		if (*slot != NULL)
+			return (fail(r, m->key_offset, "member %s appears "
+			    "twice in one record", quoted(q, sizeof (q),
+			    m->key, m->key_len)));
+		*slot = m;
+	}
+	if (*id != NULL && (*id)->type == JSON_NULL)
+		*id = NULL;
+	if (*id != NULL && expect_type(r, *id, JSON_STRING,
+	    "the event's \"id\"") != 0)
+		return (-1);
+	if (*id != NULL && (*id)->len == 0)
+		return (fail(r, (*id)->offset, "the event's \"id\" is empty: "
+		    "an id names a message"));
+	if (end_v != NULL && end_v->type != JSON_NULL) {
+		if (parse_time_of(r, end_v, "end", end) != 0)
+			return (-1);
+		if (*end < time)
+			return (fail(r, end_v->offset, "end %llu is before "
+			    "time %llu: a message is received (end) after it "
+			    "is sent (time)", (unsigned long long)*end,
+			    (unsigned long long)time));
+	}
+	last = last_uses(obj);
+	for (m = obj->child, i = 0; m != NULL; m = m->next, i++) {
+		if (!last[i] || m == f->time || m == f->entity ||
+		    m == f->event || m == f->target || key_is(m, "id", 2) ||
+		    key_is(m, "end", 3))
+			continue;
+		if (out == NULL &&
+		    (out = open_memstream(members, members_len)) == NULL) {
+			free(last);
+			error_set(r->err, "out of memory");
+			return (-1);
+		}
+		if (n++ > 0)
+			fputs(", ", out);
+		json_write_string(out, m->key, m->key_len);
+		fputs(": ", out);
+		write_value(out, m);
+	}
+	free(last);
+	if (out != NULL)
+		fclose(out);
+	return (0);
+}
+
 static int
 do_event(records *r, const json_value *obj, const fields *f)
 {
-	const json_value *allowed[] = { f->time, f->entity, f->event,
-	    f->target };
-	uint64_t time;
+	uint64_t time, end;
+	const json_value *id;
+	char *members;
+	size_t members_len;
 
-	if (only_members(r, f, "an event", allowed, 4) != 0 ||
-	    need_member(r, obj, f->entity, "entity", "event") != 0 ||
+	if (need_member(r, obj, f->entity, "entity", "event") != 0 ||
 	    need_metadata(r, obj, "event") != 0 ||
 	    parse_time(r, f->time, &time) != 0 ||
 	    expect_type(r, f->entity, JSON_STRING, "entity") != 0 ||
@@ -747,10 +836,16 @@ do_event(records *r, const json_value *obj, const fields *f)
 	if (f->target != NULL && f->target->type != JSON_NULL &&
 	    expect_type(r, f->target, JSON_STRING, "target") != 0)
 		return (-1);
+	if (event_extra(r, obj, f, time, &end, &id, &members,
+	    &members_len) != 0)
+		return (-1);
 	catalog_add_event(r->cat, time, f->entity->str, f->entity->len,
 	    f->event->str, f->event->len,
 	    f->target != NULL && f->target->type == JSON_STRING ?
 	    f->target->str : NULL, f->target != NULL ? f->target->len : 0);
+	catalog_set_event_extra(r->cat, end, id != NULL ? id->str : NULL,
+	    id != NULL ? id->len : 0, members, members_len);
+	free(members);
 	return (0);
 }
 

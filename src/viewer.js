@@ -761,6 +761,24 @@
 		line('at ' + fmtAt(ev.time - m.json.begin) + ' on ' + ev.entity, 'statemap-panel-small', 10);
 		line(ev.target === null ? 'no target' : 'target ' + ev.target,
 		    'statemap-panel-small', 10);
+		messageLines(ev, m);
+	}
+
+	/*
+	 * A message event's id, time received and other members (only in
+	 * events that have them): names and values are the trace's, shown as
+	 * text.
+	 */
+	function messageLines(ev, m) {
+		if (typeof ev.id === 'string')
+			line('id ' + ev.id, 'statemap-panel-small', 10);
+		if (typeof ev.end === 'number')
+			line('received at ' + fmtAt(ev.end - m.json.begin) + ' (after ' +
+			    fmt(ev.end - ev.time) + ')', 'statemap-panel-small', 10);
+		if (ev.members !== null && typeof ev.members === 'object')
+			Object.keys(ev.members).forEach(function (k) {
+				line(k + ': ' + JSON.stringify(ev.members[k]), 'statemap-panel-small', 10);
+			});
 	}
 
 	/*
@@ -1289,7 +1307,14 @@
 				/* A tick on the top of the strip: a comb, not a sliver of state. */
 				el('line', { x1: 0, y1: m.y + k * m.stripH, x2: 0,
 				    y2: m.y + (k + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
-				if (tk !== undefined && tk !== k) {
+				let message = null;
+				if (tk !== undefined && tk !== k && typeof ev.end === 'number') {
+					/* A message: from the sender when sent to the receiver
+					 * when received (placeEvents sets its far end). */
+					message = el('line', { x1: 0, y1: y, x2: 0, y2: m.y + (tk + 0.5) * m.stripH,
+					    class: 'statemap-event-arrow statemap-event-message',
+					    'marker-end': 'url(#statemap-arrow)' }, mark);
+				} else if (tk !== undefined && tk !== k) {
 					const yt = m.y + (tk + 0.5) * m.stripH;
 					const dy = yt > y ? -3 : 3;
 					el('line', { x1: 0, y1: y, x2: 0, y2: yt + dy,
@@ -1299,7 +1324,7 @@
 				el('path', { d: 'M0,' + (y - r) + ' l' + r + ',' + r + ' l' + (-r) + ',' + r +
 				    ' l' + (-r) + ',' + (-r) + ' z', class: 'statemap-event-marker' }, mark);
 				el('title', {}, mark).textContent = eventText(ev, m);
-				const rec = { ev: ev, map: m, mark: mark, rows: [m.rows[k]] };
+				const rec = { ev: ev, map: m, mark: mark, rows: [m.rows[k]], message: message };
 				if (tk !== undefined)
 					rec.rows.push(m.rows[tk]);
 				rec.rows.forEach(function (row) {
@@ -1332,8 +1357,113 @@
 		if (eventsButton !== null)
 			eventsButton.querySelector('title').textContent = 'show or hide the ' +
 			    eventMarks.length + ' events' + (omitted > 0 ? ' (' + omitted + ' more not drawn)' : '');
+		buildCrossMessages(docs);
 		markRelatedEvents();
 		placeEvents();
+	}
+
+	/* ---- messages between statemaps (stacked files) ---- */
+
+	const crossMessages = [];
+
+	function usableQualifier(s) {
+		return typeof s === 'string' && s !== '' && s.indexOf('/') < 0 && s[0] !== '#';
+	}
+
+	/*
+	 * Each statemap's qualifier, by statemap.merge's rule: its host if no
+	 * other statemap has it; else its title if no other has that title
+	 * and no host above took it; else "#N", N its place from 1.
+	 */
+	function qualifiers() {
+		const host = maps.map(function (m) { return usableQualifier(m.json.host) ? m.json.host : null; });
+		const title = maps.map(function (m) { return usableQualifier(m.json.title) ? m.json.title : null; });
+		const times = function (list, s) { return list.filter(function (x) { return x === s; }).length; };
+		const name = maps.map(function (m, i) {
+			return host[i] !== null && times(host, host[i]) === 1 ? host[i] : null;
+		});
+		maps.forEach(function (m, i) {
+			if (name[i] === null && title[i] !== null && times(title, title[i]) === 1 &&
+			    name.indexOf(title[i]) < 0)
+				name[i] = title[i];
+		});
+		const byName = new Map();
+		maps.forEach(function (m, i) { byName.set(name[i] !== null ? name[i] : '#' + (m.index + 1), m); });
+		return byName;
+	}
+
+	/*
+	 * Arrows for messages whose ends are in different statemaps: an event
+	 * with an "end" whose target is "Q/name", Q another statemap's
+	 * qualifier, ends at that entity when received (in the sender's
+	 * time); a send with an "id" ends at each receive of that id (an
+	 * event with that id and no target) in the statemap its target names
+	 * ("Q/name": that entity's receives, "Q": any of Q's), or in every
+	 * other statemap if its target names none (a group).  Only message
+	 * events draw them, so traces without any look as they always did.
+	 */
+	function buildCrossMessages(docs) {
+		crossMessages.length = 0;
+		if (maps.length < 2)
+			return;
+		const quals = qualifiers();
+		const receives = new Map();
+		maps.forEach(function (m) {
+			const evs = (docs[m.index] || {}).events;
+			(Array.isArray(evs) ? evs : []).forEach(function (ev) {
+				const k = m.byName.get(ev.entity);
+				if (k === undefined || typeof ev.id !== 'string' || ev.target !== null)
+					return;
+				if (!receives.has(ev.id))
+					receives.set(ev.id, []);
+				receives.get(ev.id).push({ map: m, k: k, time: ev.time });
+			});
+		});
+		const target = function (t, own) {
+			if (typeof t !== 'string')
+				return null;
+			const slash = t.indexOf('/');
+			const m = quals.get(slash < 0 ? t : t.slice(0, slash));
+			if (m === undefined || m === own)
+				return null;
+			if (slash < 0)
+				return { map: m, k: undefined };
+			const k = m.byName.get(t.slice(slash + 1));
+			return k === undefined ? null : { map: m, k: k };
+		};
+		let layer = null;
+		const add = function (m, k, t, m2, k2, t2) {
+			if (layer === null) {
+				if (!doc.getElementById('statemap-clip-all')) {
+					const clip = el('clipPath', { id: 'statemap-clip-all' }, defs);
+					el('rect', { x: X0, y: maps[0].y, width: W, height: mapsBottom - maps[0].y }, clip);
+				}
+				layer = el('g', { 'clip-path': 'url(#statemap-clip-all)' }, eventLayer);
+			}
+			const line = el('line', { y1: m.y + (k + 0.5) * m.stripH, y2: m2.y + (k2 + 0.5) * m2.stripH,
+			    class: 'statemap-event-arrow statemap-event-message statemap-event-cross',
+			    'marker-end': 'url(#statemap-arrow)' }, layer);
+			crossMessages.push({ line: line, x1: t - m.json.begin, x2: t2 - m2.json.begin });
+		};
+		maps.forEach(function (m) {
+			const evs = (docs[m.index] || {}).events;
+			(Array.isArray(evs) ? evs : []).forEach(function (ev) {
+				const k = m.byName.get(ev.entity);
+				if (k === undefined || ev.target === null || m.byName.has(ev.target))
+					return;
+				const to = target(ev.target, m);
+				if (typeof ev.end === 'number') {
+					if (to !== null && to.k !== undefined)
+						add(m, k, ev.time, to.map, to.k, ev.end - m.json.begin + to.map.json.begin);
+				} else if (typeof ev.id === 'string') {
+					(receives.get(ev.id) || []).forEach(function (r) {
+						if (to === null ? r.map !== m :
+						    r.map === to.map && (to.k === undefined || r.k === to.k))
+							add(m, k, ev.time, r.map, r.k, r.time);
+					});
+				}
+			});
+		});
 	}
 
 	function selectEvent(rec) {
@@ -1357,8 +1487,14 @@
 		for (const rec of eventMarks) {
 			const x = xOf(rec.ev.time - rec.map.json.begin);
 			rec.mark.setAttribute('transform', 'translate(' + x + ',0)');
+			if (rec.message !== null)
+				rec.message.setAttribute('x2', xOf(rec.ev.end - rec.map.json.begin) - x);
 			if (x >= X0 - 0.5 && x <= X0 + W + 0.5)
 				visible++;
+		}
+		for (const c of crossMessages) {
+			c.line.setAttribute('x1', xOf(c.x1));
+			c.line.setAttribute('x2', xOf(c.x2));
 		}
 		eventsDense = visible > DENSE;
 		eventLayer.classList.toggle('statemap-events-dense', eventsDense);

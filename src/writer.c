@@ -224,6 +224,29 @@ data_in(const trace *d, uint32_t e, uint64_t *last)
 	return (n);
 }
 
+/*
+ * A message event's "end", "id" and other members (catalog.h), only
+ * where it has them; the members as they were read, already JSON.
+ */
+static void
+write_event_extra(FILE *out, const catalog *cat, const catalog_event *ev)
+{
+	uint64_t end = catalog_event_end(cat, ev);
+	size_t len;
+	const char *s;
+
+	if (end != CATALOG_NO_END)
+		fprintf(out, ", \"end\": \"%" PRIu64 "\"", end);
+	if ((s = catalog_event_id(cat, ev, &len)) != NULL) {
+		fputs(", \"id\": ", out);
+		write_name(out, s, len);
+	}
+	if ((s = catalog_event_members(cat, ev, &len)) != NULL) {
+		fputs(", ", out);
+		fwrite(s, 1, len, out);
+	}
+}
+
 static int
 write_events(writer *w)
 {
@@ -247,6 +270,7 @@ write_events(writer *w)
 			fputs(", \"target\": ", w->out);
 			write_name(w->out, s, len);
 		}
+		write_event_extra(w->out, cat, ev);
 		fputc('}', w->out);
 		if (line_done(w) != 0)
 			return (-1);

@@ -12,6 +12,8 @@ suite=viewer
 "$SM" -o "$tmp/blend.svg" -c 5 ../golden/json-basic/input.out 2>/dev/null &&
 "$SM" -o "$tmp/stacked.svg" stack-a.out stack-b.out 2>/dev/null &&
 "$SM" -o "$tmp/hostile.svg" ../golden/svg-escape/input.out 2>/dev/null &&
+"$SM" -o "$tmp/messages.svg" messages.out 2>/dev/null &&
+"$SM" -o "$tmp/messages-stacked.svg" messages-n1.out messages-n2.out 2>/dev/null &&
 awk -f many.awk > "$tmp/many.out" && "$SM" -o "$tmp/many.svg" "$tmp/many.out" 2>/dev/null &&
 "$SM" -o "$tmp/db-threads.svg" ../../examples/data/db-threads.out 2>/dev/null &&
 "$SM" -o "$tmp/cpu.svg" ../../examples/data/cpu.out 2>/dev/null || {

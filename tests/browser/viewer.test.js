@@ -557,6 +557,53 @@ async function resize(page) {
 	    { wide: true, scale: 1, folded: false });
 }
 
+// messages.out: a message from a at 1ms to b at 3ms of a 10ms trace: a
+// slanted arrow whose far end is 2ms (a fifth of the span) to the right
+// at any zoom, and the panel shows its id, time received and members
+// (as text: the note's markup stays text).
+async function messages(page) {
+	eq('messages: one message arrow', (await page.$$('.statemap-event-message')).length, 1);
+	const ratio = () => page.evaluate(() => {
+		const l = document.querySelector('.statemap-event-message');
+		const svg = document.getElementById('statemap-0');
+		const v = window.statemapViewer.view();
+		return (+l.getAttribute('x2')) / +svg.getAttribute('width') * v.width / 2e6;
+	});
+	near('messages: the arrow ends 2ms later', String(await ratio()), /([\d.]+)/, 1, 0.01);
+	await (await page.$('.statemap-event-marker')).hover();
+	const pe = await panel(page);
+	check('messages: the panel shows the message', pe.includes('id a|b|U(MSG):1') &&
+	    pe.some((t) => /^received at 3\.0+ms \(after 2\.0+ms\)$/.test(t)) &&
+	    pe.includes('type: "MSG"') && pe.includes('note: "<b>not markup</b>"'), JSON.stringify(pe));
+	eq('messages: no markup from members', await page.$$eval('#statemap-panel b', (b) => b.length), 0);
+	await page.mouse.move(5, 5);
+	await page.keyboard.press('+');
+	await page.keyboard.press('+');
+	near('messages: and still zoomed in', String(await ratio()), /([\d.]+)/, 1, 0.01);
+}
+
+// messages-n1.out and messages-n2.out stacked: hosts n1 (entity a) and
+// n2 (entities b, z: b the first row).  A whole message from a at 1ms to
+// "n2/b" at 3ms, and a send from a at 4ms to node "n2" whose receive b
+// logs at 6ms: two arrows from the middle of a's row to the middle of
+// b's, each 2ms long, at any zoom.  The plain wakeup to "n2/b" draws no
+// arrow.
+async function messagesStacked(page) {
+	const arrows = () => page.$$eval('.statemap-event-cross', (ls) => {
+		const v = window.statemapViewer.view();
+		const a = document.getElementById('statemap-0'), b = document.getElementById('statemap-1');
+		const W = +a.getAttribute('width');
+		/* Where in its row each end is: 0.5 is the middle of the first. */
+		return ls.map((l) => [Math.round((+l.getAttribute('x2') - +l.getAttribute('x1')) / W * v.width / 1e3),
+		    (+l.getAttribute('y1') - +a.getAttribute('y')) / +a.getAttribute('height'),
+		    (+l.getAttribute('y2') - +b.getAttribute('y')) / (+b.getAttribute('height') / 2)]);
+	});
+	eq('messages stacked: two arrows from a to b, 2ms each', await arrows(), [[2000, 0.5, 0.5], [2000, 0.5, 0.5]]);
+	await page.keyboard.press('+');
+	eq('messages stacked: zoomed, still 2ms', (await arrows()).map((a) => a[0]), [2000, 2000]);
+	eq('messages stacked: no arrow of its own for the plain event', (await page.$$('.statemap-event-arrow')).length, 2);
+}
+
 (async () => {
 	const browser = await chromium.launch({
 		executablePath: process.env.BROWSER || '/usr/bin/chromium',
@@ -568,6 +615,8 @@ async function resize(page) {
 	await open(browser, 'blend', blend);
 	await open(browser, 'stacked', stacked);
 	await open(browser, 'hostile', hostile);
+	await open(browser, 'messages', messages);
+	await open(browser, 'messages-stacked', messagesStacked);
 	await open(browser, 'big', big);
 	await open(browser, 'plain', legend, null, 'legend');
 	await open(browser, 'tagged', tagvalues, null, 'tagged-values');

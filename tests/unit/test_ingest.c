@@ -259,6 +259,28 @@ test_bad(void)
 		    "\"state\": 0}", 2, 10, "time \"\" is not" },
 		{ "entity not a string", META "{\"time\": \"1\", \"entity\": "
 		    "7, \"state\": 0}", 2, 25, "entity must be a string" },
+		{ "event end not a time", META "{\"time\": \"5\", \"entity\": "
+		    "\"x\", \"event\": \"send\", \"end\": \"soon\"}", 2, 54,
+		    "end \"soon\" is not a non-negative integer" },
+		{ "event end a boolean", META "{\"time\": \"5\", \"entity\": "
+		    "\"x\", \"event\": \"send\", \"end\": true}", 2, 54,
+		    "end must be a string of digits or a number but is a "
+		    "boolean" },
+		{ "event end before its time", META "{\"time\": \"9\", "
+		    "\"entity\": \"x\", \"event\": \"send\", \"end\": 8}", 2,
+		    54, "end 8 is before time 9" },
+		{ "event end twice", META "{\"time\": \"5\", \"entity\": "
+		    "\"x\", \"event\": \"send\", \"end\": 6, \"end\": 7}", 2,
+		    57, "member \"end\" appears twice" },
+		{ "event id a number", META "{\"time\": \"5\", \"entity\": "
+		    "\"x\", \"event\": \"send\", \"id\": 17}", 2, 53,
+		    "the event's \"id\" must be a string but is a number" },
+		{ "event id empty", META "{\"time\": \"5\", \"entity\": "
+		    "\"x\", \"event\": \"send\", \"id\": \"\"}", 2, 53,
+		    "the event's \"id\" is empty" },
+		{ "event id twice", META "{\"time\": \"5\", \"id\": \"a\", "
+		    "\"entity\": \"x\", \"event\": \"send\", \"id\": \"b\"}",
+		    2, 58, "member \"id\" appears twice" },
 		{ "line and column count characters", META "\n  {\"entity\": "
 		    "\"\xc3\xa9\xc3\xa9\", \"description\": 5}", 3, 35,
 		    "description must be a string" },
@@ -283,6 +305,49 @@ test_bad(void)
 		    (unsigned long long)c->line,
 		    (unsigned long long)c->column, c->message);
 	}
+}
+
+/*
+ * Message events: an end, an id and any other members, kept as a tag
+ * definition's are (a member given twice keeps its last value); plain
+ * events keep no extra at all.
+ */
+static void
+test_message_events(void)
+{
+	const char *text = META
+	    "{\"time\": \"12\", \"entity\": \"node1/worker-3\", "
+	    "\"event\": \"send\", \"target\": \"node2/io-1\", "
+	    "\"end\": \"30\", \"id\": \"node1|node2|U(MSG):17\", "
+	    "\"type\": \"MSG\", \"seq\": 1, \"seq\": 17, \"tag\": \"t\"}\n"
+	    "{\"time\": 14, \"entity\": \"a\", \"event\": \"wakeup\"}\n"
+	    "{\"time\": 15, \"entity\": \"a\", \"event\": \"receive\", "
+	    "\"id\": \"node1|node2|U(MSG):17\", \"end\": null}\n";
+	catalog *cat;
+	seen s;
+	sm_error err;
+	int rv = parse(text, &cat, &s, &err, NULL);
+	size_t len;
+	const char *members;
+
+	CHECK_INT("ingest message events", rv, 0);
+	CHECK_U64("ingest message events kept", cat->nevents, 3);
+	CHECK_U64("ingest message event end", catalog_event_end(cat,
+	    &cat->events[0]), 30);
+	CHECK_STR("ingest message event id", catalog_event_id(cat,
+	    &cat->events[0], &len), "node1|node2|U(MSG):17");
+	members = catalog_event_members(cat, &cat->events[0], &len);
+	CHECK_STR("ingest message event members, a member twice kept last",
+	    members, "\"type\": \"MSG\", \"seq\": 17, \"tag\": \"t\"");
+	CHECK("ingest plain event has no extra",
+	    catalog_event_extra_of(cat, &cat->events[1]) == NULL);
+	CHECK("ingest receive: one id for both, a null end is none",
+	    cat->events[2].extra != CATALOG_NO_EXTRA &&
+	    cat->event_extras[cat->events[2].extra].id ==
+	    cat->event_extras[cat->events[0].extra].id &&
+	    catalog_event_end(cat, &cat->events[2]) == CATALOG_NO_END &&
+	    catalog_event_members(cat, &cat->events[2], &len) == NULL);
+	catalog_free(cat);
 }
 
 static void
@@ -359,6 +424,7 @@ main(void)
 	test_tag_members();
 	test_options();
 	test_bad();
+	test_message_events();
 	test_file();
 	return (unit_exit());
 }

@@ -322,6 +322,142 @@ test_swatch(void)
 	trace_free(d);
 }
 
+/*
+ * A message (an event with an "end") is a slanted arrow from its sender's
+ * strip when sent to its receiver's when received: a at 30 ns to b at
+ * 90 ns, rows of 10 pixels at 1 ns a pixel, crosses the rows' border
+ * (y 10) at 60 ns.  A plain event there would be a vertical arrow at
+ * 30 ns (through b's red), leaving (60, 10) as it was: b in red.
+ */
+static void
+test_message_arrow(void)
+{
+	trace *d = sample();
+	uint32_t order[2] = { 0, 1 };	/* a above b */
+	render_panel p = { d, order, 2, NULL, 0, 1 };
+	render_options o;
+	render_layout lay;
+	unsigned panel_y[1];
+	cairo_surface_t *s;
+
+	catalog_add_event(d->cat, 30, "a", 1, "send", 4, "b", 1);
+	catalog_set_event_extra(d->cat, 90, "m1", 2, NULL, 0);
+	render_defaults(&o, d);
+	o.t0 = 0;
+	o.t1 = 100;
+	o.row_height = 10;
+	lay.panel_y = panel_y;
+	s = render_png(&o, &p, 100, &lay);
+	CHECK("render message: the picture", s != NULL);
+	if (s != NULL) {
+		unsigned x = lay.strip_x, y = panel_y[0];
+
+		CHECK("render message: the arrow crosses the rows at 60 ns",
+		    pixel(s, x + 60, y + 10) != 0xff0000);
+		CHECK("render message: no vertical arrow at 30 ns",
+		    pixel(s, x + 30, y + 13) == 0xff0000);
+		CHECK("render message: b at 70 ns away from the arrow is red",
+		    pixel(s, x + 70, y + 18) == 0xff0000);
+		cairo_surface_destroy(s);
+	}
+	trace_free(d);
+}
+
+/* Two panels of d1 and d2 (rows a, b) at 1 ns a pixel, read back. */
+static cairo_surface_t *
+render_two(trace *d1, trace *d2, unsigned *panel_y, render_layout *lay)
+{
+	static uint32_t order[2] = { 0, 1 };
+	render_panel p[2] = { { d1, order, 2, NULL, 0, 1 },
+	    { d2, order, 2, NULL, 0, 1 } };
+	render_options o;
+	char path[] = "/tmp/test_render_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	sm_error err;
+	cairo_surface_t *s = NULL;
+
+	close(fd);
+	render_defaults(&o, d1);
+	o.t0 = 0;
+	o.t1 = 100;
+	o.row_height = 10;
+	lay->panel_y = panel_y;
+	if (render_file(path, &o, p, 2, lay, &err) == 0) {
+		o.width = lay->width - lay->strip_width + 100;
+		if (render_file(path, &o, p, 2, lay, &err) == 0)
+			s = cairo_image_surface_create_from_png(path);
+	}
+	unlink(path);
+	if (s != NULL && cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(s);
+		s = NULL;
+	}
+	return (s);
+}
+
+/*
+ * Two panels, hosts n1 and n2 (rows a, b each): a whole message from
+ * n1's a at 30 ns to "n2/b" at 90 ns is an arrow from the first panel
+ * into the second, so it crosses the gap between them; so does a send
+ * with an id from n1's b at 10 ns to "n2", to n2's receive of that id
+ * (a, at 50 ns).  Against the same panels without them (the gap's grid
+ * lines alone), the pixels where each crosses the gap's middle change.
+ */
+static void
+test_cross_messages(void)
+{
+	trace *d1 = sample(), *d2 = sample(), *e1 = sample(), *e2 = sample();
+	render_layout lay, lay0;
+	unsigned panel_y[2], panel_y0[2];
+	cairo_surface_t *s, *s0;
+
+	d1->cat->host = strdup("n1");
+	d2->cat->host = strdup("n2");
+	e1->cat->host = strdup("n1");
+	e2->cat->host = strdup("n2");
+	catalog_add_event(d1->cat, 30, "a", 1, "send", 4, "n2/b", 4);
+	catalog_set_event_extra(d1->cat, 90, NULL, 0, NULL, 0);
+	catalog_add_event(d1->cat, 10, "b", 1, "send", 4, "n2", 2);
+	catalog_set_event_extra(d1->cat, CATALOG_NO_END, "m2", 2, NULL, 0);
+	catalog_add_event(d2->cat, 50, "a", 1, "receive", 7, NULL, 0);
+	catalog_set_event_extra(d2->cat, CATALOG_NO_END, "m2", 2, NULL, 0);
+	s = render_two(d1, d2, panel_y, &lay);
+	s0 = render_two(e1, e2, panel_y0, &lay0);
+	CHECK("render cross: the pictures", s != NULL && s0 != NULL &&
+	    lay.width == lay0.width && lay.height == lay0.height &&
+	    panel_y[1] == panel_y0[1]);
+	if (s != NULL && s0 != NULL && lay.height == lay0.height) {
+		unsigned x = lay.strip_x, gap = panel_y[0] + 20;
+		unsigned mid = (gap + panel_y[1]) / 2;
+		/* Where each arrow's line is at the gap's middle. */
+		double ya = panel_y[0] + 5, yb = panel_y[1] + 15;
+		double yc = panel_y[0] + 15, yd = panel_y[1] + 5;
+		unsigned xm = x + 30 + (unsigned)((mid - ya) / (yb - ya) * 60);
+		unsigned xn = x + 10 + (unsigned)((mid - yc) / (yd - yc) * 40);
+		int k, hit = 0, hit2 = 0, other = 0;
+
+		for (k = -2; k <= 2; k++) {
+			hit |= pixel(s, xm + k, mid) != pixel(s0, xm + k, mid);
+			hit2 |= pixel(s, xn + k, mid) != pixel(s0, xn + k, mid);
+		}
+		for (k = 0; k < 100; k++)
+			other += pixel(s, x + k, mid) != pixel(s0, x + k, mid) &&
+			    (unsigned)k + x + 3 < xm && (unsigned)k + x > xn + 3;
+		CHECK("render cross: the whole message crosses the gap",
+		    panel_y[1] > gap && hit);
+		CHECK("render cross: the send crosses it to its receive", hit2);
+		CHECK("render cross: nothing else crosses it", other == 0);
+	}
+	if (s != NULL)
+		cairo_surface_destroy(s);
+	if (s0 != NULL)
+		cairo_surface_destroy(s0);
+	trace_free(d1);
+	trace_free(d2);
+	trace_free(e1);
+	trace_free(e2);
+}
+
 int
 main(void)
 {
@@ -330,5 +466,7 @@ main(void)
 	test_png();
 	test_nodata();
 	test_swatch();
+	test_message_arrow();
+	test_cross_messages();
 	return (unit_exit());
 }
