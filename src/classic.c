@@ -157,11 +157,11 @@ make_coalescer(file_ctx *fc, const catalog *cat)
 	    &fc->fd);
 }
 
+/* A datum (op PLAIN) or a push or pop handed to the coalescer's thread. */
 static void
-on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
-    uint32_t state, const char *tag, size_t tag_len)
+queue_datum(file_ctx *fc, catalog *cat, uint32_t entity, uint64_t time,
+    uint32_t state, const char *tag, size_t tag_len, uint8_t op)
 {
-	file_ctx *fc = ctx;
 	pending *p;
 
 	if (fc->map->co == NULL)
@@ -175,7 +175,14 @@ on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 	p->state = state;
 	p->tag = tag == NULL ? COALESCE_NO_TAG :
 	    catalog_tag_id(cat, state, tag, tag_len);
-	p->op = PLAIN;
+	p->op = op;
+}
+
+static void
+on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
+    uint32_t state, const char *tag, size_t tag_len)
+{
+	queue_datum(ctx, cat, entity, time, state, tag, tag_len, PLAIN);
 }
 
 /*
@@ -186,20 +193,8 @@ static void
 on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
     ingest_op op, uint32_t state, const char *tag, size_t tag_len)
 {
-	file_ctx *fc = ctx;
-	pending *p;
-
-	if (fc->map->co == NULL)
-		make_coalescer(fc, cat);
-	if (!coalesce_in_bounds(fc->map->co, time))
-		return;
-	p = batchq_slot(fc->q);
-	p->time = time;
-	p->entity = entity;
-	p->state = state;
-	p->tag = tag == NULL ? COALESCE_NO_TAG :
-	    catalog_tag_id(cat, state, tag, tag_len);
-	p->op = (uint8_t)(1 + op);
+	queue_datum(ctx, cat, entity, time, state, tag, tag_len,
+	    (uint8_t)(1 + op));
 }
 
 static const char *

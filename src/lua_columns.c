@@ -738,20 +738,13 @@ lua_columns_open(lua_State *L)
 		{ "name", a_name },
 		{ NULL, NULL }
 	};
-	static const luaL_Reg none[] = { { NULL, NULL } };
 	static const luaL_Reg metamethods[] = {
 		{ "__len", array_len },
 		{ "__tostring", array_tostring },
 		{ "__gc", array_gc },
 		{ NULL, NULL }
 	};
-	const luaL_Reg *all[] = { methods, NULL };
 
-	/* The common shape, then an __index that also takes indices. */
-	lua_object_class(L, ARRAY_MT, all, none, metamethods);
-	luaL_getmetatable(L, ARRAY_MT);
-	lua_getfield(L, -1, "methods");
-	lua_pushcclosure(L, array_index, 1);
-	lua_setfield(L, -2, "__index");
-	lua_pop(L, 1);
+	lua_object_sequence_class(L, ARRAY_MT, methods, array_index,
+	    metamethods);
 }

@@ -37,3 +37,19 @@ lua_object_class(lua_State *L, const char *name,
 	lua_setfield(L, -2, "__metatable");
 	lua_pop(L, 1);
 }
+
+void
+lua_object_sequence_class(lua_State *L, const char *name,
+    const luaL_Reg *methods, lua_CFunction index,
+    const luaL_Reg *metamethods)
+{
+	static const luaL_Reg none[] = { { NULL, NULL } };
+	const luaL_Reg *all[] = { methods, NULL };
+
+	lua_object_class(L, name, all, none, metamethods);
+	luaL_getmetatable(L, name);
+	lua_getfield(L, -1, "methods");
+	lua_pushcclosure(L, index, 1);
+	lua_setfield(L, -2, "__index");
+	lua_pop(L, 1);
+}

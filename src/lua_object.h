@@ -24,4 +24,13 @@ void lua_object_class(lua_State *L, const char *name,
     const luaL_Reg *const *methods, const luaL_Reg *fields,
     const luaL_Reg *metamethods);
 
+/*
+ * The same for an object that is also a sequence (s[i]): no fields, and
+ * its __index is index, a C function called with the object and the key
+ * whose one upvalue is the methods table (for keys that are not numbers).
+ */
+void lua_object_sequence_class(lua_State *L, const char *name,
+    const luaL_Reg *methods, lua_CFunction index,
+    const luaL_Reg *metamethods);
+
 #endif

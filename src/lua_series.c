@@ -302,20 +302,13 @@ lua_series_open(lua_State *L)
 		{ "table", s_table },
 		{ NULL, NULL }
 	};
-	static const luaL_Reg none[] = { { NULL, NULL } };
 	static const luaL_Reg metamethods[] = {
 		{ "__len", series_len },
 		{ "__tostring", series_tostring },
 		{ "__gc", series_gc },
 		{ NULL, NULL }
 	};
-	const luaL_Reg *all[] = { methods, NULL };
 
-	/* The common shape, then an __index that also takes step numbers. */
-	lua_object_class(L, SERIES_MT, all, none, metamethods);
-	luaL_getmetatable(L, SERIES_MT);
-	lua_getfield(L, -1, "methods");
-	lua_pushcclosure(L, series_index, 1);
-	lua_setfield(L, -2, "__index");
-	lua_pop(L, 1);
+	lua_object_sequence_class(L, SERIES_MT, methods, series_index,
+	    metamethods);
 }

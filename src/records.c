@@ -439,6 +439,33 @@ records_entity(records *r, const char *name, size_t len)
 static int wrong_kind(records *r, const json_value *m,
     const json_value *name);
 
+/*
+ * A datum at time counted, and its entity's id in *entity, checked for
+ * time going backwards: 1, or 0 for a datum to skip (an entity that -f
+ * leaves out), or -1 with the error set.
+ */
+static int
+datum_entity(records *r, const fields *f, uint64_t time, uint32_t *entity)
+{
+	catalog *cat = r->cat;
+	char q[96];
+
+	cat->ndata++;
+	cat->have_data = 1;
+	cat->last_time = time;
+	*entity = records_entity(r, f->entity->str, f->entity->len);
+	if (*entity == CATALOG_NO_ENTITY)
+		return (0);
+	if (time < r->last_time[*entity]) {
+		return (fail(r, f->time->offset, "time %llu for entity %s is "
+		    "before its previous time %llu: time must not go "
+		    "backwards for an entity", (unsigned long long)time,
+		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
+		    (unsigned long long)r->last_time[*entity]));
+	}
+	return (1);
+}
+
 static int
 do_datum(records *r, const json_value *obj, const fields *f)
 {
@@ -448,7 +475,7 @@ do_datum(records *r, const json_value *obj, const fields *f)
 	uint32_t entity, state;
 	const char *tag = NULL;
 	size_t tag_len = 0;
-	char q[96];
+	int rv;
 
 	if (only_members(r, f, "a datum", allowed, 4) != 0 ||
 	    need_member(r, obj, f->entity, "entity", "datum") != 0 ||
@@ -462,19 +489,8 @@ do_datum(records *r, const json_value *obj, const fields *f)
 	    expect_type(r, f->tag, JSON_STRING, "tag") != 0)
 		return (-1);
 
-	cat->ndata++;
-	cat->have_data = 1;
-	cat->last_time = time;
-	entity = records_entity(r, f->entity->str, f->entity->len);
-	if (entity == CATALOG_NO_ENTITY)
-		return (0);
-	if (time < r->last_time[entity]) {
-		return (fail(r, f->time->offset, "time %llu for entity %s is "
-		    "before its previous time %llu: time must not go "
-		    "backwards for an entity", (unsigned long long)time,
-		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
-		    (unsigned long long)r->last_time[entity]));
-	}
+	if ((rv = datum_entity(r, f, time, &entity)) <= 0)
+		return (rv);
 	if (r->kind[entity] >= RECORDS_VALUES)
 		return (wrong_kind(r, f->state, f->entity));
 	r->last_time[entity] = time;
@@ -668,11 +684,11 @@ do_special(records *r, const json_value *obj, const fields *f)
 	const json_value *first = NULL, *second = NULL, *op;
 	const json_value *allowed[] = { f->time, f->entity, NULL, NULL };
 	const char *kind;
-	catalog *cat = r->cat;
 	uint64_t time;
 	uint32_t entity, state = 0;
 	sm_value v = VALUE_NONE;
 	size_t i;
+	int rv;
 	char q[96], q2[96];
 
 	for (i = 0; i < 4; i++) {
@@ -720,19 +736,8 @@ do_special(records *r, const json_value *obj, const fields *f)
 		    "(statemap.load)", op == f->value ? "values" :
 		    "nested states"));
 
-	cat->ndata++;
-	cat->have_data = 1;
-	cat->last_time = time;
-	entity = records_entity(r, f->entity->str, f->entity->len);
-	if (entity == CATALOG_NO_ENTITY)
-		return (0);
-	if (time < r->last_time[entity]) {
-		return (fail(r, f->time->offset, "time %llu for entity %s is "
-		    "before its previous time %llu: time must not go "
-		    "backwards for an entity", (unsigned long long)time,
-		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
-		    (unsigned long long)r->last_time[entity]));
-	}
+	if ((rv = datum_entity(r, f, time, &entity)) <= 0)
+		return (rv);
 	if (op == f->value)
 		return (take_value(r, f, entity, time, v));
 	return (nest(r, f, entity, time, state));

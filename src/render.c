@@ -795,22 +795,14 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 	free(colors);
 }
 
-/* Event markers on their entity's strip; an arrow to a shown target. */
-static void
-draw_events(canvas *c, const render_panel *p, unsigned y0)
+/* A panel's shown rows by its catalog's event entity ids (or UINT32_MAX). */
+static uint32_t *
+event_rows(const render_panel *p)
 {
-	const render_options *o = c->o;
 	const catalog *cat = p->d->cat;
-	uint32_t nev = cat->event_entities != NULL ?
-	    intern_count(cat->event_entities) : 0;
-	uint32_t *row, k;
-	unsigned rh = row_height(o, p);
-	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
-	size_t i;
+	uint32_t nev = intern_count(cat->event_entities), k;
+	uint32_t *row = xmalloc(((size_t)nev + 1) * sizeof (uint32_t));
 
-	if (nev == 0 || cat->nevents == 0)
-		return;
-	row = xmalloc((size_t)nev * sizeof (uint32_t));
 	for (k = 0; k < nev; k++)
 		row[k] = UINT32_MAX;
 	for (k = 0; k < p->nentities; k++) {
@@ -821,6 +813,25 @@ draw_events(canvas *c, const render_panel *p, unsigned y0)
 		if (id != INTERN_NONE)
 			row[id] = k;
 	}
+	return (row);
+}
+
+/* Event markers on their entity's strip; an arrow to a shown target. */
+static void
+draw_events(canvas *c, const render_panel *p, unsigned y0)
+{
+	const render_options *o = c->o;
+	const catalog *cat = p->d->cat;
+	uint32_t nev = cat->event_entities != NULL ?
+	    intern_count(cat->event_entities) : 0;
+	uint32_t *row;
+	unsigned rh = row_height(o, p);
+	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
+	size_t i;
+
+	if (nev == 0 || cat->nevents == 0)
+		return;
+	row = event_rows(p);
 	/* Thin and translucent: events are many, and the states matter. */
 	cairo_set_line_width(c->cr, 0.6);
 	for (i = 0; i < cat->nevents; i++) {
@@ -896,7 +907,7 @@ draw_messages(canvas *c, const render_panel *p, unsigned y0)
 {
 	const render_options *o = c->o;
 	const catalog *cat = p->d->cat;
-	uint32_t nev, *row, k;
+	uint32_t *row;
 	unsigned rh = row_height(o, p);
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
 	const char *why = NULL;
@@ -909,18 +920,7 @@ draw_messages(canvas *c, const render_panel *p, unsigned y0)
 		atomic_store(&c->stopped, why);
 		return;
 	}
-	nev = intern_count(cat->event_entities);
-	row = xmalloc(((size_t)nev + 1) * sizeof (uint32_t));
-	for (k = 0; k < nev; k++)
-		row[k] = UINT32_MAX;
-	for (k = 0; k < p->nentities; k++) {
-		size_t len;
-		const char *name = catalog_entity_name(cat, p->entities[k], &len);
-		uint32_t id = intern_find(cat->event_entities, name, len);
-
-		if (id != INTERN_NONE)
-			row[id] = k;
-	}
+	row = event_rows(p);
 	cairo_set_line_width(c->cr, 0.8);
 	cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
 	    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.6);
@@ -959,27 +959,6 @@ draw_messages(canvas *c, const render_panel *p, unsigned y0)
 	}
 	free(row);
 	flows_free(f);
-}
-
-/* A panel's shown rows by its catalog's event entity ids (or UINT32_MAX). */
-static uint32_t *
-event_rows(const render_panel *p)
-{
-	const catalog *cat = p->d->cat;
-	uint32_t nev = intern_count(cat->event_entities), k;
-	uint32_t *row = xmalloc(((size_t)nev + 1) * sizeof (uint32_t));
-
-	for (k = 0; k < nev; k++)
-		row[k] = UINT32_MAX;
-	for (k = 0; k < p->nentities; k++) {
-		size_t len;
-		const char *name = catalog_entity_name(cat, p->entities[k], &len);
-		uint32_t id = intern_find(cat->event_entities, name, len);
-
-		if (id != INTERN_NONE)
-			row[id] = k;
-	}
-	return (row);
 }
 
 /* A receive (an event with an id and no target) on a shown row. */

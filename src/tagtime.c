@@ -155,11 +155,13 @@ take_scratch(tagtime *t, tagtime *scratch, uint32_t n)
 void
 tagtime_settle(tagtime *t, tagtime *scratch)
 {
-	coalesce_tag *tail = t->v + t->sorted;
 	uint32_t ntail = t->n - t->sorted;
+	coalesce_tag *tail;
 
+	/* An empty list may have no array: no pointer arithmetic on NULL. */
 	if (ntail == 0)
 		return;
+	tail = t->v + t->sorted;
 	sort_tags(tail, ntail);
 	ntail = fold(tail, ntail);
 	if (t->sorted == 0) {

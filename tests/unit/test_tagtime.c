@@ -149,10 +149,30 @@ test_repeats_fold(void)
 	tagtime_free(&scratch);
 }
 
+/*
+ * A zeroed list has no array: settling it must not do arithmetic on a
+ * null pointer (UBSan's "applying zero offset to null pointer", found by
+ * fuzz_ingest; run under make check-asan).
+ */
+static void
+test_settle_empty(void)
+{
+	tagtime t, scratch;
+
+	memset(&t, 0, sizeof (t));
+	memset(&scratch, 0, sizeof (scratch));
+	tagtime_settle(&t, &scratch);
+	CHECK("tagtime: an empty list settles, still empty and without an array",
+	    t.n == 0 && t.v == NULL);
+	tagtime_free(&t);
+	tagtime_free(&scratch);
+}
+
 int
 main(void)
 {
 	test_against_naive();
 	test_repeats_fold();
+	test_settle_empty();
 	return (unit_exit());
 }
