@@ -118,38 +118,38 @@ failed(lua_State *L, lbuilder *lb, const char *call)
 	return (luaL_error(L, "%s: %s", call, builder_error(lb->b)));
 }
 
+typedef int (*state_call)(builder *b, uint64_t time, const char *entity,
+    size_t len, uint32_t state, const char *tag, size_t tag_len);
+
+/* b:set and b:push take the same arguments: (time, entity, state [, tag]). */
+static int
+state_datum(lua_State *L, const char *call, state_call fn)
+{
+	lbuilder *lb = check_lbuilder(L, call);
+	uint64_t t = lua_trace_check_time(L, 2);
+	size_t len, tlen = 0;
+	const char *e = check_entity(L, 3, &len, call);
+	uint32_t s = check_state(L, lb, 4, call);
+	const char *tag = opt_tag(L, 5, &tlen, call);
+
+	if (fn(lb->b, t, e, len, s, tag, tlen) != 0)
+		return (failed(L, lb, call));
+	charge(L, lb, 0);
+	return (0);
+}
+
 /* b:set(time, entity, state [, tag]) */
 static int
 b_set(lua_State *L)
 {
-	lbuilder *lb = check_lbuilder(L, "b:set");
-	uint64_t t = lua_trace_check_time(L, 2);
-	size_t len, tlen = 0;
-	const char *e = check_entity(L, 3, &len, "b:set");
-	uint32_t s = check_state(L, lb, 4, "b:set");
-	const char *tag = opt_tag(L, 5, &tlen, "b:set");
-
-	if (builder_set(lb->b, t, e, len, s, tag, tlen) != 0)
-		return (failed(L, lb, "b:set"));
-	charge(L, lb, 0);
-	return (0);
+	return (state_datum(L, "b:set", builder_set));
 }
 
 /* b:push(time, entity, state [, tag]) */
 static int
 b_push(lua_State *L)
 {
-	lbuilder *lb = check_lbuilder(L, "b:push");
-	uint64_t t = lua_trace_check_time(L, 2);
-	size_t len, tlen = 0;
-	const char *e = check_entity(L, 3, &len, "b:push");
-	uint32_t s = check_state(L, lb, 4, "b:push");
-	const char *tag = opt_tag(L, 5, &tlen, "b:push");
-
-	if (builder_push(lb->b, t, e, len, s, tag, tlen) != 0)
-		return (failed(L, lb, "b:push"));
-	charge(L, lb, 0);
-	return (0);
+	return (state_datum(L, "b:push", builder_push));
 }
 
 /* b:pop(time, entity [, state]) */
