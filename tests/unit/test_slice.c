@@ -28,23 +28,10 @@
 #include "transform.h"
 #include "viewport.h"
 #include "unit.h"
+#define RANDTRACE_SEED 0x9e3779b97f4a7c15ULL
+#define RANDTRACE_WITH_TRACE
+#include "randtrace.h"
 
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t
-next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (rng);
-}
-
-static uint64_t
-below(uint64_t n)
-{
-	return (n == 0 ? 0 : next() % n);
-}
 
 /*
  * A trace in time order over about n data: nent entities, some data at
@@ -56,18 +43,10 @@ static trace *
 random_trace(uint32_t nent, uint32_t n, int tagged)
 {
 	char path[] = "/tmp/test_slice_XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	trace_options o;
-	sm_error err;
-	trace *d;
+	FILE *f = randtrace_create(path, "test_slice");
 	uint64_t t = 0;
 	uint32_t i;
 
-	if (f == NULL) {
-		perror("test_slice");
-		exit(1);
-	}
 	fprintf(f, "{\"start\": [1, 5], \"title\": \"rand\", \"states\": {"
 	    "\"idle\": {\"value\": 0}, \"run\": {\"value\": 1}, "
 	    "\"io\": {\"value\": 2}, \"wait\": {\"value\": 3}}}\n");
@@ -88,16 +67,7 @@ random_trace(uint32_t nent, uint32_t n, int tagged)
 	    "\"state\": 1}\n", t);
 	fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": \"e0\", "
 	    "\"state\": 2}\n", t + 7);
-	fclose(f);
-	memset(&o, 0, sizeof (o));
-	o.no_cache = 1;
-	d = trace_load(path, &o, &err);
-	unlink(path);
-	if (d == NULL) {
-		error_print(&err, stdout);
-		exit(1);
-	}
-	return (d);
+	return (randtrace_load(f, path));
 }
 
 /* The slice as it used to be made: a copy of everything, a new window. */

@@ -12,25 +12,11 @@
 #include "snapshot.h"
 #include "store.h"
 #include "unit.h"
+#define RANDTRACE_SEED 0x2545f4914f6cdd1dULL
+#include "randtrace.h"
 
 #define NENT	7
 
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
-
-static uint64_t
-next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (rng);
-}
-
-static uint64_t
-below(uint64_t n)
-{
-	return (n == 0 ? 0 : next() % n);
-}
 
 /*
  * Entities over [100, 1000100): 0 even, 1 bunched in the first

@@ -22,23 +22,10 @@
 #include "trace.h"
 #include "viewport.h"
 #include "unit.h"
+#define RANDTRACE_SEED 88172645463325252ULL
+#define RANDTRACE_WITH_TRACE
+#include "randtrace.h"
 
-static uint64_t rng = 88172645463325252ULL;
-
-static uint64_t
-next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (rng);
-}
-
-static uint64_t
-below(uint64_t n)
-{
-	return (n == 0 ? 0 : next() % n);
-}
 
 /*
  * A trace in time order: nent entities, about n data, some at the same
@@ -49,18 +36,10 @@ static trace *
 random_trace(uint32_t nent, uint32_t n, int tagged)
 {
 	char path[] = "/tmp/test_viewport_XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	trace_options o;
-	sm_error err;
-	trace *d;
+	FILE *f = randtrace_create(path, "test_viewport");
 	uint64_t t = 0;
 	uint32_t i;
 
-	if (f == NULL) {
-		perror("test_viewport");
-		exit(1);
-	}
 	fprintf(f, "{\"start\": [1, 5], \"title\": \"rand\", \"states\": {"
 	    "\"idle\": {\"value\": 0}, \"run\": {\"value\": 1}, "
 	    "\"io\": {\"value\": 2}, \"wait\": {\"value\": 3}}}\n");
@@ -80,16 +59,7 @@ random_trace(uint32_t nent, uint32_t n, int tagged)
 			fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": "
 			    "\"e0\", \"event\": \"ping\"}\n", t);
 	}
-	fclose(f);
-	memset(&o, 0, sizeof (o));
-	o.no_cache = 1;
-	d = trace_load(path, &o, &err);
-	unlink(path);
-	if (d == NULL) {
-		error_print(&err, stdout);
-		exit(1);
-	}
-	return (d);
+	return (randtrace_load(f, path));
 }
 
 static char *
