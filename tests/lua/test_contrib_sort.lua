@@ -227,16 +227,23 @@ else
 			{ #briefs, #children, #mains, #cpus > 0 }, { 2, 2, 1, true })
 		-- Each thread and process that exited ran, then is dead from its
 		-- last switch-out, and no CPU shows it from then on.
-		local gone = true
+		local gone, why_not = true, {}
 		for _, e in ipairs({ briefs[1], briefs[2], children[1], children[2] }) do
 			local st, _, from = e:at(tr.finish - 1)
 			local ran = (e:time_in()["on-cpu"] or 0) > 0
-			if st ~= "dead" or not ran then gone = false end
+			if st ~= "dead" or not ran then
+				gone = false
+				why_not[#why_not + 1] = string.format("%s ends %s, on-cpu %s", e.name, tostring(st), tostring(ran))
+			end
 			for _, c in ipairs(cpus) do
-				if from and select(2, c:at(from)) == e.name then gone = false end
+				if from and select(2, c:at(from)) == e.name then
+					gone = false
+					why_not[#why_not + 1] = string.format("%s still shows %s at %d", c.name, e.name, from)
+				end
 			end
 		end
-		check("bpftrace: exited threads ran, are dead from their last switch-out and leave their CPU", gone)
+		check("bpftrace: exited threads ran, are dead from their last switch-out and leave their CPU", gone,
+			table.concat(why_not, "; "))
 		local exits, wakeups = 0, 0
 		for _, ev in ipairs(C.events(d .. "/sched.out")) do
 			if ev.event == "exit" and (ev.entity:match("^brief/") or ev.entity:match("^child/")) then exits = exits + 1 end
