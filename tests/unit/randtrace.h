@@ -1,8 +1,9 @@
 /*
- * randtrace.h: what the unit tests over random traces share.  A xorshift
- * generator, seeded by the test (define RANDTRACE_SEED before including),
- * so every run draws the same numbers; and a trace written by the test to
- * a temporary file, then loaded (without the cache) and the file removed.
+ * randtrace.h: what the unit tests over generated traces share.  With
+ * RANDTRACE_SEED defined before including it, a xorshift generator of
+ * that seed (every run draws the same numbers); with RANDTRACE_WITH_TRACE,
+ * a trace written by the test to a temporary file, then loaded (without
+ * the cache) and the file removed.
  * Header-only, for tests: each test program includes it once.
  */
 #ifndef SM_RANDTRACE_H
@@ -19,6 +20,7 @@
 #include "trace.h"
 #endif
 
+#ifdef RANDTRACE_SEED
 static uint64_t rng = RANDTRACE_SEED;
 
 static uint64_t
@@ -36,6 +38,7 @@ below(uint64_t n)
 {
 	return (n == 0 ? 0 : next() % n);
 }
+#endif
 
 #ifdef RANDTRACE_WITH_TRACE
 /*

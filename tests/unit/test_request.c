@@ -13,6 +13,8 @@
 #include "request.h"
 #include "served.h"
 #include "unit.h"
+#define RANDTRACE_WITH_TRACE
+#include "randtrace.h"
 
 #define TOKEN	"0123456789abcdef0123456789abcdef"
 
@@ -24,27 +26,10 @@ static trace *
 load(const char *text)
 {
 	char path[] = "/tmp/test_request_XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	trace_options o;
-	sm_error err;
-	trace *d;
+	FILE *f = randtrace_create(path, "test_request");
 
-	if (f == NULL) {
-		perror("test_request");
-		exit(1);
-	}
 	fputs(text, f);
-	fclose(f);
-	memset(&o, 0, sizeof (o));
-	o.no_cache = 1;
-	d = trace_load(path, &o, &err);
-	unlink(path);
-	if (d == NULL) {
-		error_print(&err, stdout);
-		exit(1);
-	}
-	return (d);
+	return (randtrace_load(f, path));
 }
 
 static served *
