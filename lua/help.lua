@@ -98,7 +98,7 @@ help.entries = {
 	{ "`t:reduce{by=, from=, to=, entities=, states=}`",
 	  "the same intervals summed in C: `{key = {time = ns, count = intervals}}` with keys from `by`: `\"state\"`, `\"entity\"` or `\"tag\"` (names), or the name of a tag field (the values of that member in the tags' definitions: intervals whose tag lacks it are left out); `field = \"name\"` names a field called `state`, `entity` or `tag`. Keys with no interval are absent" },
 	{ "`statemap.merge{t1, t2, ... [, offsets=] [, prefixes=]}`",
-	  "one trace made of several on one time axis, and the list of the prefixes it gave them: input `i`'s entities are renamed `PREFIX/name`, its times land at its own metadata start plus `offsets[i]` (ns or a duration like `\"-1.5us\"`; a list by place, or a table by prefix as `t:align` gives); states are the union by name, the window the union of the inputs'; values and nested stacks are not carried yet, as in the other derived traces (see \"Values, nested states and the attribute tree\")" },
+	  "one trace made of several on one time axis, and the list of the prefixes it gave them: input `i`'s entities are renamed `PREFIX/name`, its times land at its own metadata start plus `offsets[i]` (ns or a duration like `\"-1.5us\"`; a list by place, or a table by prefix as `t:align` gives); states are the union by name, the window the union of the inputs'; values and nested stacks are carried (see \"Values, nested states and the attribute tree\")" },
 	{ "`t:shift(ns)`",
 	  "a new trace moved by `ns` (may be negative) in absolute time: its metadata start moves, so its own queries answer as before while `statemap.merge` places it elsewhere" },
 	{ "`t:flows{from=, to=, status=, node=}`",

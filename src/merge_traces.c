@@ -237,6 +237,9 @@ latest_time(const trace *d)
 
 		if (n > 0 && store_times(d->st, e)[n - 1] > t)
 			t = store_times(d->st, e)[n - 1];
+		n = store_value_count(d->st, e);
+		if (n > 0 && store_value_times(d->st, e)[n - 1] > t)
+			t = store_value_times(d->st, e)[n - 1];
 	}
 	for (k = 0; k < cat->nevents; k++) {
 		uint64_t end = catalog_event_end(cat, &cat->events[k]);
@@ -258,9 +261,13 @@ earliest_time(const trace *d)
 	uint32_t e;
 	size_t k;
 
-	for (e = 0; e < store_nentities(d->st); e++)
+	for (e = 0; e < store_nentities(d->st); e++) {
 		if (store_count(d->st, e) > 0 && store_times(d->st, e)[0] < t)
 			t = store_times(d->st, e)[0];
+		if (store_value_count(d->st, e) > 0 &&
+		    store_value_times(d->st, e)[0] < t)
+			t = store_value_times(d->st, e)[0];
+	}
 	for (k = 0; k < cat->nevents; k++)
 		if (cat->events[k].time < t)
 			t = cat->events[k].time;
@@ -424,6 +431,37 @@ joined_names(const trace *const *inputs, size_t n)
 }
 
 /*
+ * The values of entity e of in, if it is a value entity, moved by delta
+ * into entity id of d, a string by its text in d's catalog.
+ */
+static int
+merge_values(trace *d, uint32_t id, const trace *in, uint32_t e,
+    int64_t delta, uint64_t *tick, const char **why)
+{
+	const uint64_t *time = store_value_times(in->st, e);
+	const sm_value *value = store_values(in->st, e);
+	size_t k, n = store_value_count(in->st, e);
+
+	for (k = 0; k < n; k++) {
+		sm_value v = value[k];
+
+		if (stopping(tick, d->st, why))
+			return (-1);
+		if (value_is_string(v)) {
+			size_t len;
+			const char *text = intern_name(in->cat->value_strings,
+			    value_string_id(v), &len);
+
+			v = value_string(intern_add(d->cat->value_strings,
+			    text, len, NULL));
+		}
+		store_append_value(d->st, id, (uint64_t)((int64_t)time[k] +
+		    delta), v);
+	}
+	return (0);
+}
+
+/*
  * The merge itself; q NULL keeps names (one input: a shift), which also
  * keeps its metadata as it is.
  */
@@ -466,6 +504,7 @@ merge_into(const trace *const *inputs, size_t n, char *const *q,
 			const uint16_t *state = store_states(in->st, e);
 			const uint32_t *tag = count > 0 ?
 			    store_tags(in->st, e) : NULL;
+			const uint16_t *depth = store_depths(in->st, e);
 			uint32_t id;
 
 			if (q != NULL) {
@@ -481,15 +520,28 @@ merge_into(const trace *const *inputs, size_t n, char *const *q,
 			id = catalog_entity(cat, name, len);
 			cat->descriptions[id] =
 			    xstrdup_or_null(in->cat->descriptions[e]);
+			if (merge_values(d, id, in, e, delta[i],
+			    &tick, why) != 0) {
+				free(tag_map);
+				goto out;
+			}
 			for (k = 0; k < count; k++) {
+				uint64_t at = (uint64_t)((int64_t)time[k] +
+				    delta[i]);
+				uint32_t s = state_map[i][state[k]];
+				uint32_t t = tag[k] == STORE_NONE ?
+				    STORE_NONE : tag_map[tag[k]];
+
 				if (stopping(&tick, d->st, why)) {
 					free(tag_map);
 					goto out;
 				}
-				store_append(d->st, id, (uint64_t)((int64_t)
-				    time[k] + delta[i]), state_map[i][state[k]],
-				    tag[k] == STORE_NONE ? STORE_NONE :
-				    tag_map[tag[k]]);
+				/* A stack keeps its shape (store.h). */
+				if (depth != NULL)
+					store_append_depth(d->st, id, at, s, t,
+					    depth[k]);
+				else
+					store_append(d->st, id, at, s, t);
 			}
 		}
 		free(tag_map);

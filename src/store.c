@@ -1217,6 +1217,22 @@ store_stack_at(const store *s, uint32_t entity, uint64_t t,
 	return (depth);
 }
 
+void
+store_append_depth(store *s, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag, uint32_t depth)
+{
+	uint32_t now = store_depth_now(s, entity);
+
+	if (depth <= 1)
+		store_append(s, entity, time, state, tag);
+	else if (depth == now + 1)
+		store_push(s, entity, time, state, tag);
+	else if (depth + 1 == now)
+		store_pop(s, entity, time);
+	else
+		bug("store_append_depth: a depth no push or pop leads to");
+}
+
 /* ---- values ---- */
 
 static values *
@@ -1456,10 +1472,23 @@ store_view(const store *parent, uint64_t begin, uint64_t end)
 		column *c = &s->cols[e];
 		size_t lo, hi;
 
+		if (from->vals != NULL) {
+			/* The parent's values and summary, read in place:
+			 * queries clip them to the view's bounds. */
+			c->vals = from->vals;
+			c->borrowed = 1;
+			s->special++;
+			s->values_total += from->vals->count;
+			continue;
+		}
 		if (from->count == 0)
 			continue;
 		lo = upper_bound(from, begin);
 		lo = lo > 0 ? lo - 1 : 0;
+		/* A stack's links are indexes from the column's first
+		 * transition, and may reach back before the view. */
+		if (from->depth != NULL)
+			lo = 0;
 		hi = upper_bound(from, end);
 		if (hi < from->count)
 			hi++;
@@ -1468,6 +1497,11 @@ store_view(const store *parent, uint64_t begin, uint64_t end)
 		c->time = from->time + lo;
 		c->state = from->state + lo;
 		c->tag = from->tag != NULL ? from->tag + lo : NULL;
+		if (from->depth != NULL) {
+			c->depth = from->depth;
+			c->below = from->below;
+			s->special++;
+		}
 		c->count = c->cap = c->populated = hi - lo;
 		c->borrowed = 1;
 		s->total += hi - lo;

@@ -166,6 +166,9 @@ void store_in_memory(store *s);
  * first after end.  O(log n) per entity, and memory for the entities
  * only.  parent must be finished, outlive the view and not
  * change; the view is finished (store_finish is not called on it).
+ * A nested entity keeps every transition from its first (its stacks'
+ * links reach back), and a value entity all its values and summary,
+ * read in place: queries clip them to [begin, end) all the same.
  */
 store *store_view(const store *parent, uint64_t begin, uint64_t end);
 
@@ -185,6 +188,18 @@ int store_has_tags(const store *s, uint32_t entity);
 void store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag);
 void store_pop(store *s, uint32_t entity, uint64_t time);
+
+/*
+ * Replays a transition of a nested entity kept elsewhere, which left it
+ * depth deep (its store_depths entry; 1 for a plain state): at depth 1,
+ * store_append (the whole stack replaced); one deeper than the entity is
+ * now, store_push of state and tag; one shallower, store_pop (state and
+ * tag are then the frame under, whatever is passed).  Any other depth
+ * is a caller's bug.  So a trace derived transition by transition keeps
+ * its source's stacks, with each frame's state as the caller maps it.
+ */
+void store_append_depth(store *s, uint32_t entity, uint64_t time,
+    uint32_t state, uint32_t tag, uint32_t depth);
 
 /* How deep the entity's stack is after its last transition (0: none). */
 uint32_t store_depth_now(const store *s, uint32_t entity);

@@ -126,9 +126,14 @@ map(const trace *src, catalog_state *states, uint32_t nstates,
 		const uint64_t *time = store_times(src->st, e);
 		const uint16_t *state = store_states(src->st, e);
 		const uint32_t *tag = store_tags(src->st, e);
+		const uint16_t *depth = store_depths(src->st, e);
 		size_t k, n = store_count(src->st, e);
 		uint32_t last_state = STORE_NONE, last_tag = STORE_NONE;
 
+		if (store_kind_of(src->st, e) == STORE_VALUES) {
+			store_copy_entity(d->st, e, src->st, e);
+			continue;
+		}
 		for (k = 0; k < n; k++, index++) {
 			uint32_t s = each != NULL ? each[index] :
 			    tag[k] == STORE_NONE ? by_state[state[k]] :
@@ -140,6 +145,13 @@ map(const trace *src, catalog_state *states, uint32_t nstates,
 			if (stopping(&tick, d, why)) {
 				free(new_tag);
 				return (abandon(d));
+			}
+			/* Each frame of a stack mapped: the stack's shape
+			 * stays as it was, so nothing is dropped. */
+			if (depth != NULL) {
+				store_append_depth(d->st, e, time[k], s, t,
+				    depth[k]);
+				continue;
 			}
 			/* A transition that changes nothing is dropped. */
 			if (s == last_state && t == last_tag)
@@ -198,6 +210,13 @@ transform_select(const trace *src, const uint32_t *ids, uint32_t n,
 		catalog_entity(cat, name, len);
 		cat->descriptions[i] =
 		    xstrdup_or_null(from->descriptions[ids[i]]);
+		/* Stacks and values, which stay in memory, at one go. */
+		if (store_kind_of(src->st, ids[i]) != STORE_STATES) {
+			store_copy_entity(d->st, i, src->st, ids[i]);
+			if (runlimit_check(store_memory(d->st), why) != 0)
+				return (abandon(d));
+			continue;
+		}
 		for (c = 0; c < count; c++) {
 			if (stopping(&tick, d, why))
 				return (abandon(d));
