@@ -18,7 +18,7 @@ help.entries = {
 	{ "`statemap.new{title=, host=, entity_kind=, start={s, ns}, states=}`",
 	  "a builder; `states` is a list of names (values 0, 1, ... in order) or `{name = {value =, color =}}` (values 0 to n-1, colours as in a file, generated where left out); `title`, `host`, `entity_kind` and `start` optional" },
 	{ "`statemap.render{...}`",
-	  "draws traces with Cairo into a PNG, SVG or PDF file (by its extension), or the interactive statemap: `output`, `trace`, `entities`, `panels`, `width`, `row_height`, `title`, `from`, `to`, `labels`, `interactive`, `detail`",
+	  "draws traces with Cairo into a PNG, SVG or PDF file (by its extension), or the interactive statemap: `output`, `trace`, `entities`, `panels`, `width`, `row_height`, `title`, `from`, `to`, `labels`, `interactive`, `detail`; per panel `nested = \"rows\"` (a sub-row per depth of a stack) and `group = true` (entities under headers by path prefix); value entities are step graphs with their range",
 	  prose = true },
 	{ "`statemap.serve(traces [, options])`",
 	  "serves a trace or a list of traces over HTTP for the live viewer (as `--serve`); options: `port`, `bind`, `title`, `sort`, `coalesce`; blocks until Ctrl-C in a script, returns the URL and serves in the background at the REPL; called again, replaces what is served; `statemap.serve()` stops",

@@ -170,6 +170,7 @@ read_panel(lua_State *L, int idx, render_panel *p)
 {
 	uint32_t *ids;
 	size_t i, n;
+	const char *nested;
 
 	lua_getfield(L, idx, "trace");
 	p->d = lua_trace_test(L, -1);
@@ -181,6 +182,15 @@ read_panel(lua_State *L, int idx, render_panel *p)
 	p->row_height = (unsigned)opt_integer(L, idx, "row_height", 0, 1,
 	    1000);
 	p->events = opt_boolean(L, idx, "events", 1);
+	p->group = opt_boolean(L, idx, "group", 0);
+	nested = opt_string(L, idx, "nested", "top");
+	if (strcmp(nested, "rows") == 0)
+		p->nested_rows = 1;
+	else if (strcmp(nested, "top") == 0)
+		p->nested_rows = 0;
+	else
+		luaL_error(L, "render: nested must be \"top\" or \"rows\", "
+		    "not \"%s\"", nested);
 	lua_getfield(L, idx, "entities");
 	if (lua_isnil(L, -1)) {
 		n = catalog_nentities(p->d->cat);
@@ -207,9 +217,11 @@ read_panel(lua_State *L, int idx, render_panel *p)
 
 
 static void
-push_layout(lua_State *L, const render_layout *lay, size_t n)
+push_layout(lua_State *L, const render_layout *lay,
+    const render_panel *panels, size_t n)
 {
 	size_t i;
+	uint32_t k;
 
 	lua_createtable(L, 0, 5);
 	lua_pushinteger(L, lay->width);
@@ -226,6 +238,20 @@ push_layout(lua_State *L, const render_layout *lay, size_t n)
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "panel_y");
+	lua_createtable(L, (int)n, 0);
+	for (i = 0; i < n; i++) {
+		lua_createtable(L, (int)panels[i].nentities, 0);
+		for (k = 0; k < panels[i].nentities; k++) {
+			lua_createtable(L, 0, 2);
+			lua_pushinteger(L, lay->entity_y[i][k]);
+			lua_setfield(L, -2, "y");
+			lua_pushinteger(L, lay->entity_h[i][k]);
+			lua_setfield(L, -2, "height");
+			lua_rawseti(L, -2, (lua_Integer)k + 1);
+		}
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "strips");
 }
 
 static int
@@ -304,13 +330,28 @@ f_render(lua_State *L)
 		return (luaL_error(L, "render: the time span is empty"));
 
 	lay.panel_y = lua_newuserdatauv(L, npanels * sizeof (unsigned), 0);
+	/* Each strip's place: arrays held in KEEP until render returns. */
+	lay.entity_y = lua_newuserdatauv(L, npanels * sizeof (unsigned *), 0);
+	keep_top(L);
+	lay.entity_h = lua_newuserdatauv(L, npanels * sizeof (unsigned *), 0);
+	keep_top(L);
+	lua_pop(L, 2);
+	for (i = 0; i < npanels; i++) {
+		lay.entity_y[i] = lua_newuserdatauv(L,
+		    (panels[i].nentities + 1) * sizeof (unsigned), 0);
+		keep_top(L);
+		lay.entity_h[i] = lua_newuserdatauv(L,
+		    (panels[i].nentities + 1) * sizeof (unsigned), 0);
+		keep_top(L);
+		lua_pop(L, 2);
+	}
 	if (render_file(output, &o, panels, npanels, &lay, &err) != 0) {
 		error_format(&err, msg, sizeof (msg));
 		return (luaL_error(L, "%s", msg));
 	}
 	if (o.interactive)
 		return (0);
-	push_layout(L, &lay, npanels);
+	push_layout(L, &lay, panels, npanels);
 	return (1);
 }
 

@@ -48,49 +48,47 @@
 static const double HATCH_INK[HATCH_PERIOD] = { 1, 1, 0.5, 0, 0, 0, 0, 0.5 };
 
 /*
- * One pass over the entity's intervals: each adds its time to the
- * columns it covers (partly at its ends, wholly between them).
+ * Adds the interval [a, b) (in columns, fractional) of state to the
+ * columns it covers: partly at its ends, wholly between them.
  */
-void
-render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
-    unsigned width, color *out, double *covered, double *work)
+static void
+add_span(double *work, uint32_t ns, unsigned width, double a, double b,
+    uint32_t state)
+{
+	unsigned xa, xb, x;
+
+	/*
+	 * Doubles round: near the end of a long span (2^60 ns, say) an
+	 * interval's start can come out at width itself.
+	 */
+	if (b > width)
+		b = width;
+	if (a > b)
+		a = b;
+	xa = (unsigned)a;
+	xb = (unsigned)b;
+	if (xb >= width)
+		xb = width - 1;
+	if (xa > xb)
+		xa = xb;
+	if (xa == xb) {
+		work[(size_t)xa * ns + state] += b - a;
+		return;
+	}
+	work[(size_t)xa * ns + state] += (xa + 1) - a;
+	for (x = xa + 1; x < xb; x++)
+		work[(size_t)x * ns + state] += 1;
+	work[(size_t)xb * ns + state] += b - xb;
+}
+
+/* Each column's time-weighted blend of the states added to work. */
+static void
+blend_columns(const trace *d, unsigned width, const double *work,
+    color *out, double *covered)
 {
 	uint32_t ns = d->cat->nstates, s;
-	double span = (double)(t1 - t0), per = span / width;
-	store_iter it;
-	store_interval iv;
 	unsigned x;
 
-	memset(work, 0, (size_t)width * ns * sizeof (double));
-	store_iter_init(&it, d->st, &entity, 1, t0, t1);
-	while (store_iter_next(&it, &iv)) {
-		double a = (double)(iv.start - t0) / per;
-		double b = (double)(iv.end - t0) / per;
-		unsigned xa, xb;
-
-		/*
-		 * Doubles round: near the end of a long span (2^60 ns, say)
-		 * an interval's start can come out at width itself.
-		 */
-		if (b > width)
-			b = width;
-		if (a > b)
-			a = b;
-		xa = (unsigned)a;
-		xb = (unsigned)b;
-		if (xb >= width)
-			xb = width - 1;
-		if (xa > xb)
-			xa = xb;
-		if (xa == xb) {
-			work[(size_t)xa * ns + iv.state] += b - a;
-			continue;
-		}
-		work[(size_t)xa * ns + iv.state] += (xa + 1) - a;
-		for (x = xa + 1; x < xb; x++)
-			work[(size_t)x * ns + iv.state] += 1;
-		work[(size_t)xb * ns + iv.state] += b - xb;
-	}
 	for (x = 0; x < width; x++) {
 		double r = 0, g = 0, bl = 0, total = 0;
 
@@ -111,6 +109,167 @@ render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
 		out[x].g = (uint8_t)(g / total + 0.5);
 		out[x].b = (uint8_t)(bl / total + 0.5);
 	}
+}
+
+/*
+ * One pass over the entity's intervals: each adds its time to the
+ * columns it covers.
+ */
+void
+render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
+    unsigned width, color *out, double *covered, double *work)
+{
+	uint32_t ns = d->cat->nstates;
+	double span = (double)(t1 - t0), per = span / width;
+	store_iter it;
+	store_interval iv;
+
+	memset(work, 0, (size_t)width * ns * sizeof (double));
+	store_iter_init(&it, d->st, &entity, 1, t0, t1);
+	while (store_iter_next(&it, &iv))
+		add_span(work, ns, width, (double)(iv.start - t0) / per,
+		    (double)(iv.end - t0) / per, iv.state);
+	blend_columns(d, width, work, out, covered);
+}
+
+/*
+ * The same for one depth of a nested entity's stack (level 1 is the
+ * bottom): each interval at least that deep adds the state of its frame
+ * there, found down the links from its top (store.h).  O(n * depth).
+ */
+static void
+render_stack_row(const trace *d, uint32_t entity, uint32_t level,
+    uint64_t t0, uint64_t t1, unsigned width, color *out, double *covered,
+    double *work)
+{
+	const store *st = d->st;
+	uint32_t ns = d->cat->nstates;
+	const uint64_t *time = store_times(st, entity);
+	const uint16_t *state = store_states(st, entity);
+	const uint16_t *depth = store_depths(st, entity);
+	const uint32_t *below = store_below(st, entity);
+	size_t n = store_count(st, entity), i;
+	double per = (double)(t1 - t0) / width;
+	uint64_t lo = t0 > store_begin(st) ? t0 : store_begin(st);
+	uint64_t hi = t1 < store_end(st) ? t1 : store_end(st);
+
+	memset(work, 0, (size_t)width * ns * sizeof (double));
+	i = store_count_through(time, n, lo);
+	i = i > 0 ? i - 1 : 0;
+	for (; i < n && time[i] < hi; i++) {
+		uint64_t a = time[i] > lo ? time[i] : lo;
+		uint64_t b = i + 1 < n ? time[i + 1] : store_end(st);
+		uint32_t k, j = (uint32_t)i;
+		uint32_t top = depth != NULL ? depth[i] : 1;
+
+		if (b > hi)
+			b = hi;
+		if (b <= a || top < level)
+			continue;
+		for (k = top; k > level && below != NULL; k--) {
+			if (below[j] >= j)
+				break;		/* never: links go back */
+			j = below[j];
+		}
+		add_span(work, ns, width, (double)(a - t0) / per,
+		    (double)(b - t0) / per, store_state_in(state[j], ns));
+	}
+	blend_columns(d, width, work, out, covered);
+}
+
+/*
+ * A value entity's pixel column: its numbers' min, max and mean there,
+ * and the share of the column that had a number; for a string entity,
+ * the string at the column's middle (mean holds its id, covered 1), or
+ * none (covered 0).
+ */
+typedef struct value_column {
+	double min, max, mean, covered;
+} value_column;
+
+/* Whether a value entity holds strings (its first value not null). */
+static int
+values_are_strings(const store *st, uint32_t e)
+{
+	const sm_value *v = store_values(st, e);
+	size_t n = store_value_count(st, e), i;
+
+	for (i = 0; i < n; i++)
+		if (!value_is_none(v[i]))
+			return (value_is_string(v[i]));
+	return (0);
+}
+
+/* The start of pixel column x of width over [t0, t1). */
+static uint64_t
+column_start(uint64_t t0, uint64_t t1, unsigned width, unsigned x)
+{
+	return (t0 + (uint64_t)((double)(t1 - t0) * x / width));
+}
+
+/*
+ * Fills col[0..width-1] for a value entity over [t0, t1), each column
+ * from the summary in O(log n); *lo and *hi are the scale: the numbers'
+ * min and max over the span, from 0 when they are all of one sign.
+ * Returns 1 for numbers, 0 for strings.
+ */
+static int
+value_columns(const trace *d, uint32_t e, uint64_t t0, uint64_t t1,
+    unsigned width, value_column *col, double *lo, double *hi)
+{
+	const store *st = d->st;
+	int strings = values_are_strings(st, e);
+	value_stats all;
+	unsigned x;
+
+	for (x = 0; x < width; x++) {
+		uint64_t a = column_start(t0, t1, width, x);
+		uint64_t b = x + 1 == width ? t1 :
+		    column_start(t0, t1, width, x + 1);
+		value_stats vs;
+		store_interval iv;
+
+		memset(&col[x], 0, sizeof (value_column));
+		if (b <= a)
+			b = a + 1;
+		if (strings) {
+			if (store_value_at(st, e, a + (b - a) / 2, &iv) &&
+			    value_is_string(iv.value)) {
+				col[x].mean = value_string_id(iv.value);
+				col[x].covered = 1;
+			}
+			continue;
+		}
+		value_stats_init(&vs);
+		store_value_stats(st, e, a, b, &vs);
+		if (vs.covered == 0)
+			continue;
+		col[x].min = vs.min;
+		col[x].max = vs.max;
+		col[x].mean = vs.integral / (double)vs.covered;
+		col[x].covered = (double)vs.covered / (double)(b - a);
+		if (col[x].covered > 1)
+			col[x].covered = 1;
+	}
+	value_stats_init(&all);
+	store_value_stats(st, e, t0, t1, &all);
+	if (all.covered == 0) {
+		*lo = 0;
+		*hi = 1;
+	} else {
+		*lo = all.min >= 0 ? 0 : all.min;
+		*hi = all.max <= 0 ? 0 : all.max;
+		if (*hi <= *lo)
+			*hi = *lo + 1;
+	}
+	return (!strings);
+}
+
+/* The colour of string value id: a generated one, by its id. */
+static color
+string_color(double id)
+{
+	return (color_generated((uint32_t)id));
 }
 
 int
@@ -172,7 +331,160 @@ typedef struct canvas {
 	uint32_t hatch_px[HATCH_PERIOD];	/* the same as image pixels */
 	/* Why drawing stopped (runlimit.h), set by any drawing thread. */
 	_Atomic(const char *) stopped;
+	/* The panels as drawn (grouped), and where their rows are. */
+	render_panel *drawn;
+	struct panel_rows *rows;
+	size_t npanels;
 } canvas;
+
+/*
+ * Where a panel's rows are, from its first row's top: each entity's
+ * strip (a value entity's is RENDER_VALUE_ROWS rows, a nested one's with
+ * nested_rows a row per depth), and the group headers between them.
+ */
+typedef struct panel_rows {
+	uint32_t *order;	/* entity ids, in drawn order */
+	uint32_t *given;	/* drawn index -> index in the order given */
+	unsigned *y, *h;	/* each drawn entity's strip: top, height */
+	uint32_t *levels;	/* sub-rows of nested_rows (0: one strip) */
+	size_t *skip;		/* bytes of its name that its header says */
+	unsigned *head_y;	/* group headers' tops */
+	uint32_t *head_first;	/* the drawn index of each one's first */
+	size_t nheads;
+	unsigned height;
+} panel_rows;
+
+/* The rows of panel p, one of c->drawn. */
+static const panel_rows *
+rows_of(const canvas *c, const render_panel *p)
+{
+	return (&c->rows[p - c->drawn]);
+}
+
+/* The length of a name's path prefix: up to its last '/' (0: none). */
+static size_t
+path_prefix(const char *name, size_t len)
+{
+	while (len > 0 && name[len - 1] != '/')
+		len--;
+	return (len > 0 ? len - 1 : 0);
+}
+
+/* The deepest a nested entity's stack gets, at most the cap. */
+static uint32_t
+deepest(const store *st, uint32_t e)
+{
+	const uint16_t *depth = store_depths(st, e);
+	size_t n = store_count(st, e), i;
+	uint32_t most = 1;
+
+	for (i = 0; depth != NULL && i < n; i++)
+		if (depth[i] > most)
+			most = depth[i];
+	return (most < RENDER_MAX_DEPTH_ROWS ? most : RENDER_MAX_DEPTH_ROWS);
+}
+
+/*
+ * Lays out a panel's rows, rh pixels each: with group, entities whose
+ * names share a path prefix come together, in groups ordered by their
+ * first member (a counting sort by group, so it stays O(n)).
+ */
+static void
+rows_build(panel_rows *r, const render_panel *p, unsigned rh)
+{
+	const catalog *cat = p->d->cat;
+	uint32_t n = p->nentities, k, ngroups = 0;
+	uint32_t *group = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	uint32_t *start;
+	size_t *prefix = xcalloc((size_t)n + 1, sizeof (size_t));
+	unsigned y = 0;
+
+	memset(r, 0, sizeof (*r));
+	r->order = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	r->given = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	r->y = xcalloc((size_t)n + 1, sizeof (unsigned));
+	r->h = xcalloc((size_t)n + 1, sizeof (unsigned));
+	r->levels = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	r->skip = xcalloc((size_t)n + 1, sizeof (size_t));
+	r->head_y = xcalloc((size_t)n + 1, sizeof (unsigned));
+	r->head_first = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	if (p->group) {
+		/* Groups numbered as met; a name with no prefix is a group
+		 * of its own, so it stays where it is. */
+		intern *names = intern_new();
+		uint32_t *number = xcalloc((size_t)n + 1, sizeof (uint32_t));
+
+		for (k = 0; k < n; k++) {
+			size_t len;
+			const char *name = catalog_entity_name(cat,
+			    p->entities[k], &len);
+			uint32_t id;
+			int added;
+
+			prefix[k] = path_prefix(name, len);
+			if (prefix[k] == 0) {
+				group[k] = ngroups++;
+				continue;
+			}
+			id = intern_add(names, name, prefix[k], &added);
+			if (added)
+				number[id] = ngroups++;
+			group[k] = number[id];
+		}
+		intern_free(names);
+		free(number);
+	}
+	start = xcalloc((size_t)ngroups + 2, sizeof (uint32_t));
+	for (k = 0; k < n; k++)
+		start[group[k] + 1]++;
+	for (k = 1; k <= ngroups; k++)
+		start[k] += start[k - 1];
+	for (k = 0; k < n; k++) {
+		uint32_t at = start[group[k]]++;
+
+		r->order[at] = p->entities[k];
+		r->given[at] = k;
+	}
+	for (k = 0; k < n; k++) {
+		uint32_t e = r->order[k], g = r->given[k];
+		store_kind kind = store_kind_of(p->d->st, e);
+
+		if (prefix[g] > 0) {
+			r->skip[k] = prefix[g] + 1;
+			if (k == 0 || group[r->given[k - 1]] != group[g]) {
+				r->head_y[r->nheads] = y;
+				r->head_first[r->nheads++] = k;
+				y += rh;
+			}
+		}
+		r->y[k] = y;
+		r->h[k] = rh;
+		if (kind == STORE_VALUES)
+			r->h[k] = RENDER_VALUE_ROWS * rh;
+		else if (kind == STORE_NESTED && p->nested_rows) {
+			r->levels[k] = deepest(p->d->st, e);
+			r->h[k] = r->levels[k] * rh;
+		}
+		y += r->h[k];
+	}
+	r->height = y;
+	free(group);
+	free(prefix);
+	free(start);
+}
+
+static void
+rows_free(panel_rows *r)
+{
+	free(r->order);
+	free(r->given);
+	free(r->y);
+	free(r->h);
+	free(r->levels);
+	free(r->skip);
+	free(r->head_y);
+	free(r->head_first);
+}
 
 /*
  * Whether to stop drawing: Ctrl-C or a script's limits.  Drawing goes on
@@ -359,20 +671,27 @@ label_size(const render_options *o, unsigned rh)
 }
 
 /*
- * The label of entity e of p (label.h) in c->label, cut at a character
+ * The label of entity e of p (label.h) in c->label, less the first skip
+ * bytes of its name (a group header's), cut at a character
  * boundary to fit max pixels at size (a cut label ends in an ellipsis).
  * Returns its length; *name_len is the length of the name it starts
  * with when a description follows it (drawn in grey), else 0.
  */
 static size_t
-fit_label(canvas *c, const render_panel *p, uint32_t e, double size,
-    double max, size_t *name_len)
+fit_label(canvas *c, const render_panel *p, uint32_t e, size_t skip,
+    double size, double max, size_t *name_len)
 {
 	const catalog *cat = p->d->cat;
 	label_mode mode = c->o->labels;
 	size_t len, full, n, lo, hi;
 	const char *name = catalog_entity_name(cat, e, &len);
 	const char *desc = cat->descriptions[e];
+
+	/* Under a group's header, the rest of the name. */
+	if (skip <= len) {
+		name += skip;
+		len -= skip;
+	}
 
 	full = label_length(name, len, desc, mode);
 	if (c->label_cap < full + 1) {
@@ -404,6 +723,28 @@ fit_label(canvas *c, const render_panel *p, uint32_t e, double size,
 }
 
 /*
+ * A value strip's range over the span, written under its name: "min
+ * -2.5, max 300" (shortest %g forms), "strings", or "no value".
+ */
+static void
+value_range_text(const render_options *o, const render_panel *p,
+    uint32_t e, char *buf, size_t size)
+{
+	value_stats st;
+
+	if (values_are_strings(p->d->st, e)) {
+		snprintf(buf, size, "strings");
+		return;
+	}
+	value_stats_init(&st);
+	store_value_stats(p->d->st, e, o->t0, o->t1, &st);
+	if (st.covered == 0)
+		snprintf(buf, size, "no value");
+	else
+		snprintf(buf, size, "min %.6g, max %.6g", st.min, st.max);
+}
+
+/*
  * The labels' column: as wide as the widest whole label, but no wider
  * than a quarter of the picture or 24 characters' width (the SVG's 260
  * pixels at the default size), so the strips keep their room; longer
@@ -419,15 +760,24 @@ measure_labels(canvas *c, const render_panel *panels, size_t n)
 	if (max > c->o->font_size * 24)
 		max = c->o->font_size * 24;
 	for (i = 0; i < n; i++) {
+		const panel_rows *r = rows_of(c, &panels[i]);
 		double size = label_size(c->o, row_height(c->o, &panels[i]));
+		char range[96];
 
 		for (k = 0; size > 0 && k < panels[i].nentities &&
 		    widest < max; k++) {
 			double w;
 
 			len = fit_label(c, &panels[i], panels[i].entities[k],
-			    size, -1, &name_len);
+			    r->skip[k], size, -1, &name_len);
 			if ((w = text_width_n(c, size, c->label, len)) > widest)
+				widest = w;
+			if (store_kind_of(panels[i].d->st,
+			    panels[i].entities[k]) != STORE_VALUES)
+				continue;
+			value_range_text(c->o, &panels[i],
+			    panels[i].entities[k], range, sizeof (range));
+			if ((w = text_width(c, size, range)) > widest)
 				widest = w;
 		}
 	}
@@ -441,11 +791,11 @@ measure_labels(canvas *c, const render_panel *panels, size_t n)
  * text colour, a description after it in grey.
  */
 static void
-draw_label(canvas *c, const render_panel *p, uint32_t e, double size,
-    double y)
+draw_label(canvas *c, const render_panel *p, uint32_t e, size_t skip,
+    double size, double y)
 {
 	const render_options *o = c->o;
-	size_t name_len, n = fit_label(c, p, e, size, c->label_width,
+	size_t name_len, n = fit_label(c, p, e, skip, size, c->label_width,
 	    &name_len);
 	double x = c->strip_x - LABEL_GAP - text_width_n(c, size, c->label, n);
 
@@ -660,62 +1010,175 @@ typedef struct strip_job {
 	int stride;
 } strip_job;
 
+/*
+ * A value strip's colours: greys of the text on the page, so that no
+ * state's colour is taken for them: the fill to the mean a mid grey
+ * (#737373 for black on white), the min-max band a light one (#d9d9d9).
+ */
+static color
+value_fill(const render_options *o)
+{
+	return (mix(o->foreground, o->background, 0.55));
+}
+
+static color
+value_band(const render_options *o)
+{
+	return (mix(o->foreground, o->background, 0.15));
+}
+
+/* The value scale's pixel row for v in a strip h tall (0 at the top). */
+static double
+value_row(double v, double lo, double hi, unsigned h)
+{
+	return ((hi - v) / (hi - lo) * h);
+}
+
+/*
+ * rh rows of pixels from y, each column px[x] over its covered share,
+ * fading to the hatch where less than whole, or with page, to the page
+ * (a nested entity's sub-row where its stack is shallower).
+ */
+static void
+paint_rows(const canvas *c, const strip_job *j, unsigned y, unsigned rh,
+    const color *px, const double *covered, uint32_t *solid, int page)
+{
+	unsigned width = c->strip_width, x, row;
+	int whole = 1;
+
+	for (x = 0; x < width; x++) {
+		solid[x] = pixel_of(px[x]);
+		if (covered[x] < 1)
+			whole = 0;
+	}
+	for (row = 0; row < rh; row++) {
+		uint32_t *line = (uint32_t *)(void *)(j->data +
+		    (size_t)(y + row) * j->stride) + c->strip_x;
+		/* The hatch's phase at this row's first pixel. */
+		unsigned phase = c->strip_x + y + row;
+
+		if (whole) {
+			/* Every row alike: the common case, cheap. */
+			memcpy(line, solid, width * sizeof (uint32_t));
+			continue;
+		}
+		for (x = 0; x < width; x++) {
+			/* Partly covered columns fade to the hatch. */
+			unsigned h = (phase + x) & (HATCH_PERIOD - 1);
+			double f = covered[x];
+			color under = page ? c->o->background : c->hatch[h];
+
+			if (f >= 1)
+				line[x] = solid[x];
+			else if (f <= 0)
+				line[x] = page ? pixel_of(under) :
+				    c->hatch_px[h];
+			else
+				line[x] = pixel_of(mix(px[x], under, f));
+		}
+	}
+}
+
+/*
+ * A value strip h pixels tall from y: per column, the band from min to
+ * max, the fill from the base (0, or the scale's nearer end) to the
+ * mean, the page elsewhere; strings their colour; all fading to the
+ * hatch where the column is partly without a value.
+ */
+static void
+paint_values(const canvas *c, const strip_job *j, uint32_t e, unsigned y,
+    unsigned h, value_column *col)
+{
+	const render_options *o = c->o;
+	unsigned width = c->strip_width, x, row;
+	double lo, hi, base;
+	int numbers = value_columns(j->p->d, e, o->t0, o->t1, width, col,
+	    &lo, &hi);
+	color band = value_band(o), fill = value_fill(o);
+
+	base = lo > 0 ? lo : hi < 0 ? hi : 0;
+	for (row = 0; row < h; row++) {
+		uint32_t *line = (uint32_t *)(void *)(j->data +
+		    (size_t)(y + row) * j->stride) + c->strip_x;
+		unsigned phase = c->strip_x + y + row;
+		double top = row, bottom = row + 1.0;
+
+		for (x = 0; x < width; x++) {
+			unsigned hp = (phase + x) & (HATCH_PERIOD - 1);
+			const value_column *v = &col[x];
+			color px = o->background;
+
+			if (v->covered <= 0) {
+				line[x] = c->hatch_px[hp];
+				continue;
+			}
+			if (!numbers) {
+				px = string_color(v->mean);
+			} else {
+				double ym = value_row(v->mean, lo, hi, h);
+				double yb = value_row(base, lo, hi, h);
+				double ya = value_row(v->max, lo, hi, h);
+				double yz = value_row(v->min, lo, hi, h);
+
+				/* A pixel row takes what covers its middle;
+				 * a band thinner than a pixel still shows. */
+				if (yz - ya < 1)
+					yz = ya + 1;
+				if ((top + bottom) / 2 >= (ym < yb ? ym : yb) &&
+				    (top + bottom) / 2 <= (ym < yb ? yb : ym))
+					px = fill;
+				else if (bottom > ya && top < yz)
+					px = band;
+			}
+			line[x] = v->covered >= 1 ? pixel_of(px) :
+			    pixel_of(mix(px, c->hatch[hp], v->covered));
+		}
+	}
+}
+
 static void
 draw_strip_share(void *arg)
 {
 	const strip_job *j = arg;
 	const canvas *c = j->c;
 	const render_options *o = c->o;
+	const panel_rows *r = rows_of(c, j->p);
 	unsigned width = c->strip_width, rh = row_height(o, j->p);
 	color *px = xcalloc(width, sizeof (color));
 	double *covered = xcalloc(width, sizeof (double));
 	double *work = xcalloc((size_t)width * (j->p->d->cat->nstates + 1),
 	    sizeof (double));
-	uint32_t *solid = xcalloc(width, sizeof (uint32_t)), k;
+	uint32_t *solid = xcalloc(width, sizeof (uint32_t)), k, level;
+	value_column *col = xcalloc(width, sizeof (value_column));
 
 	for (k = j->first; k < j->end; k++) {
-		unsigned x, row, y = j->y0 + k * rh;
-		int whole = 1;
+		uint32_t e = j->p->entities[k];
+		unsigned y = j->y0 + r->y[k];
 
 		if (stopping((canvas *)c))
 			break;
-		render_strip(j->p->d, j->p->entities[k], o->t0, o->t1, width,
-		    px, covered, work);
-		for (x = 0; x < width; x++) {
-			solid[x] = pixel_of(px[x]);
-			if (covered[x] < 1)
-				whole = 0;
+		if (store_kind_of(j->p->d->st, e) == STORE_VALUES) {
+			paint_values(c, j, e, y, r->h[k], col);
+			continue;
 		}
-		for (row = 0; row < rh; row++) {
-			uint32_t *line = (uint32_t *)(void *)(j->data +
-			    (size_t)(y + row) * j->stride) + c->strip_x;
-			/* The hatch's phase at this row's first pixel. */
-			unsigned phase = c->strip_x + y + row;
-
-			if (whole) {
-				/* Every row alike: the common case, cheap. */
-				memcpy(line, solid, width * sizeof (uint32_t));
-				continue;
+		if (r->levels[k] > 0) {
+			for (level = 1; level <= r->levels[k]; level++) {
+				render_stack_row(j->p->d, e, level, o->t0,
+				    o->t1, width, px, covered, work);
+				paint_rows(c, j, y + (level - 1) * rh, rh, px,
+				    covered, solid, level > 1);
 			}
-			for (x = 0; x < width; x++) {
-				/* Partly covered columns fade to the hatch. */
-				unsigned h = (phase + x) & (HATCH_PERIOD - 1);
-				double f = covered[x];
-
-				if (f >= 1)
-					line[x] = solid[x];
-				else if (f <= 0)
-					line[x] = c->hatch_px[h];
-				else
-					line[x] = pixel_of(mix(px[x],
-					    c->hatch[h], f));
-			}
+			continue;
 		}
+		render_strip(j->p->d, e, o->t0, o->t1, width, px, covered,
+		    work);
+		paint_rows(c, j, y, rh, px, covered, solid, 0);
 	}
 	free(px);
 	free(covered);
 	free(work);
 	free(solid);
+	free(col);
 }
 
 /*
@@ -748,37 +1211,152 @@ draw_strips_pixels(canvas *c, const render_panel *p, unsigned y0)
 	cairo_surface_mark_dirty(c->surface);
 }
 
-/* Vector output: the coalesced rectangles, each its states' blend. */
+/*
+ * Vector output of per-column colours: a rectangle per run of columns
+ * of one colour (those with no data keep the hatch under them).
+ */
+static void
+draw_runs(canvas *c, double y, double h, const color *px,
+    const double *covered)
+{
+	unsigned width = c->strip_width, x, end;
+
+	for (x = 0; x < width; x = end) {
+		end = x + 1;
+		if (covered[x] <= 0)
+			continue;
+		while (end < width && covered[end] > 0 &&
+		    memcmp(&px[end], &px[x], sizeof (color)) == 0)
+			end++;
+		set_color(c->cr, px[x]);
+		cairo_rectangle(c->cr, c->strip_x + x, y, end - x, h);
+		cairo_fill(c->cr);
+	}
+}
+
+/*
+ * A value strip in vector output: per run of columns alike, the page,
+ * the min-max band and the fill to the mean as rectangles (a step graph
+ * of few steps is few rectangles); strings as runs of their colours.
+ */
+static void
+draw_values_vector(canvas *c, const render_panel *p, uint32_t e, double y,
+    unsigned h, value_column *col, color *px, double *covered)
+{
+	const render_options *o = c->o;
+	unsigned width = c->strip_width, x, end;
+	double lo, hi, base;
+	int numbers = value_columns(p->d, e, o->t0, o->t1, width, col, &lo,
+	    &hi);
+
+	if (!numbers) {
+		for (x = 0; x < width; x++) {
+			px[x] = string_color(col[x].mean);
+			covered[x] = col[x].covered;
+		}
+		draw_runs(c, y, h, px, covered);
+		return;
+	}
+	base = lo > 0 ? lo : hi < 0 ? hi : 0;
+	for (x = 0; x < width; x = end) {
+		const value_column *v = &col[x];
+		double ym, yb, ya, yz;
+
+		end = x + 1;
+		if (v->covered <= 0)
+			continue;
+		while (end < width && col[end].covered > 0 &&
+		    col[end].min == v->min && col[end].max == v->max &&
+		    col[end].mean == v->mean)
+			end++;
+		ym = value_row(v->mean, lo, hi, h);
+		yb = value_row(base, lo, hi, h);
+		ya = value_row(v->max, lo, hi, h);
+		yz = value_row(v->min, lo, hi, h);
+		if (yz - ya < 1)
+			yz = ya + 1;
+		set_color(c->cr, o->background);
+		cairo_rectangle(c->cr, c->strip_x + x, y, end - x, h);
+		cairo_fill(c->cr);
+		set_color(c->cr, value_band(o));
+		cairo_rectangle(c->cr, c->strip_x + x, y + ya, end - x,
+		    yz - ya);
+		cairo_fill(c->cr);
+		set_color(c->cr, value_fill(o));
+		cairo_rectangle(c->cr, c->strip_x + x, y + (ym < yb ? ym : yb),
+		    end - x, fabs(yb - ym));
+		cairo_fill(c->cr);
+	}
+}
+
+/*
+ * Vector output: the coalesced rectangles, each its states' blend; value
+ * strips and nested sub-rows by pixel column (draw_runs).
+ */
 static void
 draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 {
 	const render_options *o = c->o;
 	const catalog *cat = p->d->cat;
-	unsigned rh = row_height(o, p);
+	const panel_rows *r = rows_of(c, p);
+	unsigned rh = row_height(o, p), width = c->strip_width, top = 0;
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
 	color *colors = xcalloc(cat->nstates + 1, sizeof (color));
+	color *cols = xcalloc(width, sizeof (color));
+	double *covered = xcalloc(width, sizeof (double));
+	double *work = xcalloc((size_t)width * (cat->nstates + 1),
+	    sizeof (double));
+	value_column *vcol = xcalloc(width, sizeof (value_column));
 	smap m;
-	uint32_t k, s;
+	uint32_t k, s, level;
+	size_t g;
 
 	for (s = 0; s < cat->nstates; s++)
 		colors[s] = cat->states[s].color;
-	fill_hatch(c, c->strip_x, y0, c->strip_width,
-	    (double)p->nentities * rh);
+	/* The hatch under the strips, between the group headers. */
+	for (g = 0; g <= r->nheads; g++) {
+		unsigned bottom = g < r->nheads ? r->head_y[g] : r->height;
+
+		fill_hatch(c, c->strip_x, y0 + top, c->strip_width,
+		    bottom - top);
+		top = bottom + rh;
+	}
 	smap_from_trace(&m, p->d, p->entities, p->nentities, o->budget,
 	    o->t0, o->t1);
 	if (m.stopped != NULL)
 		atomic_store(&c->stopped, m.stopped);
 	for (k = 0; k < p->nentities && !stopping(c); k++) {
-		uint32_t r;
+		uint32_t e = p->entities[k];
+		double y = y0 + (double)r->y[k];
 
-		if (!coalesce_seen(m.co, p->entities[k]))
+		if (store_kind_of(p->d->st, e) == STORE_VALUES) {
+			draw_values_vector(c, p, e, y, r->h[k], vcol, cols,
+			    covered);
 			continue;
-		for (r = coalesce_first(m.co, p->entities[k]);
-		    r != COALESCE_NONE; r = coalesce_next(m.co, r)) {
+		}
+		if (r->levels[k] > 0) {
+			/* Below the first, the page where the stack is not
+			 * that deep. */
+			set_color(c->cr, o->background);
+			cairo_rectangle(c->cr, c->strip_x, y + rh,
+			    c->strip_width, r->h[k] - rh);
+			cairo_fill(c->cr);
+			for (level = 1; level <= r->levels[k]; level++) {
+				render_stack_row(p->d, e, level, o->t0, o->t1,
+				    width, cols, covered, work);
+				draw_runs(c, y + (level - 1) * (double)rh, rh,
+				    cols, covered);
+			}
+			continue;
+		}
+		if (!coalesce_seen(m.co, e))
+			continue;
+		for (s = coalesce_first(m.co, e);
+		    s != COALESCE_NONE; s = coalesce_next(m.co, s)) {
 			coalesce_rect rect;
 			uint64_t a, b;
 
-			coalesce_get(m.co, r, &rect);
+			coalesce_get(m.co, s, &rect);
 			a = rect.start < o->t0 ? o->t0 : rect.start;
 			b = rect.start + rect.duration > o->t1 ? o->t1 :
 			    rect.start + rect.duration;
@@ -787,12 +1365,16 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 			set_color(c->cr, color_blend(colors, rect.states,
 			    cat->nstates));
 			cairo_rectangle(c->cr, c->strip_x + (a - o->t0) * px,
-			    y0 + (double)k * rh, (b - a) * px, rh);
+			    y, (b - a) * px, rh);
 			cairo_fill(c->cr);
 		}
 	}
 	smap_free(&m);
 	free(colors);
+	free(cols);
+	free(covered);
+	free(work);
+	free(vcol);
 }
 
 /* A panel's shown rows by its catalog's event entity ids (or UINT32_MAX). */
@@ -825,7 +1407,7 @@ draw_events(canvas *c, const render_panel *p, unsigned y0)
 	uint32_t nev = cat->event_entities != NULL ?
 	    intern_count(cat->event_entities) : 0;
 	uint32_t *row;
-	unsigned rh = row_height(o, p);
+	const panel_rows *r = rows_of(c, p);
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
 	size_t i;
 
@@ -837,6 +1419,7 @@ draw_events(canvas *c, const render_panel *p, unsigned y0)
 	for (i = 0; i < cat->nevents; i++) {
 		const catalog_event *ev = &cat->events[i];
 		double x, y;
+		unsigned rh;
 
 		if ((i & 0xffff) == 0 && stopping(c))
 			break;
@@ -844,14 +1427,17 @@ draw_events(canvas *c, const render_panel *p, unsigned y0)
 		    row[ev->entity] == UINT32_MAX)
 			continue;
 		x = c->strip_x + (ev->time - o->t0) * px;
-		y = y0 + row[ev->entity] * (double)rh + rh / 2.0;
+		/* The middle of its strip, however tall. */
+		rh = r->h[row[ev->entity]];
+		y = y0 + (double)r->y[row[ev->entity]] + rh / 2.0;
 		cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
 		    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.45);
 		/* A message's arrow is draw_messages'. */
 		if (ev->target != CATALOG_NO_ENTITY &&
 		    row[ev->target] != UINT32_MAX && row[ev->target] !=
 		    row[ev->entity] && catalog_event_extra_of(cat, ev) == NULL) {
-			double ty = y0 + row[ev->target] * (double)rh + rh / 2.0;
+			double ty = y0 + (double)r->y[row[ev->target]] +
+			    r->h[row[ev->target]] / 2.0;
 			double dir = ty > y ? 1 : -1;
 
 			cairo_move_to(c->cr, x, y);
@@ -871,6 +1457,13 @@ draw_events(canvas *c, const render_panel *p, unsigned y0)
 		cairo_fill(c->cr);
 	}
 	free(row);
+}
+
+/* The middle of drawn entity k's strip, from its panel's top. */
+static double
+strip_middle(const panel_rows *r, uint32_t k)
+{
+	return ((double)r->y[k] + r->h[k] / 2.0);
 }
 
 /* A slanted arrow from (x0, y0) to (x1, y1), its head at (x1, y1). */
@@ -908,7 +1501,7 @@ draw_messages(canvas *c, const render_panel *p, unsigned y0)
 	const render_options *o = c->o;
 	const catalog *cat = p->d->cat;
 	uint32_t *row;
-	unsigned rh = row_height(o, p);
+	const panel_rows *rw = rows_of(c, p);
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
 	const char *why = NULL;
 	flows *f;
@@ -948,11 +1541,11 @@ draw_messages(canvas *c, const render_panel *p, unsigned y0)
 			continue;
 		x0 = c->strip_x + ((double)fl->sent - (double)o->t0) * px;
 		x1 = c->strip_x + ((double)fl->received - (double)o->t0) * px;
-		ya = y0 + from * (double)rh + rh / 2.0;
-		yb = y0 + to * (double)rh + rh / 2.0;
+		ya = y0 + (double)rw->y[from] + rw->h[from] / 2.0;
+		yb = y0 + (double)rw->y[to] + rw->h[to] / 2.0;
 		cairo_save(c->cr);
 		cairo_rectangle(c->cr, c->strip_x, y0, c->strip_width,
-		    (double)p->nentities * rh);
+		    rw->height);
 		cairo_clip(c->cr);
 		draw_arrow(c, x0, ya, x1, yb);
 		cairo_restore(c->cr);
@@ -1050,8 +1643,7 @@ draw_cross_messages(canvas *c, const render_panel *panels, size_t n,
 			entity_rows[i][panels[i].entities[k]] = k;
 	}
 	q = merge_traces_qualifiers(cats, n);
-	bottom = ys[n - 1] + panels[n - 1].nentities *
-	    row_height(o, &panels[n - 1]);
+	bottom = ys[n - 1] + rows_of(c, &panels[n - 1])->height;
 	cairo_save(c->cr);
 	cairo_rectangle(c->cr, c->strip_x, ys[0], c->strip_width,
 	    bottom - ys[0]);
@@ -1061,7 +1653,7 @@ draw_cross_messages(canvas *c, const render_panel *panels, size_t n,
 	    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.6);
 	for (i = 0; i < n; i++) {
 		const catalog *cat = cats[i];
-		unsigned rh = row_height(o, &panels[i]);
+		const panel_rows *ri = rows_of(c, &panels[i]);
 
 		if (!panels[i].events)
 			continue;
@@ -1097,21 +1689,20 @@ draw_cross_messages(canvas *c, const render_panel *panels, size_t n,
 					continue;
 			}
 			x0 = c->strip_x + ((double)ev->time - (double)o->t0) * px;
-			y0 = ys[i] + rows[i][ev->entity] * (double)rh + rh / 2.0;
+			y0 = ys[i] + strip_middle(ri, rows[i][ev->entity]);
 			if (x->end != CATALOG_NO_END) {
 				if (to != UINT32_MAX)
 					draw_arrow(c, x0, y0, c->strip_x +
 					    ((double)x->end - (double)o->t0) * px,
-					    ys[target] + to * (double)row_height(o,
-					    &panels[target]) + row_height(o,
-					    &panels[target]) / 2.0);
+					    ys[target] + strip_middle(rows_of(c,
+					    &panels[target]), to));
 				continue;
 			}
 			if ((id = catalog_event_id(cat, ev, &ilen)) == NULL)
 				continue;
 			for (j = 0; j < n; j++) {
 				const receive_ref *r = recv[j];
-				unsigned rj = row_height(o, &panels[j]);
+				const panel_rows *rj = rows_of(c, &panels[j]);
 				size_t lo = 0, hi = nrecv[j];
 
 				if (j == i || (target != SIZE_MAX && j != target))
@@ -1132,8 +1723,7 @@ draw_cross_messages(canvas *c, const render_panel *panels, size_t n,
 						draw_arrow(c, x0, y0, c->strip_x +
 						    ((double)r[lo].time -
 						    (double)o->t0) * px, ys[j] +
-						    r[lo].row * (double)rj +
-						    rj / 2.0);
+						    strip_middle(rj, r[lo].row));
 			}
 		}
 	}
@@ -1152,10 +1742,83 @@ out:
 	free(cats);
 }
 
+/*
+ * Group headers: the path prefix in the label column, left-aligned,
+ * and a thin line across the strips above the group.
+ */
+static void
+draw_headers(canvas *c, const render_panel *p, unsigned y0, double size)
+{
+	const render_options *o = c->o;
+	const panel_rows *r = rows_of(c, p);
+	unsigned rh = row_height(o, p);
+	size_t g;
+	uint32_t k;
+
+	/* A line too where a group ends and entities of none follow. */
+	cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
+	    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.3);
+	cairo_set_line_width(c->cr, 1);
+	for (k = 1; k < p->nentities; k++)
+		if (r->skip[k] == 0 && r->skip[k - 1] > 0) {
+			cairo_move_to(c->cr, o->margin, y0 + r->y[k] + 0.5);
+			cairo_line_to(c->cr, o->width - o->margin,
+			    y0 + r->y[k] + 0.5);
+			cairo_stroke(c->cr);
+		}
+	for (g = 0; g < r->nheads; g++) {
+		uint32_t first = r->head_first[g];
+		size_t len;
+		const char *name = catalog_entity_name(p->d->cat,
+		    p->entities[first], &len);
+		double y = y0 + r->head_y[g];
+
+		cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
+		    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.3);
+		cairo_set_line_width(c->cr, 1);
+		cairo_move_to(c->cr, o->margin, y + 0.5);
+		cairo_line_to(c->cr, o->width - o->margin, y + 0.5);
+		cairo_stroke(c->cr);
+		if (size <= 0)
+			continue;
+		set_color(c->cr, o->foreground);
+		draw_text_n(c, o->margin, y + rh - (rh - size) / 2 -
+		    size * 0.15, size, name, r->skip[first] > 0 ?
+		    r->skip[first] - 1 : len, 0);
+	}
+}
+
+/*
+ * Each value strip's range over the span, in grey, right-aligned under
+ * its name (its strip is RENDER_VALUE_ROWS rows tall, so it has room).
+ */
+static void
+draw_value_ranges(canvas *c, const render_panel *p, unsigned y0,
+    double size)
+{
+	const render_options *o = c->o;
+	const panel_rows *r = rows_of(c, p);
+	unsigned rh = row_height(o, p);
+	uint32_t k;
+	char range[96];
+
+	if (size <= 0)
+		return;
+	set_color(c->cr, mix(o->foreground, o->background, 0.6));
+	for (k = 0; k < p->nentities; k++) {
+		if (store_kind_of(p->d->st, p->entities[k]) != STORE_VALUES)
+			continue;
+		value_range_text(o, p, p->entities[k], range, sizeof (range));
+		draw_text(c, c->strip_x - LABEL_GAP, y0 + r->y[k] + 2.0 * rh -
+		    (rh - size) / 2 - size * 0.15, size, range, 1);
+	}
+}
+
 static unsigned
 draw_panel(canvas *c, const render_panel *p, unsigned y)
 {
 	const render_options *o = c->o;
+	const panel_rows *r = rows_of(c, p);
 	unsigned rh = row_height(o, p), h = 0;
 	double size = label_size(o, rh);
 	uint32_t k;
@@ -1168,9 +1831,12 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 	}
 	y += h;
 	if (c->draw) {
+		/* Each label on its strip's first row. */
 		for (k = 0; size > 0 && k < p->nentities; k++)
-			draw_label(c, p, p->entities[k], size, y + (k + 1.0) *
-			    rh - (rh - size) / 2 - size * 0.15);
+			draw_label(c, p, p->entities[k], r->skip[k], size,
+			    y + r->y[k] + rh - (rh - size) / 2 - size * 0.15);
+		draw_headers(c, p, y, size);
+		draw_value_ranges(c, p, y, size);
 		if (c->pixels)
 			draw_strips_pixels(c, p, y);
 		else
@@ -1180,7 +1846,7 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 			draw_messages(c, p, y);
 		}
 	}
-	return (h + p->nentities * rh);
+	return (h + r->height);
 }
 
 /*
@@ -1220,10 +1886,15 @@ has_nodata(const render_options *o, const render_panel *p)
 		return (0);
 	if (store_begin(st) > o->t0 || store_end(st) < o->t1)
 		return (1);
-	for (k = 0; k < p->nentities; k++)
-		if (store_count(st, p->entities[k]) == 0 ||
-		    store_times(st, p->entities[k])[0] > o->t0)
+	for (k = 0; k < p->nentities; k++) {
+		uint32_t e = p->entities[k];
+
+		/* A value entity has none where it is null, too. */
+		if (store_kind_of(st, e) == STORE_VALUES)
 			return (1);
+		if (store_count(st, e) == 0 || store_times(st, e)[0] > o->t0)
+			return (1);
+	}
 	return (0);
 }
 
@@ -1349,7 +2020,7 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 	for (i = 0; i < n; i++)
 		bottom += (i > 0 ? PANEL_GAP : 0) + (panels[i].title != NULL ?
 		    (unsigned)ceil(o->font_size * 1.6) : 0) +
-		    panels[i].nentities * row_height(o, &panels[i]);
+		    rows_of(c, &panels[i])->height;
 	y += draw_axis(c, y, bottom);
 	strips_y = xcalloc(n + 1, sizeof (unsigned));
 	for (i = 0; i < n && !(c->draw && stopping(c)); i++) {
@@ -1420,9 +2091,13 @@ canvas_free(canvas *c, size_t npanels)
 {
 	size_t i;
 
-	for (i = 0; i < npanels; i++)
+	for (i = 0; i < npanels; i++) {
 		free(c->legend_times[i]);
+		rows_free(&c->rows[i]);
+	}
 	free(c->legend_times);
+	free(c->rows);
+	free(c->drawn);
 	free(c->text);
 	free(c->label);
 }
@@ -1523,6 +2198,8 @@ render_file(const char *path, const render_options *o,
 	unsigned height;
 	outfile of;
 	const char *why = NULL;
+	size_t i;
+	uint32_t k;
 
 	if (format < 0) {
 		error_set(err, "render: \"%s\": the name must end in .png, "
@@ -1546,6 +2223,15 @@ render_file(const char *path, const render_options *o,
 	/* Measure on a scratch surface to learn the picture's height. */
 	memset(&c, 0, sizeof (c));
 	c.legend_times = xcalloc(npanels, sizeof (uint64_t *));
+	c.drawn = xcalloc(npanels, sizeof (render_panel));
+	c.rows = xcalloc(npanels, sizeof (panel_rows));
+	for (i = 0; i < npanels; i++) {
+		rows_build(&c.rows[i], &panels[i], row_height(o, &panels[i]));
+		c.drawn[i] = panels[i];
+		c.drawn[i].entities = c.rows[i].order;
+	}
+	c.npanels = npanels;
+	panels = c.drawn;
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
 	begin_canvas(&c, surface, o, format);
 	hatch_colors(&c);
@@ -1601,7 +2287,19 @@ render_file(const char *path, const render_options *o,
 		layout->strip_x = c.strip_x;
 		layout->strip_width = c.strip_width;
 	}
+	if (layout != NULL && layout->entity_y != NULL)
+		for (i = 0; i < npanels; i++)
+			for (k = 0; k < panels[i].nentities; k++) {
+				uint32_t g = c.rows[i].given[k];
+
+				layout->entity_y[i][g] = c.rows[i].y[k];
+				layout->entity_h[i][g] = c.rows[i].h[k];
+			}
 	draw_all(&c, panels, npanels, layout != NULL ? layout->panel_y : NULL);
+	if (layout != NULL && layout->entity_y != NULL)
+		for (i = 0; i < npanels; i++)
+			for (k = 0; k < panels[i].nentities; k++)
+				layout->entity_y[i][k] += layout->panel_y[i];
 	st = cairo_status(c.cr);
 	cairo_destroy(c.cr);
 	if (atomic_load(&c.stopped) != NULL) {

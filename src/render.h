@@ -11,6 +11,17 @@
  * (SVG, PDF) draws the rectangles of the same coalescing as the classic
  * command line, to a rectangle budget, so files stay small.
  *
+ * A value entity's strip (RENDER_VALUE_ROWS rows tall) is a step graph
+ * of its numbers, scaled to their min and max over the span (from 0
+ * when they are all of one sign), each pixel column from the summary
+ * (store_value_stats): the band from the column's min to its max in a
+ * light shade, filled from 0 (or the scale's nearer end) to its mean in
+ * a dark one; the range is written under its name.  String values are
+ * runs of generated colours, one per string; no value is the hatch.  A
+ * nested entity with nested_rows is one sub-row per depth.  These are
+ * drawn by pixel column in vector output too, in runs of one colour or
+ * one value, so files stay small.
+ *
  * Ownership: the caller owns the traces and arrays it passes.
  */
 #ifndef SM_RENDER_H
@@ -48,7 +59,24 @@ typedef struct render_panel {
 	const char *title;		/* shown above the panel; may be NULL */
 	unsigned row_height;		/* 0: the options' row height */
 	int events;			/* draw the trace's events */
+	/*
+	 * Pictures only (not the interactive statemap):
+	 * nested_rows draws a nested entity as one sub-row per depth of
+	 * its stack (a flame chart: the bottom state on top, deeper
+	 * frames below, at most RENDER_MAX_DEPTH_ROWS), not its top state
+	 * in one strip; group puts entities whose names share a path
+	 * prefix ("proc/12/" of "proc/12/t1") under a header row naming
+	 * it, each labelled by the rest of its name, the groups where
+	 * their first member is, members in their given order.
+	 */
+	int nested_rows;
+	int group;
 } render_panel;
+
+/* A nested entity's sub-rows stop at this depth (nested_rows). */
+#define RENDER_MAX_DEPTH_ROWS	32
+/* A value entity's strip is this many rows tall: room for its range. */
+#define RENDER_VALUE_ROWS	2
 
 /* The defaults, also statemap.defaults for Lua (lua/layout.lua). */
 #define RENDER_WIDTH		1600
@@ -100,6 +128,11 @@ typedef struct render_layout {
 	unsigned width, height;
 	unsigned strip_x, strip_width;	/* the time span's pixels */
 	unsigned *panel_y;		/* npanels entries, or NULL */
+	/*
+	 * Or NULL: per panel, per entity in the order given, the top and
+	 * height of its strip (all its sub-rows), in pixels.
+	 */
+	unsigned **entity_y, **entity_h;
 } render_layout;
 
 /*

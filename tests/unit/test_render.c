@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "builder.h"
 #include "render.h"
 #include "unit.h"
 
@@ -148,7 +149,7 @@ test_png(void)
 {
 	trace *d = sample();
 	uint32_t order[2] = { 1, 0 };	/* b above a */
-	render_panel p = { d, order, 2, NULL, 0, 0 };
+	render_panel p = { d, order, 2, NULL, 0, 0, 0, 0 };
 	render_options o;
 	render_layout lay;
 	unsigned panel_y[1];
@@ -162,6 +163,8 @@ test_png(void)
 	o.title = "test";
 	o.t0 = 0;
 	o.t1 = 100;
+	memset(&lay, 0, sizeof (lay));
+	memset(&lay, 0, sizeof (lay));
 	lay.panel_y = panel_y;
 	/* Find the layout's strip width first, then make it 1 ns a pixel. */
 	CHECK_INT("render_file writes a PNG",
@@ -242,13 +245,15 @@ test_nodata(void)
 {
 	trace *d = sample();
 	uint32_t order[2] = { 1, 0 };	/* b above a */
-	render_panel p = { d, order, 2, NULL, 0, 0 };
+	render_panel p = { d, order, 2, NULL, 0, 0, 0, 0 };
 	render_options o;
 	render_layout lay;
 	unsigned panel_y[1];
 	cairo_surface_t *s;
 
 	render_defaults(&o, d);
+	memset(&lay, 0, sizeof (lay));
+	memset(&lay, 0, sizeof (lay));
 	lay.panel_y = panel_y;
 	/* 2 ns a pixel: b's first state, at 25 ns, is half of column 12. */
 	o.t0 = 0;
@@ -289,7 +294,7 @@ test_swatch(void)
 {
 	trace *d = sample();
 	uint32_t order[1] = { 0 };
-	render_panel p = { d, order, 1, NULL, 0, 0 };
+	render_panel p = { d, order, 1, NULL, 0, 0, 0, 0 };
 	render_options o;
 	render_layout lay;
 	unsigned panel_y[1], y, top;
@@ -297,6 +302,8 @@ test_swatch(void)
 
 	d->cat->states[0].color = (color){ 255, 255, 255 };
 	render_defaults(&o, d);
+	memset(&lay, 0, sizeof (lay));
+	memset(&lay, 0, sizeof (lay));
 	lay.panel_y = panel_y;
 	s = render_png(&o, &p, 100, &lay);
 	CHECK("render_file: a legend", s != NULL);
@@ -334,7 +341,7 @@ test_message_arrow(void)
 {
 	trace *d = sample();
 	uint32_t order[2] = { 0, 1 };	/* a above b */
-	render_panel p = { d, order, 2, NULL, 0, 1 };
+	render_panel p = { d, order, 2, NULL, 0, 1, 0, 0 };
 	render_options o;
 	render_layout lay;
 	unsigned panel_y[1];
@@ -346,6 +353,8 @@ test_message_arrow(void)
 	o.t0 = 0;
 	o.t1 = 100;
 	o.row_height = 10;
+	memset(&lay, 0, sizeof (lay));
+	memset(&lay, 0, sizeof (lay));
 	lay.panel_y = panel_y;
 	s = render_png(&o, &p, 100, &lay);
 	CHECK("render message: the picture", s != NULL);
@@ -368,8 +377,8 @@ static cairo_surface_t *
 render_two(trace *d1, trace *d2, unsigned *panel_y, render_layout *lay)
 {
 	static uint32_t order[2] = { 0, 1 };
-	render_panel p[2] = { { d1, order, 2, NULL, 0, 1 },
-	    { d2, order, 2, NULL, 0, 1 } };
+	render_panel p[2] = { { d1, order, 2, NULL, 0, 1, 0, 0 },
+	    { d2, order, 2, NULL, 0, 1, 0, 0 } };
 	render_options o;
 	char path[] = "/tmp/test_render_XXXXXX.png";
 	int fd = mkstemps(path, 4);
@@ -381,6 +390,7 @@ render_two(trace *d1, trace *d2, unsigned *panel_y, render_layout *lay)
 	o.t0 = 0;
 	o.t1 = 100;
 	o.row_height = 10;
+	memset(lay, 0, sizeof (*lay));
 	lay->panel_y = panel_y;
 	if (render_file(path, &o, p, 2, lay, &err) == 0) {
 		o.width = lay->width - lay->strip_width + 100;
@@ -458,6 +468,141 @@ test_cross_messages(void)
 	trace_free(e2);
 }
 
+
+/*
+ * A trace of the generic state system, states red, blue and green:
+ * "v" the value 10 over [0, 50) and 40 over [50, 100); "n" red, blue
+ * pushed at 20, green at 40, popped at 60 and 80; "g/a", "x" and "g/b"
+ * red (a group "g" around "x").
+ */
+static trace *
+state_system_sample(void)
+{
+	catalog_state *st = calloc(3, sizeof (catalog_state));
+	const char *why = NULL;
+	builder *b;
+	static const char *const names[] = { "red", "blue", "green" };
+	static const char *const colors[] = { "#ff0000", "#0000ff", "#00ff00" };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		st[i].name = strdup(names[i]);
+		st[i].name_len = strlen(names[i]);
+		st[i].color_text = strdup(colors[i]);
+	}
+	b = builder_new("states", st, 3, &why);
+	if (b == NULL)
+		return (NULL);
+	builder_number(b, 0, "v", 1, 10);
+	builder_number(b, 50, "v", 1, 40);
+	builder_set(b, 0, "n", 1, 0, NULL, 0);
+	builder_push(b, 20, "n", 1, 1, NULL, 0);
+	builder_push(b, 40, "n", 1, 2, NULL, 0);
+	builder_pop(b, 60, "n", 1, UINT32_MAX);
+	builder_pop(b, 80, "n", 1, UINT32_MAX);
+	builder_set(b, 0, "g/a", 3, 0, NULL, 0);
+	builder_set(b, 0, "x", 1, 0, NULL, 0);
+	builder_set(b, 0, "g/b", 3, 0, NULL, 0);
+	return (builder_finish(b, 1, 100));
+}
+
+/* How many of the h pixels down from (x, y) are exactly c. */
+static unsigned
+count_down(cairo_surface_t *s, unsigned x, unsigned y, unsigned h,
+    uint32_t c)
+{
+	unsigned n = 0, k;
+
+	for (k = 0; k < h; k++)
+		n += pixel(s, (int)x, (int)(y + k)) == c;
+	return (n);
+}
+
+/* The middle of the pixel column at time t of [0, 100). */
+static int
+at(const render_layout *lay, unsigned t)
+{
+	return ((int)(lay->strip_x + (t + 0.5) * lay->strip_width / 100));
+}
+
+static void
+test_state_system(void)
+{
+	trace *d = state_system_sample();
+	uint32_t order[5] = { 0, 1, 2, 3, 4 };	/* v, n, g/a, x, g/b */
+	render_panel p = { d, order, 5, NULL, 0, 0, 1, 1 };
+	render_options o;
+	render_layout lay;
+	unsigned panel_y[1], ys[5], hs[5], *ey = ys, *eh = hs;
+	cairo_surface_t *s;
+	const uint32_t fill = 0x737373, white = 0xffffff;
+
+	CHECK("state system: the sample builds", d != NULL);
+	if (d == NULL)
+		return;
+	render_defaults(&o, d);
+	o.t0 = 0;
+	o.t1 = 100;
+	memset(&lay, 0, sizeof (lay));
+	memset(&lay, 0, sizeof (lay));
+	lay.panel_y = panel_y;
+	lay.entity_y = &ey;
+	lay.entity_h = &eh;
+	s = render_png(&o, &p, 200, &lay);
+	CHECK("state system: the PNG renders", s != NULL);
+	if (s == NULL) {
+		trace_free(d);
+		return;
+	}
+	CHECK_INT("state system: a value strip is two rows", hs[0], 20);
+	CHECK_INT("state system: a nested entity a row per depth", hs[1], 30);
+	CHECK("state system: a header row above the group, g/b in it, x "
+	    "after it", ys[2] == ys[1] + 30 + 10 && ys[4] == ys[2] + 10 &&
+	    ys[3] == ys[4] + 10);
+	/* v: 0 to 40 over 20 pixels: 10 fills 5, 40 all 20. */
+	CHECK_INT("state system: 10 of 40 fills a quarter of the column",
+	    count_down(s, (unsigned)at(&lay, 25), ys[0], 20, fill), 5);
+	CHECK("state system: the fill is at the bottom, the page above",
+	    pixel(s, at(&lay, 25), (int)ys[0] + 19) == fill &&
+	    pixel(s, at(&lay, 25), (int)ys[0] + 10) == white);
+	CHECK_INT("state system: 40 of 40 fills the column",
+	    count_down(s, (unsigned)at(&lay, 75), ys[0], 20, fill), 20);
+	/* n: red below all; blue at depth 2 over [20, 80); green 3 [40, 60). */
+	CHECK("state system: depth 1 is the bottom state throughout",
+	    pixel(s, at(&lay, 10), (int)ys[1] + 5) == 0xff0000 &&
+	    pixel(s, at(&lay, 50), (int)ys[1] + 5) == 0xff0000);
+	CHECK("state system: depth 2 is the pushed state",
+	    pixel(s, at(&lay, 30), (int)ys[1] + 15) == 0x0000ff &&
+	    pixel(s, at(&lay, 70), (int)ys[1] + 15) == 0x0000ff);
+	CHECK("state system: depth 3 the state pushed on that",
+	    pixel(s, at(&lay, 50), (int)ys[1] + 25) == 0x00ff00);
+	CHECK_INT("state system: a shallower stack leaves its rows empty",
+	    pixel(s, at(&lay, 10), (int)ys[1] + 15), white);
+	CHECK_INT("state system: depth 3 is empty where the stack is 2",
+	    pixel(s, at(&lay, 30), (int)ys[1] + 25), white);
+	CHECK_INT("state system: depth 2 is empty after both pops",
+	    pixel(s, at(&lay, 90), (int)ys[1] + 15), white);
+	CHECK("state system: the header row is not a strip",
+	    pixel(s, at(&lay, 50), (int)ys[2] - 5) == white);
+	cairo_surface_destroy(s);
+	/* Without the options: one strip each, in the order given. */
+	p.nested_rows = 0;
+	p.group = 0;
+	s = render_png(&o, &p, 200, &lay);
+	CHECK("state system: without the options, a row each in order",
+	    s != NULL && hs[1] == 10 && ys[2] == ys[1] + 10 &&
+	    ys[3] == ys[2] + 10 && ys[4] == ys[3] + 10);
+	if (s != NULL) {
+		CHECK("state system: the top of the stack colours the strip",
+		    pixel(s, at(&lay, 10), (int)ys[1] + 5) ==
+		    0xff0000 && pixel(s, at(&lay, 30),
+		    (int)ys[1] + 5) == 0x0000ff && pixel(s,
+		    at(&lay, 50), (int)ys[1] + 5) == 0x00ff00);
+		cairo_surface_destroy(s);
+	}
+	trace_free(d);
+}
+
 int
 main(void)
 {
@@ -468,5 +613,6 @@ main(void)
 	test_swatch();
 	test_message_arrow();
 	test_cross_messages();
+	test_state_system();
 	return (unit_exit());
 }

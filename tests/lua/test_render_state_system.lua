@@ -1,0 +1,94 @@
+-- statemap.render of the generic state system (src/render.c): value
+-- strips with their range, nested entities one sub-row per depth
+-- (nested = "rows"), groups by path prefix (group = true), in PNG, SVG
+-- and PDF.  The pixels are checked in tests/unit/test_render.c; here the
+-- layout render returns, the text of a PDF and the options' errors.
+local sm = require "statemap"
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local unit = require "unit"
+local check, check_eq, check_error = unit.check, unit.check_eq, unit.check_error
+
+local function shell_ok(cmd) local ok = os.execute(cmd .. " >/dev/null 2>&1"); return ok == true end
+
+local b = sm.new { title = "state system", states = { "idle", "run", "io" } }
+b:set(0, "proc/12/t1", "idle")
+b:push(100, "proc/12/t1", "run")
+b:push(200, "proc/12/t1", "io")
+b:pop(300, "proc/12/t1")
+b:pop(400, "proc/12/t1")
+b:set(0, "cpu0", "run")
+b:set(0, "proc/12/t2", "io")
+b:value(0, "proc/12/rss", 10)
+b:value(250, "proc/12/rss", 40)
+b:value(600, "proc/12/rss", 20)
+b:value(0, "mem/name", "a")
+b:value(300, "mem/name", "b")
+b:value(700, "mem/name", nil)
+b:set(0, "proc/13/t1", "run")
+local t = b:finish(1000)
+local names = {}
+for i, e in ipairs(t:entities()) do names[i] = e.name end
+check_eq("the entities, in order", names,
+    { "proc/12/t1", "cpu0", "proc/12/t2", "proc/12/rss", "mem/name", "proc/13/t1" })
+
+-- Where each strip is, by the order given: {y, height}.
+local function strips(lay)
+	local out = {}
+	for i, s in ipairs(lay.strips[1]) do out[i] = { s.y, s.height } end
+	return out
+end
+
+for _, ext in ipairs { ".png", ".svg", ".pdf" } do
+	local out = unit.tmpname(ext)
+	-- Plain: a row each, in order; a value strip two rows.
+	local lay = sm.render { output = out, trace = t, row_height = 12 }
+	local y = lay.panel_y[1]
+	check_eq("render" .. ext .. ": a row each, a value strip two", strips(lay), {
+		{ y, 12 }, { y + 12, 12 }, { y + 24, 12 }, { y + 36, 24 }, { y + 60, 24 }, { y + 84, 12 } })
+	-- Nested rows and groups: proc/12 (t1 three rows deep, t2, rss), cpu0,
+	-- mem (name), proc/13 (t1), each group under a header row.
+	lay = sm.render { output = out, trace = t, row_height = 12, nested = "rows", group = true }
+	y = lay.panel_y[1]
+	check_eq("render" .. ext .. ": groups under headers, a sub-row per depth", strips(lay), {
+		{ y + 12, 36 }, { y + 84, 12 }, { y + 48, 12 }, { y + 60, 24 }, { y + 108, 24 }, { y + 144, 12 } })
+	if ext == ".svg" and shell_ok("command -v xmllint") then
+		check("render.svg: well-formed XML", shell_ok("xmllint --noout " .. out))
+	end
+	if ext == ".pdf" then
+		if not shell_ok("command -v pdftotext") then
+			unit.skip("render.pdf: the labels", "no pdftotext")
+		else
+			local p = io.popen(string.format("pdftotext -layout %q - 2>/dev/null", out))
+			local text = p:read("a")
+			p:close()
+			check("render.pdf: a value strip's range under its name",
+			    text:find("min 10, max 40", 1, true) ~= nil, text)
+			check("render.pdf: a string entity says so", text:find("strings", 1, true) ~= nil, text)
+			check("render.pdf: the group headers",
+			    text:find("proc/12", 1, true) ~= nil and text:find("proc/13", 1, true) ~= nil and
+			    text:find("mem\n", 1, true) ~= nil, text)
+			check("render.pdf: members by the rest of their names",
+			    text:find("%f[%w]rss") ~= nil and text:find("proc/12/rss", 1, true) == nil, text)
+			check("render.pdf: value strips need no legend entry",
+			    text:find("idle 700ns", 1, true) ~= nil and text:find("rss ", 1, true) == nil, text)
+		end
+	end
+	os.remove(out)
+end
+
+-- A slice's picture: the range is over the span drawn.
+do
+	local pdf = unit.tmpname(".pdf")
+	sm.render { output = pdf, trace = t, entities = { "proc/12/rss" }, from = 300, to = 700 }
+	if shell_ok("command -v pdftotext") then
+		local p = io.popen(string.format("pdftotext -layout %q - 2>/dev/null", pdf))
+		local text = p:read("a")
+		p:close()
+		check("render: the range is over the span drawn", text:find("min 20, max 40", 1, true) ~= nil, text)
+	end
+	os.remove(pdf)
+end
+
+check_error("render: nested is top or rows", function()
+	sm.render { output = unit.tmpname(".png"), trace = t, nested = "deep" } end,
+    'render: nested must be "top" or "rows", not "deep"')
