@@ -1889,9 +1889,19 @@ has_nodata(const render_options *o, const render_panel *p)
 	for (k = 0; k < p->nentities; k++) {
 		uint32_t e = p->entities[k];
 
-		/* A value entity has none where it is null, too. */
-		if (store_kind_of(st, e) == STORE_VALUES)
-			return (1);
+		/* A value entity has none before its first value, and
+		 * where it is null. */
+		if (store_kind_of(st, e) == STORE_VALUES) {
+			const sm_value *v = store_values(st, e);
+			size_t n = store_value_count(st, e), i;
+
+			if (n == 0 || store_value_times(st, e)[0] > o->t0)
+				return (1);
+			for (i = 0; i < n; i++)
+				if (value_is_none(v[i]))
+					return (1);
+			continue;
+		}
 		if (store_count(st, e) == 0 || store_times(st, e)[0] > o->t0)
 			return (1);
 	}

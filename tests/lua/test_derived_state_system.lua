@@ -165,6 +165,7 @@ round_trip("t:write of a keep", t:keep(function() return true end), 0, last)
 round_trip("t:write of a map", upper, 0, last, string.upper)
 round_trip("t:write of a slice", s, a, b)
 round_trip("t:write of a merge", m, 0, last, nil, function(n) return "#1/" .. n end)
+round_trip("t:write of a shift", shifted, 0, last)
 
 -- ---- group and count: over states ----
 local g = t:group(function(e) return e.name:match("^proc/") and "proc" or "other" end)

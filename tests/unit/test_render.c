@@ -483,6 +483,7 @@ state_system_sample(void)
 	builder *b;
 	static const char *const names[] = { "red", "blue", "green" };
 	static const char *const colors[] = { "#ff0000", "#0000ff", "#00ff00" };
+	trace *d;
 	int i;
 
 	for (i = 0; i < 3; i++) {
@@ -503,7 +504,9 @@ state_system_sample(void)
 	builder_set(b, 0, "g/a", 3, 0, NULL, 0);
 	builder_set(b, 0, "x", 1, 0, NULL, 0);
 	builder_set(b, 0, "g/b", 3, 0, NULL, 0);
-	return (builder_finish(b, 1, 100));
+	d = builder_finish(b, 1, 100);
+	builder_free(b);
+	return (d);
 }
 
 /* How many of the h pixels down from (x, y) are exactly c. */
