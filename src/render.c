@@ -1814,6 +1814,66 @@ draw_value_ranges(canvas *c, const render_panel *p, unsigned y0,
 	}
 }
 
+/*
+ * String values written on their runs where there is room: from the
+ * span's start, each string's run, then on from its end (or from the
+ * next pixel column, past runs too short to show), so O(width log n)
+ * whatever the number of values.  Black or white text, whichever shows
+ * on the run's colour.
+ */
+static void
+draw_strings(canvas *c, const render_panel *p, unsigned y0, double size)
+{
+	const render_options *o = c->o;
+	const panel_rows *r = rows_of(c, p);
+	const catalog *cat = p->d->cat;
+	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
+	uint32_t k;
+
+	if (size <= 0)
+		return;
+	for (k = 0; k < p->nentities && !stopping(c); k++) {
+		uint32_t e = p->entities[k];
+		uint64_t t = o->t0, column = (o->t1 - o->t0) /
+		    c->strip_width + 1;
+		store_interval iv;
+
+		if (store_kind_of(p->d->st, e) != STORE_VALUES ||
+		    !values_are_strings(p->d->st, e))
+			continue;
+		while (t < o->t1) {
+			double a, b, w;
+			size_t len;
+			const char *text;
+			color bg;
+
+			if (!store_value_at(p->d->st, e, t, &iv)) {
+				t += column;
+				continue;
+			}
+			a = c->strip_x + ((double)(iv.start > o->t0 ?
+			    iv.start : o->t0) - (double)o->t0) * px;
+			b = c->strip_x + ((double)(iv.end < o->t1 ? iv.end :
+			    o->t1) - (double)o->t0) * px;
+			t = iv.end > t + column ? iv.end : t + column;
+			if (!value_is_string(iv.value))
+				continue;
+			text = intern_name(cat->value_strings,
+			    value_string_id(iv.value), &len);
+			w = text_width_n(c, size, text, len);
+			if (w + 4 > b - a)
+				continue;
+			bg = string_color(value_string_id(iv.value));
+			if (0.2126 * bg.r + 0.7152 * bg.g + 0.0722 * bg.b >= 128)
+				cairo_set_source_rgb(c->cr, 0, 0, 0);
+			else
+				cairo_set_source_rgb(c->cr, 1, 1, 1);
+			draw_text_n(c, (a + b) / 2, y0 + r->y[k] + r->h[k] / 2.0 +
+			    size * 0.35, size, text, len, 2);
+		}
+	}
+}
+
 static unsigned
 draw_panel(canvas *c, const render_panel *p, unsigned y)
 {
@@ -1841,6 +1901,7 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 			draw_strips_pixels(c, p, y);
 		else
 			draw_strips_vector(c, p, y);
+		draw_strings(c, p, y, size);
 		if (p->events) {
 			draw_events(c, p, y);
 			draw_messages(c, p, y);

@@ -17,7 +17,8 @@
  * (store_value_stats): the band from the column's min to its max in a
  * light shade, filled from 0 (or the scale's nearer end) to its mean in
  * a dark one; the range is written under its name.  String values are
- * runs of generated colours, one per string; no value is the hatch.  A
+ * runs of generated colours, one per string, written on them where they
+ * fit; no value is the hatch.  A
  * nested entity with nested_rows is one sub-row per depth.  These are
  * drawn by pixel column in vector output too, in runs of one colour or
  * one value, so files stay small.

@@ -21,9 +21,10 @@ b:set(0, "proc/12/t2", "io")
 b:value(0, "proc/12/rss", 10)
 b:value(250, "proc/12/rss", 40)
 b:value(600, "proc/12/rss", 20)
-b:value(0, "mem/name", "a")
-b:value(300, "mem/name", "b")
+b:value(0, "mem/name", "alpha")
+b:value(300, "mem/name", "beta")
 b:value(700, "mem/name", nil)
+b:value(995, "mem/name", "toolongtofit")
 b:set(0, "proc/13/t1", "run")
 local t = b:finish(1000)
 local names = {}
@@ -64,6 +65,9 @@ for _, ext in ipairs { ".png", ".svg", ".pdf" } do
 			check("render.pdf: a value strip's range under its name",
 			    text:find("min 10, max 40", 1, true) ~= nil, text)
 			check("render.pdf: a string entity says so", text:find("strings", 1, true) ~= nil, text)
+			check("render.pdf: strings written on their runs where they fit",
+			    text:find("alpha", 1, true) ~= nil and text:find("beta", 1, true) ~= nil and
+			    text:find("toolongtofit", 1, true) == nil, text)
 			check("render.pdf: the group headers",
 			    text:find("proc/12", 1, true) ~= nil and text:find("proc/13", 1, true) ~= nil and
 			    text:find("mem\n", 1, true) ~= nil, text)
