@@ -34,7 +34,7 @@ help.entries = {
 	{ "`statemap.palette`",
 	  "colour sets `okabe_ito` (colour-blind safe), `tableau10`, `greys`; `palette.auto(n)`: n distinct generated colours (a prefix stays the same as n grows); `palette.apply(t, palette [, states])`: a new trace with `states` (default all, in value order) coloured from a palette name or a list of colours, automatic colours once it runs out" },
 	{ "`statemap.layout`",
-	  "`layout.default(t, opts)`: `statemap.render` arguments for one trace, entities sorted by `opts.sort` (as `t:sorted`), rows sized to fit `max_height` (default 1000 pixels; 1 to 20 a row); `layout.render(t, output, opts)` renders with them; `layout.panels_by(t, key, opts)`: one titled panel per group (`key` a function of an entity), each sorted by `opts.sort`; other `opts` fields pass through to `render`" },
+	  "`layout.default(t, opts)`: `statemap.render` arguments for one trace, entities sorted by `opts.sort` (as `t:sorted`), rows sized to fit `max_height` (default 1000 pixels; 1 to 20 a row; a value entity's strip counts two); `layout.render(t, output, opts)` renders with them; `layout.panels_by(t, key, opts)`: one titled panel per group (`key` a function of an entity), each sorted by `opts.sort`; other `opts` fields pass through to `render`" },
 	{ "`statemap.report`",
 	  "`report.table(rows, columns)`: aligned text tables; a column is `{title, format}` with format `\"duration\"` (ns in human units), `\"percent\"` (a fraction as `12.5%`), `\"number\"` or none; `report.percent(f)`" },
 	{ "`t.title`, `t.host`, `t.entity_kind`, `t.name`",

@@ -19,6 +19,13 @@ local function fit(n, max)
 	return math.max(1, math.min(20, math.floor(max / math.max(n, 1))))
 end
 
+-- Rows the entities take: a value entity's strip is two (render).
+local function rows(entities)
+	local n = 0
+	for _, e in ipairs(entities) do n = n + (e.kind == "values" and 2 or 1) end
+	return n
+end
+
 local function copy_extra(opts, into)
 	local own = { sort = true, max_height = true }
 	for k, v in pairs(opts) do
@@ -35,7 +42,7 @@ function layout.default(t, opts)
 	return copy_extra(opts, {
 		trace = t,
 		entities = entities,
-		row_height = opts.row_height or fit(#entities, opts.max_height or 1000),
+		row_height = opts.row_height or fit(rows(entities), opts.max_height or 1000),
 		width = opts.width or statemap.defaults.width,
 	})
 end
@@ -59,13 +66,13 @@ function layout.panels_by(t, key, opts)
 		if g ~= nil then
 			g = tostring(g)
 			if not members[g] then members[g] = {}; names[#names + 1] = g end
-			members[g][e.name] = true
+			members[g][e.name] = e.kind == "values" and 2 or 1
 		end
 	end
 	table.sort(names)
 	local total = 0
 	for _, g in ipairs(names) do
-		for _ in pairs(members[g]) do total = total + 1 end
+		for _, n in pairs(members[g]) do total = total + n end
 	end
 	local rh = opts.row_height or fit(total, opts.max_height or 1000)
 	local panels = {}

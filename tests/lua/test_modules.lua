@@ -54,3 +54,16 @@ check_eq("layout.panels_by: one panel per group, in name order",
     { #by.panels, by.panels[1].title, by.panels[1].entities[1].name, by.panels[2].entities[1].name },
     { 2, "a", "cpu1", "cpu0" })
 check_eq("layout.panels_by: passes output through", by.output, "x.pdf")
+
+-- A value entity's strip is two rows (render): layout counts them so.
+do
+	local b = sm.new { states = { "idle" } }
+	b:set(0, "a", "idle")
+	b:value(0, "v1", 1)
+	b:value(0, "v2", 2)
+	local vt = b:finish(10)
+	check_eq("layout.default: a value entity counts two rows",
+	    layout.default(vt, { max_height = 50 }).row_height, 10)
+	check_eq("layout.panels_by: likewise",
+	    layout.panels_by(vt, function() return "all" end, { max_height = 50 }).panels[1].row_height, 10)
+end
