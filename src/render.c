@@ -133,14 +133,16 @@ render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
 }
 
 /*
- * The same for one depth of a nested entity's stack (level 1 is the
- * bottom): each interval at least that deep adds the state of its frame
- * there, found down the links from its top (store.h).  O(n * depth).
+ * The same for depths first to first + n - 1 of a nested entity's stack
+ * (depth 1 is the bottom), into out and covered (n rows of width) with
+ * work (n * width * nstates): each interval at least first deep walks
+ * down the links from its top once (store.h), adding each frame's state
+ * to its depth's row.  O(intervals * depth) for the n rows together.
  */
 static void
-render_stack_row(const trace *d, uint32_t entity, uint32_t level,
-    uint64_t t0, uint64_t t1, unsigned width, color *out, double *covered,
-    double *work)
+render_stack_rows(const trace *d, uint32_t entity, uint32_t first,
+    uint32_t n, uint64_t t0, uint64_t t1, unsigned width, color *out,
+    double *covered, double *work)
 {
 	const store *st = d->st;
 	uint32_t ns = d->cat->nstates;
@@ -148,33 +150,48 @@ render_stack_row(const trace *d, uint32_t entity, uint32_t level,
 	const uint16_t *state = store_states(st, entity);
 	const uint16_t *depth = store_depths(st, entity);
 	const uint32_t *below = store_below(st, entity);
-	size_t n = store_count(st, entity), i;
+	size_t count = store_count(st, entity), i, row = (size_t)width * ns;
 	double per = (double)(t1 - t0) / width;
 	uint64_t lo = t0 > store_begin(st) ? t0 : store_begin(st);
 	uint64_t hi = t1 < store_end(st) ? t1 : store_end(st);
+	uint32_t k;
 
-	memset(work, 0, (size_t)width * ns * sizeof (double));
-	i = store_count_through(time, n, lo);
+	memset(work, 0, n * row * sizeof (double));
+	i = store_count_through(time, count, lo);
 	i = i > 0 ? i - 1 : 0;
-	for (; i < n && time[i] < hi; i++) {
+	for (; i < count && time[i] < hi; i++) {
 		uint64_t a = time[i] > lo ? time[i] : lo;
-		uint64_t b = i + 1 < n ? time[i + 1] : store_end(st);
-		uint32_t k, j = (uint32_t)i;
+		uint64_t b = i + 1 < count ? time[i + 1] : store_end(st);
+		uint32_t j = (uint32_t)i;
 		uint32_t top = depth != NULL ? depth[i] : 1;
 
 		if (b > hi)
 			b = hi;
-		if (b <= a || top < level)
+		if (b <= a || top < first)
 			continue;
-		for (k = top; k > level && below != NULL; k--) {
-			if (below[j] >= j)
-				break;		/* never: links go back */
+		for (k = top; k >= first; k--) {
+			if (k < first + n)
+				add_span(work + (k - first) * row, ns, width,
+				    (double)(a - t0) / per, (double)(b - t0) / per,
+				    store_state_in(state[j], ns));
+			if (k == first || below == NULL || below[j] >= j)
+				break;		/* links always go back */
 			j = below[j];
 		}
-		add_span(work, ns, width, (double)(a - t0) / per,
-		    (double)(b - t0) / per, store_state_in(state[j], ns));
 	}
-	blend_columns(d, width, work, out, covered);
+	for (k = 0; k < n; k++)
+		blend_columns(d, width, work + k * row, out + (size_t)k * width,
+		    covered + (size_t)k * width);
+}
+
+/* How many sub-rows render_stack_rows does at once: work within 8 MB. */
+static uint32_t
+stack_batch(const trace *d, unsigned width, uint32_t levels)
+{
+	size_t row = (size_t)width * (d->cat->nstates + 1) * sizeof (double);
+	size_t n = ((size_t)8 << 20) / row;
+
+	return (n < 1 ? 1 : n > levels ? levels : (uint32_t)n);
 }
 
 /*
@@ -1148,9 +1165,23 @@ draw_strip_share(void *arg)
 	double *covered = xcalloc(width, sizeof (double));
 	double *work = xcalloc((size_t)width * (j->p->d->cat->nstates + 1),
 	    sizeof (double));
-	uint32_t *solid = xcalloc(width, sizeof (uint32_t)), k, level;
+	uint32_t *solid = xcalloc(width, sizeof (uint32_t)), k, level, m;
 	value_column *col = xcalloc(width, sizeof (value_column));
+	uint32_t batch = RENDER_MAX_DEPTH_ROWS, most = 0;
+	color *rows_px = NULL;
+	double *rows_covered = NULL, *rows_work = NULL;
 
+	/* Room for the sub-rows of the deepest stack, a batch at a time. */
+	for (k = j->first; k < j->end; k++)
+		if (r->levels[k] > most)
+			most = r->levels[k];
+	if (most > 0) {
+		batch = stack_batch(j->p->d, width, most);
+		rows_px = xcalloc((size_t)batch * width, sizeof (color));
+		rows_covered = xcalloc((size_t)batch * width, sizeof (double));
+		rows_work = xcalloc((size_t)batch * width *
+		    (j->p->d->cat->nstates + 1), sizeof (double));
+	}
 	for (k = j->first; k < j->end; k++) {
 		uint32_t e = j->p->entities[k];
 		unsigned y = j->y0 + r->y[k];
@@ -1161,15 +1192,20 @@ draw_strip_share(void *arg)
 			paint_values(c, j, e, y, r->h[k], col);
 			continue;
 		}
-		if (r->levels[k] > 0) {
-			for (level = 1; level <= r->levels[k]; level++) {
-				render_stack_row(j->p->d, e, level, o->t0,
-				    o->t1, width, px, covered, work);
-				paint_rows(c, j, y + (level - 1) * rh, rh, px,
-				    covered, solid, level > 1);
-			}
-			continue;
+		for (level = 1; level <= r->levels[k]; level += batch) {
+			uint32_t n = r->levels[k] - level + 1 < batch ?
+			    r->levels[k] - level + 1 : batch;
+
+			render_stack_rows(j->p->d, e, level, n, o->t0, o->t1,
+			    width, rows_px, rows_covered, rows_work);
+			for (m = 0; m < n; m++)
+				paint_rows(c, j, y + (level + m - 1) * rh, rh,
+				    rows_px + (size_t)m * width,
+				    rows_covered + (size_t)m * width, solid,
+				    level + m > 1);
 		}
+		if (r->levels[k] > 0)
+			continue;
 		render_strip(j->p->d, e, o->t0, o->t1, width, px, covered,
 		    work);
 		paint_rows(c, j, y, rh, px, covered, solid, 0);
@@ -1179,6 +1215,9 @@ draw_strip_share(void *arg)
 	free(work);
 	free(solid);
 	free(col);
+	free(rows_px);
+	free(rows_covered);
+	free(rows_work);
 }
 
 /*
@@ -1289,6 +1328,34 @@ draw_values_vector(canvas *c, const render_panel *p, uint32_t e, double y,
 	}
 }
 
+/* A nested entity's sub-rows in vector output, a batch at a time. */
+static void
+draw_stack_rows(canvas *c, const render_panel *p, uint32_t e,
+    uint32_t levels, double y)
+{
+	const render_options *o = c->o;
+	unsigned width = c->strip_width, rh = row_height(o, p);
+	uint32_t batch = stack_batch(p->d, width, levels), level, m;
+	color *px = xcalloc((size_t)batch * width, sizeof (color));
+	double *covered = xcalloc((size_t)batch * width, sizeof (double));
+	double *work = xcalloc((size_t)batch * width *
+	    (p->d->cat->nstates + 1), sizeof (double));
+
+	for (level = 1; level <= levels; level += batch) {
+		uint32_t n = levels - level + 1 < batch ? levels - level + 1 :
+		    batch;
+
+		render_stack_rows(p->d, e, level, n, o->t0, o->t1, width, px,
+		    covered, work);
+		for (m = 0; m < n; m++)
+			draw_runs(c, y + (level + m - 1) * (double)rh, rh,
+			    px + (size_t)m * width, covered + (size_t)m * width);
+	}
+	free(px);
+	free(covered);
+	free(work);
+}
+
 /*
  * Vector output: the coalesced rectangles, each its states' blend; value
  * strips and nested sub-rows by pixel column (draw_runs).
@@ -1304,11 +1371,9 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 	color *colors = xcalloc(cat->nstates + 1, sizeof (color));
 	color *cols = xcalloc(width, sizeof (color));
 	double *covered = xcalloc(width, sizeof (double));
-	double *work = xcalloc((size_t)width * (cat->nstates + 1),
-	    sizeof (double));
 	value_column *vcol = xcalloc(width, sizeof (value_column));
 	smap m;
-	uint32_t k, s, level;
+	uint32_t k, s;
 	size_t g;
 
 	for (s = 0; s < cat->nstates; s++)
@@ -1341,12 +1406,7 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 			cairo_rectangle(c->cr, c->strip_x, y + rh,
 			    c->strip_width, r->h[k] - rh);
 			cairo_fill(c->cr);
-			for (level = 1; level <= r->levels[k]; level++) {
-				render_stack_row(p->d, e, level, o->t0, o->t1,
-				    width, cols, covered, work);
-				draw_runs(c, y + (level - 1) * (double)rh, rh,
-				    cols, covered);
-			}
+			draw_stack_rows(c, p, e, r->levels[k], y);
 			continue;
 		}
 		if (!coalesce_seen(m.co, e))
@@ -1373,7 +1433,6 @@ draw_strips_vector(canvas *c, const render_panel *p, unsigned y0)
 	free(colors);
 	free(cols);
 	free(covered);
-	free(work);
 	free(vcol);
 }
 

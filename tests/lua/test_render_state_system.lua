@@ -96,3 +96,31 @@ end
 check_error("render: nested is top or rows", function()
 	sm.render { output = unit.tmpname(".png"), trace = t, nested = "deep" } end,
     'render: nested must be "top" or "rows", not "deep"')
+
+-- Sub-rows are worked out a few depths at a time when states are many
+-- (within 8 MB): a trace with 700 more states (unused, so neither the
+-- strips nor the legend change) draws the same PNG, a depth at a time.
+do
+	local function build(extra)
+		local states = { s0 = { value = 0, color = "#ff0000" }, s1 = { value = 1, color = "#00ff00" },
+			s2 = { value = 2, color = "#0000ff" }, s3 = { value = 3, color = "#888800" } }
+		for i = 1, extra do states["x" .. i] = { value = 3 + i, color = "#123456" } end
+		local bb = sm.new { states = states }
+		local depth = 1
+		bb:set(0, "e", "s0")
+		for i = 1, 2000 do
+			local r = (i * 7919) % 7
+			if r < 3 and depth < 6 then bb:push(i * 10, "e", "s" .. (i % 4)); depth = depth + 1
+			elseif r < 6 and depth > 1 then bb:pop(i * 10, "e"); depth = depth - 1
+			else bb:set(i * 10, "e", "s" .. (i % 4)); depth = 1 end
+		end
+		return bb:finish()
+	end
+	local p1, p2 = unit.tmpname(".png"), unit.tmpname(".png")
+	local lay = sm.render { output = p1, trace = build(0), nested = "rows", width = 1600 }
+	sm.render { output = p2, trace = build(700), nested = "rows", width = 1600 }
+	check_eq("render: a sub-row per depth the stack reaches (three)", lay.strips[1][1].height, 30)
+	check("render: sub-rows a depth at a time draw the same", io.open(p1, "rb"):read("a") == io.open(p2, "rb"):read("a"))
+	os.remove(p1)
+	os.remove(p2)
+end
