@@ -14,6 +14,7 @@ kindjson_number(FILE *out, double d)
 {
 	char buf[40];
 	int64_t i;
+	int prec;
 
 	if (value_integer(d, &i) && !(d == 0 && signbit(d))) {
 		fprintf(out, "%" PRId64, i);
@@ -23,9 +24,13 @@ kindjson_number(FILE *out, double d)
 		fputs("null", out);	/* never: values are finite */
 		return;
 	}
-	/* The shortest of the two that reads back exactly. */
-	snprintf(buf, sizeof (buf), "%.15g", d);
-	if (strtod(buf, NULL) != d)
+	/* The fewest digits (15 to 17) that read back exactly. */
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof (buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	if (prec == 17)
 		snprintf(buf, sizeof (buf), "%.17g", d);
 	fputs(buf, out);
 }

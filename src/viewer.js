@@ -163,7 +163,7 @@
 					r.n = c[j];
 			});
 			m.rows.push({ map: m, k: k, name: e.name, description: e.description,
-			    rects: e.rects });
+			    rects: e.rects, kind: e.kind, depths: e.depths });
 			m.byName.set(e.name, k);
 		});
 		svg.setAttribute('preserveAspectRatio', 'none');
@@ -498,6 +498,14 @@
 				col++;
 				row = 0;
 			}
+			if (ln.rows) {
+				/* A drawing (depth rows): several lines high. */
+				ln.t.setAttribute('transform', 'translate(' + (PAD + col * COLUMN + ln.indent) +
+				    ',' + (PAD + row * LINE) + ')');
+				row += ln.rows;
+				rows = Math.max(rows, row);
+				return;
+			}
 			ln.t.setAttribute('x', PAD + col * COLUMN + ln.indent);
 			ln.t.setAttribute('y', PAD + 11 + row * LINE);
 			rows = Math.max(rows, ++row);
@@ -691,7 +699,7 @@
 
 	/* The tags of a rectangle, each value a control. */
 	function tagLines(m, rect) {
-		const ids = Object.keys(rect.tags);
+		const ids = Object.keys(rect.tags || {});
 		if (ids.length === 0)
 			return;
 		section();
@@ -732,6 +740,12 @@
 			return;
 		}
 		const rect = row.rects[i];
+		if (row.kind === 'values') {
+			valueRectLines(m, rect);
+			return;
+		}
+		if (row.kind === 'nested')
+			stackLines(row, own);
 		const names = Object.keys(rect.states);
 		if (names.length === 1) {
 			line('state: ' + names[0], 'statemap-panel-state');
@@ -749,6 +763,121 @@
 		if (rect.n > 1)
 			line('merged: ' + rect.n + ' transitions', 'statemap-panel-small', 10);
 		tagLines(m, rect);
+		if (row.kind === 'nested')
+			depthLines(row);
+	}
+
+	/* ---- value entities and nested entities' depth rows ---- */
+
+	/* The colour of a rectangle of a value entity, as src/valuesvg.c draws it. */
+	function valueRgb(r) {
+		if (typeof r.min === 'number')
+			return r.min === r.max ? [0x3b, 0x6f, 0xb6] : [0x86, 0xa9, 0xda];
+		const ss = Object.keys(r.strings || {});
+		if (ss.length === 0)
+			return [235, 235, 235];
+		ss.sort(function (a, b) { return r.strings[b] - r.strings[a]; });
+		return stringRgb(ss[0]);
+	}
+
+	/* FNV-1a over the string's UTF-8 bytes, its hue from that (valuesvg.c). */
+	function stringRgb(s) {
+		const bytes = new TextEncoder().encode(s);
+		let h = 2166136261;
+		for (const b of bytes)
+			h = Math.imul(h ^ b, 16777619) >>> 0;
+		const hue = (h % 360) / 60, c = 0.55, x = c * (1 - Math.abs(hue % 2 - 1));
+		const rgb = [[c, x, 0], [x, c, 0], [0, c, x], [0, x, c], [x, 0, c], [c, 0, x]][Math.min(5, Math.floor(hue))];
+		return rgb.map(function (v) { return Math.floor((v + 0.3) * 255); });
+	}
+
+	/*
+	 * The clicked rectangle of a value entity: its value, or for a merged
+	 * one its min, max and time-weighted mean, and the time per string.
+	 */
+	function valueRectLines(m, rect) {
+		const ss = Object.keys(rect.strings || {});
+		const num = typeof rect.min === 'number';
+		if (num && rect.min === rect.max && ss.length === 0) {
+			line('value: ' + rect.min, 'statemap-panel-state statemap-panel-valueat');
+		} else if (!num && ss.length === 1 && rect.strings[ss[0]] === rect.duration) {
+			line('value: "' + ss[0] + '"', 'statemap-panel-state statemap-panel-valueat');
+		} else if (!num && ss.length === 0) {
+			line('no value (null)', 'statemap-panel-state statemap-panel-valueat');
+		} else {
+			line('merged values:', 'statemap-panel-state');
+			if (num)
+				line('min ' + rect.min + ', max ' + rect.max + ', mean ' + rect.mean,
+				    'statemap-panel-blend statemap-panel-valueat', 10);
+			ss.sort(function (a, b) { return rect.strings[b] - rect.strings[a]; });
+			ss.slice(0, 12).forEach(function (s) {
+				line('"' + s + '" ' + (100 * rect.strings[s] / rect.duration).toFixed(1) + '% (' +
+				    fmt(rect.strings[s]) + ')', 'statemap-panel-blend', 10);
+			});
+		}
+		line('from ' + fmtAt(rect.start - m.json.begin) + ' to ' +
+		    fmtAt(rect.start + rect.duration - m.json.begin) + ' (' + fmt(rect.duration) + ')',
+		    'statemap-panel-rect');
+	}
+
+	/* The stack of a nested entity at own time t, bottom first, from its depth rows. */
+	function stackLines(row, t) {
+		const names = [];
+		(row.depths || []).forEach(function (rs) {
+			const i = lastStartingBy(rs, t);
+			if (i >= 0 && t < rs[i].start + rs[i].duration && mainState(rs[i]) !== null)
+				names.push(mainState(rs[i]));
+		});
+		if (names.length > 1)
+			line('stack: ' + names.join(' › '), 'statemap-panel-small statemap-panel-stack', 10);
+	}
+
+	/* Nested entities whose depth rows the panel shows. */
+	const expanded = new Set();
+	const DEPTH_W = PANEL_WIDTH - 12 - 2 * PAD - 10 - 24;
+
+	/*
+	 * The control that expands a nested entity into one row per depth of
+	 * its stack (a flame chart over the view, bottom first), and the rows.
+	 */
+	function depthLines(row) {
+		if (!Array.isArray(row.depths) || row.depths.length === 0)
+			return;
+		const open = expanded.has(row);
+		line([{ text: (open ? '▾ hide ' : '▸ show ') + row.depths.length + ' depth rows',
+		    cls: 'statemap-panel-value statemap-depth-toggle', click: function () {
+			if (open)
+				expanded.delete(row);
+			else
+				expanded.add(row);
+			drawPanel();
+		} }], 'statemap-panel-small', 10);
+		if (!open)
+			return;
+		const m = row.map, g = el('g', { class: 'statemap-depth-rows' }, panel);
+		const lo = m.json.begin + view.t0, sc = DEPTH_W / view.w;
+		row.depths.forEach(function (rs, d) {
+			const y = d * LINE;
+			const label = text(g, 20, y + 10, String(d + 1), 'statemap-panel-small');
+			label.setAttribute('text-anchor', 'end');
+			el('rect', { x: 24, y: y + 1, width: DEPTH_W, height: LINE - 3,
+			    fill: 'url(#statemap-nodata)', class: 'statemap-depth-bg' }, g);
+			const strip = el('g', { class: 'statemap-depth-row', 'data-depth': d + 1 }, g);
+			for (let i = firstFrom(rs, lo); i < rs.length && rs[i].start < lo + view.w; i++) {
+				const r = rs[i];
+				const x0 = Math.max(0, (r.start - lo) * sc);
+				const x1 = Math.min(DEPTH_W, (r.start + r.duration - lo) * sc);
+				if (x1 <= x0)
+					continue;
+				const c = rgbOf(m, r);
+				const e = el('rect', { x: 24 + x0, y: y + 1, width: Math.max(x1 - x0, 0.5), height: LINE - 3,
+				    fill: 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')' }, strip);
+				el('title', {}, e).textContent = 'depth ' + (d + 1) + ': ' + mainState(r) + ', ' +
+				    fmtAt(r.start - m.json.begin) + ' to ' + fmtAt(r.start + r.duration - m.json.begin);
+			}
+		});
+		panelLines.push({ t: g, indent: 10, section: newSection, rows: row.depths.length });
+		newSection = false;
 	}
 
 	function eventText(ev, m) {
@@ -1177,7 +1306,7 @@
 		}
 		if (stateSel && m.legend === stateSel.legend) {
 			for (const n of stateSel.names) {
-				if (r.states[n] > 0)
+				if (r.states && r.states[n] > 0)
 					return 1;
 			}
 			return 0.15;
@@ -1828,6 +1957,8 @@
 	function rgbOf(m, r) {
 		if (r.rgb_)
 			return r.rgb_;
+		if (!r.states)
+			return (r.rgb_ = valueRgb(r));
 		const cols = stateColors(m), idx = [];
 		const names = Object.keys(r.states);
 		if (names.length === 1 && m.stateIndex.has(names[0]))

@@ -604,6 +604,53 @@ async function messagesStacked(page) {
 	eq('messages stacked: no arrow of its own for the plain event', (await page.$$('.statemap-event-arrow')).length, 2);
 }
 
+// ../golden/state-system-draw/input.out (100ns): rows cpu0, proc/12/mem
+// (values 1000 [0,15), 1500.5 [15,25), null [25,35), -250 [35,55), ...),
+// proc/12/name (strings: "init" [0,32), 'serve "x"' [32,62), null,
+// "init"), proc/12/thread/3 (nested: at 35 the stack is idle, run,
+// lock, run; 4 depths), proc/12/thread/4.
+async function kinds(page) {
+	const valueAt = async (row, t) => {
+		await clickAt(page, 0, row, t);
+		return (await panel(page)).filter((l) => /^(value: |no value|merged values|min )/.test(l));
+	};
+	eq('kinds: a clicked number', await valueAt(1, 20), ['value: 1500.5']);
+	eq('kinds: a negative one', await valueAt(1, 40), ['value: -250']);
+	eq('kinds: null time', await valueAt(1, 30), ['no value (null)']);
+	eq('kinds: a clicked string', await valueAt(2, 40), ['value: "serve "x""']);
+	eq('kinds: the value strip is a step graph, one rect per rectangle',
+	    await page.$$eval('#statemap-0-entity-1 rect', (rs) => rs.map((r) => +r.getAttribute('height') > 0)),
+	    [true, true, false, true, true, true, true]);
+	eq('kinds: its min and max at the strip', await texts(page, '.statemap-value-ranges text'),
+	    ['-250 – 3000']);
+	await clickAt(page, 0, 3, 35);
+	const p = await panel(page);
+	check('kinds: the nested entity\'s top and stack', p.includes('state: run') &&
+	    p.includes('stack: idle › run › lock › run'), JSON.stringify(p));
+	eq('kinds: collapsed at first', (await page.$$('.statemap-depth-row')).length, 0);
+	await page.click('.statemap-depth-toggle');
+	eq('kinds: expanded, one row per depth', (await page.$$('.statemap-depth-row')).length, 4);
+	eq('kinds: each depth row drawn from its depths', await page.$$eval('.statemap-depth-row',
+	    (gs) => gs.map((g) => g.getElementsByTagName('rect').length)), [2, 2, 1, 1]);
+	eq('kinds: the toggle now hides them', await page.textContent('.statemap-depth-toggle'), '▾ hide 4 depth rows');
+	await page.keyboard.press('+');
+	eq('kinds: zoomed, the rows follow the view', (await page.$$('.statemap-depth-row')).length, 4);
+	await page.click('.statemap-depth-toggle');
+	eq('kinds: collapsed again', (await page.$$('.statemap-depth-row')).length, 0);
+}
+
+// The same with -c 4: proc/12/mem's first rectangle merges [0,75).
+async function kindsMerged(page) {
+	await clickAt(page, 0, 1, 10);
+	const p = await panel(page);
+	check('kinds merged: min, max and mean of a merged value', p.includes('merged values:') &&
+	    p.includes('min -250, max 1500.5, mean 384.7230769230769'), JSON.stringify(p));
+	await clickAt(page, 0, 2, 10);
+	const q = await panel(page);
+	check('kinds merged: time per string', q.includes('"init" 37.6% (32ns)') &&
+	    q.includes('"serve "x"" 35.3% (30ns)'), JSON.stringify(q));
+}
+
 (async () => {
 	const browser = await chromium.launch({
 		executablePath: process.env.BROWSER || '/usr/bin/chromium',
@@ -621,9 +668,11 @@ async function messagesStacked(page) {
 	await open(browser, 'plain', legend, null, 'legend');
 	await open(browser, 'tagged', tagvalues, null, 'tagged-values');
 	await open(browser, 'blend', tagmerged, null, 'blend-tags');
+	await open(browser, 'kinds', kinds);
+	await open(browser, 'kinds-merged', kindsMerged);
 	// Readable without instructions at 1280x720 (and 1400x800).
 	const small = { width: 1280, height: 720 };
-	for (const name of ['plain', 'tagged', 'stacked', 'hostile', 'many', 'db-threads', 'cpu'])
+	for (const name of ['plain', 'tagged', 'stacked', 'hostile', 'many', 'db-threads', 'cpu', 'kinds'])
 		await open(browser, name, layoutCase(name + '-1280'), small, 'layout-' + name + '-1280');
 	await open(browser, 'db-threads', layoutCase('db-threads-1400'), { width: 1400, height: 800 },
 	    'layout-db-threads-1400');
