@@ -181,6 +181,76 @@
 	const allRows = [];
 	maps.forEach(function (m) { m.rows.forEach(function (r) { allRows.push(r); }); });
 
+	/*
+	 * ---- groups: entities whose names are paths, under their parent ----
+	 *
+	 * In a statemap whose entity names hold a '/', each parent path (a
+	 * name up to its last '/': the process of "proc/12/thread/3" is
+	 * "proc/12/thread") gets a header in the names column, its members
+	 * under it in their order, the group where its first member is.  A
+	 * click on a header folds its group (the members' rows hide and the
+	 * rows below move up) or unfolds it.  Rows are slots of the
+	 * statemap's height shared with the headers, so nothing else on the
+	 * page moves; a statemap without paths has one slot per entity, as
+	 * it always had.  row.slot is a row's slot, -1 when folded away.
+	 */
+	function parentOf(name) {
+		const i = typeof name === 'string' ? name.lastIndexOf('/') : -1;
+		return i > 0 ? name.slice(0, i) : null;
+	}
+
+	function layoutRows(m) {
+		const members = new Map(), placed = new Set();
+		m.rows.forEach(function (r) {
+			if (r.group === null)
+				return;
+			if (!members.has(r.group))
+				members.set(r.group, []);
+			members.get(r.group).push(r);
+		});
+		m.bySlot = [];
+		m.heads = [];
+		m.rows.forEach(function (r) {
+			if (r.group === null) {
+				r.slot = m.bySlot.length;
+				m.bySlot.push(r);
+				return;
+			}
+			if (placed.has(r.group))
+				return;
+			placed.add(r.group);
+			const head = { group: r.group, slot: m.bySlot.length, n: members.get(r.group).length,
+			    open: !m.folded.has(r.group) };
+			m.heads.push(head);
+			m.bySlot.push(head);
+			members.get(r.group).forEach(function (x) {
+				x.slot = head.open ? m.bySlot.length : -1;
+				if (head.open)
+					m.bySlot.push(x);
+			});
+		});
+	}
+
+	maps.forEach(function (m) {
+		m.h0 = m.stripH;
+		m.folded = new Set();
+		m.heads = [];
+		m.rows.forEach(function (r, k) {
+			r.slot = k;
+			r.group = parentOf(r.name);
+		});
+		m.grouped = m.rows.some(function (r) { return r.group !== null; });
+		m.bySlot = m.rows.slice();
+		m.nslots = m.rows.length;
+		if (!m.grouped)
+			return;
+		m.nslots = m.rows.length + new Set(m.rows.map(function (r) { return r.group; }).filter(function (g) {
+			return g !== null;
+		})).size;
+		m.stripH = m.h / m.nslots;
+		layoutRows(m);
+	});
+
 	/* Index of the last rectangle starting at or before t, or -1. */
 	function lastStartingBy(rs, t) {
 		let lo = 0, hi = rs.length - 1, found = -1;
@@ -597,8 +667,8 @@
 			    'statemap-timebar-label');
 			t.setAttribute('text-anchor', 'middle');
 		});
-		if (selRow) {
-			selBox.setAttribute('y', selRow.map.y + selRow.k * selRow.map.stripH);
+		if (selRow && selRow.slot >= 0) {
+			selBox.setAttribute('y', selRow.map.y + selRow.slot * selRow.map.stripH);
 			selBox.setAttribute('height', selRow.map.stripH);
 			selBox.setAttribute('visibility', 'visible');
 		} else {
@@ -1407,7 +1477,10 @@
 	 * (the data block's, or an answer's), replacing any before; the
 	 * selected event stays selected if it is among them.
 	 */
+	let eventDocs = null;	/* what buildEvents last drew, for a refold */
+
 	function buildEvents(docs) {
+		eventDocs = docs;
 		const key = eventSel ? eventKey(eventSel) : null;
 		let omitted = 0;
 		eventMarks.length = 0;
@@ -1428,23 +1501,27 @@
 			const g = el('g', { 'clip-path': 'url(#statemap-clip-' + m.index + ')' }, eventLayer);
 			evs.forEach(function (ev) {
 				const k = m.byName.get(ev.entity);
-				if (k === undefined)
+				if (k === undefined || m.rows[k].slot < 0)
 					return;
-				const y = m.y + (k + 0.5) * m.stripH;
+				const sk = m.rows[k].slot;
+				const y = m.y + (sk + 0.5) * m.stripH;
 				const mark = el('g', { class: 'statemap-event' }, g);
-				const tk = ev.target === null ? undefined : m.byName.get(ev.target);
+				let tk = ev.target === null ? undefined : m.byName.get(ev.target);
+				if (tk !== undefined && m.rows[tk].slot < 0)
+					tk = undefined;	/* folded away */
+				const st = tk === undefined ? -1 : m.rows[tk].slot;
 				/* A tick on the top of the strip: a comb, not a sliver of state. */
-				el('line', { x1: 0, y1: m.y + k * m.stripH, x2: 0,
-				    y2: m.y + (k + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
+				el('line', { x1: 0, y1: m.y + sk * m.stripH, x2: 0,
+				    y2: m.y + (sk + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
 				let message = null;
 				if (tk !== undefined && tk !== k && typeof ev.end === 'number') {
 					/* A message: from the sender when sent to the receiver
 					 * when received (placeEvents sets its far end). */
-					message = el('line', { x1: 0, y1: y, x2: 0, y2: m.y + (tk + 0.5) * m.stripH,
+					message = el('line', { x1: 0, y1: y, x2: 0, y2: m.y + (st + 0.5) * m.stripH,
 					    class: 'statemap-event-arrow statemap-event-message',
 					    'marker-end': 'url(#statemap-arrow)' }, mark);
 				} else if (tk !== undefined && tk !== k) {
-					const yt = m.y + (tk + 0.5) * m.stripH;
+					const yt = m.y + (st + 0.5) * m.stripH;
 					const dy = yt > y ? -3 : 3;
 					el('line', { x1: 0, y1: y, x2: 0, y2: yt + dy,
 					    class: 'statemap-event-arrow', 'marker-end': 'url(#statemap-arrow)' }, mark);
@@ -1569,7 +1646,10 @@
 				}
 				layer = el('g', { 'clip-path': 'url(#statemap-clip-all)' }, eventLayer);
 			}
-			const line = el('line', { y1: m.y + (k + 0.5) * m.stripH, y2: m2.y + (k2 + 0.5) * m2.stripH,
+			if (m.rows[k].slot < 0 || m2.rows[k2].slot < 0)
+				return;	/* an end folded away */
+			const line = el('line', { y1: m.y + (m.rows[k].slot + 0.5) * m.stripH,
+			    y2: m2.y + (m2.rows[k2].slot + 0.5) * m2.stripH,
 			    class: 'statemap-event-arrow statemap-event-message statemap-event-cross',
 			    'marker-end': 'url(#statemap-arrow)' }, layer);
 			crossMessages.push({ line: line, x1: t - m.json.begin, x2: t2 - m2.json.begin });
@@ -1631,6 +1711,83 @@
 
 	buildEvents(data.statemaps);
 
+	/*
+	 * The rows of a statemap with groups where their slots are: strips
+	 * (scaled from the SVG's strip height to the slot's), names and value
+	 * ranges moved, folded ones hidden, and a header per group in the
+	 * names column, over a band across the strips.
+	 */
+	function applyRows(m) {
+		if (!m.grouped)
+			return;
+		const H = m.stripH, H0 = m.h0;
+		const labels = doc.getElementById('statemap-labels-' + m.index);
+		const texts = labels ? labels.getElementsByTagName('text') : [];
+		const ranges = doc.getElementById('statemap-value-ranges-' + m.index);
+		if (labels && m.font === undefined) {
+			m.font = Math.max(5, Math.min(+labels.getAttribute('font-size') || 10, Math.floor(H * 0.9)));
+			labels.setAttribute('font-size', m.font);
+			if (ranges)
+				ranges.setAttribute('font-size', Math.max(4, Math.floor(H * 0.8)));
+		}
+		const font = m.font || Math.max(5, Math.floor(H * 0.9));
+		const move = function (t, row, k) {
+			if (!t)
+				return;
+			t.setAttribute('display', row.slot >= 0 ? 'inline' : 'none');
+			t.setAttribute('transform', 'translate(0,' + ((Math.max(row.slot, 0) + 0.5) * H -
+			    (k + 0.5) * H0) + ')');
+		};
+		m.rows.forEach(function (row, k) {
+			const g = m.groups[k];
+			if (g) {
+				g.setAttribute('display', row.slot >= 0 ? 'inline' : 'none');
+				g.setAttribute('transform', 'translate(0,' + Math.max(row.slot, 0) * H + ') scale(1,' +
+				    H / H0 + ') translate(0,' + (-k * H0) + ')');
+			}
+			move(texts[k], row, k);
+			if (ranges)
+				move(ranges.querySelector('text[data-entity="' + k + '"]'), row, k);
+		});
+		if (!m.headLayer)
+			m.headLayer = el('g', { class: 'statemap-group-heads', id: 'statemap-group-heads-' + m.index }, layer);
+		clear(m.headLayer);
+		const x = texts[0] ? +texts[0].getAttribute('x') : X0 + W + 6;
+		m.heads.forEach(function (h) {
+			el('rect', { x: X0, y: m.y + h.slot * H, width: W, height: H, class: 'statemap-group-band' },
+			    m.headLayer);
+			const t = text(m.headLayer, x, m.y + (h.slot + 0.5) * H + font * 0.35,
+			    (h.open ? '▾ ' : '▸ ') + h.group + (h.open ? '' : ' (' + h.n + ')'), 'statemap-group-head');
+			t.style.fontSize = font + 'px';	/* over the class's size */
+			el('title', {}, t).textContent = (h.open ? 'fold ' : 'unfold ') + h.group + ': ' + h.n +
+			    (h.n === 1 ? ' entity' : ' entities');
+			t.addEventListener('mousedown', function (ev) { ev.stopPropagation(); });
+			t.addEventListener('click', function (ev) {
+				ev.stopPropagation();
+				toggleGroup(m, h.group);
+			});
+		});
+	}
+
+	/* Folds or unfolds a group: the rows below move, and all that sits on rows follows. */
+	function toggleGroup(m, group) {
+		if (m.folded.has(group))
+			m.folded.delete(group);
+		else
+			m.folded.add(group);
+		layoutRows(m);
+		applyRows(m);
+		if (selRow && selRow.slot < 0)
+			selRow = null;
+		buildEvents(eventDocs);
+		search();
+		drawBars();
+		if (drawn.canvas)
+			paint();
+		drawPanel();
+	}
+	maps.forEach(applyRows);
+
 	/* ---- search: a substring or a regular expression over entity names ---- */
 
 	const fo = el('foreignObject', { x: X0 + W + 4, y: 20, width: origWidth - X0 - W - 6,
@@ -1664,9 +1821,9 @@
 					texts[k].classList.toggle('statemap-match', hit);
 					texts[k].classList.toggle('statemap-nomatch', q !== '' && !hit);
 				}
-				if (hit) {
+				if (hit && row.slot >= 0) {
 					n++;
-					el('rect', { x: X0, y: m.y + k * m.stripH, width: W, height: m.stripH,
+					el('rect', { x: X0, y: m.y + row.slot * m.stripH, width: W, height: m.stripH,
 					    class: 'statemap-search-hit' }, searchHits);
 				}
 			});
@@ -1686,8 +1843,10 @@
 
 	function rowAt(p) {
 		for (const m of maps) {
-			if (p.y >= m.y && p.y < m.y + m.h && m.stripH > 0)
-				return m.rows[Math.floor((p.y - m.y) / m.stripH)] || null;
+			if (p.y >= m.y && p.y < m.y + m.h && m.stripH > 0) {
+				const r = m.bySlot[Math.floor((p.y - m.y) / m.stripH)];
+				return r && r.map ? r : null;	/* a group's header is no row */
+			}
 		}
 		return null;
 	}
@@ -1782,10 +1941,18 @@
 	}
 
 	function moveSelection(dir) {
-		const i = selRow ? allRows.indexOf(selRow) + dir : 0;
-		if (i < 0 || i >= allRows.length)
+		/* The rows on screen, top to bottom (folded groups' are not). */
+		const shown = [];
+		maps.forEach(function (m) {
+			m.bySlot.forEach(function (r) {
+				if (r.map)
+					shown.push(r);
+			});
+		});
+		const i = selRow ? shown.indexOf(selRow) + dir : 0;
+		if (i < 0 || i >= shown.length)
 			return;
-		selRow = allRows[i];
+		selRow = shown[i];
 		drawBars();
 		drawPanel();
 	}
@@ -2010,8 +2177,8 @@
 			const keep = Array.prototype.filter.call(g.childNodes, function (c) {
 				return c.nodeName !== 'rect';
 			});
-			keep.push(el('rect', { class: 'statemap-hit', x: 0, y: k * m.stripH, width: W,
-			    height: m.stripH }));
+			keep.push(el('rect', { class: 'statemap-hit', x: 0, y: k * m.h0, width: W,
+			    height: m.h0 }));
 			g.replaceChildren.apply(g, keep);
 		});
 		m.svg.classList.add('statemap-canvas');
@@ -2042,7 +2209,7 @@
 		const lo = range.t0, hi = range.t0 + range.w;
 		maps.forEach(function (m) {
 			ensureCanvas(m);
-			const nrows = Math.max(m.rows.length, 1);
+			const nrows = Math.max(m.nslots, 1);
 			if (m.canvas.width !== cw)
 				m.canvas.width = cw;
 			if (m.canvas.height !== nrows)
@@ -2055,7 +2222,9 @@
 			}
 			const words = m.words, b = m.json.begin;
 			m.rows.forEach(function (row, k) {
-				const rs = row.rects, base = k * cw;
+				if (row.slot < 0)
+					return;
+				const rs = row.rects, base = row.slot * cw;
 				/* The column being summed: its index, colour and cover. */
 				let at = -1, sr = 0, sg = 0, sb = 0, sw = 0;
 				const flush = function () {
@@ -2368,6 +2537,13 @@
 		bars: function () { return bars.slice(); },
 		layout: function () { return { wide: page.wide, scale: page.scale, folded: folded }; },
 		eventsDense: function () { return eventsDense; },
+		/* Each statemap's slots: an entity's name, or "group/" for a header. */
+		slots: function () {
+			return maps.map(function (m) {
+				return m.bySlot.map(function (r) { return r.map ? r.name : r.group + '/'; });
+			});
+		},
+		slotHeights: function () { return maps.map(function (m) { return m.stripH; }); },
 		source: function () { return live ? 'live' : windows.length > 0 ? 'detail' : 'embedded'; },
 		generation: function () { return shownGeneration; },
 		pending: function () { return timer !== null || inflight !== null; },
