@@ -6,11 +6,12 @@
 #include "util.h"
 
 /*
- * The ordered set is a binary heap whose entries may be stale: a
- * rectangle whose weight changes gets a new entry with a new version,
- * and entries whose version is not their rectangle's are dropped when
- * they reach the top.  The heap is rebuilt when stale entries outnumber
- * live ones, so it stays within a constant of the set.
+ * The ordered set is a binary heap with one entry per rectangle in the
+ * set.  A rectangle's weight only ever grows (it or a neighbour takes in
+ * another, or it gains a neighbour), so an entry keeps the weight it
+ * entered with, at most its true one, and the top is brought up to date
+ * (given its true weight and sunk, until its weight is true) before it
+ * is read: then it is the smallest of all.  A merge so costs no sift.
  */
 typedef struct vrect {
 	uint64_t start, duration, count, numtime;
@@ -18,8 +19,8 @@ typedef struct vrect {
 	valuerects_string *strings;
 	size_t nstrings, cap;
 	uint32_t entity, prev, next;
-	uint32_t version;
-	uint8_t in_set, used;
+	uint32_t pos;		/* in the heap, or VALUERECTS_NONE */
+	uint8_t used;
 } vrect;
 
 typedef struct ventity {
@@ -30,8 +31,8 @@ typedef struct ventity {
 } ventity;
 
 typedef struct ventry {
-	uint64_t weight, start;
-	uint32_t entity, rect, version;
+	uint64_t weight;	/* at most the rectangle's true weight */
+	uint32_t rect;
 } ventry;
 
 struct valuerects {
@@ -44,19 +45,28 @@ struct valuerects {
 	size_t nents;
 	ventry *heap;
 	size_t heap_len, heap_cap;
-	uint64_t set_size;
 };
 
+/* The set's order: weight, then start, entity and index. */
 static int
-entry_less(const ventry *x, const ventry *y)
+entry_less(const valuerects *v, const ventry *x, const ventry *y)
 {
+	const vrect *a = &v->rects[x->rect], *b = &v->rects[y->rect];
+
 	if (x->weight != y->weight)
 		return (x->weight < y->weight);
-	if (x->start != y->start)
-		return (x->start < y->start);
-	if (x->entity != y->entity)
-		return (x->entity < y->entity);
+	if (a->start != b->start)
+		return (a->start < b->start);
+	if (a->entity != b->entity)
+		return (a->entity < b->entity);
 	return (x->rect < y->rect);
+}
+
+static void
+heap_set(valuerects *v, size_t pos, ventry e)
+{
+	v->heap[pos] = e;
+	v->rects[e.rect].pos = (uint32_t)pos;
 }
 
 static void
@@ -67,12 +77,12 @@ heap_up(valuerects *v, size_t pos)
 	while (pos > 0) {
 		size_t parent = (pos - 1) / 2;
 
-		if (!entry_less(&e, &v->heap[parent]))
+		if (!entry_less(v, &e, &v->heap[parent]))
 			break;
-		v->heap[pos] = v->heap[parent];
+		heap_set(v, pos, v->heap[parent]);
 		pos = parent;
 	}
-	v->heap[pos] = e;
+	heap_set(v, pos, e);
 }
 
 static void
@@ -86,36 +96,14 @@ heap_down(valuerects *v, size_t pos)
 		if (child >= v->heap_len)
 			break;
 		if (child + 1 < v->heap_len &&
-		    entry_less(&v->heap[child + 1], &v->heap[child]))
+		    entry_less(v, &v->heap[child + 1], &v->heap[child]))
 			child++;
-		if (!entry_less(&v->heap[child], &e))
+		if (!entry_less(v, &v->heap[child], &e))
 			break;
-		v->heap[pos] = v->heap[child];
+		heap_set(v, pos, v->heap[child]);
 		pos = child;
 	}
-	v->heap[pos] = e;
-}
-
-static int
-entry_live(const valuerects *v, const ventry *e)
-{
-	const vrect *r = &v->rects[e->rect];
-
-	return (r->used && r->in_set && r->version == e->version);
-}
-
-/* Drops the stale entries and makes a heap of the rest. */
-static void
-heap_rebuild(valuerects *v)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < v->heap_len; i++)
-		if (entry_live(v, &v->heap[i]))
-			v->heap[n++] = v->heap[i];
-	v->heap_len = n;
-	for (i = n / 2; i-- > 0;)
-		heap_down(v, i);
+	heap_set(v, pos, e);
 }
 
 static uint64_t
@@ -131,48 +119,55 @@ weight_of(const valuerects *v, uint32_t r)
 	return (w);
 }
 
-/* The rectangle's key may have changed: it is (back) in the set with it. */
+/*
+ * The rectangle's weight may have grown: one not in the set enters it
+ * with its weight (an entity's only one that left comes back so); one
+ * in it keeps its entry, brought up to date when it reaches the top.
+ */
 static void
 reweigh(valuerects *v, uint32_t r)
 {
-	vrect *x = &v->rects[r];
-	ventry *e;
+	ventry e;
 
-	if (!x->in_set) {
-		x->in_set = 1;
-		v->set_size++;
-	}
-	x->version++;
-	if (v->heap_len > 2 * v->set_size + 1024)
-		heap_rebuild(v);
+	if (v->rects[r].pos != VALUERECTS_NONE)
+		return;
 	grow_array(&v->heap, &v->heap_cap, v->heap_len + 1, sizeof (ventry));
-	e = &v->heap[v->heap_len++];
-	e->weight = weight_of(v, r);
-	e->start = x->start;
-	e->entity = x->entity;
-	e->rect = r;
-	e->version = x->version;
+	e.weight = weight_of(v, r);
+	e.rect = r;
+	heap_set(v, v->heap_len++, e);
 	heap_up(v, v->heap_len - 1);
 }
 
 static void
 leave_set(valuerects *v, uint32_t r)
 {
-	vrect *x = &v->rects[r];
+	uint32_t pos = v->rects[r].pos;
 
-	if (x->in_set) {
-		x->in_set = 0;
-		v->set_size--;
+	if (pos == VALUERECTS_NONE)
+		return;
+	v->rects[r].pos = VALUERECTS_NONE;
+	if (pos == --v->heap_len)
+		return;
+	{
+		uint32_t moved = v->heap[v->heap_len].rect;
+
+		/* The last entry fills the hole: down or up from there. */
+		heap_set(v, pos, v->heap[v->heap_len]);
+		heap_down(v, pos);
+		heap_up(v, v->rects[moved].pos);
 	}
-	x->version++;
 }
 
-/* The lightest rectangle in the set (the heap's stale tops dropped). */
+/* The lightest rectangle in the set, its entry made true first. */
 static uint32_t
 lightest(valuerects *v)
 {
-	while (!entry_live(v, &v->heap[0])) {
-		v->heap[0] = v->heap[--v->heap_len];
+	for (;;) {
+		uint64_t w = weight_of(v, v->heap[0].rect);
+
+		if (v->heap[0].weight == w)
+			break;
+		v->heap[0].weight = w;
 		heap_down(v, 0);
 	}
 	return (v->heap[0].rect);
@@ -196,12 +191,11 @@ rect_alloc(valuerects *v)
 		vrect *x = &v->rects[r];
 		valuerects_string *keep = x->strings;
 		size_t cap = x->cap;
-		uint32_t version = x->version;
 
 		memset(x, 0, sizeof (*x));
 		x->strings = keep;
 		x->cap = cap;
-		x->version = version;
+		x->pos = VALUERECTS_NONE;
 		x->used = 1;
 	}
 	return (r);
@@ -408,7 +402,7 @@ valuerects_datum(valuerects *v, uint32_t id, uint64_t time, sm_value value)
 	e->has_value = 1;
 	e->start = time;
 	e->value = value;
-	while (v->set_size > 0 && v->set_size >= v->budget)
+	while (v->heap_len > 0 && v->heap_len >= v->budget)
 		trim(v);
 }
 
@@ -437,7 +431,7 @@ valuerects_finish(valuerects *v, uint64_t last_time)
 uint64_t
 valuerects_size(const valuerects *v)
 {
-	return (v->set_size);
+	return (v->heap_len);
 }
 
 int
