@@ -48,6 +48,17 @@ typedef struct chunk_datum {
 	uint16_t tag;		/* the tag's offset in the record; 0: none */
 } chunk_datum;
 
+/*
+ * What a datum of the generic state system has besides a chunk_datum's
+ * (a push keeps its tag there): its value, or its string (a value's, or
+ * the name of a state pushed or popped).
+ */
+typedef struct chunk_special {
+	uint64_t value;		/* a number's bits, VALUE_NONE, VALUE_STRING */
+	uint32_t str;		/* the string's offset in the record; 0: none */
+	uint32_t str_len;
+} chunk_special;
+
 typedef struct chunk_run {
 	size_t start, end;	/* its first record; past its last, spaces too */
 	size_t first, count;	/* its data */
@@ -70,6 +81,9 @@ typedef struct chunk {
 	int done;		/* scanned, ready to be taken */
 	chunk_datum *data;
 	size_t ndata, data_cap;
+	uint8_t *ops;		/* per datum: SCAN_OP_STATE... */
+	chunk_special *specials;	/* per datum, for those of other ops */
+	size_t ops_cap, specials_cap;
 	chunk_run *runs;
 	size_t nruns, runs_cap;
 	intern *names;		/* entity names by the chunk's numbers */
@@ -140,7 +154,7 @@ sort_run(chunk *c, size_t i)
 	size_t k, g;
 
 	for (k = r->first; k < r->first + r->count; k++) {
-		if (c->data[k].tag != 0)
+		if (c->data[k].tag != 0 || c->ops[k] != SCAN_OP_STATE)
 			return;
 	}
 	r->group = c->ngroups;
@@ -236,7 +250,22 @@ window_slide(const scanner *sc, window *w, size_t *pos)
 	return (1);
 }
 
-/* Proposes the runs of plain data in a chunk (see above). */
+/* The value or string of the next datum, which has another op. */
+static void
+keep_special(chunk *c, const scanned *d, const char *record)
+{
+	chunk_special *sp;
+
+	if (c->ndata >= c->specials_cap)
+		grow_array(&c->specials, &c->specials_cap, c->ndata + 1,
+		    sizeof (chunk_special));
+	sp = &c->specials[c->ndata];
+	sp->value = d->value;
+	sp->str = d->str == NULL ? 0 : (uint32_t)(d->str - record);
+	sp->str_len = (uint32_t)d->str_len;
+}
+
+/* Proposes the runs of data in a chunk (see above). */
 static void
 scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 {
@@ -270,7 +299,7 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			break;
 		if (run_start == SIZE_MAX)
 			run_start = w->base + pos;
-		if (scan_datum_shaped(&c->shapes, w->buf, w->len, pos,
+		if (scan_record_shaped(&c->shapes, w->buf, w->len, pos,
 		    sc->nstates, &d) &&
 		    d.next - pos <= MAX_RECORD) {
 			chunk_datum *cd;
@@ -278,6 +307,12 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			if (c->ndata == c->data_cap)
 				grow_array(&c->data, &c->data_cap, c->ndata + 1,
 				    sizeof (chunk_datum));
+			if (c->ndata == c->ops_cap)
+				grow_array(&c->ops, &c->ops_cap, c->ndata + 1,
+				    1);
+			c->ops[c->ndata] = (uint8_t)d.op;
+			if (d.op != SCAN_OP_STATE)
+				keep_special(c, &d, w->buf + pos);
 			cd = &c->data[c->ndata++];
 			cd->time = d.time;
 			cd->record = (uint32_t)(w->base + pos - c->start);
@@ -434,6 +469,32 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 }
 
 /*
+ * Takes datum k of a chunk (its record at offset at in the input), as
+ * records_deliver and the like do: 1, or 0 to parse it as JSON.
+ */
+static int
+take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
+{
+	const chunk_datum *cd = &c->data[k];
+	const char *record = h->rd->buf + at;
+	const char *tag = cd->tag == 0 ? NULL : record + cd->tag;
+	uint32_t e = chunk_entity(h, c, cd->entity);
+	const chunk_special *sp;
+
+	if (c->ops[k] == SCAN_OP_STATE)
+		return (records_deliver(h->rec, e, cd->time, cd->state, tag,
+		    cd->tag_len));
+	sp = &c->specials[k];
+	if (c->ops[k] == SCAN_OP_VALUE)
+		return (records_deliver_value(h->rec, e, cd->time, sp->value,
+		    sp->str == 0 ? NULL : record + sp->str, sp->str_len));
+	return (records_deliver_stack(h->rec, e, cd->time,
+	    c->ops[k] == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP, cd->state,
+	    sp->str == 0 ? NULL : record + sp->str, sp->str_len, tag,
+	    cd->tag_len));
+}
+
+/*
  * Takes the runs of a scanned chunk that line up with *pos, and parses
  * everything else in it here.
  */
@@ -464,9 +525,7 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 			const chunk_datum *cd = &c->data[k];
 			size_t at = c->start + cd->record;
 
-			if (!records_deliver(h->rec, chunk_entity(h, c,
-			    cd->entity), cd->time, cd->state, cd->tag == 0 ?
-			    NULL : h->rd->buf + at + cd->tag, cd->tag_len)) {
+			if (!take_datum(h, c, k, at)) {
 				/* Backwards in time: the serial code says so. */
 				*pos = at;
 				return (h->serial(h->ctx, pos, c->end));
@@ -485,6 +544,8 @@ static void
 free_chunk(chunk *c)
 {
 	free(c->data);
+	free(c->ops);
+	free(c->specials);
 	free(c->runs);
 	free(c->ids);
 	intern_free(c->names);
