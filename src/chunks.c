@@ -43,9 +43,10 @@ typedef struct chunk_datum {
 	uint64_t time;
 	uint32_t record;	/* the record's offset in the chunk */
 	uint32_t entity;	/* the chunk's own number for the name */
-	uint32_t tag_len;
+	uint16_t tag_len;	/* records are at most MAX_RECORD long */
 	uint16_t state;
 	uint16_t tag;		/* the tag's offset in the record; 0: none */
+	uint8_t op;		/* SCAN_OP_STATE... */
 } chunk_datum;
 
 /*
@@ -63,16 +64,20 @@ typedef struct chunk_run {
 	size_t start, end;	/* its first record; past its last, spaces too */
 	size_t first, count;	/* its data */
 	size_t group, ngroups;	/* its entities, if sorted for bulk */
+	int values;		/* sorted: numbers and nulls, not states */
 } chunk_run;
 
 /*
  * For a consumer that takes data in bulk, a run without tags is also
  * sorted by entity (stably, so each entity's data stay in file order),
- * its entities in the order they first appear in it.
+ * its entities in the order they first appear in it.  So is a run of
+ * values that are all numbers or nulls (strings are numbered in file
+ * order as they are taken, so they are taken one by one).
  */
 typedef struct chunk_group {
 	uint32_t entity;	/* the chunk's number */
 	size_t first, count;	/* in the chunk's sorted times and states */
+	int numbers;		/* of values: whether any is a number */
 } chunk_group;
 
 typedef struct chunk {
@@ -81,9 +86,8 @@ typedef struct chunk {
 	int done;		/* scanned, ready to be taken */
 	chunk_datum *data;
 	size_t ndata, data_cap;
-	uint8_t *ops;		/* per datum: SCAN_OP_STATE... */
 	chunk_special *specials;	/* per datum, for those of other ops */
-	size_t ops_cap, specials_cap;
+	size_t specials_cap;
 	chunk_run *runs;
 	size_t nruns, runs_cap;
 	intern *names;		/* entity names by the chunk's numbers */
@@ -93,6 +97,7 @@ typedef struct chunk {
 	size_t ngroups, groups_cap;
 	uint64_t *times;	/* the sorted data, parallel to data */
 	uint16_t *states;
+	sm_value *values;	/* for runs of values */
 	size_t sorted_cap;
 	uint64_t *short_keys;	/* names of up to 8 bytes, as numbers... */
 	uint32_t *short_ids;	/* ...and their numbers: a cache of names */
@@ -117,6 +122,7 @@ typedef struct scanner {
 	size_t len;
 	uint32_t nstates;
 	int bulk;		/* sort untagged runs by entity */
+	int bulk_values;	/* and runs of numbers */
 	size_t chunk_bytes;
 	size_t window_bytes;
 	chunk *slots;		/* chunk seq is in slots[seq % nslots] */
@@ -140,6 +146,7 @@ add_run(chunk *c, size_t start, size_t end, size_t first)
 	c->runs[c->nruns].first = first;
 	c->runs[c->nruns].count = c->ndata - first;
 	c->runs[c->nruns].ngroups = 0;
+	c->runs[c->nruns].values = 0;
 	c->nruns++;
 }
 
@@ -148,15 +155,21 @@ add_run(chunk *c, size_t start, size_t end, size_t first)
  * entity's time goes backwards in it (the serial code reports that).
  */
 static void
-sort_run(chunk *c, size_t i)
+sort_run(const scanner *sc, chunk *c, size_t i)
 {
 	chunk_run *r = &c->runs[i];
 	size_t k, g;
+	int values = c->data[r->first].op == SCAN_OP_VALUE;
 
+	if (values && !sc->bulk_values)
+		return;
 	for (k = r->first; k < r->first + r->count; k++) {
-		if (c->data[k].tag != 0 || c->ops[k] != SCAN_OP_STATE)
-			return;
+		if (values ? c->data[k].op != SCAN_OP_VALUE ||
+		    c->specials[k].str != 0 :
+		    (c->data[k].tag | c->data[k].op) != 0)
+			return;	/* SCAN_OP_STATE is 0 */
 	}
+	r->values = values;
 	r->group = c->ngroups;
 	for (k = r->first; k < r->first + r->count; k++) {
 		uint32_t e = c->data[k].entity;
@@ -168,6 +181,7 @@ sort_run(chunk *c, size_t i)
 			    sizeof (chunk_group));
 			c->groups[c->ngroups].entity = e;
 			c->groups[c->ngroups].count = 0;
+			c->groups[c->ngroups].numbers = 0;
 			c->ngroups++;
 		}
 		c->groups[c->slot_of[e]].count++;
@@ -187,7 +201,12 @@ sort_run(chunk *c, size_t i)
 			return;
 		}
 		c->times[at] = cd->time;
-		c->states[at] = cd->state;
+		if (values) {
+			c->values[at] = c->specials[k].value;
+			grp->numbers |= value_is_number(c->values[at]);
+		} else {
+			c->states[at] = cd->state;
+		}
 	}
 	r->ngroups = c->ngroups - r->group;
 }
@@ -307,13 +326,10 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			if (c->ndata == c->data_cap)
 				grow_array(&c->data, &c->data_cap, c->ndata + 1,
 				    sizeof (chunk_datum));
-			if (c->ndata == c->ops_cap)
-				grow_array(&c->ops, &c->ops_cap, c->ndata + 1,
-				    1);
-			c->ops[c->ndata] = (uint8_t)d.op;
 			if (d.op != SCAN_OP_STATE)
 				keep_special(c, &d, w->buf + pos);
 			cd = &c->data[c->ndata++];
+			cd->op = (uint8_t)d.op;
 			cd->time = d.time;
 			cd->record = (uint32_t)(w->base + pos - c->start);
 			cd->entity = chunk_name(c, d.entity, d.entity_len,
@@ -321,7 +337,7 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			cd->state = (uint16_t)d.state;
 			cd->tag = d.tag == NULL ? 0 :
 			    (uint16_t)(d.tag - (w->buf + pos));
-			cd->tag_len = (uint32_t)d.tag_len;
+			cd->tag_len = (uint16_t)d.tag_len;
 			pos = d.next;
 			continue;
 		}
@@ -361,6 +377,9 @@ scan_and_sort(const scanner *sc, chunk *c, window *w, json_arena *arena)
 		c->times = xrealloc(c->times, c->sorted_cap * sizeof (uint64_t));
 		c->states = xrealloc(c->states,
 		    c->sorted_cap * sizeof (uint16_t));
+		if (sc->bulk_values)
+			c->values = xrealloc(c->values,
+			    c->sorted_cap * sizeof (sm_value));
 	}
 	if (c->scratch_cap < nnames) {
 		c->scratch_cap = nnames;
@@ -370,7 +389,7 @@ scan_and_sort(const scanner *sc, chunk *c, window *w, json_arena *arena)
 	if (nnames > 0)
 		memset(c->seen_in, 0, nnames * sizeof (size_t));
 	for (i = 0; i < c->nruns; i++)
-		sort_run(c, i);
+		sort_run(sc, c, i);
 }
 
 /* The end of a chunk that starts at start: just past a line end. */
@@ -452,14 +471,20 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 
 		if (e != CATALOG_NO_ENTITY &&
 		    (c->times[grp->first] < records_last_time(h->rec, e) ||
-		    !records_takes_plain(h->rec, e)))
+		    !(r->values ? records_takes_numbers(h->rec, e) :
+		    records_takes_plain(h->rec, e))))
 			return (0);
 	}
 	for (g = r->group; g < r->group + r->ngroups; g++) {
 		const chunk_group *grp = &c->groups[g];
 		uint32_t e = c->ids[grp->entity];
 
-		if (e != CATALOG_NO_ENTITY)
+		if (e == CATALOG_NO_ENTITY)
+			continue;
+		if (r->values)
+			records_deliver_numbers(h->rec, e, c->times + grp->first,
+			    c->values + grp->first, grp->count, grp->numbers);
+		else
 			records_deliver_many(h->rec, e, c->times + grp->first,
 			    c->states + grp->first, grp->count, done);
 	}
@@ -481,15 +506,15 @@ take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
 	uint32_t e = chunk_entity(h, c, cd->entity);
 	const chunk_special *sp;
 
-	if (c->ops[k] == SCAN_OP_STATE)
+	if (c->data[k].op == SCAN_OP_STATE)
 		return (records_deliver(h->rec, e, cd->time, cd->state, tag,
 		    cd->tag_len));
 	sp = &c->specials[k];
-	if (c->ops[k] == SCAN_OP_VALUE)
+	if (c->data[k].op == SCAN_OP_VALUE)
 		return (records_deliver_value(h->rec, e, cd->time, sp->value,
 		    sp->str == 0 ? NULL : record + sp->str, sp->str_len));
 	return (records_deliver_stack(h->rec, e, cd->time,
-	    c->ops[k] == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP, cd->state,
+	    c->data[k].op == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP, cd->state,
 	    sp->str == 0 ? NULL : record + sp->str, sp->str_len, tag,
 	    cd->tag_len));
 }
@@ -544,7 +569,6 @@ static void
 free_chunk(chunk *c)
 {
 	free(c->data);
-	free(c->ops);
 	free(c->specials);
 	free(c->runs);
 	free(c->ids);
@@ -552,6 +576,7 @@ free_chunk(chunk *c)
 	free(c->groups);
 	free(c->times);
 	free(c->states);
+	free(c->values);
 	free(c->slot_of);
 	free(c->seen_in);
 	free(c->short_keys);
@@ -578,6 +603,8 @@ chunks_parse(chunks_host *h, size_t *pos, int nthreads)
 	sc.len = h->rd->len;
 	sc.nstates = h->rec->cat->nstates;
 	sc.bulk = h->rec->opts->data != NULL;
+	sc.bulk_values = sc.bulk && h->rec->opts->value != NULL &&
+	    h->rec->opts->values != NULL;
 	sc.chunk_bytes = chunks_bytes();
 	sc.window_bytes = size_from_env("STATEMAP_WINDOW_BYTES", WINDOW_BYTES);
 	sc.nslots = 2 * (size_t)nthreads + 2;

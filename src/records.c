@@ -1268,6 +1268,18 @@ records_deliver_many(records *r, uint32_t entity, const uint64_t *times,
 	r->kind[entity] = RECORDS_PLAIN;
 }
 
+void
+records_deliver_numbers(records *r, uint32_t entity, const uint64_t *times,
+    const sm_value *values, size_t n, int numbers)
+{
+	r->opts->values(r->ctx, r->cat, entity, times, values, n);
+	r->last_time[entity] = times[n - 1];
+	if (numbers)
+		r->kind[entity] = RECORDS_NUMBERS;
+	else if (r->kind[entity] == RECORDS_NEW)
+		r->kind[entity] = RECORDS_VALUES;
+}
+
 /* ---- the whole input ---- */
 
 int

@@ -150,6 +150,22 @@ records_takes_plain(const records *r, uint32_t entity)
 void records_deliver_many(records *r, uint32_t entity,
     const uint64_t *times, const uint16_t *states, size_t n, double done);
 
+/*
+ * Whether numbers and nulls of the entity may be taken in bulk (it has
+ * no states, no strings), and takes n of them at once (times in order,
+ * not before its last; numbers says whether any is a number); the
+ * consumer takes them (opts->values), and records_count must count them.
+ */
+static inline int
+records_takes_numbers(const records *r, uint32_t entity)
+{
+	return (r->kind[entity] == RECORDS_NEW ||
+	    r->kind[entity] == RECORDS_VALUES ||
+	    r->kind[entity] == RECORDS_NUMBERS);
+}
+void records_deliver_numbers(records *r, uint32_t entity,
+    const uint64_t *times, const sm_value *values, size_t n, int numbers);
+
 /* An error at buf[offset]: always returns -1. */
 int records_fail(records *r, size_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

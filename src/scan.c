@@ -169,6 +169,19 @@ static const char *
 number_digits(const char *q, const char *end, uint64_t *m, int *ndigits,
     int *scale, int *slow)
 {
+	/* A word at a time while eight more digits would still fit. */
+	while (end - q >= 8 && *ndigits <= 11) {
+		uint64_t w = load_le64(q);
+		unsigned k = leading_digits(w);
+
+		if (k > 0)
+			*m = *m * powers_of_ten[k] + digits_value(w, k);
+		*ndigits += (int)k;
+		*scale += (int)k;
+		q += k;
+		if (k < 8)
+			return (q);
+	}
 	for (; q < end && (unsigned)(*q - '0') <= 9; q++) {
 		if (*ndigits < 19) {
 			*m = *m * 10 + (uint64_t)(*q - '0');
@@ -255,7 +268,7 @@ scan_number(const char *p, const char *end, uint64_t *out)
  * follows its opening quote) of plain bytes, or for a value a number or
  * null, for a push or pop a state's digits.
  */
-static size_t
+static __attribute__((noinline)) size_t
 read_op_value(unsigned kind, const char *p, const char *end,
     uint32_t nstates, scanned *d, uint64_t *state)
 {
@@ -263,6 +276,9 @@ read_op_value(unsigned kind, const char *p, const char *end,
 
 	d->op = kind == SCAN_VALUE ? SCAN_OP_VALUE : kind == SCAN_PUSH ?
 	    SCAN_OP_PUSH : SCAN_OP_POP;
+	d->value = 0;
+	d->str = NULL;
+	d->str_len = 0;
 	if (p[-1] == '"') {
 		n = plain_bytes(p, end);
 		if (n == 0 && kind != SCAN_VALUE)
@@ -364,15 +380,13 @@ read_value(unsigned kind, const char *p, const char *end, uint32_t nstates,
 		d->entity = p;
 		d->entity_len = n;
 		return (n);
-	case SCAN_VALUE:
-	case SCAN_PUSH:
-	case SCAN_POP:
-		return (read_op_value(kind, p, end, nstates, d, state));
-	default:
+	case SCAN_TAG:
 		n = plain_bytes(p, end);
 		d->tag = p;
 		d->tag_len = n;
 		return (n);
+	default:
+		return (read_op_value(kind, p, end, nstates, d, state));
 	}
 }
 
@@ -382,10 +396,7 @@ scanned_init(scanned *d)
 {
 	d->tag = NULL;
 	d->tag_len = 0;
-	d->op = SCAN_OP_STATE;
-	d->str = NULL;
-	d->str_len = 0;
-	d->value = 0;
+	d->op = SCAN_OP_STATE;	/* str, value, str_len: read_op_value's */
 }
 
 /* A datum, of the generic state system's too if ops. */
