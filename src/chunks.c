@@ -483,7 +483,8 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 			continue;
 		if (r->values)
 			records_deliver_numbers(h->rec, e, c->times + grp->first,
-			    c->values + grp->first, grp->count, grp->numbers);
+			    c->values + grp->first, grp->count, grp->numbers,
+			    done);
 		else
 			records_deliver_many(h->rec, e, c->times + grp->first,
 			    c->states + grp->first, grp->count, done);

@@ -64,11 +64,11 @@ typedef void (*ingest_value_fn)(void *ctx, catalog *cat, uint32_t entity,
 
 /*
  * Takes n values (numbers and nulls: no strings) of one entity at once,
- * in file order, as ingest_data_fn takes states: the same as n calls of
- * the value function.
+ * in file order, as ingest_data_fn takes states (done likewise): the same
+ * as n calls of the value function.
  */
 typedef void (*ingest_values_fn)(void *ctx, catalog *cat, uint32_t entity,
-    const uint64_t *times, const sm_value *values, size_t n);
+    const uint64_t *times, const sm_value *values, size_t n, double done);
 
 typedef struct ingest_options {
 	int ignore_tags;	/* drop tags from data; skip definitions */

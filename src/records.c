@@ -1270,9 +1270,9 @@ records_deliver_many(records *r, uint32_t entity, const uint64_t *times,
 
 void
 records_deliver_numbers(records *r, uint32_t entity, const uint64_t *times,
-    const sm_value *values, size_t n, int numbers)
+    const sm_value *values, size_t n, int numbers, double done)
 {
-	r->opts->values(r->ctx, r->cat, entity, times, values, n);
+	r->opts->values(r->ctx, r->cat, entity, times, values, n, done);
 	r->last_time[entity] = times[n - 1];
 	if (numbers)
 		r->kind[entity] = RECORDS_NUMBERS;

@@ -164,7 +164,8 @@ records_takes_numbers(const records *r, uint32_t entity)
 	    r->kind[entity] == RECORDS_NUMBERS);
 }
 void records_deliver_numbers(records *r, uint32_t entity,
-    const uint64_t *times, const sm_value *values, size_t n, int numbers);
+    const uint64_t *times, const sm_value *values, size_t n, int numbers,
+    double done);
 
 /* An error at buf[offset]: always returns -1. */
 int records_fail(records *r, size_t offset, const char *fmt, ...)

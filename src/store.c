@@ -1269,6 +1269,14 @@ store_append_values(store *s, uint32_t entity, const uint64_t *time,
 
 		while (cap < v->count + n)
 			cap *= 2;
+		/* Where the input says the column is heading, at one go. */
+		if (s->done >= EARLIEST_ESTIMATE) {
+			double expect = (double)(v->count + n) / s->done;
+			size_t room = (size_t)(expect + expect / 8) + 16;
+
+			if (room > cap && room <= SIZE_MAX / 2 / VALUE_BYTES)
+				cap = room;
+		}
 		v->time = xrealloc(v->time, cap * sizeof (uint64_t));
 		v->value = xrealloc(v->value, cap * sizeof (sm_value));
 		s->heap_bytes += (cap - v->cap) * VALUE_BYTES;

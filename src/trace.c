@@ -66,12 +66,13 @@ on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 
 static void
 on_values(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
-    const sm_value *values, size_t n)
+    const sm_value *values, size_t n, double done)
 {
 	trace *d = ctx;
 
 	if (d->st == NULL)
 		d->st = store_new(cat->nstates);
+	store_progress(d->st, done);
 	store_append_values(d->st, entity, times, values, n);
 }
 
