@@ -163,11 +163,13 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 
 	if (values && !sc->bulk_values)
 		return;
-	for (k = r->first; k < r->first + r->count; k++) {
-		if (values ? c->data[k].op != SCAN_OP_VALUE ||
-		    c->specials[k].str != 0 :
-		    (c->data[k].tag | c->data[k].op) != 0)
-			return;	/* SCAN_OP_STATE is 0 */
+	for (k = r->first; k < r->first + r->count && values; k++) {
+		if (c->data[k].op != SCAN_OP_VALUE || c->specials[k].str != 0)
+			return;
+	}
+	for (k = r->first; k < r->first + r->count && !values; k++) {
+		if ((c->data[k].tag | c->data[k].op) != 0)
+			return;	/* tagged, or not SCAN_OP_STATE (0) */
 	}
 	r->values = values;
 	r->group = c->ngroups;
@@ -201,11 +203,10 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 			return;
 		}
 		c->times[at] = cd->time;
+		c->states[at] = cd->state;	/* unused by values */
 		if (values) {
 			c->values[at] = c->specials[k].value;
 			grp->numbers |= value_is_number(c->values[at]);
-		} else {
-			c->states[at] = cd->state;
 		}
 	}
 	r->ngroups = c->ngroups - r->group;

@@ -68,7 +68,7 @@ int scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
  * alike, so most records match a layout already seen, and are read by
  * comparing those bytes whole and reading the values between them.
  */
-#define SCAN_SHAPES	2
+#define SCAN_SHAPES	8
 #define SCAN_SHAPE_WORDS	4	/* bytes between values: at most 32 */
 
 typedef struct scan_shape {
