@@ -194,6 +194,37 @@ number_digits(const char *q, const char *end, uint64_t *m, int *ndigits,
 	return (q);
 }
 
+/*
+ * The usual number, at q with at least 18 bytes after it: up to 7
+ * digits, and a fraction of up to 7, read a word each; no exponent.  At
+ * most 14 digits are below 2^53, so one division by an exact power of
+ * ten is correctly rounded.  Returns its length, or 0 for scan_number's
+ * general way.
+ */
+static size_t
+quick_number(const char *q, int neg, uint64_t *out)
+{
+	uint64_t w = load_le64(q), m;
+	unsigned k = leading_digits(w), f = 0;
+	double d;
+
+	if (k == 0 || k == 8 || (*q == '0' && k > 1))
+		return (0);
+	m = digits_value(w, k);
+	if (q[k] == '.') {
+		w = load_le64(q + k + 1);
+		f = leading_digits(w);
+		if (f == 0 || f == 8)
+			return (0);
+		m = m * powers_of_ten[f] + digits_value(w, f);
+	}
+	if (q[k + (f > 0) + f] == 'e' || q[k + (f > 0) + f] == 'E')
+		return (0);
+	d = f > 0 ? (double)m / exact_powers_of_ten[f] : (double)m;
+	*out = value_number(neg ? -d : d);
+	return (k + (f > 0) + f);
+}
+
 size_t
 scan_number(const char *p, const char *end, uint64_t *out)
 {
@@ -207,6 +238,12 @@ scan_number(const char *p, const char *end, uint64_t *out)
 	if (q < end && *q == '-') {
 		neg = 1;
 		q++;
+	}
+	if (end - q >= 18) {
+		size_t quick = quick_number(q, neg, out);
+
+		if (quick > 0)
+			return (quick + (size_t)neg);
 	}
 	if (q == end || (unsigned)(*q - '0') > 9)
 		return (0);
