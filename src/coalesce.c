@@ -211,6 +211,14 @@ heap_down(coalesce *c, size_t pos)
 		}
 		if (!entry_less(c, &c->heap[child], &e))
 			break;
+		/*
+		 * A new top: fresh_top reads its rectangle and entity next,
+		 * which can come in while the entry sinks further.
+		 */
+		if (pos == 0) {
+			__builtin_prefetch(&c->rects[c->heap[child].rect]);
+			__builtin_prefetch(&c->info[c->heap[child].rect]);
+		}
 		heap_place(c, pos, &c->heap[child]);
 		pos = child;
 	}
