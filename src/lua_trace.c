@@ -44,9 +44,8 @@
 typedef struct ltrace {
 	trace *d;
 	size_t charged;		/* its memory, counted against the limit */
-	size_t *at_pos;		/* t:at: each entity's last position */
-	uint64_t at_last;	/* t:at: the last time asked */
-	uint32_t *at_states;	/* t:at: the states found */
+	snapshot_cursor at;	/* t:at: where each entity was found */
+	uint32_t *at_states;	/* t:at: the states found (NULL at first) */
 	int at_busy;		/* t:at is filling at_states */
 } ltrace;
 
@@ -425,9 +424,9 @@ trace_gc(lua_State *L)
 	/* The live server (statemap.serve) may hold it too. */
 	trace_release(t->d);
 	t->d = NULL;	/* lua_trace_check refuses it from now on */
-	free(t->at_pos);
+	if (t->at_states != NULL)
+		snapshot_cursor_free(&t->at);
 	free(t->at_states);
-	t->at_pos = NULL;
 	t->at_states = NULL;
 	runlimit_credit(t->charged);
 	t->charged = 0;
@@ -569,12 +568,10 @@ t_at(lua_State *L)
 	if (into)
 		luaL_checktype(L, 3, LUA_TTABLE);
 	lua_settop(L, 3);
-	if (lt->at_pos == NULL) {
-		size_t bytes = ((size_t)n + 1) * (sizeof (size_t) +
-		    sizeof (uint32_t));
+	if (lt->at_states == NULL) {
+		size_t bytes = ((size_t)n + 1) * sizeof (uint32_t);
 
-		lt->at_pos = xcalloc((size_t)n + 1, sizeof (size_t));
-		lt->at_last = UINT64_MAX;
+		snapshot_cursor_init(&lt->at, d->st);
 		lt->at_states = xcalloc((size_t)n + 1, sizeof (uint32_t));
 		lt->charged += bytes;
 		runlimit_charge(bytes);
@@ -585,8 +582,7 @@ t_at(lua_State *L)
 	 */
 	states = lt->at_busy ? lua_trace_scratch(L, n, sizeof (uint32_t)) :
 	    lt->at_states;
-	have = snapshot_states(d->st, t, &lt->at_last, lt->at_pos,
-	    states);
+	have = snapshot_states(d->st, &lt->at, t, states);
 	push_names(L, 1, d);
 	en = lua_gettop(L) - 1;
 	sn = en + 1;

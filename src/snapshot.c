@@ -1,4 +1,9 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "runlimit.h"
 #include "snapshot.h"
+#include "util.h"
 
 /*
  * The number of times at or before t in times[0..n), searched from
@@ -60,12 +65,169 @@ through_from(const uint64_t *times, size_t n, uint64_t t, size_t p)
 /*
  * A search starts from the last position when the time moved by fewer
  * than this many of the entity's transitions on average; farther, from
- * where the time would fall if its transitions were spread evenly over
- * the store's span (a jump across the trace then costs a few probes
- * near the answer instead of a gallop and a binary search of cold
- * lines, each a miss).
+ * the index, or without one from where the time would fall if its
+ * transitions were spread evenly over the store's span (a jump across
+ * the trace then costs a few probes near the answer instead of a gallop
+ * and a binary search of cold lines, each a miss).
  */
 #define NEAR	32.0
+
+/* Transitions per entity between two times of the index, on average. */
+#define PER_BUCKET	8
+
+/*
+ * A far search (each a few misses) costs about what reading this many
+ * transitions' times in order does when making the index: it is made
+ * once far searches add up to the store's transitions over this.
+ */
+#define FAR_COST	256
+
+/* Entities whose index entries are filled together: a line of them. */
+#define BLOCK	16
+
+struct snapshot_index {
+	uint64_t begin, width;	/* time b is begin + b * width */
+	uint32_t ntimes, nentities;
+	/* first[b * nentities + e]: how many of e's times are before time
+	 * b: where e's search starts for a time in [time b, time b + 1). */
+	uint32_t *first;
+};
+
+snapshot_index *
+snapshot_index_make(const store *s, size_t per_bucket)
+{
+	uint32_t ne = store_nentities(s), e0, e;
+	uint64_t begin = store_begin(s), end = store_end(s), span, total = 0;
+	uint64_t nt;
+	snapshot_index *ix;
+
+	if (end <= begin || ne == 0)
+		return (NULL);
+	span = end - begin;
+	for (e = 0; e < ne; e++) {
+		if (store_count(s, e) > UINT32_MAX)
+			return (NULL);
+		total += store_count(s, e);
+	}
+	nt = total / ((uint64_t)ne * (per_bucket > 0 ? per_bucket : 1));
+	if (nt > span)
+		nt = span;
+	if (nt < 2 || nt > UINT32_MAX || span > UINT64_MAX / 2)
+		return (NULL);
+	ix = xmalloc(sizeof (*ix));
+	ix->begin = begin;
+	ix->ntimes = (uint32_t)nt;
+	ix->nentities = ne;
+	/* One more than span / ntimes, so every time before end has a
+	 * bucket below ntimes. */
+	ix->width = span / nt + 1;
+	ix->first = xmalloc((size_t)nt * ne * sizeof (uint32_t));
+	for (e0 = 0; e0 < ne; e0 += BLOCK) {
+		uint32_t eend = ne - e0 < BLOCK ? ne : e0 + BLOCK, b;
+		size_t at[BLOCK] = { 0 };
+
+		for (b = 0; b < ix->ntimes; b++) {
+			uint64_t bound = begin + b * ix->width;
+			uint32_t *row = ix->first + (size_t)b * ne;
+
+			for (e = e0; e < eend; e++) {
+				const uint64_t *times = store_times(s, e);
+				size_t n = store_count(s, e), j = at[e - e0];
+
+				while (j < n && times[j] < bound)
+					j++;
+				at[e - e0] = j;
+				row[e] = (uint32_t)j;
+			}
+		}
+	}
+	return (ix);
+}
+
+/* The index's row for t: its entities' positions at its last time <= t. */
+static inline const uint32_t *
+index_row(const snapshot_index *ix, uint64_t t)
+{
+	return (ix->first + (size_t)((t - ix->begin) / ix->width) *
+	    ix->nentities);
+}
+
+size_t
+snapshot_index_start(const snapshot_index *ix, uint32_t e, uint64_t t)
+{
+	return (index_row(ix, t)[e]);
+}
+
+size_t
+snapshot_index_bytes(const snapshot_index *ix)
+{
+	return (ix == NULL ? 0 : sizeof (*ix) +
+	    (size_t)ix->ntimes * ix->nentities * sizeof (uint32_t));
+}
+
+void
+snapshot_index_free(snapshot_index *ix)
+{
+	if (ix == NULL)
+		return;
+	free(ix->first);
+	free(ix);
+}
+
+void
+snapshot_cursor_init(snapshot_cursor *c, const store *s)
+{
+	memset(c, 0, sizeof (*c));
+	c->last = UINT64_MAX;
+	c->nentities = store_nentities(s);
+	c->pos = xcalloc((size_t)c->nentities + 1, sizeof (size_t));
+	c->charged = ((size_t)c->nentities + 1) * sizeof (size_t);
+	runlimit_charge(c->charged);
+}
+
+void
+snapshot_cursor_free(snapshot_cursor *c)
+{
+	free(c->pos);
+	snapshot_index_free(c->index);
+	runlimit_credit(c->charged);
+	memset(c, 0, sizeof (*c));
+}
+
+/*
+ * Makes the cursor's index, if far searches have added up to its cost
+ * and the memory limit has room for it; an estimate of its size is
+ * checked first, so a trace too large for the limit never reads its
+ * columns for it.
+ */
+static void
+consider_index(const store *s, snapshot_cursor *c)
+{
+	const char *why;
+	uint64_t total = store_total(s);
+	size_t bytes;
+
+	if (c->index != NULL || c->no_index ||
+	    c->far_work < total / FAR_COST)
+		return;
+	bytes = (size_t)(total / PER_BUCKET) * sizeof (uint32_t);
+	if (runlimit_check(bytes, &why) != 0) {
+		/* Interrupted or timed out: the caller hears of it.  Out
+		 * of memory: far searches go on without it. */
+		if (!runlimit_interrupted() && !runlimit_expired())
+			c->no_index = 1;
+		c->far_work = 0;
+		return;
+	}
+	c->index = snapshot_index_make(s, PER_BUCKET);
+	if (c->index == NULL) {
+		c->no_index = 1;
+		return;
+	}
+	bytes = snapshot_index_bytes(c->index);
+	c->charged += bytes;
+	runlimit_charge(bytes);
+}
 
 typedef struct column {
 	const uint64_t *times;
@@ -73,25 +235,37 @@ typedef struct column {
 	size_t n, start;
 } column;
 
+/* How a call's searches start: the time, and how far it moved. */
+typedef struct plan {
+	double moved, at;
+	const uint32_t *row;	/* the index's row for the time, or NULL */
+	uint64_t far;		/* searches that did not start at pos */
+} plan;
+
 /*
  * Looks up entity e's column, where its search starts, and asks for the
  * lines the search reads first.
  */
 static inline void
-prefetch_entity(const store *s, uint32_t e, const size_t *pos, double moved,
-    double at, column *c)
+prefetch_entity(const store *s, uint32_t e, const size_t *pos, plan *pl,
+    column *c)
 {
 	size_t p;
+	double moved;
 
 	c->n = store_count(s, e);
 	if (c->n == 0)
 		return;
 	c->times = store_times(s, e);
 	c->states = store_states(s, e);
-	if (moved * (double)c->n < NEAR)
+	moved = pl->moved * (double)c->n;
+	if (moved < (pl->row != NULL ? PER_BUCKET : NEAR)) {
 		p = pos[e];
-	else
-		p = (size_t)(at * (double)c->n);
+	} else {
+		pl->far++;
+		p = pl->row != NULL ? pl->row[e] :
+		    (size_t)(pl->at * (double)c->n);
+	}
 	p = p < c->n ? p : c->n - 1;
 	c->start = p;
 	__builtin_prefetch(c->times + p);
@@ -100,13 +274,15 @@ prefetch_entity(const store *s, uint32_t e, const size_t *pos, double moved,
 }
 
 uint32_t
-snapshot_states(const store *s, uint64_t t, uint64_t *last, size_t *pos,
+snapshot_states(const store *s, snapshot_cursor *c, uint64_t t,
     uint32_t *states)
 {
 	uint32_t ne = store_nentities(s), e, have = 0;
 	uint64_t begin = store_begin(s), end = store_end(s);
-	double span, moved, at;
+	size_t *pos = c->pos;
+	double span;
 	column ring[AHEAD];
+	plan pl;
 
 	if (t < begin || t >= end) {
 		for (e = 0; e < ne; e++)
@@ -116,32 +292,38 @@ snapshot_states(const store *s, uint64_t t, uint64_t *last, size_t *pos,
 	/* As fractions of the span: how far t is from the last time asked
 	 * (all of it if none was), and where t is. */
 	span = (double)(end - begin);
-	moved = *last == UINT64_MAX ? 1.0 :
-	    (double)(t > *last ? t - *last : *last - t) / span;
-	at = (double)(t - begin) / span;
-	*last = t;
+	pl.moved = c->last == UINT64_MAX ? 1.0 :
+	    (double)(t > c->last ? t - c->last : c->last - t) / span;
+	pl.at = (double)(t - begin) / span;
+	pl.far = 0;
+	pl.row = NULL;
+	if (c->index != NULL)
+		pl.row = index_row(c->index, t);
+	c->last = t;
 	for (e = 0; e < ne && e < AHEAD; e++)
-		prefetch_entity(s, e, pos, moved, at, &ring[e]);
+		prefetch_entity(s, e, pos, &pl, &ring[e]);
 	for (e = 0; e < ne; e++) {
-		column c = ring[e % AHEAD];
+		column col = ring[e % AHEAD];
 		size_t k;
 
 		if (e + AHEAD < ne)
-			prefetch_entity(s, e + AHEAD, pos, moved, at,
+			prefetch_entity(s, e + AHEAD, pos, &pl,
 			    &ring[e % AHEAD]);
 		states[e] = STORE_NONE;
-		if (c.n == 0)
+		if (col.n == 0)
 			continue;
-		k = through_from(c.times, c.n, t, c.start);
+		k = through_from(col.times, col.n, t, col.start);
 		if (k == 0)
 			continue;
 		pos[e] = k - 1;
 		/* Its interval ends at the next time, or at the end: past t
 		 * unless the times are out of order. */
-		if (k < c.n && c.times[k] <= t)
+		if (k < col.n && col.times[k] <= t)
 			continue;
-		states[e] = c.states[k - 1];
+		states[e] = col.states[k - 1];
 		have++;
 	}
+	c->far_work += pl.far;
+	consider_index(s, c);
 	return (have);
 }

@@ -88,6 +88,12 @@ local function probe_times(t)
 	local span = t.finish - t.begin
 	for i = 0, 20 do times[#times + 1] = t.begin + (span * ((i * 7) % 21)) // 20 end
 	for i = 10, 0, -1 do times[#times + 1] = t.begin + (span * i) // 10 end
+	-- Random jumps, enough for t:at to make its index and use it.
+	local r = 7
+	for _ = 1, 300 do
+		r = (r * 1103515245 + 12345) % 2147483648
+		times[#times + 1] = t.begin + span * r // 2147483648
+	end
 	return times
 end
 

@@ -1,14 +1,17 @@
 /*
  * Tests for snapshot_states (src/snapshot.c): whatever positions and
- * last time it starts from, it must give what store_states_at gives, on
- * columns of every shape (even, bunched at one end, runs of equal times,
- * one transition, none) and views of them (store_view), for times
- * stepping forward and back, jumping across the trace, at transition
- * times exactly, and outside the bounds.
+ * last time it starts from, with or without an index of any spacing, it
+ * must give what store_states_at gives, on columns of every shape (even,
+ * bunched at one end, runs of equal times, one transition, none) and
+ * views of them (store_view), for times stepping forward and back,
+ * jumping across the trace, at transition times exactly, and outside
+ * the bounds.  The index is made once far jumps add up, and not when
+ * the memory limit has no room for it.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "runlimit.h"
 #include "snapshot.h"
 #include "store.h"
 #include "unit.h"
@@ -69,16 +72,62 @@ pick(uint64_t last, uint64_t begin, uint64_t end)
 	}
 }
 
+/*
+ * per_bucket: 0 for the cursor's own choice of whether to make an
+ * index, else one made at once with that spacing.
+ */
 static void
-check_store(const char *name, const store *s, uint64_t begin, uint64_t end)
+check_store(const char *name, const store *s, uint64_t begin, uint64_t end,
+    size_t per_bucket)
 {
 	uint32_t n = store_nentities(s), want[NENT + 1], got[NENT + 1], e;
-	size_t pos[NENT + 1];
-	uint64_t last = UINT64_MAX, t = begin;
+	snapshot_cursor c;
+	size_t *pos;
+	uint64_t t = begin;
 	int i, bad = 0, haves = 1;
-	char label[128];
+	char label[160];
 
-	memset(pos, 0, sizeof (pos));
+	snapshot_cursor_init(&c, s);
+	pos = c.pos;
+	if (per_bucket > 0) {
+		c.index = snapshot_index_make(s, per_bucket);
+		snprintf(label, sizeof (label), "%s, index every %zu: made",
+		    name, per_bucket);
+		CHECK(label, c.index != NULL);
+	}
+	/* The index's starts: at or before the answer, after every time
+	 * some index time before t cuts off, and near the answer on
+	 * average for the evenly spaced entity 0. */
+	if (c.index != NULL) {
+		uint64_t dist = 0, probes = 0;
+		int starts_ok = 1;
+
+		for (i = 0; i < 2000; i++) {
+			uint64_t u = begin + below(end - begin);
+
+			for (e = 0; e < n; e++) {
+				const uint64_t *times = store_times(s, e);
+				size_t cnt = store_count(s, e), k, st;
+
+				st = snapshot_index_start(c.index, e, u);
+				k = store_count_through(times, cnt, u);
+				if (st > k || (st > 0 && times[st - 1] > u))
+					starts_ok = 0;
+				if (e == 0) {
+					dist += k - st;
+					probes++;
+				}
+			}
+		}
+		snprintf(label, sizeof (label), "%s, index every %zu: starts "
+		    "at or before the answer", name, per_bucket);
+		CHECK(label, starts_ok);
+		snprintf(label, sizeof (label), "%s, index every %zu: starts "
+		    "near the answer", name, per_bucket);
+		UNIT_REPORT(dist <= probes * per_bucket * 2, label,
+		    "%.1f transitions from it on average",
+		    (double)dist / (double)probes);
+	}
 	for (i = 0; i < 20000 && !bad; i++) {
 		uint32_t have, count = 0;
 
@@ -89,7 +138,7 @@ check_store(const char *name, const store *s, uint64_t begin, uint64_t end)
 			for (e = 0; e < n; e++)
 				pos[e] = (size_t)below(1u << 20);
 		store_states_at(s, t, want);
-		have = snapshot_states(s, t, &last, pos, got);
+		have = snapshot_states(s, &c, t, got);
 		for (e = 0; e < n; e++) {
 			if (got[e] != want[e]) {
 				bad = 1;
@@ -100,12 +149,46 @@ check_store(const char *name, const store *s, uint64_t begin, uint64_t end)
 		}
 		haves &= have == count;
 	}
-	snprintf(label, sizeof (label), "%s: states as store_states_at",
-	    name);
+	snprintf(label, sizeof (label), "%s, index every %zu: states as "
+	    "store_states_at", name, per_bucket);
 	CHECK(label, !bad);
-	snprintf(label, sizeof (label), "%s: the count of entities with one",
-	    name);
+	snprintf(label, sizeof (label), "%s, index every %zu: the count of "
+	    "entities with one", name, per_bucket);
 	CHECK(label, haves);
+	snapshot_cursor_free(&c);
+}
+
+static void
+check_spacings(const char *name, const store *s, uint64_t begin,
+    uint64_t end)
+{
+	static const size_t spacings[] = { 0, 1, 3, 8, 100 };
+	size_t i;
+
+	for (i = 0; i < sizeof (spacings) / sizeof (spacings[0]); i++) {
+		/* Fewer than two times for an index: none is made. */
+		if (spacings[i] > 0 && (store_total(s) / spacings[i] /
+		    store_nentities(s) < 2 || end - begin < 2))
+			continue;
+		check_store(name, s, begin, end, spacings[i]);
+	}
+}
+
+/* Far jumps only: how many calls until the cursor has its index. */
+static int
+calls_to_index(const store *s)
+{
+	snapshot_cursor c;
+	uint32_t got[NENT + 1];
+	int i;
+
+	snapshot_cursor_init(&c, s);
+	for (i = 1; i <= 100000 && c.index == NULL && !c.no_index; i++)
+		snapshot_states(s, &c, store_begin(s) + (i % 2 ? 10 :
+		    (store_end(s) - store_begin(s)) - 10), got);
+	i = c.index != NULL ? i - 1 : -1;
+	snapshot_cursor_free(&c);
+	return (i);
 }
 
 int
@@ -115,17 +198,39 @@ main(void)
 
 	CHECK("snapshot: the store has its entities",
 	    store_nentities(s) == NENT + 1);
-	check_store("snapshot: whole store", s, 100, 1000100);
+	check_spacings("snapshot: whole store", s, 100, 1000100);
 	v = store_view(s, 250000, 800000);
-	check_store("snapshot: a view", v, 250000, 800000);
+	check_spacings("snapshot: a view", v, 250000, 800000);
 	vv = store_view(v, 500000, 500001);
-	check_store("snapshot: a view of a view, 1 ns", vv, 500000, 500001);
+	check_spacings("snapshot: a view of a view, 1 ns", vv, 500000,
+	    500001);
+	CHECK("snapshot: no index of a view of 1 ns",
+	    snapshot_index_make(vv, 1) == NULL);
 	store_free(vv);
 	store_free(v);
 	v = store_view(s, 100000, 100000 + 1000);
-	check_store("snapshot: a view between transitions", v, 100000,
+	check_spacings("snapshot: a view between transitions", v, 100000,
 	    101000);
 	store_free(v);
+	{
+		int calls = calls_to_index(s), want;
+		uint64_t far = 0;
+		uint32_t e;
+
+		/* A jump across the trace is far for the entities with 32
+		 * transitions or more; the index is made once those far
+		 * searches reach a 256th of the transitions. */
+		for (e = 0; e < store_nentities(s); e++)
+			far += store_count(s, e) >= 32;
+		want = (int)((store_total(s) / 256 + far - 1) / far);
+		UNIT_REPORT(calls == want,
+		    "snapshot: the index is made once far jumps add up",
+		    "after %d calls, want %d", calls, want);
+		runlimit_set(0, 1024);
+		CHECK("snapshot: no index when the memory limit has no room",
+		    calls_to_index(s) == -1);
+		runlimit_set(0, 0);
+	}
 	store_free(s);
 	return (unit_exit());
 }
