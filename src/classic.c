@@ -7,6 +7,7 @@
 
 #include "batchq.h"
 #include "coalesce.h"
+#include "depthrows.h"
 #include "detail.h"
 #include "duration.h"
 #include "error.h"
@@ -19,6 +20,7 @@
 #include "threads.h"
 #include "trace.h"
 #include "util.h"
+#include "valuerects.h"
 
 /*
  * What the coalescer's thread keeps of nested entities: the classic
@@ -36,6 +38,8 @@ typedef struct frames {
 
 typedef struct feed {
 	coalesce *co;
+	valuerects *values;	/* value entities */
+	depthrows *depths;	/* nested entities' depth rows */
 	frames *stacks;		/* per entity, once one is nested */
 	size_t nstacks;
 } feed;
@@ -61,9 +65,11 @@ typedef struct file_ctx {
  * A datum as the coalescer takes it.  Parsing (and numbering tags, which
  * must follow file order) happens on the reading thread; the coalescer
  * runs on another, fed in file order, so the result is the same.  op is
- * PLAIN but for data of nested entities (1 + their ingest_op).
+ * PLAIN but for data of nested entities (1 + their ingest_op) and
+ * values (VALUE, the 64 bits of the value in state and tag, so that the
+ * plain datum stays as small as it was).
  */
-enum { PLAIN = 0 };
+enum { PLAIN = 0, VALUE = 1 + INGEST_POP + 1 };
 
 typedef struct pending {
 	uint64_t time;
@@ -90,20 +96,29 @@ nested_datum(feed *fd, const pending *p)
 	switch (p->op - 1) {
 	case INGEST_SET:
 		st->n = 0;
+		depthrows_set(fd->depths, p->entity, p->time, state, tag);
 		break;
-	case INGEST_PUSH:
+	case INGEST_PUSH: {
+		uint64_t since;
+
 		grow_array(&st->f, &st->cap, st->n + 1, sizeof (frame));
 		if (!coalesce_current(fd->co, p->entity, &st->f[st->n].state,
-		    &st->f[st->n].tag))
+		    &st->f[st->n].tag) ||
+		    !coalesce_current_since(fd->co, p->entity, &since))
 			return;		/* never: records checked it */
+		depthrows_begin(fd->depths, p->entity, since,
+		    st->f[st->n].state, st->f[st->n].tag);
+		depthrows_push(fd->depths, p->entity, p->time, state, tag);
 		st->n++;
 		break;
+	}
 	default:
 		if (st->n == 0)
 			return;		/* never: records checked it */
 		st->n--;
 		state = st->f[st->n].state;
 		tag = st->f[st->n].tag;
+		depthrows_pop(fd->depths, p->entity, p->time);
 		break;
 	}
 	coalesce_datum(fd->co, p->entity, p->time, state, tag);
@@ -120,6 +135,9 @@ coalesce_batch(void *ctx, const void *items, size_t n)
 		if (p[i].op == PLAIN)
 			coalesce_datum(fd->co, p[i].entity, p[i].time,
 			    p[i].state, p[i].tag);
+		else if (p[i].op == VALUE)
+			valuerects_datum(fd->values, p[i].entity, p[i].time,
+			    (sm_value)p[i].tag << 32 | p[i].state);
 		else
 			nested_datum(fd, &p[i]);
 	}
@@ -153,6 +171,12 @@ make_coalescer(file_ctx *fc, const catalog *cat)
 	fc->map->co = coalesce_new(cat->nstates, fc->opts->coalesce, fc->begin,
 	    fc->end);
 	fc->fd.co = fc->map->co;
+	fc->map->values = valuerects_new(fc->opts->coalesce, fc->begin,
+	    fc->end);
+	fc->fd.values = fc->map->values;
+	fc->map->depths = depthrows_new(cat->nstates, fc->opts->coalesce,
+	    fc->begin, fc->end);
+	fc->fd.depths = fc->map->depths;
 	fc->q = batchq_new(sizeof (pending), threads_count(), coalesce_batch,
 	    &fc->fd);
 }
@@ -197,6 +221,26 @@ on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 	    (uint8_t)(1 + op));
 }
 
+/* A value: the coalescer of values takes it (valuerects.h). */
+static void
+on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
+    sm_value value)
+{
+	file_ctx *fc = ctx;
+	pending *p;
+
+	if (fc->map->co == NULL)
+		make_coalescer(fc, cat);
+	if (!coalesce_in_bounds(fc->map->co, time))
+		return;
+	p = batchq_slot(fc->q);
+	p->time = time;
+	p->entity = entity;
+	p->state = (uint32_t)value;
+	p->tag = (uint32_t)(value >> 32);
+	p->op = VALUE;
+}
+
 static const char *
 base_name(const char *path)
 {
@@ -211,7 +255,7 @@ static int
 read_file(file_ctx *fc, const char *path, sm_error *err)
 {
 	ingest_options io = { fc->opts->ignore_tags, fc->opts->filter, NULL,
-	    NULL, on_nested, NULL };
+	    NULL, on_nested, on_value };
 	smap *m = fc->map;
 
 	int rv;
@@ -228,6 +272,8 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 	batchq_free(fc->q);
 	fc->q = NULL;
 	coalesce_finish(m->co, m->cat->last_time);
+	valuerects_finish(m->values, m->cat->last_time);
+	depthrows_finish(m->depths, m->cat->last_time);
 	m->begin = fc->begin;
 	m->end = coalesce_end(m->co);
 	m->end_bound = fc->end;
@@ -244,7 +290,20 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 	}
 	fprintf(stderr, "%s: %" PRIu64 " records processed, %" PRIu64
 	    " rectangles\n", base_name(path), m->cat->nrecords,
-	    coalesce_size(m->co));
+	    coalesce_size(m->co) + valuerects_size(m->values));
+	return (0);
+}
+
+/* Whether a statemap shows a value entity or a nested one. */
+static int
+has_kinds(const smap *m)
+{
+	uint32_t k;
+
+	for (k = 0; k < m->nentities; k++)
+		if (valuerects_seen(m->values, m->order[k]) ||
+		    depthrows_ndepths(m->depths, m->order[k]) > 0)
+			return (1);
 	return (0);
 }
 
@@ -265,6 +324,14 @@ make_detail(const classic_options *o, const smap *maps, size_t n,
 
 	if (o->detail == 0)
 		return (NULL);
+	/*
+	 * The windows come from the stores' plain states: value entities
+	 * and depth rows have none there yet, so a trace with them has no
+	 * windows (and no claim that all is exact).
+	 */
+	for (i = 0; i < n; i++)
+		if (has_kinds(&maps[i]))
+			return (NULL);
 	if (!detail_merged(maps, n)) {
 		so->detail_exact = 1;
 		return (NULL);

@@ -787,3 +787,12 @@ coalesce_state_time(const coalesce *c, uint32_t entity, uint32_t state)
 		total += states_of(c, r)[state];
 	return (total);
 }
+
+int
+coalesce_current_since(const coalesce *c, uint32_t entity, uint64_t *time)
+{
+	if (entity >= c->nents || !c->ents[entity].has_state)
+		return (0);
+	*time = c->ents[entity].start;
+	return (1);
+}

@@ -135,6 +135,10 @@ void coalesce_get(const coalesce *c, uint32_t rect, coalesce_rect *out);
 int coalesce_current(const coalesce *c, uint32_t entity, uint32_t *state,
     uint32_t *tag);
 
+/* The time of an entity's last datum (as coalesce_current; 0: none). */
+int coalesce_current_since(const coalesce *c, uint32_t entity,
+    uint64_t *time);
+
 /* Total time of an entity's rectangles in one state. */
 uint64_t coalesce_state_time(const coalesce *c, uint32_t entity,
     uint32_t state);

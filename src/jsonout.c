@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "kindjson.h"
 #include "util.h"
 
 static void
@@ -212,6 +213,10 @@ write_entity(FILE *out, const smap *m, const jsonout_names *names,
 	const catalog *cat = m->cat;
 	int n = 0;
 
+	/* Value and nested entities (kindjson.h): plain ones are as ever. */
+	if ((m->values != NULL || m->depths != NULL) &&
+	    kindjson_entity(out, m, names, e, first, ids, times))
+		return;
 	jsonout_entity_open(out, cat, e, first);
 	if (m->co != NULL) {
 		uint32_t r;

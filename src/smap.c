@@ -4,16 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "depthrows.h"
 #include "merge.h"
 #include "natural.h"
 #include "runlimit.h"
 #include "util.h"
+#include "valuerects.h"
 
 void
 smap_free(smap *m)
 {
 	catalog_free(m->cat);
 	coalesce_free(m->co);
+	valuerects_free(m->values);
+	depthrows_free(m->depths);
 	free(m->order);
 	memset(m, 0, sizeof (*m));
 }
@@ -133,7 +137,8 @@ smap_sort(smap *m, const char *state, sm_error *err)
 	for (i = 0; i < all; i++) {
 		/* Shown: entities with data in bounds, or a description. */
 		shown[i] = m->cat->descriptions[i] != NULL ||
-		    (m->co != NULL && coalesce_seen(m->co, i));
+		    (m->co != NULL && coalesce_seen(m->co, i)) ||
+		    valuerects_seen(m->values, i);
 		if (shown[i] && time != NULL && m->co != NULL)
 			time[i] = coalesce_state_time(m->co, i, (uint32_t)s);
 	}

@@ -27,6 +27,12 @@ typedef struct smap {
 	uint32_t *order;	/* entity ids in display order */
 	uint32_t nentities;
 	const char *stopped;	/* smap_from_trace gave up: why (runlimit.h) */
+	/*
+	 * The classic command's value entities and nested entities' depth
+	 * rows (valuerects.h, depthrows.h); NULL elsewhere.
+	 */
+	struct valuerects *values;
+	struct depthrows *depths;
 } smap;
 
 void smap_free(smap *m);

@@ -10,6 +10,7 @@
 #include "label.h"
 #include "utf8.h"
 #include "util.h"
+#include "valuesvg.h"
 #include "viewer.h"
 
 /* Layout, in pixels. */
@@ -417,6 +418,10 @@ write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
 	fprintf(out, "<g id=\"statemap-%zu-entity-%u\">", id, e);
 	write_entity_title(out, m, e);
 	fputc('\n', out);
+	/* A value entity's step graph (valuesvg.h). */
+	if (m->values != NULL && valuesvg_strip(out, m, e, y, span,
+	    opts->strip_width, opts->strip_height))
+		goto done;
 	if (m->co == NULL)
 		goto done;
 	for (r = coalesce_first(m->co, e); r != COALESCE_NONE;
@@ -693,6 +698,8 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			fprintf(out, "<rect class=\"statemap-border\" x=\"%d\" "
 			    "y=\"%u\" width=\"%u\" height=\"%u\" />\n",
 			    LEGEND_WIDTH, y, width, h);
+			valuesvg_ranges(out, m, i, LEGEND_WIDTH + width, y,
+			    opts->strip_height);
 			write_labels(out, m, i, LEGEND_WIDTH + width +
 			    LABEL_PAD, y, opts, column, labels);
 			y += h + STACK_GAP;

@@ -163,7 +163,7 @@
 					r.n = c[j];
 			});
 			m.rows.push({ map: m, k: k, name: e.name, description: e.description,
-			    rects: e.rects });
+			    rects: e.rects, kind: e.kind, depths: e.depths });
 			m.byName.set(e.name, k);
 		});
 		svg.setAttribute('preserveAspectRatio', 'none');
@@ -180,6 +180,76 @@
 	const origHeight = root.viewBox.baseVal.height;
 	const allRows = [];
 	maps.forEach(function (m) { m.rows.forEach(function (r) { allRows.push(r); }); });
+
+	/*
+	 * ---- groups: entities whose names are paths, under their parent ----
+	 *
+	 * In a statemap whose entity names hold a '/', each parent path (a
+	 * name up to its last '/': the process of "proc/12/thread/3" is
+	 * "proc/12/thread") gets a header in the names column, its members
+	 * under it in their order, the group where its first member is.  A
+	 * click on a header folds its group (the members' rows hide and the
+	 * rows below move up) or unfolds it.  Rows are slots of the
+	 * statemap's height shared with the headers, so nothing else on the
+	 * page moves; a statemap without paths has one slot per entity, as
+	 * it always had.  row.slot is a row's slot, -1 when folded away.
+	 */
+	function parentOf(name) {
+		const i = typeof name === 'string' ? name.lastIndexOf('/') : -1;
+		return i > 0 ? name.slice(0, i) : null;
+	}
+
+	function layoutRows(m) {
+		const members = new Map(), placed = new Set();
+		m.rows.forEach(function (r) {
+			if (r.group === null)
+				return;
+			if (!members.has(r.group))
+				members.set(r.group, []);
+			members.get(r.group).push(r);
+		});
+		m.bySlot = [];
+		m.heads = [];
+		m.rows.forEach(function (r) {
+			if (r.group === null) {
+				r.slot = m.bySlot.length;
+				m.bySlot.push(r);
+				return;
+			}
+			if (placed.has(r.group))
+				return;
+			placed.add(r.group);
+			const head = { group: r.group, slot: m.bySlot.length, n: members.get(r.group).length,
+			    open: !m.folded.has(r.group) };
+			m.heads.push(head);
+			m.bySlot.push(head);
+			members.get(r.group).forEach(function (x) {
+				x.slot = head.open ? m.bySlot.length : -1;
+				if (head.open)
+					m.bySlot.push(x);
+			});
+		});
+	}
+
+	maps.forEach(function (m) {
+		m.h0 = m.stripH;
+		m.folded = new Set();
+		m.heads = [];
+		m.rows.forEach(function (r, k) {
+			r.slot = k;
+			r.group = parentOf(r.name);
+		});
+		m.grouped = m.rows.some(function (r) { return r.group !== null; });
+		m.bySlot = m.rows.slice();
+		m.nslots = m.rows.length;
+		if (!m.grouped)
+			return;
+		m.nslots = m.rows.length + new Set(m.rows.map(function (r) { return r.group; }).filter(function (g) {
+			return g !== null;
+		})).size;
+		m.stripH = m.h / m.nslots;
+		layoutRows(m);
+	});
 
 	/* Index of the last rectangle starting at or before t, or -1. */
 	function lastStartingBy(rs, t) {
@@ -498,6 +568,14 @@
 				col++;
 				row = 0;
 			}
+			if (ln.rows) {
+				/* A drawing (depth rows): several lines high. */
+				ln.t.setAttribute('transform', 'translate(' + (PAD + col * COLUMN + ln.indent) +
+				    ',' + (PAD + row * LINE) + ')');
+				row += ln.rows;
+				rows = Math.max(rows, row);
+				return;
+			}
 			ln.t.setAttribute('x', PAD + col * COLUMN + ln.indent);
 			ln.t.setAttribute('y', PAD + 11 + row * LINE);
 			rows = Math.max(rows, ++row);
@@ -589,8 +667,8 @@
 			    'statemap-timebar-label');
 			t.setAttribute('text-anchor', 'middle');
 		});
-		if (selRow) {
-			selBox.setAttribute('y', selRow.map.y + selRow.k * selRow.map.stripH);
+		if (selRow && selRow.slot >= 0) {
+			selBox.setAttribute('y', selRow.map.y + selRow.slot * selRow.map.stripH);
 			selBox.setAttribute('height', selRow.map.stripH);
 			selBox.setAttribute('visibility', 'visible');
 		} else {
@@ -691,7 +769,7 @@
 
 	/* The tags of a rectangle, each value a control. */
 	function tagLines(m, rect) {
-		const ids = Object.keys(rect.tags);
+		const ids = Object.keys(rect.tags || {});
 		if (ids.length === 0)
 			return;
 		section();
@@ -732,6 +810,12 @@
 			return;
 		}
 		const rect = row.rects[i];
+		if (row.kind === 'values') {
+			valueRectLines(m, rect);
+			return;
+		}
+		if (row.kind === 'nested')
+			stackLines(row, own);
 		const names = Object.keys(rect.states);
 		if (names.length === 1) {
 			line('state: ' + names[0], 'statemap-panel-state');
@@ -749,6 +833,121 @@
 		if (rect.n > 1)
 			line('merged: ' + rect.n + ' transitions', 'statemap-panel-small', 10);
 		tagLines(m, rect);
+		if (row.kind === 'nested')
+			depthLines(row);
+	}
+
+	/* ---- value entities and nested entities' depth rows ---- */
+
+	/* The colour of a rectangle of a value entity, as src/valuesvg.c draws it. */
+	function valueRgb(r) {
+		if (typeof r.min === 'number')
+			return r.min === r.max ? [0x3b, 0x6f, 0xb6] : [0x86, 0xa9, 0xda];
+		const ss = Object.keys(r.strings || {});
+		if (ss.length === 0)
+			return [235, 235, 235];
+		ss.sort(function (a, b) { return r.strings[b] - r.strings[a]; });
+		return stringRgb(ss[0]);
+	}
+
+	/* FNV-1a over the string's UTF-8 bytes, its hue from that (valuesvg.c). */
+	function stringRgb(s) {
+		const bytes = new TextEncoder().encode(s);
+		let h = 2166136261;
+		for (const b of bytes)
+			h = Math.imul(h ^ b, 16777619) >>> 0;
+		const hue = (h % 360) / 60, c = 0.55, x = c * (1 - Math.abs(hue % 2 - 1));
+		const rgb = [[c, x, 0], [x, c, 0], [0, c, x], [0, x, c], [x, 0, c], [c, 0, x]][Math.min(5, Math.floor(hue))];
+		return rgb.map(function (v) { return Math.floor((v + 0.3) * 255); });
+	}
+
+	/*
+	 * The clicked rectangle of a value entity: its value, or for a merged
+	 * one its min, max and time-weighted mean, and the time per string.
+	 */
+	function valueRectLines(m, rect) {
+		const ss = Object.keys(rect.strings || {});
+		const num = typeof rect.min === 'number';
+		if (num && rect.min === rect.max && ss.length === 0) {
+			line('value: ' + rect.min, 'statemap-panel-state statemap-panel-valueat');
+		} else if (!num && ss.length === 1 && rect.strings[ss[0]] === rect.duration) {
+			line('value: "' + ss[0] + '"', 'statemap-panel-state statemap-panel-valueat');
+		} else if (!num && ss.length === 0) {
+			line('no value (null)', 'statemap-panel-state statemap-panel-valueat');
+		} else {
+			line('merged values:', 'statemap-panel-state');
+			if (num)
+				line('min ' + rect.min + ', max ' + rect.max + ', mean ' + rect.mean,
+				    'statemap-panel-blend statemap-panel-valueat', 10);
+			ss.sort(function (a, b) { return rect.strings[b] - rect.strings[a]; });
+			ss.slice(0, 12).forEach(function (s) {
+				line('"' + s + '" ' + (100 * rect.strings[s] / rect.duration).toFixed(1) + '% (' +
+				    fmt(rect.strings[s]) + ')', 'statemap-panel-blend', 10);
+			});
+		}
+		line('from ' + fmtAt(rect.start - m.json.begin) + ' to ' +
+		    fmtAt(rect.start + rect.duration - m.json.begin) + ' (' + fmt(rect.duration) + ')',
+		    'statemap-panel-rect');
+	}
+
+	/* The stack of a nested entity at own time t, bottom first, from its depth rows. */
+	function stackLines(row, t) {
+		const names = [];
+		(row.depths || []).forEach(function (rs) {
+			const i = lastStartingBy(rs, t);
+			if (i >= 0 && t < rs[i].start + rs[i].duration && mainState(rs[i]) !== null)
+				names.push(mainState(rs[i]));
+		});
+		if (names.length > 1)
+			line('stack: ' + names.join(' › '), 'statemap-panel-small statemap-panel-stack', 10);
+	}
+
+	/* Nested entities whose depth rows the panel shows. */
+	const expanded = new Set();
+	const DEPTH_W = PANEL_WIDTH - 12 - 2 * PAD - 10 - 24;
+
+	/*
+	 * The control that expands a nested entity into one row per depth of
+	 * its stack (a flame chart over the view, bottom first), and the rows.
+	 */
+	function depthLines(row) {
+		if (!Array.isArray(row.depths) || row.depths.length === 0)
+			return;
+		const open = expanded.has(row);
+		line([{ text: (open ? '▾ hide ' : '▸ show ') + row.depths.length + ' depth rows',
+		    cls: 'statemap-panel-value statemap-depth-toggle', click: function () {
+			if (open)
+				expanded.delete(row);
+			else
+				expanded.add(row);
+			drawPanel();
+		} }], 'statemap-panel-small', 10);
+		if (!open)
+			return;
+		const m = row.map, g = el('g', { class: 'statemap-depth-rows' }, panel);
+		const lo = m.json.begin + view.t0, sc = DEPTH_W / view.w;
+		row.depths.forEach(function (rs, d) {
+			const y = d * LINE;
+			const label = text(g, 20, y + 10, String(d + 1), 'statemap-panel-small');
+			label.setAttribute('text-anchor', 'end');
+			el('rect', { x: 24, y: y + 1, width: DEPTH_W, height: LINE - 3,
+			    fill: 'url(#statemap-nodata)', class: 'statemap-depth-bg' }, g);
+			const strip = el('g', { class: 'statemap-depth-row', 'data-depth': d + 1 }, g);
+			for (let i = firstFrom(rs, lo); i < rs.length && rs[i].start < lo + view.w; i++) {
+				const r = rs[i];
+				const x0 = Math.max(0, (r.start - lo) * sc);
+				const x1 = Math.min(DEPTH_W, (r.start + r.duration - lo) * sc);
+				if (x1 <= x0)
+					continue;
+				const c = rgbOf(m, r);
+				const e = el('rect', { x: 24 + x0, y: y + 1, width: Math.max(x1 - x0, 0.5), height: LINE - 3,
+				    fill: 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')' }, strip);
+				el('title', {}, e).textContent = 'depth ' + (d + 1) + ': ' + mainState(r) + ', ' +
+				    fmtAt(r.start - m.json.begin) + ' to ' + fmtAt(r.start + r.duration - m.json.begin);
+			}
+		});
+		panelLines.push({ t: g, indent: 10, section: newSection, rows: row.depths.length });
+		newSection = false;
 	}
 
 	function eventText(ev, m) {
@@ -1177,7 +1376,7 @@
 		}
 		if (stateSel && m.legend === stateSel.legend) {
 			for (const n of stateSel.names) {
-				if (r.states[n] > 0)
+				if (r.states && r.states[n] > 0)
 					return 1;
 			}
 			return 0.15;
@@ -1278,7 +1477,10 @@
 	 * (the data block's, or an answer's), replacing any before; the
 	 * selected event stays selected if it is among them.
 	 */
+	let eventDocs = null;	/* what buildEvents last drew, for a refold */
+
 	function buildEvents(docs) {
+		eventDocs = docs;
 		const key = eventSel ? eventKey(eventSel) : null;
 		let omitted = 0;
 		eventMarks.length = 0;
@@ -1299,23 +1501,27 @@
 			const g = el('g', { 'clip-path': 'url(#statemap-clip-' + m.index + ')' }, eventLayer);
 			evs.forEach(function (ev) {
 				const k = m.byName.get(ev.entity);
-				if (k === undefined)
+				if (k === undefined || m.rows[k].slot < 0)
 					return;
-				const y = m.y + (k + 0.5) * m.stripH;
+				const sk = m.rows[k].slot;
+				const y = m.y + (sk + 0.5) * m.stripH;
 				const mark = el('g', { class: 'statemap-event' }, g);
-				const tk = ev.target === null ? undefined : m.byName.get(ev.target);
+				let tk = ev.target === null ? undefined : m.byName.get(ev.target);
+				if (tk !== undefined && m.rows[tk].slot < 0)
+					tk = undefined;	/* folded away */
+				const st = tk === undefined ? -1 : m.rows[tk].slot;
 				/* A tick on the top of the strip: a comb, not a sliver of state. */
-				el('line', { x1: 0, y1: m.y + k * m.stripH, x2: 0,
-				    y2: m.y + (k + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
+				el('line', { x1: 0, y1: m.y + sk * m.stripH, x2: 0,
+				    y2: m.y + (sk + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
 				let message = null;
 				if (tk !== undefined && tk !== k && typeof ev.end === 'number') {
 					/* A message: from the sender when sent to the receiver
 					 * when received (placeEvents sets its far end). */
-					message = el('line', { x1: 0, y1: y, x2: 0, y2: m.y + (tk + 0.5) * m.stripH,
+					message = el('line', { x1: 0, y1: y, x2: 0, y2: m.y + (st + 0.5) * m.stripH,
 					    class: 'statemap-event-arrow statemap-event-message',
 					    'marker-end': 'url(#statemap-arrow)' }, mark);
 				} else if (tk !== undefined && tk !== k) {
-					const yt = m.y + (tk + 0.5) * m.stripH;
+					const yt = m.y + (st + 0.5) * m.stripH;
 					const dy = yt > y ? -3 : 3;
 					el('line', { x1: 0, y1: y, x2: 0, y2: yt + dy,
 					    class: 'statemap-event-arrow', 'marker-end': 'url(#statemap-arrow)' }, mark);
@@ -1440,7 +1646,10 @@
 				}
 				layer = el('g', { 'clip-path': 'url(#statemap-clip-all)' }, eventLayer);
 			}
-			const line = el('line', { y1: m.y + (k + 0.5) * m.stripH, y2: m2.y + (k2 + 0.5) * m2.stripH,
+			if (m.rows[k].slot < 0 || m2.rows[k2].slot < 0)
+				return;	/* an end folded away */
+			const line = el('line', { y1: m.y + (m.rows[k].slot + 0.5) * m.stripH,
+			    y2: m2.y + (m2.rows[k2].slot + 0.5) * m2.stripH,
 			    class: 'statemap-event-arrow statemap-event-message statemap-event-cross',
 			    'marker-end': 'url(#statemap-arrow)' }, layer);
 			crossMessages.push({ line: line, x1: t - m.json.begin, x2: t2 - m2.json.begin });
@@ -1502,6 +1711,83 @@
 
 	buildEvents(data.statemaps);
 
+	/*
+	 * The rows of a statemap with groups where their slots are: strips
+	 * (scaled from the SVG's strip height to the slot's), names and value
+	 * ranges moved, folded ones hidden, and a header per group in the
+	 * names column, over a band across the strips.
+	 */
+	function applyRows(m) {
+		if (!m.grouped)
+			return;
+		const H = m.stripH, H0 = m.h0;
+		const labels = doc.getElementById('statemap-labels-' + m.index);
+		const texts = labels ? labels.getElementsByTagName('text') : [];
+		const ranges = doc.getElementById('statemap-value-ranges-' + m.index);
+		if (labels && m.font === undefined) {
+			m.font = Math.max(5, Math.min(+labels.getAttribute('font-size') || 10, Math.floor(H * 0.9)));
+			labels.setAttribute('font-size', m.font);
+			if (ranges)
+				ranges.setAttribute('font-size', Math.max(4, Math.floor(H * 0.8)));
+		}
+		const font = m.font || Math.max(5, Math.floor(H * 0.9));
+		const move = function (t, row, k) {
+			if (!t)
+				return;
+			t.setAttribute('display', row.slot >= 0 ? 'inline' : 'none');
+			t.setAttribute('transform', 'translate(0,' + ((Math.max(row.slot, 0) + 0.5) * H -
+			    (k + 0.5) * H0) + ')');
+		};
+		m.rows.forEach(function (row, k) {
+			const g = m.groups[k];
+			if (g) {
+				g.setAttribute('display', row.slot >= 0 ? 'inline' : 'none');
+				g.setAttribute('transform', 'translate(0,' + Math.max(row.slot, 0) * H + ') scale(1,' +
+				    H / H0 + ') translate(0,' + (-k * H0) + ')');
+			}
+			move(texts[k], row, k);
+			if (ranges)
+				move(ranges.querySelector('text[data-entity="' + k + '"]'), row, k);
+		});
+		if (!m.headLayer)
+			m.headLayer = el('g', { class: 'statemap-group-heads', id: 'statemap-group-heads-' + m.index }, layer);
+		clear(m.headLayer);
+		const x = texts[0] ? +texts[0].getAttribute('x') : X0 + W + 6;
+		m.heads.forEach(function (h) {
+			el('rect', { x: X0, y: m.y + h.slot * H, width: W, height: H, class: 'statemap-group-band' },
+			    m.headLayer);
+			const t = text(m.headLayer, x, m.y + (h.slot + 0.5) * H + font * 0.35,
+			    (h.open ? '▾ ' : '▸ ') + h.group + (h.open ? '' : ' (' + h.n + ')'), 'statemap-group-head');
+			t.style.fontSize = font + 'px';	/* over the class's size */
+			el('title', {}, t).textContent = (h.open ? 'fold ' : 'unfold ') + h.group + ': ' + h.n +
+			    (h.n === 1 ? ' entity' : ' entities');
+			t.addEventListener('mousedown', function (ev) { ev.stopPropagation(); });
+			t.addEventListener('click', function (ev) {
+				ev.stopPropagation();
+				toggleGroup(m, h.group);
+			});
+		});
+	}
+
+	/* Folds or unfolds a group: the rows below move, and all that sits on rows follows. */
+	function toggleGroup(m, group) {
+		if (m.folded.has(group))
+			m.folded.delete(group);
+		else
+			m.folded.add(group);
+		layoutRows(m);
+		applyRows(m);
+		if (selRow && selRow.slot < 0)
+			selRow = null;
+		buildEvents(eventDocs);
+		search();
+		drawBars();
+		if (drawn.canvas)
+			paint();
+		drawPanel();
+	}
+	maps.forEach(applyRows);
+
 	/* ---- search: a substring or a regular expression over entity names ---- */
 
 	const fo = el('foreignObject', { x: X0 + W + 4, y: 20, width: origWidth - X0 - W - 6,
@@ -1535,9 +1821,9 @@
 					texts[k].classList.toggle('statemap-match', hit);
 					texts[k].classList.toggle('statemap-nomatch', q !== '' && !hit);
 				}
-				if (hit) {
+				if (hit && row.slot >= 0) {
 					n++;
-					el('rect', { x: X0, y: m.y + k * m.stripH, width: W, height: m.stripH,
+					el('rect', { x: X0, y: m.y + row.slot * m.stripH, width: W, height: m.stripH,
 					    class: 'statemap-search-hit' }, searchHits);
 				}
 			});
@@ -1557,8 +1843,10 @@
 
 	function rowAt(p) {
 		for (const m of maps) {
-			if (p.y >= m.y && p.y < m.y + m.h && m.stripH > 0)
-				return m.rows[Math.floor((p.y - m.y) / m.stripH)] || null;
+			if (p.y >= m.y && p.y < m.y + m.h && m.stripH > 0) {
+				const r = m.bySlot[Math.floor((p.y - m.y) / m.stripH)];
+				return r && r.map ? r : null;	/* a group's header is no row */
+			}
 		}
 		return null;
 	}
@@ -1653,10 +1941,18 @@
 	}
 
 	function moveSelection(dir) {
-		const i = selRow ? allRows.indexOf(selRow) + dir : 0;
-		if (i < 0 || i >= allRows.length)
+		/* The rows on screen, top to bottom (folded groups' are not). */
+		const shown = [];
+		maps.forEach(function (m) {
+			m.bySlot.forEach(function (r) {
+				if (r.map)
+					shown.push(r);
+			});
+		});
+		const i = selRow ? shown.indexOf(selRow) + dir : 0;
+		if (i < 0 || i >= shown.length)
 			return;
-		selRow = allRows[i];
+		selRow = shown[i];
 		drawBars();
 		drawPanel();
 	}
@@ -1828,6 +2124,8 @@
 	function rgbOf(m, r) {
 		if (r.rgb_)
 			return r.rgb_;
+		if (!r.states)
+			return (r.rgb_ = valueRgb(r));
 		const cols = stateColors(m), idx = [];
 		const names = Object.keys(r.states);
 		if (names.length === 1 && m.stateIndex.has(names[0]))
@@ -1879,8 +2177,8 @@
 			const keep = Array.prototype.filter.call(g.childNodes, function (c) {
 				return c.nodeName !== 'rect';
 			});
-			keep.push(el('rect', { class: 'statemap-hit', x: 0, y: k * m.stripH, width: W,
-			    height: m.stripH }));
+			keep.push(el('rect', { class: 'statemap-hit', x: 0, y: k * m.h0, width: W,
+			    height: m.h0 }));
 			g.replaceChildren.apply(g, keep);
 		});
 		m.svg.classList.add('statemap-canvas');
@@ -1911,7 +2209,7 @@
 		const lo = range.t0, hi = range.t0 + range.w;
 		maps.forEach(function (m) {
 			ensureCanvas(m);
-			const nrows = Math.max(m.rows.length, 1);
+			const nrows = Math.max(m.nslots, 1);
 			if (m.canvas.width !== cw)
 				m.canvas.width = cw;
 			if (m.canvas.height !== nrows)
@@ -1924,7 +2222,9 @@
 			}
 			const words = m.words, b = m.json.begin;
 			m.rows.forEach(function (row, k) {
-				const rs = row.rects, base = k * cw;
+				if (row.slot < 0)
+					return;
+				const rs = row.rects, base = row.slot * cw;
 				/* The column being summed: its index, colour and cover. */
 				let at = -1, sr = 0, sg = 0, sb = 0, sw = 0;
 				const flush = function () {
@@ -2237,6 +2537,13 @@
 		bars: function () { return bars.slice(); },
 		layout: function () { return { wide: page.wide, scale: page.scale, folded: folded }; },
 		eventsDense: function () { return eventsDense; },
+		/* Each statemap's slots: an entity's name, or "group/" for a header. */
+		slots: function () {
+			return maps.map(function (m) {
+				return m.bySlot.map(function (r) { return r.map ? r.name : r.group + '/'; });
+			});
+		},
+		slotHeights: function () { return maps.map(function (m) { return m.stripH; }); },
 		source: function () { return live ? 'live' : windows.length > 0 ? 'detail' : 'embedded'; },
 		generation: function () { return shownGeneration; },
 		pending: function () { return timer !== null || inflight !== null; },

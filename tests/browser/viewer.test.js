@@ -303,7 +303,8 @@ async function hostile(page) {
 	    labels.includes(']]>') && labels.includes('a"b\'c&d'), JSON.stringify([labels, full]));
 	eq('hostile: only our two scripts', await page.$$eval('script', (s) => s.map((e) => e.id)),
 	    ['statemap-data', 'statemap-viewer']);
-	await clickAt(page, 0, 0, 5);
+	// Its names hold '/': the entity is under a group header.
+	await clickOn(page, '</script><script>alert(1)</script>', 5);
 	const p = await panel(page);
 	check('hostile: the panel shows the name as text', p.some((t) => t.includes('</script><script>alert(1)</script>')),
 	    JSON.stringify(p));
@@ -604,6 +605,97 @@ async function messagesStacked(page) {
 	eq('messages stacked: no arrow of its own for the plain event', (await page.$$('.statemap-event-arrow')).length, 2);
 }
 
+// Page coordinates of offset `off` on the slot of entity `name` in
+// statemap 0 (a statemap with groups has header slots between rows).
+function pointOn(page, name, off) {
+	return page.evaluate(([n, o]) => {
+		const svg = document.getElementById('statemap-0');
+		const slots = window.statemapViewer.slots()[0];
+		const v = window.statemapViewer.view();
+		const root = document.documentElement;
+		const pt = root.createSVGPoint();
+		pt.x = +svg.getAttribute('x') + (o - v.t0) / v.width * +svg.getAttribute('width');
+		pt.y = +svg.getAttribute('y') + (slots.indexOf(n) + 0.5) * window.statemapViewer.slotHeights()[0];
+		const q = pt.matrixTransform(root.getScreenCTM());
+		return { x: q.x, y: q.y };
+	}, [name, off]);
+}
+
+async function clickOn(page, name, off) {
+	const p = await pointOn(page, name, off);
+	await page.mouse.click(p.x, p.y);
+}
+
+// ../golden/state-system-draw/input.out (100ns): rows cpu0, proc/12/mem
+// (values 1000 [0,15), 1500.5 [15,25), null [25,35), -250 [35,55), ...),
+// proc/12/name (strings: "init" [0,32), 'serve "x"' [32,62), null,
+// "init"), proc/12/thread/3 (nested: at 35 the stack is idle, run,
+// lock, run; 4 depths), proc/12/thread/4.
+async function kinds(page) {
+	const names = ['cpu0', 'proc/12/mem', 'proc/12/name', 'proc/12/thread/3', 'proc/12/thread/4'];
+	const valueAt = async (row, t) => {
+		await clickOn(page, names[row], t);
+		return (await panel(page)).filter((l) => /^(value: |no value|merged values|min )/.test(l));
+	};
+	eq('kinds: a clicked number', await valueAt(1, 20), ['value: 1500.5']);
+	eq('kinds: a negative one', await valueAt(1, 40), ['value: -250']);
+	eq('kinds: null time', await valueAt(1, 30), ['no value (null)']);
+	eq('kinds: a clicked string', await valueAt(2, 40), ['value: "serve "x""']);
+	eq('kinds: the value strip is a step graph, one rect per rectangle',
+	    await page.$$eval('#statemap-0-entity-1 rect', (rs) => rs.map((r) => +r.getAttribute('height') > 0)),
+	    [true, true, false, true, true, true, true]);
+	eq('kinds: its min and max at the strip', await texts(page, '.statemap-value-ranges text'),
+	    ['-250 – 3000']);
+	await clickOn(page, names[3], 35);
+	const p = await panel(page);
+	check('kinds: the nested entity\'s top and stack', p.includes('state: run') &&
+	    p.includes('stack: idle › run › lock › run'), JSON.stringify(p));
+	eq('kinds: collapsed at first', (await page.$$('.statemap-depth-row')).length, 0);
+	await page.click('.statemap-depth-toggle');
+	eq('kinds: expanded, one row per depth', (await page.$$('.statemap-depth-row')).length, 4);
+	eq('kinds: each depth row drawn from its depths', await page.$$eval('.statemap-depth-row',
+	    (gs) => gs.map((g) => g.getElementsByTagName('rect').length)), [2, 2, 1, 1]);
+	eq('kinds: the toggle now hides them', await page.textContent('.statemap-depth-toggle'), '▾ hide 4 depth rows');
+	await page.keyboard.press('+');
+	eq('kinds: zoomed, the rows follow the view', (await page.$$('.statemap-depth-row')).length, 4);
+	await page.click('.statemap-depth-toggle');
+	eq('kinds: collapsed again', (await page.$$('.statemap-depth-row')).length, 0);
+
+	// Groups by path: proc/12 (mem, name) and proc/12/thread (3, 4),
+	// each a header where its first member is; cpu0 has none.
+	eq('kinds: groups under headers', (await page.evaluate(() => window.statemapViewer.slots()))[0],
+	    ['cpu0', 'proc/12/', 'proc/12/mem', 'proc/12/name', 'proc/12/thread/', 'proc/12/thread/3',
+		'proc/12/thread/4']);
+	eq('kinds: the headers in the names column', await labelNames(page, '.statemap-group-head'),
+	    ['▾ proc/12', '▾ proc/12/thread']);
+	const y3 = (await pointOn(page, 'proc/12/thread/3', 50)).y;
+	await page.click('.statemap-group-head >> nth=0');
+	eq('kinds: a folded group hides its rows', (await page.evaluate(() => window.statemapViewer.slots()))[0],
+	    ['cpu0', 'proc/12/', 'proc/12/thread/', 'proc/12/thread/3', 'proc/12/thread/4']);
+	eq('kinds: its header says how many', (await labelNames(page, '.statemap-group-head'))[0], '▸ proc/12 (2)');
+	eq('kinds: its strips are hidden', await page.isVisible('#statemap-0-entity-1 rect'), false);
+	const moved = await pointOn(page, 'proc/12/thread/3', 50);
+	check('kinds: the rows below move up', moved.y < y3 - 5, y3 + ' -> ' + moved.y);
+	await page.mouse.click(moved.x, moved.y);
+	check('kinds: and are clicked where they are', (await panel(page)).includes('Entity proc/12/thread/3'),
+	    JSON.stringify(await panel(page)));
+	await page.click('.statemap-group-head >> nth=0');
+	eq('kinds: unfolded again', (await page.evaluate(() => window.statemapViewer.slots()))[0].length, 7);
+	check('kinds: its strips are back', await page.isVisible('#statemap-0-entity-1 rect'), 'hidden');
+}
+
+// The same with -c 4: proc/12/mem's first rectangle merges [0,75).
+async function kindsMerged(page) {
+	await clickOn(page, 'proc/12/mem', 10);
+	const p = await panel(page);
+	check('kinds merged: min, max and mean of a merged value', p.includes('merged values:') &&
+	    p.includes('min -250, max 1500.5, mean 384.7230769230769'), JSON.stringify(p));
+	await clickOn(page, 'proc/12/name', 10);
+	const q = await panel(page);
+	check('kinds merged: time per string', q.includes('"init" 37.6% (32ns)') &&
+	    q.includes('"serve "x"" 35.3% (30ns)'), JSON.stringify(q));
+}
+
 (async () => {
 	const browser = await chromium.launch({
 		executablePath: process.env.BROWSER || '/usr/bin/chromium',
@@ -621,9 +713,11 @@ async function messagesStacked(page) {
 	await open(browser, 'plain', legend, null, 'legend');
 	await open(browser, 'tagged', tagvalues, null, 'tagged-values');
 	await open(browser, 'blend', tagmerged, null, 'blend-tags');
+	await open(browser, 'kinds', kinds);
+	await open(browser, 'kinds-merged', kindsMerged);
 	// Readable without instructions at 1280x720 (and 1400x800).
 	const small = { width: 1280, height: 720 };
-	for (const name of ['plain', 'tagged', 'stacked', 'hostile', 'many', 'db-threads', 'cpu'])
+	for (const name of ['plain', 'tagged', 'stacked', 'hostile', 'many', 'db-threads', 'cpu', 'kinds'])
 		await open(browser, name, layoutCase(name + '-1280'), small, 'layout-' + name + '-1280');
 	await open(browser, 'db-threads', layoutCase('db-threads-1400'), { width: 1400, height: 800 },
 	    'layout-db-threads-1400');

@@ -1,0 +1,172 @@
+#include "kindjson.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "depthrows.h"
+#include "json.h"
+#include "valuerects.h"
+
+void
+kindjson_number(FILE *out, double d)
+{
+	char buf[40];
+	int64_t i;
+	int prec;
+
+	if (value_integer(d, &i) && !(d == 0 && signbit(d))) {
+		fprintf(out, "%" PRId64, i);
+		return;
+	}
+	if (!isfinite(d)) {
+		fputs("null", out);	/* never: values are finite */
+		return;
+	}
+	/* The fewest digits (15 to 17) that read back exactly. */
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof (buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	if (prec == 17)
+		snprintf(buf, sizeof (buf), "%.17g", d);
+	fputs(buf, out);
+}
+
+static void
+open_entity(FILE *out, const catalog *cat, uint32_t e, int first,
+    const char *kind)
+{
+	const char *name;
+	size_t len;
+
+	name = catalog_entity_name(cat, e, &len);
+	fputs(first ? "\n   {\"name\": " : ",\n   {\"name\": ", out);
+	json_write_string(out, name, len);
+	fputs(", \"description\": ", out);
+	if (cat->descriptions[e] == NULL)
+		fputs("null", out);
+	else
+		json_write_string(out, cat->descriptions[e],
+		    strlen(cat->descriptions[e]));
+	fprintf(out, ", \"kind\": \"%s\", \"rects\": [", kind);
+}
+
+static void
+write_values(FILE *out, const smap *m, uint32_t e, int first)
+{
+	const valuerects *v = m->values;
+	uint32_t r;
+	int n = 0;
+
+	open_entity(out, m->cat, e, first, "values");
+	for (r = valuerects_first(v, e); r != VALUERECTS_NONE;
+	    r = valuerects_next(v, r)) {
+		valuerects_rect x;
+		size_t i;
+
+		valuerects_get(v, r, &x);
+		if (x.duration == 0)
+			continue;
+		fprintf(out, "%s\n    {\"start\": %" PRIu64 ", \"duration\": %"
+		    PRIu64, n++ > 0 ? "," : "", x.start, x.duration);
+		if (x.numtime > 0) {
+			fputs(", \"min\": ", out);
+			kindjson_number(out, x.min);
+			fputs(", \"max\": ", out);
+			kindjson_number(out, x.max);
+			fputs(", \"mean\": ", out);
+			kindjson_number(out, x.mean);
+		}
+		if (x.nstrings > 0) {
+			fputs(", \"strings\": {", out);
+			for (i = 0; i < x.nstrings; i++) {
+				size_t len;
+				const char *s = intern_name(
+				    m->cat->value_strings, x.strings[i].id,
+				    &len);
+
+				if (i > 0)
+					fputs(", ", out);
+				json_write_string(out, s, len);
+				fprintf(out, ": %" PRIu64, x.strings[i].time);
+			}
+			fputc('}', out);
+		}
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}
+
+/* The rectangles of one coalescer row (depth rows leave out absent). */
+static void
+write_rects(FILE *out, const coalesce *co, uint32_t row, uint32_t nstates,
+    const jsonout_names *names, uint32_t *ids, uint64_t *times)
+{
+	uint32_t r;
+	int n = 0;
+
+	for (r = coalesce_first(co, row); r != COALESCE_NONE;
+	    r = coalesce_next(co, r)) {
+		coalesce_rect rect;
+		jsonout_rect jr;
+		uint32_t s;
+
+		coalesce_get(co, r, &rect);
+		if (rect.duration == 0)
+			continue;
+		memset(&jr, 0, sizeof (jr));
+		jr.start = rect.start;
+		jr.duration = rect.duration;
+		jr.states = ids;
+		jr.times = times;
+		for (s = 0; s < nstates; s++) {
+			if (rect.states[s] == 0)
+				continue;
+			ids[jr.nstates] = s;
+			times[jr.nstates++] = rect.states[s];
+		}
+		if (jr.nstates == 0)
+			continue;	/* all absent */
+		jr.tags = rect.tags;
+		jr.ntags = rect.ntags;
+		jsonout_rect_write(out, names, &jr, n++ == 0);
+	}
+}
+
+static void
+write_nested(FILE *out, const smap *m, const jsonout_names *names,
+    uint32_t e, int first, uint32_t *ids, uint64_t *times)
+{
+	uint32_t d, n = depthrows_ndepths(m->depths, e);
+	const coalesce *co = depthrows_coalescer(m->depths);
+
+	open_entity(out, m->cat, e, first, "nested");
+	if (m->co != NULL)
+		write_rects(out, m->co, e, m->cat->nstates, names, ids, times);
+	fputs("], \"depths\": [", out);
+	for (d = 1; d <= n; d++) {
+		fputs(d > 1 ? ",\n    [" : "\n    [", out);
+		write_rects(out, co, depthrows_row(m->depths, e, d),
+		    m->cat->nstates, names, ids, times);
+		fputc(']', out);
+	}
+	fputs("]}", out);
+}
+
+int
+kindjson_entity(FILE *out, const smap *m, const jsonout_names *names,
+    uint32_t e, int first, uint32_t *ids, uint64_t *times)
+{
+	if (valuerects_seen(m->values, e)) {
+		write_values(out, m, e, first);
+		return (1);
+	}
+	if (depthrows_ndepths(m->depths, e) > 0) {
+		write_nested(out, m, names, e, first, ids, times);
+		return (1);
+	}
+	return (0);
+}
