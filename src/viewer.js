@@ -2291,9 +2291,12 @@
 		let n = 0;
 		maps.forEach(function (m) {
 			const rows = ans.rows[m.index] || [];
+			const depths = ans.depths ? ans.depths[m.index] || [] : null;
 			m.rows.forEach(function (row, k) {
 				row.rects = Array.isArray(rows[k]) ? rows[k] : [];
 				n += row.rects.length;
+				if (depths && Array.isArray(depths[k]))
+					row.depths = depths[k];
 			});
 		});
 		if (tagSel)
@@ -2425,6 +2428,10 @@
 			from: begin - live.begin, to: end - live.begin, level: 0,
 			rows: docs.map(function (sm) {
 				return sm.entities.map(function (e) { return e.rects; });
+			}),
+			/* A nested entity's depth rows over the window (-T json's "depths"). */
+			depths: docs.map(function (sm) {
+				return sm.entities.map(function (e) { return e.depths; });
 			})
 		};
 		show(ans, ans.from, ans.to, px);
