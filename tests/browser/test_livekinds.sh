@@ -29,7 +29,7 @@ awk 'BEGIN {
 "$SM" --serve "$tmp/kinds.out" > "$tmp/out" 2> "$tmp/err" &
 server=$!
 n=2400
-while ! grep -q serving "$tmp/err"; do
+while ! grep -q serving "$tmp/err" 2>/dev/null; do
 	n=$((n - 1))
 	[ $n -gt 0 ] || { echo "FAIL livekinds: the server did not start:"; cat "$tmp/err"; kill $server; exit 1; }
 	sleep 0.05
@@ -37,6 +37,11 @@ done
 url=$(sed -n 's/^statemap-lua: serving //p' "$tmp/err")
 timeout 300 node livekinds.test.js "$url" "$artefacts"
 status=$?
+# It exits 0 on SIGTERM (under check-asan, also with nothing leaked).
 kill $server
-wait $server
+if ! wait $server; then
+	echo "FAIL livekinds: the server did not exit cleanly:"
+	cat "$tmp/err"
+	status=1
+fi
 exit $status
