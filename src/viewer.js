@@ -2295,8 +2295,9 @@
 			m.rows.forEach(function (row, k) {
 				row.rects = Array.isArray(rows[k]) ? rows[k] : [];
 				n += row.rects.length;
-				if (depths && Array.isArray(depths[k]))
-					row.depths = depths[k];
+				/* (None in a window before the entity's first datum.) */
+				if (depths && row.kind === 'nested')
+					row.depths = Array.isArray(depths[k]) ? depths[k] : [];
 			});
 		});
 		if (tagSel)
