@@ -2,13 +2,16 @@
  * gentrace: writes a deterministic synthetic statemap trace for
  * benchmarks.  The same arguments always give the same bytes.
  *
- *   gentrace [-n RECORDS] [-e ENTITIES] [-s STATES] [-t] [-V] [-S SEED]
+ *   gentrace [-n RECORDS] [-e ENTITIES] [-s STATES] [-t] [-V] [-N] [-S SEED]
  *
  * Records are one per line, in time order overall, entities interleaved
  * at random; with -t most data carry one of a few hundred tags, each
  * defined (with a pid and an execname) just after its first use; with -V
  * the data are counters ("value": an integer, or every fourth a number
- * with a fraction) instead of states.
+ * with a fraction) instead of states; with -N the states are nested: after
+ * an entity's first datum, about half its data push a state (named, as
+ * often as by value) and the other half pop its top one, a plain datum
+ * when it has nothing pushed, and every eighth datum replaces the stack.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -83,12 +86,13 @@ static void
 usage(int status)
 {
 	fputs("usage: gentrace [-n RECORDS] [-e ENTITIES] [-s STATES] [-t] "
-	    "[-V] [-S SEED]\n"
+	    "[-V] [-N] [-S SEED]\n"
 	    "  -n  data records (default 10000000)\n"
 	    "  -e  entities (default 1000)\n"
 	    "  -s  states (default 6)\n"
 	    "  -t  tag most data (a few hundred tags, each defined once)\n"
 	    "  -V  counters: data with values instead of states\n"
+	    "  -N  nested states: pushes and pops\n"
 	    "  -S  random seed (default 1)\n", status == 0 ? stdout : stderr);
 	exit(status);
 }
@@ -101,23 +105,37 @@ main(int argc, char **argv)
 	uint64_t records = 10000000, entities = 1000, states = 6, seed = 1;
 	uint64_t i, t = 0;
 	unsigned char defined[NTAGS][8];
-	int tags = 0, values = 0, c;
+	int tags = 0, values = 0, nested = 0, c;
+	uint32_t *depth = NULL;	/* per entity, with -N: how much is pushed */
+	uint16_t *top = NULL;	/* ...and its stack */
+	uint8_t *started = NULL;	/* ...and whether it has a state */
 
 	if (argc > 1 && strcmp(argv[1], "--help") == 0)
 		usage(0);
-	while ((c = getopt(argc, argv, "n:e:s:tVS:")) != -1) {
+	while ((c = getopt(argc, argv, "n:e:s:tVNS:")) != -1) {
 		switch (c) {
 		case 'n': records = strtoull(optarg, NULL, 10); break;
 		case 'e': entities = strtoull(optarg, NULL, 10); break;
 		case 's': states = strtoull(optarg, NULL, 10); break;
 		case 't': tags = 1; break;
 		case 'V': values = 1; break;
+		case 'N': nested = 1; break;
 		case 'S': seed = strtoull(optarg, NULL, 10); break;
 		default: usage(2);
 		}
 	}
 	if (entities == 0 || states == 0 || states > 1000)
 		usage(2);
+	if (nested) {
+		/* A pop names its state: the top of each stack is kept. */
+		depth = calloc(entities + 1, sizeof (*depth));
+		top = calloc((entities + 1) * 1024, sizeof (*top));
+		started = calloc(entities + 1, 1);
+		if (depth == NULL || top == NULL || started == NULL) {
+			perror("gentrace");
+			return (1);
+		}
+	}
 	rng_state = seed;
 	memset(defined, 0, sizeof (defined));
 
@@ -157,6 +175,34 @@ main(int argc, char **argv)
 			put_str("}\n");
 			continue;
 		}
+		if (nested && started[entity] && (r >> 16) % 8 != 0) {
+			uint32_t *n = &depth[entity];
+			uint16_t *stack = top + entity * 1024;
+
+			if ((r >> 8) % 2 == 0 && *n > 0) {
+				put_str("\", \"pop\": ");
+				state = stack[--*n];
+			} else if (*n < 1000) {
+				put_str("\", \"push\": ");
+				stack[(*n)++] = (uint16_t)state;
+			} else {
+				put_str("\", \"state\": ");
+				*n = 0;
+			}
+			if ((r >> 4) % 2 == 0) {
+				put_str("\"state");
+				put_u64(state);
+				put_str("\"");
+			} else {
+				put_u64(state);
+			}
+			put_str("}\n");
+			continue;
+		}
+		if (nested) {
+			started[entity] = 1;
+			depth[entity] = 0;
+		}
 		put_str("\", \"state\": ");
 		put_u64(state);
 		if (tags && (r >> 32) % 10 != 0) {
@@ -182,5 +228,8 @@ main(int argc, char **argv)
 		put_str("}\n");
 	}
 	flush_out();
+	free(depth);
+	free(top);
+	free(started);
 	return (0);
 }

@@ -347,6 +347,13 @@ builder_event(builder *b, uint64_t time, const char *entity, size_t len,
 	b->cat->nrecords++;
 }
 
+void
+builder_event_extra(builder *b, uint64_t end, const char *id,
+    size_t id_len, const char *members, size_t members_len)
+{
+	catalog_set_event_extra(b->cat, end, id, id_len, members, members_len);
+}
+
 trace *
 builder_finish(builder *b, int has_end, uint64_t end)
 {

@@ -70,6 +70,14 @@ void builder_tag(builder *b, uint32_t state, const char *tag, size_t len,
 void builder_event(builder *b, uint64_t time, const char *entity,
     size_t len, const char *kind, size_t kind_len, const char *target,
     size_t target_len);
+/*
+ * Makes the last event a message event (catalog_set_event_extra): its
+ * end (CATALOG_NO_END: none, else not before its time), id (NULL: none)
+ * and other members (NULL: none; JSON object members without braces, as
+ * a file gives them, none named time, entity, event, target, end or id).
+ */
+void builder_event_extra(builder *b, uint64_t end, const char *id,
+    size_t id_len, const char *members, size_t members_len);
 
 /* Bytes it holds. */
 size_t builder_memory(const builder *b);

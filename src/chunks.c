@@ -43,25 +43,41 @@ typedef struct chunk_datum {
 	uint64_t time;
 	uint32_t record;	/* the record's offset in the chunk */
 	uint32_t entity;	/* the chunk's own number for the name */
-	uint32_t tag_len;
+	uint16_t tag_len;	/* records are at most MAX_RECORD long */
 	uint16_t state;
 	uint16_t tag;		/* the tag's offset in the record; 0: none */
+	uint8_t op;		/* SCAN_OP_STATE... */
 } chunk_datum;
+
+/*
+ * What a datum of the generic state system has besides a chunk_datum's
+ * (a push keeps its tag there): its value, or its string (a value's, or
+ * the name of a state pushed or popped).
+ */
+typedef struct chunk_special {
+	uint64_t value;		/* a number's bits, VALUE_NONE, VALUE_STRING */
+	uint32_t str;		/* the string's offset in the record; 0: none */
+	uint32_t str_len;
+} chunk_special;
 
 typedef struct chunk_run {
 	size_t start, end;	/* its first record; past its last, spaces too */
 	size_t first, count;	/* its data */
 	size_t group, ngroups;	/* its entities, if sorted for bulk */
+	int values;		/* sorted: numbers and nulls, not states */
 } chunk_run;
 
 /*
  * For a consumer that takes data in bulk, a run without tags is also
  * sorted by entity (stably, so each entity's data stay in file order),
- * its entities in the order they first appear in it.
+ * its entities in the order they first appear in it.  So is a run of
+ * values that are all numbers or nulls (strings are numbered in file
+ * order as they are taken, so they are taken one by one).
  */
 typedef struct chunk_group {
 	uint32_t entity;	/* the chunk's number */
 	size_t first, count;	/* in the chunk's sorted times and states */
+	int numbers;		/* of values: whether any is a number */
 } chunk_group;
 
 typedef struct chunk {
@@ -70,6 +86,8 @@ typedef struct chunk {
 	int done;		/* scanned, ready to be taken */
 	chunk_datum *data;
 	size_t ndata, data_cap;
+	chunk_special *specials;	/* per datum, for those of other ops */
+	size_t specials_cap;
 	chunk_run *runs;
 	size_t nruns, runs_cap;
 	intern *names;		/* entity names by the chunk's numbers */
@@ -79,6 +97,7 @@ typedef struct chunk {
 	size_t ngroups, groups_cap;
 	uint64_t *times;	/* the sorted data, parallel to data */
 	uint16_t *states;
+	sm_value *values;	/* for runs of values */
 	size_t sorted_cap;
 	uint64_t *short_keys;	/* names of up to 8 bytes, as numbers... */
 	uint32_t *short_ids;	/* ...and their numbers: a cache of names */
@@ -103,6 +122,7 @@ typedef struct scanner {
 	size_t len;
 	uint32_t nstates;
 	int bulk;		/* sort untagged runs by entity */
+	int bulk_values;	/* and runs of numbers */
 	size_t chunk_bytes;
 	size_t window_bytes;
 	chunk *slots;		/* chunk seq is in slots[seq % nslots] */
@@ -126,6 +146,7 @@ add_run(chunk *c, size_t start, size_t end, size_t first)
 	c->runs[c->nruns].first = first;
 	c->runs[c->nruns].count = c->ndata - first;
 	c->runs[c->nruns].ngroups = 0;
+	c->runs[c->nruns].values = 0;
 	c->nruns++;
 }
 
@@ -134,15 +155,23 @@ add_run(chunk *c, size_t start, size_t end, size_t first)
  * entity's time goes backwards in it (the serial code reports that).
  */
 static void
-sort_run(chunk *c, size_t i)
+sort_run(const scanner *sc, chunk *c, size_t i)
 {
 	chunk_run *r = &c->runs[i];
 	size_t k, g;
+	int values = c->data[r->first].op == SCAN_OP_VALUE;
 
-	for (k = r->first; k < r->first + r->count; k++) {
-		if (c->data[k].tag != 0)
+	if (values && !sc->bulk_values)
+		return;
+	for (k = r->first; k < r->first + r->count && values; k++) {
+		if (c->data[k].op != SCAN_OP_VALUE || c->specials[k].str != 0)
 			return;
 	}
+	for (k = r->first; k < r->first + r->count && !values; k++) {
+		if ((c->data[k].tag | c->data[k].op) != 0)
+			return;	/* tagged, or not SCAN_OP_STATE (0) */
+	}
+	r->values = values;
 	r->group = c->ngroups;
 	for (k = r->first; k < r->first + r->count; k++) {
 		uint32_t e = c->data[k].entity;
@@ -154,6 +183,7 @@ sort_run(chunk *c, size_t i)
 			    sizeof (chunk_group));
 			c->groups[c->ngroups].entity = e;
 			c->groups[c->ngroups].count = 0;
+			c->groups[c->ngroups].numbers = 0;
 			c->ngroups++;
 		}
 		c->groups[c->slot_of[e]].count++;
@@ -173,7 +203,11 @@ sort_run(chunk *c, size_t i)
 			return;
 		}
 		c->times[at] = cd->time;
-		c->states[at] = cd->state;
+		c->states[at] = cd->state;	/* unused by values */
+		if (values) {
+			c->values[at] = c->specials[k].value;
+			grp->numbers |= value_is_number(c->values[at]);
+		}
 	}
 	r->ngroups = c->ngroups - r->group;
 }
@@ -236,7 +270,22 @@ window_slide(const scanner *sc, window *w, size_t *pos)
 	return (1);
 }
 
-/* Proposes the runs of plain data in a chunk (see above). */
+/* The value or string of the next datum, which has another op. */
+static void
+keep_special(chunk *c, const scanned *d, const char *record)
+{
+	chunk_special *sp;
+
+	if (c->ndata >= c->specials_cap)
+		grow_array(&c->specials, &c->specials_cap, c->ndata + 1,
+		    sizeof (chunk_special));
+	sp = &c->specials[c->ndata];
+	sp->value = d->value;
+	sp->str = d->str == NULL ? 0 : (uint32_t)(d->str - record);
+	sp->str_len = (uint32_t)d->str_len;
+}
+
+/* Proposes the runs of data in a chunk (see above). */
 static void
 scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 {
@@ -270,7 +319,7 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			break;
 		if (run_start == SIZE_MAX)
 			run_start = w->base + pos;
-		if (scan_datum_shaped(&c->shapes, w->buf, w->len, pos,
+		if (scan_record_shaped(&c->shapes, w->buf, w->len, pos,
 		    sc->nstates, &d) &&
 		    d.next - pos <= MAX_RECORD) {
 			chunk_datum *cd;
@@ -278,7 +327,10 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			if (c->ndata == c->data_cap)
 				grow_array(&c->data, &c->data_cap, c->ndata + 1,
 				    sizeof (chunk_datum));
+			if (d.op != SCAN_OP_STATE)
+				keep_special(c, &d, w->buf + pos);
 			cd = &c->data[c->ndata++];
+			cd->op = (uint8_t)d.op;
 			cd->time = d.time;
 			cd->record = (uint32_t)(w->base + pos - c->start);
 			cd->entity = chunk_name(c, d.entity, d.entity_len,
@@ -286,7 +338,7 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			cd->state = (uint16_t)d.state;
 			cd->tag = d.tag == NULL ? 0 :
 			    (uint16_t)(d.tag - (w->buf + pos));
-			cd->tag_len = (uint32_t)d.tag_len;
+			cd->tag_len = (uint16_t)d.tag_len;
 			pos = d.next;
 			continue;
 		}
@@ -326,6 +378,9 @@ scan_and_sort(const scanner *sc, chunk *c, window *w, json_arena *arena)
 		c->times = xrealloc(c->times, c->sorted_cap * sizeof (uint64_t));
 		c->states = xrealloc(c->states,
 		    c->sorted_cap * sizeof (uint16_t));
+		if (sc->bulk_values)
+			c->values = xrealloc(c->values,
+			    c->sorted_cap * sizeof (sm_value));
 	}
 	if (c->scratch_cap < nnames) {
 		c->scratch_cap = nnames;
@@ -335,7 +390,7 @@ scan_and_sort(const scanner *sc, chunk *c, window *w, json_arena *arena)
 	if (nnames > 0)
 		memset(c->seen_in, 0, nnames * sizeof (size_t));
 	for (i = 0; i < c->nruns; i++)
-		sort_run(c, i);
+		sort_run(sc, c, i);
 }
 
 /* The end of a chunk that starts at start: just past a line end. */
@@ -417,20 +472,53 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 
 		if (e != CATALOG_NO_ENTITY &&
 		    (c->times[grp->first] < records_last_time(h->rec, e) ||
-		    !records_takes_plain(h->rec, e)))
+		    !(r->values ? records_takes_numbers(h->rec, e) :
+		    records_takes_plain(h->rec, e))))
 			return (0);
 	}
 	for (g = r->group; g < r->group + r->ngroups; g++) {
 		const chunk_group *grp = &c->groups[g];
 		uint32_t e = c->ids[grp->entity];
 
-		if (e != CATALOG_NO_ENTITY)
+		if (e == CATALOG_NO_ENTITY)
+			continue;
+		if (r->values)
+			records_deliver_numbers(h->rec, e, c->times + grp->first,
+			    c->values + grp->first, grp->count, grp->numbers,
+			    done);
+		else
 			records_deliver_many(h->rec, e, c->times + grp->first,
 			    c->states + grp->first, grp->count, done);
 	}
 	records_count(h->rec, r->count, c->data[r->first + r->count - 1].time);
 	h->threaded += r->count;
 	return (1);
+}
+
+/*
+ * Takes datum k of a chunk (its record at offset at in the input), as
+ * records_deliver and the like do: 1, or 0 to parse it as JSON.
+ */
+static int
+take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
+{
+	const chunk_datum *cd = &c->data[k];
+	const char *record = h->rd->buf + at;
+	const char *tag = cd->tag == 0 ? NULL : record + cd->tag;
+	uint32_t e = chunk_entity(h, c, cd->entity);
+	const chunk_special *sp;
+
+	if (c->data[k].op == SCAN_OP_STATE)
+		return (records_deliver(h->rec, e, cd->time, cd->state, tag,
+		    cd->tag_len));
+	sp = &c->specials[k];
+	if (c->data[k].op == SCAN_OP_VALUE)
+		return (records_deliver_value(h->rec, e, cd->time, sp->value,
+		    sp->str == 0 ? NULL : record + sp->str, sp->str_len));
+	return (records_deliver_stack(h->rec, e, cd->time,
+	    c->data[k].op == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP, cd->state,
+	    sp->str == 0 ? NULL : record + sp->str, sp->str_len, tag,
+	    cd->tag_len));
 }
 
 /*
@@ -464,9 +552,7 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 			const chunk_datum *cd = &c->data[k];
 			size_t at = c->start + cd->record;
 
-			if (!records_deliver(h->rec, chunk_entity(h, c,
-			    cd->entity), cd->time, cd->state, cd->tag == 0 ?
-			    NULL : h->rd->buf + at + cd->tag, cd->tag_len)) {
+			if (!take_datum(h, c, k, at)) {
 				/* Backwards in time: the serial code says so. */
 				*pos = at;
 				return (h->serial(h->ctx, pos, c->end));
@@ -485,12 +571,14 @@ static void
 free_chunk(chunk *c)
 {
 	free(c->data);
+	free(c->specials);
 	free(c->runs);
 	free(c->ids);
 	intern_free(c->names);
 	free(c->groups);
 	free(c->times);
 	free(c->states);
+	free(c->values);
 	free(c->slot_of);
 	free(c->seen_in);
 	free(c->short_keys);
@@ -517,6 +605,8 @@ chunks_parse(chunks_host *h, size_t *pos, int nthreads)
 	sc.len = h->rd->len;
 	sc.nstates = h->rec->cat->nstates;
 	sc.bulk = h->rec->opts->data != NULL;
+	sc.bulk_values = sc.bulk && h->rec->opts->value != NULL &&
+	    h->rec->opts->values != NULL;
 	sc.chunk_bytes = chunks_bytes();
 	sc.window_bytes = size_from_env("STATEMAP_WINDOW_BYTES", WINDOW_BYTES);
 	sc.nslots = 2 * (size_t)nthreads + 2;

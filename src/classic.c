@@ -255,7 +255,7 @@ static int
 read_file(file_ctx *fc, const char *path, sm_error *err)
 {
 	ingest_options io = { fc->opts->ignore_tags, fc->opts->filter, NULL,
-	    NULL, on_nested, on_value };
+	    NULL, on_nested, on_value, NULL };
 	smap *m = fc->map;
 
 	int rv;

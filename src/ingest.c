@@ -63,7 +63,28 @@ report(ingest *in, size_t pos)
 }
 
 /*
- * Tries the record at pos as a plain datum.  Returns 1 with *next past
+ * Takes a datum the scanner read (of any op) for entity: 1, or 0 for
+ * the record to be parsed as JSON.
+ */
+static int
+ingest_scanned(records *rec, uint32_t entity, const scanned *d)
+{
+	switch (d->op) {
+	case SCAN_OP_STATE:
+		return (records_deliver(rec, entity, d->time, d->state,
+		    d->tag, d->tag_len));
+	case SCAN_OP_VALUE:
+		return (records_deliver_value(rec, entity, d->time, d->value,
+		    d->str, d->str_len));
+	default:
+		return (records_deliver_stack(rec, entity, d->time,
+		    d->op == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP,
+		    d->state, d->str, d->str_len, d->tag, d->tag_len));
+	}
+}
+
+/*
+ * Tries the record at pos as a datum the scanner reads.  Returns 1 with *next past
  * its closing brace if it was consumed, 0 to leave it to the general
  * parser.
  */
@@ -73,11 +94,10 @@ fast_datum(ingest *in, size_t pos, size_t *next)
 	scanned d;
 
 	if (!records_metadata_complete(&in->rec) ||
-	    !scan_datum_shaped(&in->shapes, in->rd.buf, in->rd.len, pos,
-	    in->rec.cat->nstates, &d))
-		return (0);
-	if (!records_deliver(&in->rec, records_entity(&in->rec, d.entity,
-	    d.entity_len), d.time, d.state, d.tag, d.tag_len))
+	    !scan_record_shaped(&in->shapes, in->rd.buf, in->rd.len, pos,
+	    in->rec.cat->nstates, &d) ||
+	    !ingest_scanned(&in->rec, records_entity(&in->rec, d.entity,
+	    d.entity_len), &d))
 		return (0);
 	*next = d.next;
 	return (1);

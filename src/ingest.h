@@ -62,6 +62,14 @@ typedef void (*ingest_nested_fn)(void *ctx, catalog *cat, uint32_t entity,
 typedef void (*ingest_value_fn)(void *ctx, catalog *cat, uint32_t entity,
     uint64_t time, sm_value value);
 
+/*
+ * Takes n values (numbers and nulls: no strings) of one entity at once,
+ * in file order, as ingest_data_fn takes states (done likewise): the same
+ * as n calls of the value function.
+ */
+typedef void (*ingest_values_fn)(void *ctx, catalog *cat, uint32_t entity,
+    const uint64_t *times, const sm_value *values, size_t n, double done);
+
 typedef struct ingest_options {
 	int ignore_tags;	/* drop tags from data; skip definitions */
 	const regex_t *filter;	/* keep only entities whose names match */
@@ -85,6 +93,8 @@ typedef struct ingest_options {
 	 */
 	ingest_nested_fn nested;
 	ingest_value_fn value;
+	/* NULL, or where values may go in bulk (with value set too). */
+	ingest_values_fn values;
 } ingest_options;
 
 /*

@@ -250,23 +250,142 @@ b_tag(lua_State *L)
 	return (0);
 }
 
-/* b:event(time, entity, name [, target]) */
+/* For sorting an event's member names. */
+static int
+compare_names(const void *a, const void *b)
+{
+	return (strcmp(*(const char *const *)a, *(const char *const *)b));
+}
+
+/* Whether an event's field name is end or id, which are not members. */
+static int
+message_field(const char *name)
+{
+	return (strcmp(name, "end") == 0 || strcmp(name, "id") == 0);
+}
+
+/*
+ * The members of an event's fields (the table at idx), other than end
+ * and id: "name": value pairs in the order of their names (so that the
+ * same fields always give the same bytes), as a file has them (malloc'd
+ * in *members, NULL if none).  Raises an error naming b:event for a name
+ * that is not a string or that the event's own members take.  The names
+ * are kept in a userdata, so that an error frees them.
+ */
+static void
+event_members(lua_State *L, int idx, char **members, size_t *members_len)
+{
+	static const char *const own[] = { "time", "entity", "event",
+	    "target" };
+	const char **names;
+	size_t n = 0, i, k, len;
+	luaL_Buffer buf;
+	char *text;
+
+	*members = NULL;
+	*members_len = 0;
+	lua_pushnil(L);
+	while (lua_next(L, idx) != 0) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) != LUA_TSTRING)
+			luaL_error(L, "b:event: fields are a table of names "
+			    "to values, not a %s key", luaL_typename(L, -1));
+		for (k = 0; k < sizeof (own) / sizeof (own[0]); k++) {
+			if (strcmp(lua_tostring(L, -1), own[k]) == 0)
+				luaL_error(L, "b:event: \"%s\" is the event's "
+				    "own, not one of its fields", own[k]);
+		}
+		n += !message_field(lua_tostring(L, -1));
+		lua_pushvalue(L, -1);
+		lua_gettable(L, idx);
+		if (lua_type(L, -1) == LUA_TFUNCTION ||
+		    lua_type(L, -1) == LUA_TUSERDATA ||
+		    lua_type(L, -1) == LUA_TLIGHTUSERDATA ||
+		    lua_type(L, -1) == LUA_TTHREAD)
+			luaL_error(L, "b:event: field \"%s\" is a %s: fields "
+			    "are JSON values", lua_tostring(L, -2),
+			    luaL_typename(L, -1));
+		lua_pop(L, 1);
+	}
+	if (n == 0)
+		return;
+	names = lua_newuserdatauv(L, n * sizeof (*names), 0);
+	i = 0;
+	lua_pushnil(L);
+	while (lua_next(L, idx) != 0) {
+		lua_pop(L, 1);
+		if (!message_field(lua_tostring(L, -1)))
+			names[i++] = lua_tostring(L, -1);  /* the table's key */
+	}
+	qsort(names, n, sizeof (*names), compare_names);
+	luaL_buffinit(L, &buf);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			luaL_addstring(&buf, ", ");
+		lua_pushstring(L, names[i]);
+		text = lua_json_encode(L, -1, &len);
+		lua_pop(L, 1);
+		luaL_addlstring(&buf, text, len);
+		free(text);
+		luaL_addstring(&buf, ": ");
+		lua_getfield(L, idx, names[i]);
+		text = lua_json_encode(L, -1, &len);
+		lua_pop(L, 1);
+		luaL_addlstring(&buf, text, len);
+		free(text);
+	}
+	luaL_pushresult(&buf);
+	text = (char *)lua_tolstring(L, -1, &len);
+	*members = xstrndup(text, len);
+	*members_len = len;
+	lua_pop(L, 2);
+}
+
+/* b:event(time, entity, name [, target [, fields]]) */
 static int
 b_event(lua_State *L)
 {
 	lbuilder *lb = check_lbuilder(L, "b:event");
-	uint64_t t = lua_trace_check_time(L, 2);
-	size_t len, klen, tlen = 0;
+	uint64_t t = lua_trace_check_time(L, 2), end = CATALOG_NO_END;
+	size_t len, klen, tlen = 0, id_len = 0, members_len = 0;
 	const char *e = check_entity(L, 3, &len, "b:event");
 	const char *kind = luaL_checklstring(L, 4, &klen);
-	const char *target = NULL;
+	const char *target = NULL, *id = NULL;
+	char *members = NULL;
 
 	if (!lua_isnoneornil(L, 5))
 		target = check_entity(L, 5, &tlen, "b:event");
-	if (!lua_isnoneornil(L, 6))
-		return (luaL_error(L, "b:event: an event's own fields are not "
-		    "kept yet: give time, entity, name and target"));
+	if (!lua_isnoneornil(L, 6)) {
+		lua_settop(L, 6);
+		if (lua_type(L, 6) != LUA_TTABLE || lua_rawlen(L, 6) > 0)
+			return (luaL_error(L, "b:event: fields are a table of "
+			    "names to values, not %s", lua_type(L, 6) ==
+			    LUA_TTABLE ? "a list" : luaL_typename(L, 6)));
+		lua_getfield(L, 6, "end");
+		if (!lua_isnil(L, -1)) {
+			end = lua_trace_check_time(L, -1);
+			if (end < t)
+				return (luaL_error(L, "b:event: end %I is "
+				    "before time %I: a message is received "
+				    "(end) after it is sent (time)",
+				    (lua_Integer)end, (lua_Integer)t));
+		}
+		lua_getfield(L, 6, "id");	/* kept on the stack */
+		if (!lua_isnil(L, -1)) {
+			if (lua_type(L, -1) != LUA_TSTRING)
+				return (luaL_error(L, "b:event: the event's "
+				    "\"id\" is a string, not %s",
+				    luaL_typename(L, -1)));
+			id = lua_tolstring(L, -1, &id_len);
+			if (id_len == 0)
+				return (luaL_error(L, "b:event: the event's "
+				    "\"id\" is empty: an id names a message"));
+		}
+		event_members(L, 6, &members, &members_len);
+	}
 	builder_event(lb->b, t, e, len, kind, klen, target, tlen);
+	builder_event_extra(lb->b, end, id, id_len, members, members_len);
+	free(members);
 	charge(L, lb, 0);
 	return (0);
 }

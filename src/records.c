@@ -438,6 +438,8 @@ records_entity(records *r, const char *name, size_t len)
 
 static int wrong_kind(records *r, const json_value *m,
     const json_value *name);
+static void set_nested(records *r, uint32_t entity, uint64_t time,
+    uint32_t state, const char *tag, size_t tag_len);
 
 /*
  * A datum at time counted, and its entity's id in *entity, checked for
@@ -500,10 +502,7 @@ do_datum(records *r, const json_value *obj, const fields *f)
 		tag_len = f->tag->len;
 	}
 	if (r->kind[entity] == RECORDS_NESTED) {
-		/* A plain datum replaces the whole stack. */
-		r->stacks[entity].n = 0;
-		r->opts->nested(r->ctx, cat, entity, time, INGEST_SET, state,
-		    tag, tag_len);
+		set_nested(r, entity, time, state, tag, tag_len);
 		return (0);
 	}
 	r->kind[entity] = RECORDS_PLAIN;
@@ -590,6 +589,73 @@ state_quoted(records *r, uint32_t s, char *q, size_t size)
 	    r->cat->states[s].name_len));
 }
 
+/* Pops the top state (which is state) of a checked nested entity. */
+static void
+pop_state(records *r, uint32_t entity, uint64_t time, uint32_t state)
+{
+	r->stacks[entity].n--;
+	r->last_time[entity] = time;
+	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_POP, state,
+	    NULL, 0);
+}
+
+/* Pushes state on a checked entity that has a state (tag as a datum's). */
+static void
+push_state(records *r, uint32_t entity, uint64_t time, uint32_t state,
+    const char *tag, size_t tag_len)
+{
+	records_stack *st = &r->stacks[entity];
+
+	if (st->n == st->cap) {
+		st->cap = st->cap == 0 ? 8 : st->cap * 2;
+		st->states = xrealloc(st->states, st->cap * sizeof (uint16_t));
+	}
+	st->states[st->n++] = (uint16_t)state;
+	r->kind[entity] = RECORDS_NESTED;
+	r->last_time[entity] = time;
+	if (r->opts->ignore_tags)
+		tag = NULL;
+	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_PUSH, state,
+	    tag, tag == NULL ? 0 : tag_len);
+}
+
+/* A plain datum of a nested entity: it replaces the whole stack. */
+static void
+set_nested(records *r, uint32_t entity, uint64_t time, uint32_t state,
+    const char *tag, size_t tag_len)
+{
+	r->stacks[entity].n = 0;
+	r->last_time[entity] = time;
+	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_SET, state,
+	    tag, tag_len);
+}
+
+/*
+ * What a value of an entity whose data have made it k makes it
+ * (RECORDS_VALUES...), or RECORDS_NEW if the value does not fit it.
+ */
+static uint8_t
+value_kind(uint8_t k, sm_value v)
+{
+	uint8_t want;
+
+	if (k != RECORDS_NEW && k < RECORDS_VALUES)
+		return (RECORDS_NEW);
+	want = value_is_number(v) ? RECORDS_NUMBERS : value_is_string(v) ?
+	    RECORDS_STRINGS : k == RECORDS_NEW ? RECORDS_VALUES : k;
+	return (k > RECORDS_VALUES && want != k ? RECORDS_NEW : want);
+}
+
+/* A checked value, which makes its entity want (value_kind). */
+static void
+set_value(records *r, uint32_t entity, uint64_t time, sm_value v,
+    uint8_t want)
+{
+	r->kind[entity] = want;
+	r->last_time[entity] = time;
+	r->opts->value(r->ctx, r->cat, entity, time, v);
+}
+
 /* A push or pop of a state entity: checked against its stack. */
 static int
 nest(records *r, const fields *f, uint32_t entity, uint64_t time,
@@ -624,30 +690,18 @@ nest(records *r, const fields *f, uint32_t entity, uint64_t time,
 			    state_quoted(r, state, q2, sizeof (q2)), q,
 			    state_quoted(r, st->states[st->n - 1], q3,
 			    sizeof (q3))));
-		st->n--;
-		r->last_time[entity] = time;
-		r->opts->nested(r->ctx, r->cat, entity, time, INGEST_POP,
-		    state, NULL, 0);
+		pop_state(r, entity, time, state);
 		return (0);
 	}
 	if (st->n + 1 >= STORE_MAX_DEPTH)
 		return (fail(r, f->push->key_offset, "push on entity %s would "
 		    "make its stack %u states deep: at most %u are supported",
 		    q, st->n + 2, STORE_MAX_DEPTH));
-	if (st->n == st->cap) {
-		st->cap = st->cap == 0 ? 8 : st->cap * 2;
-		st->states = xrealloc(st->states, st->cap * sizeof (uint16_t));
-	}
-	st->states[st->n++] = (uint16_t)state;
-	r->kind[entity] = RECORDS_NESTED;
-	r->last_time[entity] = time;
-	if (f->tag != NULL && f->tag->type == JSON_STRING &&
-	    !r->opts->ignore_tags) {
+	if (f->tag != NULL && f->tag->type == JSON_STRING) {
 		tag = f->tag->str;
 		tag_len = f->tag->len;
 	}
-	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_PUSH, state,
-	    tag, tag_len);
+	push_state(r, entity, time, state, tag, tag_len);
 	return (0);
 }
 
@@ -661,18 +715,14 @@ take_value(records *r, const fields *f, uint32_t entity, uint64_t time,
 
 	if (k != RECORDS_NEW && k < RECORDS_VALUES)
 		return (wrong_kind(r, f->value, f->entity));
-	want = value_is_number(v) ? RECORDS_NUMBERS : value_is_string(v) ?
-	    RECORDS_STRINGS : k == RECORDS_NEW ? RECORDS_VALUES : k;
-	if (k > RECORDS_VALUES && want != k)
+	if ((want = value_kind(k, v)) == RECORDS_NEW)
 		return (fail(r, f->value->offset, "entity %s has %s values, so "
 		    "a value of it is %s or null, not %s",
 		    quoted(q, sizeof (q), f->entity->str, f->entity->len),
 		    k == RECORDS_NUMBERS ? "number" : "string",
 		    k == RECORDS_NUMBERS ? "a number" : "a string",
-		    want == RECORDS_NUMBERS ? "a number" : "a string"));
-	r->kind[entity] = want;
-	r->last_time[entity] = time;
-	r->opts->value(r->ctx, r->cat, entity, time, v);
+		    value_is_number(v) ? "a number" : "a string"));
+	set_value(r, entity, time, v, want);
 	return (0);
 }
 
@@ -1137,6 +1187,70 @@ records_take(records *r, const json_value *obj)
 
 /* ---- data scanned by the fast path ---- */
 
+int
+records_deliver_value(records *r, uint32_t entity, uint64_t time,
+    sm_value v, const char *str, size_t str_len)
+{
+	uint8_t want = RECORDS_NEW;
+
+	if (r->opts->value == NULL)
+		return (0);
+	if (entity != CATALOG_NO_ENTITY && (time < r->last_time[entity] ||
+	    (want = value_kind(r->kind[entity], v)) == RECORDS_NEW))
+		return (0);
+	/* Interned even for an entity left out, as parse_value does. */
+	if (str != NULL)
+		v = value_string(intern_add(r->cat->value_strings, str,
+		    str_len, NULL));
+	records_count(r, 1, time);
+	if (entity != CATALOG_NO_ENTITY)
+		set_value(r, entity, time, v, want);
+	return (1);
+}
+
+int
+records_deliver_stack(records *r, uint32_t entity, uint64_t time,
+    ingest_op op, uint32_t state, const char *name, size_t name_len,
+    const char *tag, size_t tag_len)
+{
+	const records_stack *st;
+	int64_t named;
+	uint8_t k;
+
+	if (r->opts->nested == NULL)
+		return (0);
+	if (name != NULL) {
+		if ((named = catalog_state_by_name(r->cat, name, name_len)) < 0)
+			return (0);
+		state = (uint32_t)named;
+	}
+	if (entity != CATALOG_NO_ENTITY) {
+		k = r->kind[entity];
+		if (time < r->last_time[entity] || k == RECORDS_NEW ||
+		    k >= RECORDS_VALUES || (op == INGEST_SET &&
+		    k != RECORDS_NESTED))
+			return (0);
+		if (r->stacks == NULL)
+			grow_stacks(r, 0);
+		st = &r->stacks[entity];
+		if (op == INGEST_POP && (k == RECORDS_PLAIN || st->n == 0 ||
+		    st->states[st->n - 1] != state))
+			return (0);
+		if (op == INGEST_PUSH && st->n + 1 >= STORE_MAX_DEPTH)
+			return (0);
+	}
+	records_count(r, 1, time);
+	if (entity == CATALOG_NO_ENTITY)
+		return (1);
+	if (op == INGEST_POP)
+		pop_state(r, entity, time, state);
+	else if (op == INGEST_PUSH)
+		push_state(r, entity, time, state, tag, tag_len);
+	else
+		set_nested(r, entity, time, state, r->opts->ignore_tags ?
+		    NULL : tag, tag_len);
+	return (1);
+}
 
 
 uint64_t
@@ -1152,6 +1266,18 @@ records_deliver_many(records *r, uint32_t entity, const uint64_t *times,
 	r->opts->data(r->ctx, r->cat, entity, times, states, n, done);
 	r->last_time[entity] = times[n - 1];
 	r->kind[entity] = RECORDS_PLAIN;
+}
+
+void
+records_deliver_numbers(records *r, uint32_t entity, const uint64_t *times,
+    const sm_value *values, size_t n, int numbers, double done)
+{
+	r->opts->values(r->ctx, r->cat, entity, times, values, n, done);
+	r->last_time[entity] = times[n - 1];
+	if (numbers)
+		r->kind[entity] = RECORDS_NUMBERS;
+	else if (r->kind[entity] == RECORDS_NEW)
+		r->kind[entity] = RECORDS_VALUES;
 }
 
 /* ---- the whole input ---- */

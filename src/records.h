@@ -89,11 +89,27 @@ records_count(records *r, uint64_t n, uint64_t last)
 }
 
 /*
+ * Take a datum of the generic state system the scanner read, as
+ * records_take would take its record, with the same checks: 1, or 0,
+ * having changed nothing, if the record is to be parsed as JSON (to say
+ * what is wrong with it).  A value: v (value.h), or a string (str, to be
+ * interned) when str is not NULL.  A push or a pop (or, op INGEST_SET, a
+ * plain datum of a nested entity) of state, or of the state named name
+ * if not NULL; tag as records_deliver's.
+ */
+int records_deliver_value(records *r, uint32_t entity, uint64_t time,
+    sm_value v, const char *str, size_t str_len);
+int records_deliver_stack(records *r, uint32_t entity, uint64_t time,
+    ingest_op op, uint32_t state, const char *name, size_t name_len,
+    const char *tag, size_t tag_len);
+
+/*
  * Takes a plain datum of an entity from records_entity, as a datum record
  * would be taken.  Returns 1, or 0, having changed nothing, if its time
  * goes back before the entity's last: the record is then to be parsed
- * as JSON, whose error says so with its position.  Inline: it runs for
- * nearly every datum of a large trace.
+ * as JSON, whose error says so with its position (a datum of a nested
+ * entity goes to records_deliver_stack).  Inline: it runs for nearly
+ * every datum of a large trace.
  */
 static inline int
 records_deliver(records *r, uint32_t entity, uint64_t time, uint32_t state,
@@ -101,7 +117,9 @@ records_deliver(records *r, uint32_t entity, uint64_t time, uint32_t state,
 {
 	if (entity != CATALOG_NO_ENTITY && (time < r->last_time[entity] ||
 	    r->kind[entity] > RECORDS_PLAIN))
-		return (0);
+		return (r->kind[entity] == RECORDS_NESTED &&
+		    records_deliver_stack(r, entity, time, INGEST_SET, state,
+		    NULL, 0, tag, tag_len));
 	records_count(r, 1, time);
 	if (entity == CATALOG_NO_ENTITY)
 		return (1);
@@ -131,6 +149,23 @@ records_takes_plain(const records *r, uint32_t entity)
  */
 void records_deliver_many(records *r, uint32_t entity,
     const uint64_t *times, const uint16_t *states, size_t n, double done);
+
+/*
+ * Whether numbers and nulls of the entity may be taken in bulk (it has
+ * no states, no strings), and takes n of them at once (times in order,
+ * not before its last; numbers says whether any is a number); the
+ * consumer takes them (opts->values), and records_count must count them.
+ */
+static inline int
+records_takes_numbers(const records *r, uint32_t entity)
+{
+	return (r->kind[entity] == RECORDS_NEW ||
+	    r->kind[entity] == RECORDS_VALUES ||
+	    r->kind[entity] == RECORDS_NUMBERS);
+}
+void records_deliver_numbers(records *r, uint32_t entity,
+    const uint64_t *times, const sm_value *values, size_t n, int numbers,
+    double done);
 
 /* An error at buf[offset]: always returns -1. */
 int records_fail(records *r, size_t offset, const char *fmt, ...)

@@ -1,10 +1,17 @@
 #include "scan.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
+#include "value.h"
 
-enum { SCAN_TIME = 1, SCAN_ENTITY = 2, SCAN_STATE = 4, SCAN_TAG = 8 };
+enum {
+	SCAN_TIME = 1, SCAN_ENTITY = 2, SCAN_STATE = 4, SCAN_TAG = 8,
+	SCAN_VALUE = 16, SCAN_PUSH = 32, SCAN_POP = 64	/* scan_record's */
+};
+#define SCAN_OPS	(SCAN_STATE | SCAN_VALUE | SCAN_PUSH | SCAN_POP)
 
 #define ONES	0x0101010101010101ULL
 #define HIGHS	(0x80 * ONES)
@@ -150,6 +157,232 @@ skip_spaces(const char *buf, const char *p, const char *end)
 
 #define NO_VALUE	SIZE_MAX
 
+/* ---- the generic state system's data (scan_record) ---- */
+
+static const double exact_powers_of_ten[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+/* Digits from q: how many, their value in *m while it has room. */
+static const char *
+number_digits(const char *q, const char *end, uint64_t *m, int *ndigits,
+    int *scale, int *slow)
+{
+	/* A word at a time while eight more digits would still fit. */
+	while (end - q >= 8 && *ndigits <= 11) {
+		uint64_t w = load_le64(q);
+		unsigned k = leading_digits(w);
+
+		if (k > 0)
+			*m = *m * powers_of_ten[k] + digits_value(w, k);
+		*ndigits += (int)k;
+		*scale += (int)k;
+		q += k;
+		if (k < 8)
+			return (q);
+	}
+	for (; q < end && (unsigned)(*q - '0') <= 9; q++) {
+		if (*ndigits < 19) {
+			*m = *m * 10 + (uint64_t)(*q - '0');
+			(*ndigits)++;
+			(*scale)++;
+		} else {
+			*slow = 1;
+		}
+	}
+	return (q);
+}
+
+/*
+ * The usual number, at q with at least 18 bytes after it: up to 7
+ * digits, and a fraction of up to 7, read a word each; no exponent.  At
+ * most 14 digits are below 2^53, so one division by an exact power of
+ * ten is correctly rounded.  Returns its length, or 0 for scan_number's
+ * general way.
+ */
+static size_t
+quick_number(const char *q, int neg, uint64_t *out)
+{
+	uint64_t w = load_le64(q), m;
+	unsigned k = leading_digits(w), f = 0;
+	double d;
+
+	if (k == 0 || k == 8 || (*q == '0' && k > 1))
+		return (0);
+	m = digits_value(w, k);
+	if (q[k] == '.') {
+		w = load_le64(q + k + 1);
+		f = leading_digits(w);
+		if (f == 0 || f == 8)
+			return (0);
+		m = m * powers_of_ten[f] + digits_value(w, f);
+	}
+	if (q[k + (f > 0) + f] == 'e' || q[k + (f > 0) + f] == 'E')
+		return (0);
+	d = f > 0 ? (double)m / exact_powers_of_ten[f] : (double)m;
+	*out = value_number(neg ? -d : d);
+	return (k + (f > 0) + f);
+}
+
+size_t
+scan_number(const char *p, const char *end, uint64_t *out)
+{
+	const char *q = p, *at;
+	uint64_t m = 0;
+	int ndigits = 0, scale = 0, slow = 0, neg = 0, ignored = 0;
+	int64_t exp = 0, exp_sign = 1;
+	double d;
+
+	/* The JSON grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+	if (q < end && *q == '-') {
+		neg = 1;
+		q++;
+	}
+	if (end - q >= 18) {
+		size_t quick = quick_number(q, neg, out);
+
+		if (quick > 0)
+			return (quick + (size_t)neg);
+	}
+	if (q == end || (unsigned)(*q - '0') > 9)
+		return (0);
+	if (*q == '0')
+		q++;
+	else
+		q = number_digits(q, end, &m, &ndigits, &ignored, &slow);
+	if (q < end && (unsigned)(*q - '0') <= 9)
+		return (0);	/* a leading zero */
+	if (q < end && *q == '.') {
+		at = ++q;
+		q = number_digits(q, end, &m, &ndigits, &scale, &slow);
+		if (q == at)
+			return (0);
+	}
+	if (q < end && (*q == 'e' || *q == 'E')) {
+		q++;
+		if (q < end && (*q == '+' || *q == '-'))
+			exp_sign = *q++ == '-' ? -1 : 1;
+		at = q;
+		for (; q < end && (unsigned)(*q - '0') <= 9; q++) {
+			if (exp < 100000)
+				exp = exp * 10 + (*q - '0');
+		}
+		if (q == at)
+			return (0);
+	}
+	if (q == end)
+		return (0);
+	exp = exp * exp_sign - scale;
+	/*
+	 * A whole number below 2^53 and a power of ten up to 10^22 are
+	 * both exact doubles, so one multiplication or division, correctly
+	 * rounded, gives the correctly rounded result, as strtod does.
+	 */
+	if (!slow && m <= ((uint64_t)1 << 53) && exp >= -22 && exp <= 22) {
+		d = (double)m;
+		d = exp < 0 ? d / exact_powers_of_ten[-exp] :
+		    d * exact_powers_of_ten[exp];
+		if (neg)
+			d = -d;
+	} else {
+		char text[64];
+
+		if ((size_t)(q - p) >= sizeof (text))
+			return (0);
+		memcpy(text, p, (size_t)(q - p));
+		text[q - p] = '\0';
+		d = strtod(text, NULL);
+	}
+	if (!isfinite(d))
+		return (0);
+	*out = value_number(d);
+	return ((size_t)(q - p));
+}
+
+/*
+ * The value of a "value", "push" or "pop" member at p: a string (p
+ * follows its opening quote) of plain bytes, or for a value a number or
+ * null, for a push or pop a state's digits.
+ */
+static __attribute__((noinline)) size_t
+read_op_value(unsigned kind, const char *p, const char *end,
+    uint32_t nstates, scanned *d, uint64_t *state)
+{
+	size_t n;
+
+	d->op = kind == SCAN_VALUE ? SCAN_OP_VALUE : kind == SCAN_PUSH ?
+	    SCAN_OP_PUSH : SCAN_OP_POP;
+	d->value = 0;
+	d->str = NULL;
+	d->str_len = 0;
+	if (p[-1] == '"') {
+		n = plain_bytes(p, end);
+		if (n == 0 && kind != SCAN_VALUE)
+			return (NO_VALUE);
+		d->str = p;
+		d->str_len = n;
+		d->value = VALUE_STRING;
+		*state = SCAN_STATE_NAMED;
+	} else if (kind == SCAN_VALUE) {
+		if (end - p > 4 && memcmp(p, "null", 4) == 0) {
+			n = 4;
+			d->value = VALUE_NONE;
+		} else if ((n = scan_number(p, end, &d->value)) == 0) {
+			return (NO_VALUE);
+		}
+	} else if ((n = scan_digits(p, end, state)) == 0 ||
+	    *state >= nstates) {
+		return (NO_VALUE);
+	}
+	d->state_at = p;
+	d->state_len = n;
+	return (n);
+}
+
+/* The member name at p (its opening quote) if scan_record reads it. */
+static unsigned
+op_member(const char *p, size_t *skip)
+{
+	if (memcmp(p + 1, "value\"", 6) == 0) {
+		*skip = 7;
+		return (SCAN_VALUE);
+	}
+	if (memcmp(p + 1, "push\"", 5) == 0) {
+		*skip = 6;
+		return (SCAN_PUSH);
+	}
+	if (memcmp(p + 1, "pop\"", 4) == 0) {
+		*skip = 5;
+		return (SCAN_POP);
+	}
+	return (0);
+}
+
+/*
+ * Whether the members seen make a datum: time, entity and one op, and a
+ * tag only with a state or a push.
+ */
+static int
+members_make_datum(unsigned seen)
+{
+	unsigned ops = seen & SCAN_OPS;
+
+	return ((seen & (SCAN_TIME | SCAN_ENTITY)) ==
+	    (SCAN_TIME | SCAN_ENTITY) && ops != 0 && (ops & (ops - 1)) == 0 &&
+	    (!(seen & SCAN_TAG) || (ops & (SCAN_STATE | SCAN_PUSH))));
+}
+
+/* The kind of value a scanned datum's op has, for learning its shape. */
+static uint8_t
+op_kind(const scanned *d)
+{
+	static const uint8_t kinds[] = { SCAN_STATE, SCAN_VALUE, SCAN_PUSH,
+	    SCAN_POP };
+
+	return (kinds[d->op]);
+}
+
 /*
  * The value of a member at p, by the rule for that member: digits for a
  * time or a state (below nstates), plain bytes for an entity (at least
@@ -184,28 +417,39 @@ read_value(unsigned kind, const char *p, const char *end, uint32_t nstates,
 		d->entity = p;
 		d->entity_len = n;
 		return (n);
-	default:
+	case SCAN_TAG:
 		n = plain_bytes(p, end);
 		d->tag = p;
 		d->tag_len = n;
 		return (n);
+	default:
+		return (read_op_value(kind, p, end, nstates, d, state));
 	}
 }
 
-int
-scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
-    scanned *d)
+/* What a scan starts from: no tag, a plain state. */
+static void
+scanned_init(scanned *d)
+{
+	d->tag = NULL;
+	d->tag_len = 0;
+	d->op = SCAN_OP_STATE;	/* str, value, str_len: read_op_value's */
+}
+
+/* A datum, of the generic state system's too if ops. */
+static int
+scan_members(const char *buf, size_t len, size_t pos, uint32_t nstates,
+    scanned *d, int ops)
 {
 	const char *p = buf + pos, *end = buf + len;
-	size_t n;
+	size_t n, skip;
 	uint64_t state = 0;
 	unsigned seen = 0, bit;
 	int quoted;
 
 	if (*p != '{')
 		return (0);
-	d->tag = NULL;
-	d->tag_len = 0;
+	scanned_init(d);
 	p++;
 	for (;;) {
 		p = skip_spaces(buf, p, end);
@@ -224,6 +468,8 @@ scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
 		} else if (memcmp(p + 1, "tag\"", 4) == 0) {
 			bit = SCAN_TAG;
 			p += 5;
+		} else if (ops && (bit = op_member(p, &skip)) != 0) {
+			p += skip;
 		} else {
 			return (0);
 		}
@@ -255,12 +501,25 @@ scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
 		if (*p++ != ',')
 			return (0);
 	}
-	if ((seen & (SCAN_TIME | SCAN_ENTITY | SCAN_STATE)) !=
-	    (SCAN_TIME | SCAN_ENTITY | SCAN_STATE))
+	if (!members_make_datum(seen))
 		return (0);
 	d->state = (uint32_t)state;
 	d->next = (size_t)(p + 1 - buf);
 	return (1);
+}
+
+int
+scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
+    scanned *d)
+{
+	return (scan_members(buf, len, pos, nstates, d, 0));
+}
+
+int
+scan_record(const char *buf, size_t len, size_t pos, uint32_t nstates,
+    scanned *d)
+{
+	return (scan_members(buf, len, pos, nstates, d, 1));
 }
 
 /* ---- shapes ---- */
@@ -285,7 +544,7 @@ shape_learn(scan_shape *sh, const char *rec, const char *rec_end,
 
 	v[n++] = (struct value){ d->time_at, d->time_len, SCAN_TIME };
 	v[n++] = (struct value){ d->entity, d->entity_len, SCAN_ENTITY };
-	v[n++] = (struct value){ d->state_at, d->state_len, SCAN_STATE };
+	v[n++] = (struct value){ d->state_at, d->state_len, op_kind(d) };
 	if (d->tag != NULL)
 		v[n++] = (struct value){ d->tag, d->tag_len, SCAN_TAG };
 	for (i = 1; i < n; i++) {
@@ -358,8 +617,7 @@ shape_scan(const scan_shape *sh, const char *buf, size_t len, size_t pos,
 	size_t n;
 	int i;
 
-	d->tag = NULL;
-	d->tag_len = 0;
+	scanned_init(d);
 	for (i = 0;; i++) {
 		if (!literal_at(sh->lit[i], sh->lit_len[i], p, end))
 			return (0);
@@ -376,9 +634,14 @@ shape_scan(const scan_shape *sh, const char *buf, size_t len, size_t pos,
 	return (1);
 }
 
-int
-scan_datum_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
-    uint32_t nstates, scanned *d)
+/*
+ * A shaped scan: shapes learned only from what scan_members accepts with
+ * the same ops, so a shape with the generic state system's members is
+ * learned (and matched) only by scan_record_shaped.
+ */
+static int
+scan_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
+    uint32_t nstates, scanned *d, int ops)
 {
 	int i;
 
@@ -389,9 +652,24 @@ scan_datum_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
 			return (1);
 		}
 	}
-	if (!scan_datum(buf, len, pos, nstates, d))
+	if (!scan_members(buf, len, pos, nstates, d, ops))
 		return (0);
 	shape_learn(&s->shape[s->victim], buf + pos, buf + d->next, d);
 	s->victim = (s->victim + 1) % SCAN_SHAPES;
 	return (1);
+}
+
+int
+scan_datum_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
+    uint32_t nstates, scanned *d)
+{
+	return (scan_shaped(s, buf, len, pos, nstates, d, 0) &&
+	    d->op == SCAN_OP_STATE);
+}
+
+int
+scan_record_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
+    uint32_t nstates, scanned *d)
+{
+	return (scan_shaped(s, buf, len, pos, nstates, d, 1));
 }

@@ -22,17 +22,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What a datum scanned by scan_record does (scanned.op). */
+enum {
+	SCAN_OP_STATE,		/* "state": the plain datum */
+	SCAN_OP_VALUE,		/* "value": a number, a string or null */
+	SCAN_OP_PUSH,		/* "push": a state, by value or by name */
+	SCAN_OP_POP		/* "pop": likewise */
+};
+
 /* A plain datum as scanned; names point into the input. */
 typedef struct scanned {
 	const char *entity, *tag;	/* tag NULL when it has none */
 	size_t entity_len, tag_len;
 	uint64_t time;
-	uint32_t state;
+	uint32_t state;		/* SCAN_STATE_NAMED: str names it */
 	size_t next;		/* the offset just past its closing brace */
 	/* Where the digits of time and state are: for learning shapes. */
 	const char *time_at, *state_at;
 	size_t time_len, state_len;
+	/*
+	 * scan_record's data only (scan_datum's are SCAN_OP_STATE): the
+	 * op, and its value: value holds a number's double (value.h) or
+	 * VALUE_NONE, or VALUE_STRING when str holds the string (for a
+	 * push or pop, the state's name); str is NULL when there is none.
+	 */
+	int op;
+	uint64_t value;
+	const char *str;
+	size_t str_len;
 } scanned;
+
+#define SCAN_STATE_NAMED	UINT32_MAX
 
 /*
  * Scans the record at buf[pos] (which must be < len) as a plain datum of
@@ -48,7 +68,7 @@ int scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
  * alike, so most records match a layout already seen, and are read by
  * comparing those bytes whole and reading the values between them.
  */
-#define SCAN_SHAPES	2
+#define SCAN_SHAPES	8
 #define SCAN_SHAPE_WORDS	4	/* bytes between values: at most 32 */
 
 typedef struct scan_shape {
@@ -71,6 +91,29 @@ void scan_shapes_init(scan_shapes *s);
  */
 int scan_datum_shaped(scan_shapes *s, const char *buf, size_t len,
     size_t pos, uint32_t nstates, scanned *d);
+
+/*
+ * The same as scan_datum and scan_datum_shaped, also reading the datum
+ * of the generic state system that names its state (a push or a pop:
+ * digits below nstates, or a name of plain bytes, left for the caller
+ * to look up) or has a value, as records.c reads one: "value" and
+ * "pop" without "tag", "state" and "push" with an optional one.  A
+ * number is read exactly as the general parser reads it (strtod's
+ * double, correctly rounded; a finite one only), a string of plain
+ * bytes (possibly empty), or null.  Anything else answers 0, for the
+ * general parser to judge.
+ */
+int scan_record(const char *buf, size_t len, size_t pos, uint32_t nstates,
+    scanned *d);
+int scan_record_shaped(scan_shapes *s, const char *buf, size_t len,
+    size_t pos, uint32_t nstates, scanned *d);
+
+/*
+ * The JSON number at p (before end): returns its length and sets *out
+ * to the bits of its double as strtod reads it, or 0 if it is not a
+ * JSON number, has nothing after it before end, or is not finite.
+ */
+size_t scan_number(const char *p, const char *end, uint64_t *out);
 
 /*
  * The digits at p (before end), as scan_datum reads them: returns how

@@ -1255,6 +1255,39 @@ store_append_value(store *s, uint32_t entity, uint64_t time, sm_value value)
 	s->values_total++;
 }
 
+void
+store_append_values(store *s, uint32_t entity, const uint64_t *time,
+    const sm_value *value, size_t n)
+{
+	values *v;
+
+	if (on_disk(s) || n == 0)
+		return;
+	v = values_of(s, column_of(s, entity));
+	if (v->count + n > v->cap) {
+		size_t cap = v->cap == 0 ? 16 : v->cap * 2;
+
+		while (cap < v->count + n)
+			cap *= 2;
+		/* Where the input says the column is heading, at one go. */
+		if (s->done >= EARLIEST_ESTIMATE) {
+			double expect = (double)(v->count + n) / s->done;
+			size_t room = (size_t)(expect + expect / 8) + 16;
+
+			if (room > cap && room <= SIZE_MAX / 2 / VALUE_BYTES)
+				cap = room;
+		}
+		v->time = xrealloc(v->time, cap * sizeof (uint64_t));
+		v->value = xrealloc(v->value, cap * sizeof (sm_value));
+		s->heap_bytes += (cap - v->cap) * VALUE_BYTES;
+		v->cap = cap;
+	}
+	memcpy(v->time + v->count, time, n * sizeof (uint64_t));
+	memcpy(v->value + v->count, value, n * sizeof (sm_value));
+	v->count += n;
+	s->values_total += n;
+}
+
 store_kind
 store_kind_of(const store *s, uint32_t entity)
 {

@@ -219,6 +219,10 @@ uint32_t store_stack_at(const store *s, uint32_t entity, uint64_t t,
 void store_append_value(store *s, uint32_t entity, uint64_t time,
     sm_value value);
 
+/* Appends n values at once: the same as n store_append_value. */
+void store_append_values(store *s, uint32_t entity, const uint64_t *time,
+    const sm_value *value, size_t n);
+
 store_kind store_kind_of(const store *s, uint32_t entity);
 
 /* Whether every entity holds plain states (no nested, no value entity):

@@ -64,6 +64,18 @@ on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 	store_append_value(d->st, entity, time, value);
 }
 
+static void
+on_values(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
+    const sm_value *values, size_t n, double done)
+{
+	trace *d = ctx;
+
+	if (d->st == NULL)
+		d->st = store_new(cat->nstates);
+	store_progress(d->st, done);
+	store_append_values(d->st, entity, times, values, n);
+}
+
 /*
  * A load for a script stops at its limits; the store so far counts (a
  * store past its budget goes to disk: store.h).  It stops too when the
@@ -134,6 +146,7 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	io.keep_going = keep_loading;
 	io.nested = on_nested;
 	io.value = on_value;
+	io.values = on_values;
 	/* The key is taken first: a file that changes while read is stale. */
 	cacheable = !opts->no_cache && !opts->ignore_tags &&
 	    opts->filter == NULL && cache_key_of(path, &key) == 0;

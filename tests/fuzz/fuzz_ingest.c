@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness for whole-trace ingest: any bytes as a trace, fed to
  * a small coalescer and a store, then written as JSON and SVG, with the
- * store queried at a few times.  Errors are fine; crashes, leaks, hangs
+ * store queried at a few times.  Values and nested states (the generic
+ * state system's data) go to the store, as a script's load takes them.  Errors are fine; crashes, leaks, hangs
  * and undefined behaviour are not.
  */
 #include <stdio.h>
@@ -36,6 +37,40 @@ on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 	store_append(s->st, entity, time, state, id);
 }
 
+/* The store, made for the first datum of any kind. */
+static store *
+sink_store(sink *s, const catalog *cat)
+{
+	if (s->map->co == NULL) {
+		s->map->co = coalesce_new(cat->nstates, 4, 0, 0);
+		s->st = store_new(cat->nstates);
+	}
+	return (s->st);
+}
+
+static void
+on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
+    ingest_op op, uint32_t state, const char *tag, size_t tag_len)
+{
+	store *st = sink_store(ctx, cat);
+	uint32_t id = tag == NULL ? STORE_NONE :
+	    catalog_tag_id(cat, state, tag, tag_len);
+
+	if (op == INGEST_PUSH)
+		store_push(st, entity, time, state, id);
+	else if (op == INGEST_POP)
+		store_pop(st, entity, time);
+	else
+		store_append(st, entity, time, state, id);
+}
+
+static void
+on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
+    sm_value value)
+{
+	store_append_value(sink_store(ctx, cat), entity, time, value);
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int
@@ -45,10 +80,14 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	sink s = { &m, NULL };
 	sm_error err;
 	FILE *null = fopen("/dev/null", "w");
+	ingest_options io;
 
 	memset(&m, 0, sizeof (m));
+	memset(&io, 0, sizeof (io));
+	io.nested = on_nested;
+	io.value = on_value;
 	m.cat = catalog_new("fuzz.out");
-	if (ingest_buffer("fuzz.out", (const char *)data, size, m.cat, NULL,
+	if (ingest_buffer("fuzz.out", (const char *)data, size, m.cat, &io,
 	    on_datum, &s, &err) == 0) {
 		size_t order = 0;
 		svg_options so = { 10, 862 };

@@ -80,6 +80,11 @@ b:value(0, "name", "boot")
 b:value(25, "name", "up \"quoted\"\n")
 b:event(12, "Threads/1/Status", "wakeup", "Threads/10/Status")
 b:event(13, "elsewhere", "tick")
+b:event(14, "Threads/1/Status", "send", "Threads/10/Status",
+    { ["end"] = 16, id = "m1", type = "MSG", size = 512, ok = true, path = { "a", "b" }, note = "say \"hi\"" })
+b:event(15, "Threads/10/Status", "recv", nil, { id = "m2" })
+b:event(15, "elsewhere", "mark", nil, { weight = 1.5 })
+b:event(16, "elsewhere", "empty", nil, {})
 b:set(0, "Threads/10/Status", "run")
 b:set(50, "Threads/10/Status", "idle")
 b:tag("idle", "empty", {})
@@ -110,7 +115,22 @@ check_error("push without a state", function() b:push(60, "new", 1) end,
 check_error("NaN", function() b:value(60, "v", 0 / 0) end, "b:value: a value is a finite number")
 check_error("infinity", function() b:value(60, "v", math.huge) end, "b:value: a value is a finite number")
 check_error("a table as value", function() b:value(60, "v", {}) end, "b:value: a value is a number, a string or nil, not table")
-check_error("event fields", function() b:event(60, "v", "e", nil, { x = 1 }) end, "b:event: an event's own fields")
+check_error("event fields: a list", function() b:event(60, "v", "e", nil, { 1 }) end,
+    "b:event: fields are a table of names to values, not a list")
+check_error("event fields: not a table", function() b:event(60, "v", "e", nil, 3) end,
+    "b:event: fields are a table of names to values, not number")
+check_error("event fields: the event's own", function() b:event(60, "v", "e", nil, { target = "x" }) end,
+    'b:event: "target" is the event\'s own, not one of its fields')
+check_error("event fields: a number key", function() b:event(60, "v", "e", nil, { x = 1, [2.5] = 1 }) end,
+    "b:event: fields are a table of names to values, not a number key")
+check_error("event fields: end before time", function() b:event(60, "v", "e", "w", { ["end"] = 59 }) end,
+    "b:event: end 59 is before time 60: a message is received (end) after it is sent (time)")
+check_error("event fields: an empty id", function() b:event(60, "v", "e", nil, { id = "" }) end,
+    'b:event: the event\'s "id" is empty')
+check_error("event fields: a number id", function() b:event(60, "v", "e", nil, { id = 7 }) end,
+    'b:event: the event\'s "id" is a string, not number')
+check_error("event fields: a function", function() b:event(60, "v", "e", nil, { f = print }) end,
+    'b:event: field "f" is a function: fields are JSON values')
 check_error("a list as tag fields", function() b:tag("run", "t2", { 1, 2 }) end, "b:tag: fields are a table")
 
 local t = b:finish()
@@ -138,6 +158,11 @@ for ev in t:events() do evs[#evs + 1] = ev end
 check_eq("built: events", evs, {
 	{ time = 12, entity = "Threads/1/Status", event = "wakeup", target = "Threads/10/Status" },
 	{ time = 13, entity = "elsewhere", event = "tick" },
+	{ time = 14, entity = "Threads/1/Status", event = "send", target = "Threads/10/Status", finish = 16, id = "m1",
+	  fields = { type = "MSG", size = 512, ok = true, path = { "a", "b" }, note = 'say "hi"' } },
+	{ time = 15, entity = "Threads/10/Status", event = "recv", id = "m2" },
+	{ time = 15, entity = "elsewhere", event = "mark", fields = { weight = 1.5 } },
+	{ time = 16, entity = "elsewhere", event = "empty" },
 })
 check_eq("built: transforms work on it", t:keep("Threads"):entity("Threads/10/Status"):at(20), "run")
 
@@ -163,6 +188,10 @@ f:write([[
 {"time": "25", "entity": "name", "value": "up \"quoted\"\n"}
 {"time": "12", "entity": "Threads/1/Status", "event": "wakeup", "target": "Threads/10/Status"}
 {"time": "13", "entity": "elsewhere", "event": "tick"}
+{"time": "14", "entity": "Threads/1/Status", "event": "send", "target": "Threads/10/Status", "end": "16", "id": "m1", "type": "MSG", "size": 512, "ok": true, "path": ["a", "b"], "note": "say \"hi\""}
+{"time": "15", "entity": "Threads/10/Status", "event": "recv", "id": "m2"}
+{"time": "15", "entity": "elsewhere", "event": "mark", "weight": 1.5}
+{"time": "16", "entity": "elsewhere", "event": "empty"}
 {"time": "0", "entity": "Threads/10/Status", "state": 1}
 {"state": 0, "tag": "empty"}
 {"time": "50", "entity": "Threads/10/Status", "state": 0}

@@ -1,7 +1,7 @@
 -- Keeps lua/help.lua (what help() says in the REPL) and the API tables of
 -- README.md the same: every README table row that documents an API name
--- (its first cell starts with `statemap.`, `t.`, `t:`, `e.`, `e:` or
--- `json.`) must be an entry of help.lua with the same two cells, and every
+-- (its first cell starts with `statemap.`, `t.`, `t:`, `e.`, `e:`, `b:`
+-- or `json.`) must be an entry of help.lua with the same two cells, and every
 -- entry must be such a row (or, marked prose, appear in the README's
 -- text). A failure prints the Lua line to paste into help.lua.
 local help = require "statemap.help"
@@ -13,7 +13,7 @@ local f = assert(io.open("README.md"))
 local readme = f:read("a")
 f:close()
 
-local API = { "statemap%.", "t[.:]", "e[.:]", "json%." }
+local API = { "statemap%.", "t[.:]", "e[.:]", "b:", "json%." }
 
 local function documents_api(cell)
 	for _, p in ipairs(API) do
@@ -65,6 +65,7 @@ local registry = debug.getregistry()
 local objects = {
 	t = registry["statemap.trace"].methods,
 	e = registry["statemap.entity"].methods,
+	b = registry["statemap.builder"].methods,
 	statemap = statemap,
 	json = statemap.json,
 }

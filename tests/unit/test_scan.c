@@ -4,6 +4,8 @@
  * scan_datum on a hundred thousand generated records, whole and cut
  * short, most of them in layouts seen before.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,9 +366,107 @@ check_shape_reuse(void)
 	    fourth, 3, &d), 0);
 }
 
+/* ---- numbers (scan_number) ---- */
+
+/* A random JSON number: sign, digits, fraction, exponent, each maybe. */
+static size_t
+put_number(char *p)
+{
+	size_t n = 0;
+
+	if (chance(30))
+		p[n++] = '-';
+	if (chance(15))
+		p[n++] = '0';
+	else {
+		size_t k = put_digits(p + n, chance(10) ? 30 : 17);
+
+		if (k > 1 && p[n] == '0')
+			p[n] = '7';	/* no leading zero: not JSON */
+		n += k;
+	}
+	if (chance(50)) {
+		int k = 1 + (int)(next_random() % (chance(10) ? 30 : 8)), i;
+
+		p[n++] = '.';
+		for (i = 0; i < k; i++)
+			p[n++] = (char)('0' + next_random() % 10);
+	}
+	if (chance(30)) {
+		p[n++] = chance(50) ? 'e' : 'E';
+		if (chance(50))
+			p[n++] = chance(50) ? '-' : '+';
+		n += (size_t)snprintf(p + n, 8, "%u", next_random() %
+		    (chance(20) ? 400 : 30));
+	}
+	return (n);
+}
+
+/*
+ * scan_number against strtod (what the general parser uses) on random
+ * numbers of every form, bit for bit; and what is not a JSON number, or
+ * overflows, is refused.
+ */
+static void
+check_numbers(void)
+{
+	static const char *const refused[] = { "01", "-", "1.", ".5", "+1",
+	    "1e", "1e+", "-a", "1e999", "-1e400", "00", "1.e3", "0x10", "" };
+	static const char *const exact[] = { "0", "-0", "0.1", "1e22",
+	    "1e23", "9007199254740993", "5e-324", "2.2250738585072014e-308",
+	    "123456789012345678901234", "1.7976931348623157e308",
+	    "0.30000000000000004", "-0.0e-5", "1E2", "3.14159265358979323846" };
+	char buf[128];
+	uint64_t got, want;
+	double d;
+	size_t i, n, len;
+	int bad = 0, cases = 0;
+
+	for (i = 0; i < 200000 + sizeof (exact) / sizeof (exact[0]); i++) {
+		if (i < sizeof (exact) / sizeof (exact[0])) {
+			len = strlen(exact[i]);
+			memcpy(buf, exact[i], len);
+		} else {
+			len = put_number(buf);
+		}
+		buf[len] = '\0';
+		d = strtod(buf, NULL);
+		if (!isfinite(d))
+			continue;
+		memcpy(&want, &d, sizeof (want));
+		buf[len] = '}';
+		n = scan_number(buf, buf + len + 1, &got);
+		cases++;
+		if (n != len || got != want) {
+			if (bad++ < 5) {
+				buf[len] = '\0';
+				fprintf(stderr, "scan_number %s: %zu bytes, %016llx, "
+				    "want %016llx\n", buf, n,
+				    (unsigned long long)got,
+				    (unsigned long long)want);
+			}
+		}
+	}
+	CHECK_INT("scan numbers: bit for bit as strtod", bad, 0);
+	CHECK("scan numbers: many cases", cases > 150000);
+	for (i = 0, bad = 0; i < sizeof (refused) / sizeof (refused[0]); i++) {
+		len = strlen(refused[i]);
+		memcpy(buf, refused[i], len);
+		buf[len] = '}';
+		if (scan_number(buf, buf + len + 1, &got) == len && len > 0)
+			bad++;
+	}
+	CHECK_INT("scan numbers: not JSON numbers, or too big, refused", bad,
+	    0);
+	memcpy(buf, "12", 2);
+	CHECK_INT("scan numbers: nothing after them", scan_number(buf, buf + 2,
+	    &got), 0);
+}
+
 int
 main(void)
 {
+	check_numbers();
 	check_digits();
 	check_names();
 	check_shape_reuse();
