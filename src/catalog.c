@@ -42,6 +42,7 @@ catalog_free(catalog *cat)
 	for (i = 0; i < intern_count(cat->tag_keys); i++)
 		free(cat->tags[i].members);
 	free(cat->tags);
+	free(cat->tag_by_name);
 	free(cat->events);
 	free(cat->event_extras);
 	intern_free(cat->event_ids);
@@ -109,14 +110,21 @@ catalog_set_description(catalog *cat, uint32_t entity, const char *text,
 	cat->descriptions[entity] = xstrndup(text, len);
 }
 
+/* States below this have their tag ids in tag_by_name. */
+#define CATALOG_FAST_STATES	8
+
 uint32_t
 catalog_tag_id(catalog *cat, uint32_t state, const char *tag, size_t len)
 {
 	char key[8];
 	uint32_t name = intern_add(cat->tag_names, tag, len, NULL);
 	uint32_t id;
+	size_t fast = (size_t)name * CATALOG_FAST_STATES + state;
 	int added;
 
+	if (state < CATALOG_FAST_STATES && fast < cat->tag_by_name_cap &&
+	    cat->tag_by_name[fast] != 0)
+		return (cat->tag_by_name[fast] - 1);
 	/* A pair of ids makes a fixed-size key: no copying of the tag. */
 	memcpy(key, &state, 4);
 	memcpy(key + 4, &name, 4);
@@ -127,6 +135,15 @@ catalog_tag_id(catalog *cat, uint32_t state, const char *tag, size_t len)
 		cat->tags[id].state = state;
 		cat->tags[id].name = name;
 		cat->tags[id].members = NULL;
+	}
+	if (state < CATALOG_FAST_STATES) {
+		size_t old = cat->tag_by_name_cap;
+
+		grow_array(&cat->tag_by_name, &cat->tag_by_name_cap, fast + 1,
+		    sizeof (uint32_t));
+		memset(cat->tag_by_name + old, 0, (cat->tag_by_name_cap - old) *
+		    sizeof (uint32_t));
+		cat->tag_by_name[fast] = id + 1;
 	}
 	return (id);
 }
@@ -169,6 +186,9 @@ catalog_drop_tags(catalog *cat)
 	free(cat->tags);
 	cat->tags = NULL;
 	cat->tags_cap = 0;
+	free(cat->tag_by_name);
+	cat->tag_by_name = NULL;
+	cat->tag_by_name_cap = 0;
 	intern_free(cat->tag_keys);
 	cat->tag_keys = intern_new();
 }

@@ -86,6 +86,13 @@ typedef struct catalog {
 	intern *tag_keys;	/* (state, name id) pairs, numbered as tag ids */
 	catalog_tag *tags;	/* by tag id */
 	size_t tags_cap;
+	/*
+	 * Tag ids known by name id and a small state (1 + id, 0 unknown),
+	 * CATALOG_FAST_STATES a name: most data find their tag here, with
+	 * one lookup (the name) instead of two.
+	 */
+	uint32_t *tag_by_name;
+	size_t tag_by_name_cap;
 
 	intern *event_kinds;
 	intern *event_entities;	/* events name entities without creating them */

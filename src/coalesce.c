@@ -194,6 +194,16 @@ heap_down(coalesce *c, size_t pos)
 		if (first >= len)
 			break;
 		last = first + HEAP_ARITY < len ? first + HEAP_ARITY : len;
+		/*
+		 * The children's own children are the next lines (up to
+		 * HEAP_ARITY of them in a row): asked for now, they arrive
+		 * while this level is compared.  A heap of 100,000 entries
+		 * is out of the cache, and sinking to the bottom would
+		 * otherwise wait for memory at every level.
+		 */
+		for (k = HEAP_ARITY * first + 1; k < len &&
+		    k < HEAP_ARITY * last + 1; k += HEAP_ARITY)
+			__builtin_prefetch(&c->heap[k]);
 		child = first;
 		for (k = first + 1; k < last; k++) {
 			if (entry_less(c, &c->heap[k], &c->heap[child]))
@@ -201,6 +211,14 @@ heap_down(coalesce *c, size_t pos)
 		}
 		if (!entry_less(c, &c->heap[child], &e))
 			break;
+		/*
+		 * A new top: fresh_top reads its rectangle and entity next,
+		 * which can come in while the entry sinks further.
+		 */
+		if (pos == 0) {
+			__builtin_prefetch(&c->rects[c->heap[child].rect]);
+			__builtin_prefetch(&c->info[c->heap[child].rect]);
+		}
 		heap_place(c, pos, &c->heap[child]);
 		pos = child;
 	}

@@ -54,14 +54,14 @@ open_entity(FILE *out, const catalog *cat, uint32_t e, int first,
 	fprintf(out, ", \"kind\": \"%s\", \"rects\": [", kind);
 }
 
-static void
-write_values(FILE *out, const smap *m, uint32_t e, int first)
+void
+kindjson_values(FILE *out, const catalog *cat, const valuerects *v,
+    uint32_t e, int first, int counts)
 {
-	const valuerects *v = m->values;
 	uint32_t r;
 	int n = 0;
 
-	open_entity(out, m->cat, e, first, "values");
+	open_entity(out, cat, e, first, "values");
 	for (r = valuerects_first(v, e); r != VALUERECTS_NONE;
 	    r = valuerects_next(v, r)) {
 		valuerects_rect x;
@@ -85,7 +85,7 @@ write_values(FILE *out, const smap *m, uint32_t e, int first)
 			for (i = 0; i < x.nstrings; i++) {
 				size_t len;
 				const char *s = intern_name(
-				    m->cat->value_strings, x.strings[i].id,
+				    cat->value_strings, x.strings[i].id,
 				    &len);
 
 				if (i > 0)
@@ -95,6 +95,8 @@ write_values(FILE *out, const smap *m, uint32_t e, int first)
 			}
 			fputc('}', out);
 		}
+		if (counts)
+			fprintf(out, ", \"n\": %" PRIu64, x.count);
 		fputc('}', out);
 	}
 	fputs("]}", out);
@@ -136,24 +138,37 @@ write_rects(FILE *out, const coalesce *co, uint32_t row, uint32_t nstates,
 	}
 }
 
+void
+kindjson_nested_open(FILE *out, const catalog *cat, uint32_t e, int first)
+{
+	open_entity(out, cat, e, first, "nested");
+}
+
+void
+kindjson_nested_close(FILE *out, const catalog *cat, const depthrows *dr,
+    const jsonout_names *names, uint32_t e, uint32_t *ids, uint64_t *times)
+{
+	uint32_t d, n = depthrows_ndepths(dr, e);
+	const coalesce *co = depthrows_coalescer(dr);
+
+	fputs("], \"depths\": [", out);
+	for (d = 1; d <= n; d++) {
+		fputs(d > 1 ? ",\n    [" : "\n    [", out);
+		write_rects(out, co, depthrows_row(dr, e, d), cat->nstates,
+		    names, ids, times);
+		fputc(']', out);
+	}
+	fputs("]}", out);
+}
+
 static void
 write_nested(FILE *out, const smap *m, const jsonout_names *names,
     uint32_t e, int first, uint32_t *ids, uint64_t *times)
 {
-	uint32_t d, n = depthrows_ndepths(m->depths, e);
-	const coalesce *co = depthrows_coalescer(m->depths);
-
-	open_entity(out, m->cat, e, first, "nested");
+	kindjson_nested_open(out, m->cat, e, first);
 	if (m->co != NULL)
 		write_rects(out, m->co, e, m->cat->nstates, names, ids, times);
-	fputs("], \"depths\": [", out);
-	for (d = 1; d <= n; d++) {
-		fputs(d > 1 ? ",\n    [" : "\n    [", out);
-		write_rects(out, co, depthrows_row(m->depths, e, d),
-		    m->cat->nstates, names, ids, times);
-		fputc(']', out);
-	}
-	fputs("]}", out);
+	kindjson_nested_close(out, m->cat, m->depths, names, e, ids, times);
 }
 
 int
@@ -161,7 +176,7 @@ kindjson_entity(FILE *out, const smap *m, const jsonout_names *names,
     uint32_t e, int first, uint32_t *ids, uint64_t *times)
 {
 	if (valuerects_seen(m->values, e)) {
-		write_values(out, m, e, first);
+		kindjson_values(out, m->cat, m->values, e, first, 0);
 		return (1);
 	}
 	if (depthrows_ndepths(m->depths, e) > 0) {

@@ -24,7 +24,9 @@
 #include <stdio.h>
 
 #include "jsonout.h"
+#include "depthrows.h"
 #include "smap.h"
+#include "valuerects.h"
 
 /*
  * Writes entity e of m if it is a value or nested entity (returns 1),
@@ -32,6 +34,21 @@
  */
 int kindjson_entity(FILE *out, const smap *m, const jsonout_names *names,
     uint32_t e, int first, uint32_t *ids, uint64_t *times);
+
+/*
+ * The same pieces for a writer with its own coalescers (viewport.h):
+ * a value entity e of v whole (counts: each rectangle with "n", the
+ * values it stands for); a nested entity opened up to its top
+ * rectangles (the caller writes them, jsonout_rect_write), then closed
+ * with its depth rows from dr.  ids and times: nstates scratch.
+ */
+void kindjson_values(FILE *out, const catalog *cat, const valuerects *v,
+    uint32_t e, int first, int counts);
+void kindjson_nested_open(FILE *out, const catalog *cat, uint32_t e,
+    int first);
+void kindjson_nested_close(FILE *out, const catalog *cat,
+    const depthrows *dr, const jsonout_names *names, uint32_t e,
+    uint32_t *ids, uint64_t *times);
 
 /* A number as JSON that reads back to the same double. */
 void kindjson_number(FILE *out, double d);

@@ -61,6 +61,7 @@ order_panel(viewport_panel *p, trace *t, const served_options *o,
 	}
 	for (e = 0; e < all; e++) {
 		shown[e] = store_count(t->st, e) > 0 ||
+		    store_value_count(t->st, e) > 0 ||
 		    t->cat->descriptions[e] != NULL;
 		if (shown[e] && o->filter != NULL)
 			shown[e] = regexec(o->filter, catalog_entity_name(

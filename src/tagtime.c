@@ -99,6 +99,57 @@ sort_tags(coalesce_tag *a, uint32_t n)
 	insertion_sort(a, n);
 }
 
+/*
+ * Tails of tag ids below 2^(2 * RADIX_BITS) and at least RADIX_MIN
+ * entries long are sorted by two passes of a counting sort, the low
+ * digit then the high one: no comparisons to mispredict, where
+ * quicksort spent most of its time on them (tag ids are small: one per
+ * state and tag name).
+ */
+#define RADIX_BITS	6
+#define RADIX_MIN	32
+
+/* One stable pass: from by digit (tag >> shift) into to. */
+static void
+radix_pass(const coalesce_tag *from, coalesce_tag *to, uint32_t n,
+    unsigned shift)
+{
+	uint32_t count[1u << RADIX_BITS], i, sum = 0;
+	const uint32_t mask = (1u << RADIX_BITS) - 1;
+
+	memset(count, 0, sizeof (count));
+	for (i = 0; i < n; i++)
+		count[(from[i].tag >> shift) & mask]++;
+	for (i = 0; i <= mask; i++) {
+		uint32_t c = count[i];
+
+		count[i] = sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		to[count[(from[i].tag >> shift) & mask]++] = from[i];
+}
+
+/* Sorts a[0, n) by tag, by counting when it pays, with scratch's room. */
+static void
+sort_tail(coalesce_tag *a, uint32_t n, tagtime *scratch)
+{
+	uint32_t i, high = 0;
+
+	if (n >= RADIX_MIN) {
+		for (i = 0; i < n; i++)
+			high |= a[i].tag;
+		if (high < (1u << (2 * RADIX_BITS))) {
+			scratch->sorted = scratch->n = 0;
+			reserve(scratch, n);
+			radix_pass(a, scratch->v, n, 0);
+			radix_pass(scratch->v, a, n, RADIX_BITS);
+			return;
+		}
+	}
+	sort_tags(a, n);
+}
+
 /* Sums neighbours of one tag in a sorted array; returns the new length. */
 static uint32_t
 fold(coalesce_tag *a, uint32_t n)
@@ -162,7 +213,7 @@ tagtime_settle(tagtime *t, tagtime *scratch)
 	if (ntail == 0)
 		return;
 	tail = t->v + t->sorted;
-	sort_tags(tail, ntail);
+	sort_tail(tail, ntail, scratch);
 	ntail = fold(tail, ntail);
 	if (t->sorted == 0) {
 		t->sorted = t->n = ntail;

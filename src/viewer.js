@@ -2291,9 +2291,13 @@
 		let n = 0;
 		maps.forEach(function (m) {
 			const rows = ans.rows[m.index] || [];
+			const depths = ans.depths ? ans.depths[m.index] || [] : null;
 			m.rows.forEach(function (row, k) {
 				row.rects = Array.isArray(rows[k]) ? rows[k] : [];
 				n += row.rects.length;
+				/* (None in a window before the entity's first datum.) */
+				if (depths && row.kind === 'nested')
+					row.depths = Array.isArray(depths[k]) ? depths[k] : [];
 			});
 		});
 		if (tagSel)
@@ -2425,6 +2429,10 @@
 			from: begin - live.begin, to: end - live.begin, level: 0,
 			rows: docs.map(function (sm) {
 				return sm.entities.map(function (e) { return e.rects; });
+			}),
+			/* A nested entity's depth rows over the window (-T json's "depths"). */
+			depths: docs.map(function (sm) {
+				return sm.entities.map(function (e) { return e.depths; });
 			})
 		};
 		show(ans, ans.from, ans.to, px);

@@ -3,8 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "depthrows.h"
 #include "jsonout.h"
+#include "kindjson.h"
 #include "threads.h"
+#include "valuerects.h"
 #include "util.h"
 
 #define NO_TAG		UINT32_MAX
@@ -29,6 +32,8 @@ typedef struct vpanel {
 	uint32_t n;
 	uint64_t *edges;	/* columns + 1 column edges, for binning */
 	unsigned columns;
+	valuerects *values;	/* its value entities over the window */
+	depthrows *depths;	/* its nested entities' depth rows */
 } vpanel;
 
 /* A run of one panel's entities, answered on one thread. */
@@ -54,6 +59,7 @@ struct viewport {
 	uint64_t transitions, rects;
 	uint64_t cap;		/* entities with at most this many are exact */
 	int exact;
+	unsigned width;		/* the query's */
 	job *jobs;
 	size_t njobs;
 };
@@ -569,6 +575,145 @@ make_jobs(viewport *v)
 	}
 }
 
+/* ---- value entities and depth rows (the classic command's coalescers) ---- */
+
+/* Entity e's values over the window, from the one in effect at lo. */
+static void
+feed_values(valuerects *v, const vpanel *vp, uint32_t e)
+{
+	const store *st = vp->p->t->st;
+	const uint64_t *times = store_value_times(st, e);
+	const sm_value *values = store_values(st, e);
+	size_t n = store_value_count(st, e), i;
+
+	if (n == 0 || vp->lo >= vp->hi)
+		return;
+	i = store_count_through(times, n, vp->lo);
+	for (i = i > 0 ? i - 1 : 0; i < n && times[i] < vp->hi; i++)
+		valuerects_datum(v, e, times[i], values[i]);
+}
+
+/* Transition i's stack as the transitions that pushed each frame. */
+static uint32_t
+chain(const store *st, uint32_t e, size_t i, size_t **nodes, size_t *cap)
+{
+	const uint16_t *depths = store_depths(st, e);
+	const uint32_t *below = store_below(st, e);
+	uint32_t d = depths[i], k;
+	size_t at = i;
+
+	grow_array(nodes, cap, (size_t)d + 1, sizeof (size_t));
+	for (k = d; k > 0; k--) {
+		(*nodes)[k - 1] = at;
+		if (k > 1)
+			at = below[at];
+	}
+	return (d);
+}
+
+static uint32_t
+tag_or_none(const uint32_t *tags, size_t i)
+{
+	return (tags != NULL && tags[i] != STORE_NONE ? tags[i] :
+	    COALESCE_NO_TAG);
+}
+
+/*
+ * A nested entity's depth rows over the window: each transition's stack
+ * against the one before, the frames they share kept, the rest popped
+ * and pushed (a pop resumes the frame beneath: the same state, a new
+ * transition).
+ */
+static void
+feed_depths(depthrows *dr, const vpanel *vp, uint32_t e, size_t **cur,
+    size_t *cur_cap, size_t **prev, size_t *prev_cap)
+{
+	const store *st = vp->p->t->st;
+	const uint64_t *times = store_times(st, e);
+	const uint16_t *states = store_states(st, e);
+	const uint32_t *tags = store_has_tags(st, e) ? store_tags(st, e) : NULL;
+	size_t count = store_count(st, e), i, first, *swap, swap_cap;
+	uint32_t d, old, k, keep;
+
+	if (store_depths(st, e) == NULL || window_count(st, e, vp->lo, vp->hi,
+	    &first) == 0)
+		return;
+	old = chain(st, e, first, prev, prev_cap);
+	depthrows_begin(dr, e, times[first], states[(*prev)[0]],
+	    tag_or_none(tags, (*prev)[0]));
+	for (k = 1; k < old; k++)
+		depthrows_push(dr, e, times[first], states[(*prev)[k]],
+		    tag_or_none(tags, (*prev)[k]));
+	for (i = first + 1; i < count && times[i] < vp->hi; i++) {
+		d = chain(st, e, i, cur, cur_cap);
+		for (keep = 0; keep < d && keep < old &&
+		    (*cur)[keep] == (*prev)[keep]; keep++)
+			continue;
+		if (keep < d && keep < old && keep + 1 == d &&
+		    states[(*cur)[keep]] == states[(*prev)[keep]] &&
+		    tag_or_none(tags, (*cur)[keep]) ==
+		    tag_or_none(tags, (*prev)[keep]))
+			keep++;		/* a pop back to this frame */
+		if (keep == 0) {
+			depthrows_set(dr, e, times[i], states[(*cur)[0]],
+			    tag_or_none(tags, (*cur)[0]));
+			keep = 1;
+		} else {
+			for (k = old; k > keep; k--)
+				depthrows_pop(dr, e, times[i]);
+		}
+		for (k = keep; k < d; k++)
+			depthrows_push(dr, e, times[i], states[(*cur)[k]],
+			    tag_or_none(tags, (*cur)[k]));
+		old = d;
+		swap = *cur, *cur = *prev, *prev = swap;
+		swap_cap = *cur_cap, *cur_cap = *prev_cap, *prev_cap = swap_cap;
+	}
+}
+
+/*
+ * The panel's value entities and depth rows over the window, as the
+ * classic command coalesces them, about `width` rectangles for each
+ * value entity and for each nested entity's depth rows (NULL if none).
+ */
+static void
+panel_kinds(const vpanel *vp, unsigned width, valuerects **values,
+    depthrows **depths)
+{
+	const store *st = vp->p->t->st;
+	uint32_t k, nvalues = 0, nnested = 0;
+	size_t *cur = NULL, *prev = NULL, cur_cap = 0, prev_cap = 0;
+
+	*values = NULL;
+	*depths = NULL;
+	for (k = 0; k < vp->n; k++) {
+		store_kind kind = store_kind_of(st, vp->ids[k]);
+
+		nvalues += kind == STORE_VALUES;
+		nnested += kind == STORE_NESTED;
+	}
+	if (nvalues > 0) {
+		*values = valuerects_new((uint64_t)width * nvalues,
+		    (int64_t)vp->lo, (int64_t)vp->hi);
+		for (k = 0; k < vp->n; k++)
+			if (store_kind_of(st, vp->ids[k]) == STORE_VALUES)
+				feed_values(*values, vp, vp->ids[k]);
+		valuerects_finish(*values, store_end(st));
+	}
+	if (nnested > 0) {
+		*depths = depthrows_new(vp->p->t->cat->nstates,
+		    (uint64_t)width * nnested, (int64_t)vp->lo,
+		    (int64_t)vp->hi);
+		for (k = 0; k < vp->n; k++)
+			if (store_kind_of(st, vp->ids[k]) == STORE_NESTED)
+				feed_depths(*depths, vp, vp->ids[k], &cur,
+				    &cur_cap, &prev, &prev_cap);
+		depthrows_finish(*depths, store_end(st));
+	}
+	free(cur);
+	free(prev);
+}
+
 viewport *
 viewport_compute(const viewport_panel *panels, size_t n,
     const viewport_query *q)
@@ -589,8 +734,13 @@ viewport_compute(const viewport_panel *panels, size_t n,
 	v->exact = v->transitions <= q->budget;
 	v->cap = v->exact ? UINT64_MAX : find_cap(v, q->budget);
 	columns = find_columns(v, q);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		column_edges(&v->panels[i], columns);
+		if (!store_plain(panels[i].t->st))
+			panel_kinds(&v->panels[i], q->width,
+			    &v->panels[i].values, &v->panels[i].depths);
+	}
+	v->width = q->width;
 	make_jobs(v);
 	threads_run(run_job, v->jobs, v->njobs, sizeof (job));
 	for (i = 0; i < v->njobs; i++)
@@ -620,6 +770,8 @@ viewport_free(viewport *v)
 		free(v->panels[i].counts);
 		free(v->panels[i].first);
 		free(v->panels[i].edges);
+		valuerects_free(v->panels[i].values);
+		depthrows_free(v->panels[i].depths);
 	}
 	free(v->jobs);
 	free(v->panels);
@@ -663,22 +815,40 @@ write_job(void *arg)
 	const catalog *cat = j->vp->p->t->cat;
 	FILE *out = open_memstream(&j->json, &j->json_len);
 	jsonout_names *names = jsonout_names_new(cat);
-	uint32_t i;
+	const vpanel *vp = j->vp;
+	uint32_t i, *ids = xcalloc(cat->nstates + 1, sizeof (uint32_t));
+	uint64_t *times = xcalloc(cat->nstates + 1, sizeof (uint64_t));
 
 	if (out == NULL)
 		out_of_memory(0);
 	for (i = j->from; i < j->to; i++) {
 		size_t r, last = j->entity_rects[i - j->from + 1];
+		uint32_t e = vp->ids[i];
+		int nested = vp->depths != NULL &&
+		    depthrows_ndepths(vp->depths, e) > 0;
 
-		jsonout_entity_open(out, cat, j->vp->ids[i], i == 0);
+		if (vp->values != NULL && valuerects_seen(vp->values, e)) {
+			kindjson_values(out, cat, vp->values, e, i == 0, 1);
+			continue;
+		}
+		if (nested)
+			kindjson_nested_open(out, cat, e, i == 0);
+		else
+			jsonout_entity_open(out, cat, e, i == 0);
 		for (r = j->entity_rects[i - j->from]; r < last; r++) {
 			jsonout_rect jr = rect_for_json(j, &j->rects[r]);
 
 			jsonout_rect_write(out, names, &jr,
 			    r == j->entity_rects[i - j->from]);
 		}
-		jsonout_entity_close(out);
+		if (nested)
+			kindjson_nested_close(out, cat, vp->depths, names, e,
+			    ids, times);
+		else
+			jsonout_entity_close(out);
 	}
+	free(ids);
+	free(times);
 	jsonout_names_free(names);
 	if (fclose(out) != 0)
 		out_of_memory(j->json_len);
@@ -784,6 +954,8 @@ viewport_to_smaps(const viewport *v, smap *maps)
 		m->order = xcalloc((size_t)vp->n + 1, sizeof (uint32_t));
 		memcpy(m->order, vp->ids, vp->n * sizeof (uint32_t));
 		m->nentities = vp->n;
+		if (vp->values != NULL || vp->depths != NULL)
+			panel_kinds(vp, v->width, &m->values, &m->depths);
 		for (; k < v->njobs && v->jobs[k].vp == vp; k++) {
 			const job *j = &v->jobs[k];
 			uint32_t e;

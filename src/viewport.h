@@ -28,6 +28,15 @@
  *
  * Each rectangle knows how many transitions (intervals with time) it
  * stands for: 1 is exact, more is merged.
+ *
+ * Value entities and nested entities' depth rows (the generic state
+ * system, store.h) are coalesced over the window by the classic
+ * command's coalescers (valuerects.h, depthrows.h) fed from the store,
+ * with a budget of `width` rectangles per value entity and per nested
+ * entity's depth rows, and written as kindjson.h writes them (value
+ * rectangles with "n" too); they are in the JSON and in the statemaps
+ * for the writers, not in viewport_entity_rects, and not counted in
+ * viewport_transitions or viewport_rects.
  */
 #ifndef SM_VIEWPORT_H
 #define SM_VIEWPORT_H

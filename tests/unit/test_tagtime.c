@@ -150,6 +150,49 @@ test_repeats_fold(void)
 }
 
 /*
+ * Tails are sorted by counting when their tag ids are small, by
+ * comparison when not: both ways give one ascending run with the sums.
+ */
+static void
+test_sort_ways(void)
+{
+	static const uint32_t scale[] = { 1, 7, 1000003 };
+	tagtime t, scratch;
+	uint32_t k, i;
+	int ok = 1;
+
+	memset(&scratch, 0, sizeof (scratch));
+	for (k = 0; k < sizeof (scale) / sizeof (scale[0]); k++) {
+		uint64_t sum[NAIVE_TAGS], total = 0, seen = 0;
+
+		memset(&t, 0, sizeof (t));
+		memset(sum, 0, sizeof (sum));
+		for (i = 0; i < 20000; i++) {
+			uint32_t tag = (uint32_t)(rng() % NAIVE_TAGS);
+			uint64_t time = rng() % 1000;
+
+			tagtime_add(&t, tag * scale[k], time, &scratch);
+			sum[tag] += time;
+			total += time;
+		}
+		tagtime_settle(&t, &scratch);
+		for (i = 0; i < t.n; i++) {
+			if ((i > 0 && t.v[i - 1].tag >= t.v[i].tag) ||
+			    t.v[i].tag % scale[k] != 0 ||
+			    t.v[i].time != sum[t.v[i].tag / scale[k]])
+				ok = 0;
+			seen += t.v[i].time;
+		}
+		if (seen != total)
+			ok = 0;
+		tagtime_free(&t);
+	}
+	tagtime_free(&scratch);
+	CHECK("tagtime sorts small tag ids by counting and large ones by "
+	    "comparison, to the same ascending sums", ok);
+}
+
+/*
  * A zeroed list has no array: settling it must not do arithmetic on a
  * null pointer (UBSan's "applying zero offset to null pointer", found by
  * fuzz_ingest; run under make check-asan).
@@ -173,6 +216,7 @@ main(void)
 {
 	test_against_naive();
 	test_repeats_fold();
+	test_sort_ways();
 	test_settle_empty();
 	return (unit_exit());
 }

@@ -555,6 +555,310 @@ test_to_smaps(void)
 	trace_free(d);
 }
 
+/* ---- value and nested entities ---- */
+
+/*
+ * What the test wrote: each datum of "v" (numbers) and "w" (strings), at
+ * the same times, and each stack of "n" after one.
+ */
+typedef struct kind_model {
+	uint64_t vt[1200];	/* value times */
+	int vkind[2][1200];	/* 0 null, 1 number, 2 string */
+	double vnum[1200];
+	int vstr[1200];		/* "s0".."s3" */
+	size_t nv;
+	uint64_t st[1200];	/* stack times */
+	int depth[1200];
+	int frames[1200][8];	/* bottom first: state numbers */
+	size_t ns;
+	uint64_t end;
+} kind_model;
+
+/*
+ * A trace of value entities "v" (numbers, nulls) and "w" (strings,
+ * nulls), a nested one
+ * "n" (pushes, pops, plain states that replace the stack) and a plain "p",
+ * n records of each, written and recorded in m; returns it loaded.
+ */
+static trace *
+kinds_trace(kind_model *m, size_t n)
+{
+	char path[] = "/tmp/test_viewport_XXXXXX";
+	FILE *f = randtrace_create(path, "test_viewport");
+	uint64_t t = 0;
+	int stack[8], depth = 0, k;
+	size_t i;
+
+	memset(m, 0, sizeof (*m));
+	fprintf(f, "{\"start\": [0, 0], \"title\": \"kinds\", \"states\": {"
+	    "\"idle\": {\"value\": 0}, \"run\": {\"value\": 1}, "
+	    "\"io\": {\"value\": 2}}}\n");
+	for (i = 0; i < n; i++) {
+		int op = (int)below(4);
+
+		t += below(5) == 0 ? 0 : 1 + below(40);
+		fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": \"p\", "
+		    "\"state\": %d}\n", t, (int)below(3));
+		m->vt[m->nv] = t;
+		m->vkind[0][m->nv] = below(6) == 0 ? 0 : 1;
+		m->vkind[1][m->nv] = below(6) == 0 ? 0 : 2;
+		m->vnum[m->nv] = (double)below(2000) / 4 - 100;
+		m->vstr[m->nv] = (int)below(4);
+		if (m->vkind[0][m->nv] == 0)
+			fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": "
+			    "\"v\", \"value\": null}\n", t);
+		else
+			fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": "
+			    "\"v\", \"value\": %.2f}\n", t, m->vnum[m->nv]);
+		if (m->vkind[1][m->nv] == 0)
+			fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": "
+			    "\"w\", \"value\": null}\n", t);
+		else
+			fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": "
+			    "\"w\", \"value\": \"s%d\"}\n", t, m->vstr[m->nv]);
+		m->nv++;
+		t += below(3) == 0 ? 0 : 1 + below(20);
+		if (depth == 0 || (op == 0 && depth == 1) || below(10) == 0) {
+			stack[0] = (int)below(3);
+			depth = 1;
+			fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": "
+			    "\"n\", \"state\": %d}\n", t, stack[0]);
+		} else if (op == 0 || depth == 8) {
+			depth--;
+			fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": "
+			    "\"n\", \"pop\": %d}\n", t, stack[depth]);
+		} else {
+			stack[depth++] = (int)below(3);
+			fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": "
+			    "\"n\", \"push\": %d}\n", t, stack[depth - 1]);
+		}
+		m->st[m->ns] = t;
+		m->depth[m->ns] = depth;
+		for (k = 0; k < depth; k++)
+			m->frames[m->ns][k] = stack[k];
+		m->ns++;
+	}
+	m->end = t;
+	return (randtrace_load(f, path));
+}
+
+/* Overlap of [a, b) and [c, d). */
+static uint64_t
+overlap(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	uint64_t lo = a > c ? a : c, hi = b < d ? b : d;
+
+	return (hi > lo ? hi - lo : 0);
+}
+
+static int
+near(double a, double b)
+{
+	double d = a > b ? a - b : b - a;
+
+	return (d <= 1e-9 * (1 + (a > 0 ? a : -a)));
+}
+
+/* A value rectangle against the values written.  NULL or what is wrong. */
+static const char *
+check_value_rect(const kind_model *m, int series, const json_value *r)
+{
+	const int *kind = m->vkind[series];
+	uint64_t a = number(json_object_get(r, "start"));
+	uint64_t b = a + number(json_object_get(r, "duration"));
+	uint64_t numtime = 0, str[4] = { 0 };
+	double lo = 0, hi = 0, sum = 0;
+	const json_value *x, *ss = json_object_get(r, "strings");
+	size_t i;
+
+	for (i = 0; i < m->nv; i++) {
+		uint64_t e = i + 1 < m->nv ? m->vt[i + 1] : m->end;
+		uint64_t o = overlap(a, b, m->vt[i], e);
+
+		if (o == 0)
+			continue;
+		if (kind[i] == 2)
+			str[m->vstr[i]] += o;
+		if (kind[i] != 1)
+			continue;
+		if (numtime == 0 || m->vnum[i] < lo)
+			lo = m->vnum[i];
+		if (numtime == 0 || m->vnum[i] > hi)
+			hi = m->vnum[i];
+		numtime += o;
+		sum += m->vnum[i] * (double)o;
+	}
+	if (numtime == 0 && json_object_get(r, "min") != NULL)
+		return ("min with no number");
+	if (numtime > 0 && (json_object_get(r, "min") == NULL ||
+	    json_number_double(json_object_get(r, "min")) != lo ||
+	    json_number_double(json_object_get(r, "max")) != hi ||
+	    !near(json_number_double(json_object_get(r, "mean")),
+	    sum / (double)numtime)))
+		return ("min, max or mean");
+	if (json_object_get(r, "n") == NULL)
+		return ("no n");
+	for (i = 0; i < 4; i++) {
+		char name[3] = { 's', (char)('0' + i), '\0' };
+		const json_value *got = ss != NULL ? json_object_get(ss, name) :
+		    NULL;
+
+		if (str[i] != (got != NULL ? number(got) : 0))
+			return ("time per string");
+	}
+	for (x = ss != NULL ? ss->child : NULL; x != NULL; x = x->next)
+		if (number(x) == 0)
+			return ("a string with no time");
+	return (NULL);
+}
+
+/* A depth row's rectangle against the stacks written. */
+static const char *
+check_depth_rect(const kind_model *m, int depth, const json_value *r,
+    int exact)
+{
+	uint64_t a = number(json_object_get(r, "start"));
+	uint64_t b = a + number(json_object_get(r, "duration"));
+	uint64_t want[3] = { 0 };
+	const json_value *ss = json_object_get(r, "states");
+	static const char *names[3] = { "idle", "run", "io" };
+	size_t i;
+	int s, k = 0;
+
+	for (i = 0; i < m->ns; i++) {
+		uint64_t e = i + 1 < m->ns ? m->st[i + 1] : m->end;
+
+		if (m->depth[i] >= depth)
+			want[m->frames[i][depth - 1]] += overlap(a, b,
+			    m->st[i], e);
+	}
+	for (s = 0; s < 3; s++) {
+		const json_value *got = json_object_get(ss, names[s]);
+
+		if (want[s] != (got != NULL ? number(got) : 0))
+			return ("time per state");
+		k += want[s] > 0;
+	}
+	if (k == 0)
+		return ("all absent");
+	if (exact && (k != 1 || want[0] + want[1] + want[2] != b - a))
+		return ("not one state throughout");
+	return (NULL);
+}
+
+/*
+ * Value and nested entities in live answers: each value rectangle holds
+ * the min, max, mean and time per string of the values it covers, the
+ * rectangles cover the window from the first value; each depth row's
+ * rectangles hold the time of that depth's frames, and at a width with
+ * room for every change each is one frame, their number what the
+ * stacks written give.
+ */
+static void
+test_kinds(void)
+{
+	int round, bad = 0, tried = 0, merged = 0;
+
+	for (round = 0; round < 6; round++) {
+		static kind_model m;
+		trace *d = kinds_trace(&m, 200 + (size_t)below(900));
+		uint32_t n = catalog_nentities(d->cat), i;
+		uint32_t *order = calloc(n + 1, sizeof (uint32_t));
+		int w;
+
+		for (i = 0; i < n; i++)
+			order[i] = i;
+		for (w = 0; w < 20; w++) {
+			viewport_panel p = { d, order, n, 0 };
+			viewport_query q;
+			json_arena *arena = json_arena_new();
+			json_error jerr;
+			const json_value *root, *x;
+			char *buf;
+			uint64_t lo = w < 2 ? 0 : below(d->end), hi;
+			int exact = w % 2 == 0, maxd = 0;
+			const char *why = NULL;
+			size_t k;
+
+			hi = lo + 1 + below(d->end - lo + 10);
+			q.begin = lo;
+			q.end = hi;
+			q.width = exact ? 100000 : 1 + (unsigned)below(40);
+			q.budget = 1 + below(300);
+			q.entities = NULL;
+			if (hi > d->end)
+				hi = d->end;
+			buf = capture_viewport(&p, 1, &q, NULL);
+			root = json_parse_document(arena, buf, strlen(buf),
+			    &jerr);
+			for (k = 0; k < m.ns; k++) {
+				uint64_t e = k + 1 < m.ns ? m.st[k + 1] : m.end;
+
+				if (overlap(lo, hi, m.st[k], e) > 0 &&
+				    m.depth[k] > maxd)
+					maxd = m.depth[k];
+			}
+			tried++;
+			x = root == NULL ? NULL : json_object_get(json_object_get(
+			    root, "statemaps")->child, "entities")->child;
+			if (root == NULL)
+				why = "unparsable";
+			for (; x != NULL && why == NULL; x = x->next) {
+				const json_value *name = json_object_get(x, "name");
+				const json_value *rs = json_object_get(x, "rects");
+				const json_value *r, *ds;
+				uint64_t at = lo < m.vt[0] ? m.vt[0] : lo;
+				int depth = 0;
+
+				if (name->str[0] == 'v' || name->str[0] == 'w') {
+					if (rs->len > 0 && number(json_object_get(
+					    rs->child, "n")) > 1)
+						merged++;
+					for (r = rs->child; r != NULL && why ==
+					    NULL; r = r->next) {
+						if (number(json_object_get(r,
+						    "start")) != at)
+							why = "a gap";
+						at += number(json_object_get(r,
+						    "duration"));
+						if (why == NULL)
+							why = check_value_rect(&m,
+							    name->str[0] == 'w', r);
+					}
+					if (why == NULL && at != hi && hi > lo)
+						why = "short of the window";
+				}
+				if (name->str[0] != 'n')
+					continue;
+				ds = json_object_get(x, "depths");
+				if (ds == NULL || (int)ds->len != maxd) {
+					why = "depths";
+					break;
+				}
+				for (ds = ds->child; ds != NULL && why == NULL;
+				    ds = ds->next) {
+					depth++;
+					for (r = ds->child; r != NULL &&
+					    why == NULL; r = r->next)
+						why = check_depth_rect(&m,
+						    depth, r, exact);
+				}
+			}
+			if (why != NULL && bad++ == 0)
+				printf("round %d window [%" PRIu64 ", %" PRIu64
+				    ") width %u: %s\n", round, lo, hi, q.width,
+				    why);
+			json_arena_free(arena);
+			free(buf);
+		}
+		free(order);
+		trace_free(d);
+	}
+	CHECK("kinds: value rectangles and depth rows as the data say",
+	    bad == 0 && tried == 120);
+	CHECK("kinds: some value rectangles merged", merged > 0);
+}
+
 int
 main(void)
 {
@@ -564,5 +868,6 @@ main(void)
 	test_stacked();
 	test_filter();
 	test_to_smaps();
+	test_kinds();
 	return (unit_exit());
 }
