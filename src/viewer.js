@@ -199,8 +199,33 @@
 		return i > 0 ? name.slice(0, i) : null;
 	}
 
+	/*
+	 * ---- nested entities' depth rows: a flame chart under the strip ----
+	 *
+	 * An expanded nested entity takes one more slot per depth of its
+	 * stack directly below its strip, bottom depth first; the strips
+	 * of the statemap share its height with them.  A depth slot is
+	 * { depthOf: row, d: depth - 1, slot } in m.bySlot.
+	 */
+	const expanded = new Set();
+	let selDepth = null;		/* { row, d }: the depth row clicked */
+
+	function hasDepths(row) {
+		return row.kind === 'nested' && Array.isArray(row.depths) && row.depths.length > 0;
+	}
+
+	function pushRow(m, r) {
+		r.slot = m.bySlot.length;
+		m.bySlot.push(r);
+		r.shownDepths = expanded.has(r) && hasDepths(r) ? r.depths.length : 0;
+		for (let d = 0; d < r.shownDepths; d++)
+			m.bySlot.push({ depthOf: r, d: d, slot: m.bySlot.length });
+		m.nslots += r.shownDepths;
+	}
+
 	function layoutRows(m) {
 		const members = new Map(), placed = new Set();
+		m.nslots = m.base;
 		m.rows.forEach(function (r) {
 			if (r.group === null)
 				return;
@@ -212,8 +237,7 @@
 		m.heads = [];
 		m.rows.forEach(function (r) {
 			if (r.group === null) {
-				r.slot = m.bySlot.length;
-				m.bySlot.push(r);
+				pushRow(m, r);
 				return;
 			}
 			if (placed.has(r.group))
@@ -224,11 +248,13 @@
 			m.heads.push(head);
 			m.bySlot.push(head);
 			members.get(r.group).forEach(function (x) {
-				x.slot = head.open ? m.bySlot.length : -1;
 				if (head.open)
-					m.bySlot.push(x);
+					pushRow(m, x);
+				else
+					x.slot = -1;
 			});
 		});
+		m.stripH = m.h / m.nslots;
 	}
 
 	maps.forEach(function (m) {
@@ -240,11 +266,13 @@
 			r.group = parentOf(r.name);
 		});
 		m.grouped = m.rows.some(function (r) { return r.group !== null; });
+		/* Laid out in slots: with groups, or rows that may expand. */
+		m.slotted = m.grouped || m.rows.some(function (r) { return r.kind === 'nested'; });
 		m.bySlot = m.rows.slice();
-		m.nslots = m.rows.length;
+		m.nslots = m.base = m.rows.length;
 		if (!m.grouped)
 			return;
-		m.nslots = m.rows.length + new Set(m.rows.map(function (r) { return r.group; }).filter(function (g) {
+		m.nslots = m.base = m.rows.length + new Set(m.rows.map(function (r) { return r.group; }).filter(function (g) {
 			return g !== null;
 		})).size;
 		m.stripH = m.h / m.nslots;
@@ -805,6 +833,8 @@
 			return;
 		const own = m.json.begin + bars[0];
 		const i = rectAt(row, own);
+		if (row.kind === 'nested')
+			depthAtLine(row, own);
 		if (i < 0) {
 			line('no state at this time', 'statemap-panel-small');
 			return;
@@ -902,52 +932,28 @@
 			line('stack: ' + names.join(' › '), 'statemap-panel-small statemap-panel-stack', 10);
 	}
 
-	/* Nested entities whose depth rows the panel shows. */
-	const expanded = new Set();
-	const DEPTH_W = PANEL_WIDTH - 12 - 2 * PAD - 10 - 24;
-
 	/*
 	 * The control that expands a nested entity into one row per depth of
-	 * its stack (a flame chart over the view, bottom first), and the rows.
+	 * its stack under its strip (as the ▸ before its name does).
 	 */
 	function depthLines(row) {
-		if (!Array.isArray(row.depths) || row.depths.length === 0)
+		if (!hasDepths(row))
 			return;
 		const open = expanded.has(row);
 		line([{ text: (open ? '▾ hide ' : '▸ show ') + row.depths.length + ' depth rows',
 		    cls: 'statemap-panel-value statemap-depth-toggle', click: function () {
-			if (open)
-				expanded.delete(row);
-			else
-				expanded.add(row);
-			drawPanel();
+			toggleDepths(row);
 		} }], 'statemap-panel-small', 10);
-		if (!open)
+	}
+
+	/* The state of the clicked depth row of a nested entity at own time t. */
+	function depthAtLine(row, t) {
+		if (!selDepth || selDepth.row !== row || !expanded.has(row) || selDepth.d >= row.depths.length)
 			return;
-		const m = row.map, g = el('g', { class: 'statemap-depth-rows' }, panel);
-		const lo = m.json.begin + view.t0, sc = DEPTH_W / view.w;
-		row.depths.forEach(function (rs, d) {
-			const y = d * LINE;
-			const label = text(g, 20, y + 10, String(d + 1), 'statemap-panel-small');
-			label.setAttribute('text-anchor', 'end');
-			el('rect', { x: 24, y: y + 1, width: DEPTH_W, height: LINE - 3,
-			    fill: 'url(#statemap-nodata)', class: 'statemap-depth-bg' }, g);
-			const strip = el('g', { class: 'statemap-depth-row', 'data-depth': d + 1 }, g);
-			for (let i = firstFrom(rs, lo); i < rs.length && rs[i].start < lo + view.w; i++) {
-				const r = rs[i];
-				const x0 = Math.max(0, (r.start - lo) * sc);
-				const x1 = Math.min(DEPTH_W, (r.start + r.duration - lo) * sc);
-				if (x1 <= x0)
-					continue;
-				const c = rgbOf(m, r);
-				const e = el('rect', { x: 24 + x0, y: y + 1, width: Math.max(x1 - x0, 0.5), height: LINE - 3,
-				    fill: 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')' }, strip);
-				el('title', {}, e).textContent = 'depth ' + (d + 1) + ': ' + mainState(r) + ', ' +
-				    fmtAt(r.start - m.json.begin) + ' to ' + fmtAt(r.start + r.duration - m.json.begin);
-			}
-		});
-		panelLines.push({ t: g, indent: 10, section: newSection, rows: row.depths.length });
-		newSection = false;
+		const rs = row.depths[selDepth.d], i = lastStartingBy(rs, t);
+		const st = i >= 0 && t < rs[i].start + rs[i].duration ? mainState(rs[i]) : null;
+		line('depth ' + (selDepth.d + 1) + ': ' + (st === null ? 'no frame at this time' : st),
+		    'statemap-panel-state statemap-panel-depthat');
 	}
 
 	function eventText(ev, m) {
@@ -1718,7 +1724,7 @@
 	 * names column, over a band across the strips.
 	 */
 	function applyRows(m) {
-		if (!m.grouped)
+		if (!m.slotted)
 			return;
 		const H = m.stripH, H0 = m.h0;
 		const labels = doc.getElementById('statemap-labels-' + m.index);
@@ -1767,14 +1773,69 @@
 				toggleGroup(m, h.group);
 			});
 		});
+		/* A nested entity's name: ▸ (or ▾ when expanded) before it expands it (or collapses). */
+		m.rows.forEach(function (row, k) {
+			const t = texts[k];
+			if (!t || row.kind !== 'nested')
+				return;
+			if (!t.depthToggle) {
+				t.depthToggle = el('tspan', { class: 'statemap-depth-name' });
+				t.insertBefore(t.depthToggle, t.firstChild);
+				t.depthToggle.addEventListener('mousedown', function (ev) { ev.stopPropagation(); });
+				t.depthToggle.addEventListener('click', function (ev) {
+					ev.stopPropagation();
+					toggleDepths(row);
+				});
+			}
+			t.depthToggle.textContent = !hasDepths(row) ? '' : expanded.has(row) ? '▾ ' : '▸ ';
+		});
+		drawDepthRows(m);
 	}
 
-	/* Folds or unfolds a group: the rows below move, and all that sits on rows follows. */
-	function toggleGroup(m, group) {
-		if (m.folded.has(group))
-			m.folded.delete(group);
+	/*
+	 * An expanded entity's depth rows, in the statemap's own coordinates
+	 * (what its viewBox shows: the drawn range across the strips), from
+	 * each depth's rectangles; time without a frame at a depth is empty.
+	 */
+	function drawDepthRows(m) {
+		if (m.depthLayer)
+			clear(m.depthLayer);
+		if (m.bySlot.every(function (s) { return !s.depthOf; }))
+			return;
+		if (!m.depthLayer)
+			m.depthLayer = el('g', { class: 'statemap-depth-rows' }, m.svg);
+		m.svg.appendChild(m.depthLayer);	/* over a painted canvas */
+		const range = drawn.range, sc = W / range.w, lo = m.json.begin + range.t0;
+		const H = m.stripH;
+		m.bySlot.forEach(function (s) {
+			if (!s.depthOf)
+				return;
+			const row = s.depthOf, rs = row.depths[s.d] || [];
+			const g = el('g', { class: 'statemap-depth-row', 'data-depth': s.d + 1,
+			    'data-entity': row.name }, m.depthLayer);
+			for (let i = firstFrom(rs, lo); i < rs.length && rs[i].start < lo + range.w; i++) {
+				const r = rs[i];
+				const x0 = Math.max(0, (r.start - lo) * sc);
+				const x1 = Math.min(W, (r.start + r.duration - lo) * sc);
+				if (x1 <= x0)
+					continue;
+				const c = rgbOf(m, r);
+				el('rect', { x: x0, y: s.slot * H, width: x1 - x0, height: H,
+				    fill: 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')' }, g);
+			}
+		});
+	}
+
+	/* Expands a nested entity into its depth rows, or collapses it: the rows below move. */
+	function toggleDepths(row) {
+		if (expanded.has(row))
+			expanded.delete(row);
 		else
-			m.folded.add(group);
+			expanded.add(row);
+		relayout(row.map);
+	}
+
+	function relayout(m) {
 		layoutRows(m);
 		applyRows(m);
 		if (selRow && selRow.slot < 0)
@@ -1785,6 +1846,15 @@
 		if (drawn.canvas)
 			paint();
 		drawPanel();
+	}
+
+	/* Folds or unfolds a group: the rows below move, and all that sits on rows follows. */
+	function toggleGroup(m, group) {
+		if (m.folded.has(group))
+			m.folded.delete(group);
+		else
+			m.folded.add(group);
+		relayout(m);
 	}
 	maps.forEach(applyRows);
 
@@ -1845,6 +1915,8 @@
 		for (const m of maps) {
 			if (p.y >= m.y && p.y < m.y + m.h && m.stripH > 0) {
 				const r = m.bySlot[Math.floor((p.y - m.y) / m.stripH)];
+				if (r && r.depthOf)
+					return r;	/* a depth row */
 				return r && r.map ? r : null;	/* a group's header is no row */
 			}
 		}
@@ -1862,7 +1934,9 @@
 		} else {
 			bars.length = 0;
 			bars.push(off);
-			selRow = rowAt(p);
+			const r = rowAt(p);
+			selRow = r && r.depthOf ? r.depthOf : r;
+			selDepth = r && r.depthOf ? { row: r.depthOf, d: r.d } : null;
 		}
 		drawBars();
 		drawPanel();
@@ -2300,6 +2374,20 @@
 					row.depths = Array.isArray(depths[k]) ? depths[k] : [];
 			});
 		});
+		/* Expanded entities' depth rows from this answer (their number may change). */
+		maps.forEach(function (m) {
+			const moved = m.rows.some(function (row) {
+				return (expanded.has(row) && hasDepths(row) ? row.depths.length : 0) !== (row.shownDepths || 0);
+			});
+			if (moved) {
+				layoutRows(m);
+				applyRows(m);
+				buildEvents(eventDocs);
+				search();
+			} else {
+				applyRows(m);
+			}
+		});
 		if (tagSel)
 			markTags();
 		dynStyle.textContent = '';
@@ -2545,10 +2633,12 @@
 		bars: function () { return bars.slice(); },
 		layout: function () { return { wide: page.wide, scale: page.scale, folded: folded }; },
 		eventsDense: function () { return eventsDense; },
-		/* Each statemap's slots: an entity's name, or "group/" for a header. */
+		/* Each statemap's slots: an entity's name, "group/" for a header, "name #d" for depth d's row. */
 		slots: function () {
 			return maps.map(function (m) {
-				return m.bySlot.map(function (r) { return r.map ? r.name : r.group + '/'; });
+				return m.bySlot.map(function (r) {
+					return r.map ? r.name : r.depthOf ? r.depthOf.name + ' #' + (r.d + 1) : r.group + '/';
+				});
 			});
 		},
 		slotHeights: function () { return maps.map(function (m) { return m.stripH; }); },

@@ -71,6 +71,9 @@ const depthRows = (page) => page.$$eval('.statemap-depth-row', (gs) => gs.map((g
 		await page.click('.statemap-depth-toggle');
 		const whole = await depthRows(page);
 		eq('three depth rows', whole.length, 3);
+		eq('one slot per depth right under the strip', (await page.evaluate(() => window.statemapViewer.slots()))[0],
+		    ['cpu', 'gauge', 'worker', 'worker #1', 'worker #2', 'worker #3']);
+		eq('the name says it is expanded', await texts(page, '.statemap-depth-name'), ['▾ ']);
 		// Zoomed to 100us around 2ms: each value exact, from the server.
 		const n = (await page.evaluate(() => window.statemapViewer.timing())).answers;
 		await clickOn(page, 'cpu', 2000000);
@@ -119,6 +122,21 @@ const depthRows = (page) => page.$$eval('.statemap-depth-row', (gs) => gs.map((g
 		    Math.abs(x - starts2[k + 1] - step) < 0.5) && rel(step / (w3[0] / 1.5), 5) &&
 		    starts3.slice(1, -1).some((x) => Math.abs(x - starts2[2] - w3[0]) < 0.5),
 		    JSON.stringify([starts2, starts3]));
+		// Drawn where the zoomed view shows them: at 2002us, idle › a › b.
+		const fillAt = async (name, off) => {
+			const q = await pointOn(page, name, off);
+			return page.evaluate(([x, y]) => {
+				const e = document.elementFromPoint(x, y);
+				return e && e.closest('.statemap-depth-row') ? e.getAttribute('fill') : null;
+			}, [q.x, q.y]);
+		};
+		eq('zoomed, the depth rows follow the view', [await fillAt('worker #1', 2002000),
+		    await fillAt('worker #2', 2002000), await fillAt('worker #3', 2002000)],
+		    ['rgb(224,224,224)', 'rgb(46,125,50)', 'rgb(198,40,40)']);
+		await clickOn(page, 'worker #3', 2002000);
+		p = await panel(page);
+		check('a click on depth 3 says its state', p.includes('Entity worker') && p.includes('depth 3: b'),
+		    JSON.stringify(p));
 		const fills = rows.map((rs) => Array.from(new Set(rs.map((r) => r[2]))));
 		eq('in their states\' colours', fills, [['rgb(224,224,224)'], ['rgb(46,125,50)'], ['rgb(198,40,40)']]);
 		void colors;

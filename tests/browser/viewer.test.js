@@ -650,16 +650,83 @@ async function kinds(page) {
 	const p = await panel(page);
 	check('kinds: the nested entity\'s top and stack', p.includes('state: run') &&
 	    p.includes('stack: idle › run › lock › run'), JSON.stringify(p));
+	const t3 = 'proc/12/thread/3', stack = ['idle', 'run', 'lock', 'run'];
+	const slots0 = async () => (await page.evaluate(() => window.statemapViewer.slots()))[0];
+	const before = await slots0();
 	eq('kinds: collapsed at first', (await page.$$('.statemap-depth-row')).length, 0);
-	await page.click('.statemap-depth-toggle');
-	eq('kinds: expanded, one row per depth', (await page.$$('.statemap-depth-row')).length, 4);
+	eq('kinds: a ▸ before the nested entity\'s name, none before the others',
+	    await texts(page, '.statemap-depth-name'), ['▸ ']);
+	// What is drawn at a page point: the fill of the depth row's rectangle there.
+	const fillAt = (q) => page.evaluate(([x, y]) => {
+		const e = document.elementFromPoint(x, y);
+		return e && e.closest('.statemap-depth-row') ? e.getAttribute('fill') : null;
+	}, [q.x, q.y]);
+	// Each state's colour, as the strip of a one-state rectangle draws it.
+	const colour = (st) => page.evaluate((name) => {
+		const swatches = document.querySelectorAll('.statemap-legend');
+		const labels = document.querySelectorAll('.statemap-legendlabel');
+		for (let i = 0; i < labels.length; i++)
+			if (labels[i].firstChild.textContent === name)
+				return getComputedStyle(swatches[i]).fill.replace(/ /g, '');
+		return null;
+	}, st);
+	const expandedChecks = async (how) => {
+		eq('kinds: expanded ' + how + ', one slot per depth directly under the strip', await slots0(),
+		    before.slice(0, before.indexOf(t3) + 1).concat([1, 2, 3, 4].map((d) => t3 + ' #' + d),
+			before.slice(before.indexOf(t3) + 1)));
+		const at = await pointOn(page, t3, 35);
+		const boxes = await page.evaluate(([n, x, y]) => {
+			const strip = document.elementFromPoint(x, y).getBoundingClientRect();
+			return [[strip.top, strip.bottom]].concat(Array.from(
+			    document.querySelectorAll('.statemap-depth-row[data-entity="' + n + '"]'), (g) => {
+				const b = g.getBoundingClientRect();
+				return [b.top, b.bottom];
+			}));
+		}, [t3, at.x, at.y]);
+		eq('kinds: four depth rows', boxes.length, 5);
+		check('kinds: each row right under the one above, as high as the strip', boxes.slice(1).every((b, i) =>
+		    Math.abs(b[0] - boxes[i][1]) < 0.6 && Math.abs((b[1] - b[0]) - (boxes[0][1] - boxes[0][0])) < 0.6),
+		    JSON.stringify(boxes));
+		eq('kinds: the panel\'s control says so', await page.textContent('.statemap-depth-toggle'),
+		    '▾ hide 4 depth rows');
+		eq('kinds: and the name\'s', await texts(page, '.statemap-depth-name'), ['▾ ']);
+	};
+	await page.click('.statemap-depth-name');
+	await expandedChecks('from the name');
 	eq('kinds: each depth row drawn from its depths', await page.$$eval('.statemap-depth-row',
 	    (gs) => gs.map((g) => g.getElementsByTagName('rect').length)), [2, 2, 1, 1]);
-	eq('kinds: the toggle now hides them', await page.textContent('.statemap-depth-toggle'), '▾ hide 4 depth rows');
+	for (let d = 1; d <= 4; d++) {
+		const q = await pointOn(page, t3 + ' #' + d, 35);
+		eq('kinds: depth ' + d + ' at 35 in ' + stack[d - 1] + '\'s colour', await fillAt(q),
+		    await colour(stack[d - 1]));
+		await page.mouse.click(q.x, q.y);
+		const p = await panel(page);
+		check('kinds: a click on depth ' + d + ' selects the entity and says its state there',
+		    p.includes('Entity ' + t3) && p.includes('depth ' + d + ': ' + stack[d - 1]) &&
+		    p.includes('stack: idle › run › lock › run'), JSON.stringify(p));
+	}
+	await page.click('.statemap-depth-toggle');
+	eq('kinds: collapsed from the panel', (await page.$$('.statemap-depth-row')).length, 0);
+	eq('kinds: the slots as before', await slots0(), before);
+	eq('kinds: the ▸ again', await texts(page, '.statemap-depth-name'), ['▸ ']);
+	await page.click('.statemap-depth-toggle');
+	await expandedChecks('from the panel');
 	await page.keyboard.press('+');
 	eq('kinds: zoomed, the rows follow the view', (await page.$$('.statemap-depth-row')).length, 4);
-	await page.click('.statemap-depth-toggle');
-	eq('kinds: collapsed again', (await page.$$('.statemap-depth-row')).length, 0);
+	const v = await page.evaluate(() => window.statemapViewer.view());
+	const mid = v.t0 + v.width / 2;
+	const sx = (await pointOn(page, t3, mid)).x;
+	const q4 = await pointOn(page, t3 + ' #1', mid);
+	check('kinds: zoomed, a depth row is drawn at the view\'s middle', (await fillAt(q4)) !== null &&
+	    Math.abs(q4.x - sx) < 0.01, JSON.stringify([v, q4]));
+	await page.click('.statemap-group-head >> nth=1');
+	eq('kinds: its group folded, the depth rows fold with it', [(await page.$$('.statemap-depth-row')).length,
+	    (await slots0()).filter((n) => n.startsWith(t3)).length], [0, 0]);
+	await page.click('.statemap-group-head >> nth=1');
+	eq('kinds: unfolded, they are back', (await slots0()).filter((n) => n.startsWith(t3 + ' #')).length, 4);
+	await page.click('.statemap-depth-name');
+	eq('kinds: collapsed again from the name', (await page.$$('.statemap-depth-row')).length, 0);
+	eq('kinds: the slots as before, again', await slots0(), before);
 
 	// Groups by path: proc/12 (mem, name) and proc/12/thread (3, 4),
 	// each a header where its first member is; cpu0 has none.
