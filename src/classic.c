@@ -182,20 +182,34 @@ make_coalescer(file_ctx *fc, const catalog *cat)
 }
 
 /* A datum (op PLAIN) or a push or pop handed to the coalescer's thread. */
-static void
-queue_datum(file_ctx *fc, catalog *cat, uint32_t entity, uint64_t time,
-    uint32_t state, const char *tag, size_t tag_len, uint8_t op)
+/*
+ * The queue's next slot for a datum of entity at time, or NULL if the
+ * coalescer takes nothing at that time.
+ */
+static inline pending *
+queue_slot(file_ctx *fc, catalog *cat, uint32_t entity, uint64_t time)
 {
 	pending *p;
 
 	if (fc->map->co == NULL)
 		make_coalescer(fc, cat);
-	/* Data past the end number no tags, as in the reference. */
 	if (!coalesce_in_bounds(fc->map->co, time))
-		return;
+		return (NULL);
 	p = batchq_slot(fc->q);
 	p->time = time;
 	p->entity = entity;
+	return (p);
+}
+
+static void
+queue_datum(file_ctx *fc, catalog *cat, uint32_t entity, uint64_t time,
+    uint32_t state, const char *tag, size_t tag_len, uint8_t op)
+{
+	/* Data past the end number no tags, as in the reference. */
+	pending *p = queue_slot(fc, cat, entity, time);
+
+	if (p == NULL)
+		return;
 	p->state = state;
 	p->tag = tag == NULL ? COALESCE_NO_TAG :
 	    catalog_tag_id(cat, state, tag, tag_len);
@@ -226,16 +240,10 @@ static void
 on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
     sm_value value)
 {
-	file_ctx *fc = ctx;
-	pending *p;
+	pending *p = queue_slot(ctx, cat, entity, time);
 
-	if (fc->map->co == NULL)
-		make_coalescer(fc, cat);
-	if (!coalesce_in_bounds(fc->map->co, time))
+	if (p == NULL)
 		return;
-	p = batchq_slot(fc->q);
-	p->time = time;
-	p->entity = entity;
 	p->state = (uint32_t)value;
 	p->tag = (uint32_t)(value >> 32);
 	p->op = VALUE;

@@ -186,7 +186,8 @@ jsonout_rect_write(FILE *out, const jsonout_names *names,
 }
 
 void
-jsonout_entity_open(FILE *out, const catalog *cat, uint32_t e, int first)
+jsonout_entity_open(FILE *out, const catalog *cat, uint32_t e, int first,
+    const char *kind)
 {
 	const char *name;
 	size_t len;
@@ -196,6 +197,8 @@ jsonout_entity_open(FILE *out, const catalog *cat, uint32_t e, int first)
 	json_write_string(out, name, len);
 	fputs(", \"description\": ", out);
 	write_cstring(out, cat->descriptions[e]);
+	if (kind != NULL)
+		fprintf(out, ", \"kind\": \"%s\"", kind);
 	fputs(", \"rects\": [", out);
 }
 
@@ -217,7 +220,7 @@ write_entity(FILE *out, const smap *m, const jsonout_names *names,
 	if ((m->values != NULL || m->depths != NULL) &&
 	    kindjson_entity(out, m, names, e, first, ids, times))
 		return;
-	jsonout_entity_open(out, cat, e, first);
+	jsonout_entity_open(out, cat, e, first, NULL);
 	if (m->co != NULL) {
 		uint32_t r;
 

@@ -57,8 +57,9 @@ typedef struct jsonout_rect {
 void jsonout_open(FILE *out);
 void jsonout_statemap_open(FILE *out, const catalog *cat, int64_t begin,
     uint64_t end, int first);
+/* kind: NULL for a plain entity, else written as its "kind" member. */
 void jsonout_entity_open(FILE *out, const catalog *cat, uint32_t entity,
-    int first);
+    int first, const char *kind);
 /*
  * Rectangles are written many at a time: names holds the catalog's state
  * names, each already written as JSON, so that a rectangle is formatted

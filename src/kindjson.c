@@ -7,6 +7,7 @@
 
 #include "depthrows.h"
 #include "json.h"
+#include "jsonout.h"
 #include "valuerects.h"
 
 void
@@ -35,25 +36,6 @@ kindjson_number(FILE *out, double d)
 	fputs(buf, out);
 }
 
-static void
-open_entity(FILE *out, const catalog *cat, uint32_t e, int first,
-    const char *kind)
-{
-	const char *name;
-	size_t len;
-
-	name = catalog_entity_name(cat, e, &len);
-	fputs(first ? "\n   {\"name\": " : ",\n   {\"name\": ", out);
-	json_write_string(out, name, len);
-	fputs(", \"description\": ", out);
-	if (cat->descriptions[e] == NULL)
-		fputs("null", out);
-	else
-		json_write_string(out, cat->descriptions[e],
-		    strlen(cat->descriptions[e]));
-	fprintf(out, ", \"kind\": \"%s\", \"rects\": [", kind);
-}
-
 void
 kindjson_values(FILE *out, const catalog *cat, const valuerects *v,
     uint32_t e, int first, int counts)
@@ -61,7 +43,7 @@ kindjson_values(FILE *out, const catalog *cat, const valuerects *v,
 	uint32_t r;
 	int n = 0;
 
-	open_entity(out, cat, e, first, "values");
+	jsonout_entity_open(out, cat, e, first, "values");
 	for (r = valuerects_first(v, e); r != VALUERECTS_NONE;
 	    r = valuerects_next(v, r)) {
 		valuerects_rect x;
@@ -141,7 +123,7 @@ write_rects(FILE *out, const coalesce *co, uint32_t row, uint32_t nstates,
 void
 kindjson_nested_open(FILE *out, const catalog *cat, uint32_t e, int first)
 {
-	open_entity(out, cat, e, first, "nested");
+	jsonout_entity_open(out, cat, e, first, "nested");
 }
 
 void

@@ -834,7 +834,7 @@ write_job(void *arg)
 		if (nested)
 			kindjson_nested_open(out, cat, e, i == 0);
 		else
-			jsonout_entity_open(out, cat, e, i == 0);
+			jsonout_entity_open(out, cat, e, i == 0, NULL);
 		for (r = j->entity_rects[i - j->from]; r < last; r++) {
 			jsonout_rect jr = rect_for_json(j, &j->rects[r]);
 
