@@ -214,42 +214,52 @@ write_entity(FILE *out, const smap *m, const jsonout_names *names,
     uint32_t e, int first, uint32_t *ids, uint64_t *times)
 {
 	const catalog *cat = m->cat;
-	int n = 0;
 
 	/* Value and nested entities (kindjson.h): plain ones are as ever. */
 	if ((m->values != NULL || m->depths != NULL) &&
 	    kindjson_entity(out, m, names, e, first, ids, times))
 		return;
 	jsonout_entity_open(out, cat, e, first, NULL);
-	if (m->co != NULL) {
-		uint32_t r;
-
-		for (r = coalesce_first(m->co, e); r != COALESCE_NONE;
-		    r = coalesce_next(m->co, r)) {
-			coalesce_rect rect;
-			jsonout_rect jr;
-			uint32_t s;
-
-			coalesce_get(m->co, r, &rect);
-			if (rect.duration == 0)
-				continue;
-			memset(&jr, 0, sizeof (jr));
-			jr.start = rect.start;
-			jr.duration = rect.duration;
-			jr.states = ids;
-			jr.times = times;
-			for (s = 0; s < cat->nstates; s++) {
-				if (rect.states[s] == 0)
-					continue;
-				ids[jr.nstates] = s;
-				times[jr.nstates++] = rect.states[s];
-			}
-			jr.tags = rect.tags;
-			jr.ntags = rect.ntags;
-			jsonout_rect_write(out, names, &jr, n++ == 0);
-		}
-	}
+	if (m->co != NULL)
+		jsonout_row_rects(out, names, m->co, e, cat->nstates, ids, times,
+		    0);
 	jsonout_entity_close(out);
+}
+
+void
+jsonout_row_rects(FILE *out, const jsonout_names *names, const coalesce *co,
+    uint32_t row, uint32_t nstates, uint32_t *ids, uint64_t *times,
+    int skip_stateless)
+{
+	uint32_t r;
+	int n = 0;
+
+	for (r = coalesce_first(co, row); r != COALESCE_NONE;
+	    r = coalesce_next(co, r)) {
+		coalesce_rect rect;
+		jsonout_rect jr;
+		uint32_t s;
+
+		coalesce_get(co, r, &rect);
+		if (rect.duration == 0)
+			continue;
+		memset(&jr, 0, sizeof (jr));
+		jr.start = rect.start;
+		jr.duration = rect.duration;
+		jr.states = ids;
+		jr.times = times;
+		for (s = 0; s < nstates; s++) {
+			if (rect.states[s] == 0)
+				continue;
+			ids[jr.nstates] = s;
+			times[jr.nstates++] = rect.states[s];
+		}
+		if (jr.nstates == 0 && skip_stateless)
+			continue;
+		jr.tags = rect.tags;
+		jr.ntags = rect.ntags;
+		jsonout_rect_write(out, names, &jr, n++ == 0);
+	}
 }
 
 /*

@@ -70,6 +70,14 @@ jsonout_names *jsonout_names_new(const catalog *cat);
 void jsonout_names_free(jsonout_names *names);
 void jsonout_rect_write(FILE *out, const jsonout_names *names,
     const jsonout_rect *r, int first);
+/*
+ * The rectangles of one coalescer row (ids and times: scratch of one
+ * entry per state); those of no duration are left out, and those with
+ * no time in any state too if skip_stateless (a depth row's absent time).
+ */
+void jsonout_row_rects(FILE *out, const jsonout_names *names,
+    const coalesce *co, uint32_t row, uint32_t nstates, uint32_t *ids,
+    uint64_t *times, int skip_stateless);
 void jsonout_entity_close(FILE *out);
 /* Writes the events in the window (see above) and closes the statemap. */
 void jsonout_statemap_close(FILE *out, const catalog *cat, int64_t begin,

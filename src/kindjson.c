@@ -84,42 +84,6 @@ kindjson_values(FILE *out, const catalog *cat, const valuerects *v,
 	fputs("]}", out);
 }
 
-/* The rectangles of one coalescer row (depth rows leave out absent). */
-static void
-write_rects(FILE *out, const coalesce *co, uint32_t row, uint32_t nstates,
-    const jsonout_names *names, uint32_t *ids, uint64_t *times)
-{
-	uint32_t r;
-	int n = 0;
-
-	for (r = coalesce_first(co, row); r != COALESCE_NONE;
-	    r = coalesce_next(co, r)) {
-		coalesce_rect rect;
-		jsonout_rect jr;
-		uint32_t s;
-
-		coalesce_get(co, r, &rect);
-		if (rect.duration == 0)
-			continue;
-		memset(&jr, 0, sizeof (jr));
-		jr.start = rect.start;
-		jr.duration = rect.duration;
-		jr.states = ids;
-		jr.times = times;
-		for (s = 0; s < nstates; s++) {
-			if (rect.states[s] == 0)
-				continue;
-			ids[jr.nstates] = s;
-			times[jr.nstates++] = rect.states[s];
-		}
-		if (jr.nstates == 0)
-			continue;	/* all absent */
-		jr.tags = rect.tags;
-		jr.ntags = rect.ntags;
-		jsonout_rect_write(out, names, &jr, n++ == 0);
-	}
-}
-
 void
 kindjson_nested_open(FILE *out, const catalog *cat, uint32_t e, int first)
 {
@@ -136,8 +100,8 @@ kindjson_nested_close(FILE *out, const catalog *cat, const depthrows *dr,
 	fputs("], \"depths\": [", out);
 	for (d = 1; d <= n; d++) {
 		fputs(d > 1 ? ",\n    [" : "\n    [", out);
-		write_rects(out, co, depthrows_row(dr, e, d), cat->nstates,
-		    names, ids, times);
+		jsonout_row_rects(out, names, co, depthrows_row(dr, e, d),
+		    cat->nstates, ids, times, 1);
 		fputc(']', out);
 	}
 	fputs("]}", out);
@@ -149,7 +113,8 @@ write_nested(FILE *out, const smap *m, const jsonout_names *names,
 {
 	kindjson_nested_open(out, m->cat, e, first);
 	if (m->co != NULL)
-		write_rects(out, m->co, e, m->cat->nstates, names, ids, times);
+		jsonout_row_rects(out, names, m->co, e, m->cat->nstates, ids,
+		    times, 1);
 	kindjson_nested_close(out, m->cat, m->depths, names, e, ids, times);
 }
 
