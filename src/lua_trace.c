@@ -543,6 +543,9 @@ push_names(lua_State *L, int idx, const trace *d)
 	lua_remove(L, -3);
 }
 
+/* States whose names t:at keeps on the Lua stack while it fills a table. */
+#define STACKED_STATES	64
+
 /*
  * t:at(time [, into]) -> {entity name = state name} for entities with a
  * state.  One search per entity from where the last call left it
@@ -559,7 +562,7 @@ t_at(lua_State *L)
 	ltrace *lt = lua_touserdata(L, 1);
 	uint64_t t = lua_trace_check_time(L, 2);
 	uint32_t e, n = store_nentities(d->st), have, *states;
-	int en, sn, into = !lua_isnoneornil(L, 3);
+	int en, sn, stacked, into = !lua_isnoneornil(L, 3);
 
 	/* {intervals = true}, or a trace with values: lua_statesys.c. */
 	if (into ? lua_statesys_wants_intervals(L, 3) :
@@ -587,6 +590,15 @@ t_at(lua_State *L)
 	en = lua_gettop(L) - 1;
 	sn = en + 1;
 	lt->at_busy = 1;
+	/* A few states' names wait on the stack: copying a slot costs
+	 * less than indexing the list. */
+	stacked = d->cat->nstates <= STACKED_STATES &&
+	    lua_checkstack(L, (int)d->cat->nstates + 4);
+	if (stacked) {
+		for (e = 0; e < d->cat->nstates; e++)
+			lua_rawgeti(L, sn, (lua_Integer)e + 1);
+		sn = lua_gettop(L) - (int)d->cat->nstates + 1;
+	}
 	if (into)
 		lua_pushvalue(L, 3);
 	else
@@ -597,6 +609,8 @@ t_at(lua_State *L)
 		lua_rawgeti(L, en, (lua_Integer)e + 1);
 		if (states[e] == STORE_NONE)
 			lua_pushnil(L);
+		else if (stacked)
+			lua_pushvalue(L, sn + (int)states[e]);
 		else
 			lua_rawgeti(L, sn, (lua_Integer)states[e] + 1);
 		lua_rawset(L, -3);

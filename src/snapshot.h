@@ -23,7 +23,8 @@
  * Ownership: a cursor belongs to whatever asks (one per trace object),
  * is never shared between threads, and holds C memory counted against
  * the run limit (runlimit.h) until snapshot_cursor_free; the store is
- * only read, and must outlive the cursor.
+ * only read, must not change while the cursor lives (a trace object's
+ * store never does), and must outlive the cursor.
  */
 #ifndef SM_SNAPSHOT_H
 #define SM_SNAPSHOT_H
@@ -35,9 +36,21 @@
 
 typedef struct snapshot_index snapshot_index;
 
+/*
+ * An entity's columns as the cursor keeps them: looked up once, side by
+ * side for all entities, instead of through the store's own larger
+ * per-entity records at every call.
+ */
+typedef struct snapshot_column {
+	const uint64_t *times;
+	const uint16_t *states;
+	size_t count;
+} snapshot_column;
+
 typedef struct snapshot_cursor {
 	uint64_t last;		/* the last time asked (UINT64_MAX: none) */
 	size_t *pos;		/* per entity: where it was found last */
+	snapshot_column *cols;	/* per entity */
 	uint32_t nentities;	/* entries in pos */
 	uint64_t far_work;	/* entity searches after far jumps, so far */
 	snapshot_index *index;	/* once made */
