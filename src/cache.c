@@ -27,7 +27,8 @@
 #include "util.h"
 
 #define CACHE_MAGIC	"SMLCACHE"
-#define CACHE_VERSION	3	/* 3: events with an end, an id, members */
+#define CACHE_VERSION	4	/* 3: events with an end, an id, members;
+				 * 4: nested and value entities */
 #define CACHE_ENDIAN	0x01020304u
 #define EDGE_BYTES	65536	/* hashed at each end of the trace file */
 #define NO_STRING	UINT64_MAX
@@ -57,9 +58,16 @@ typedef struct header {
 	uint64_t cols_off, ncols;
 } header;
 
-/* Where an entity's columns are; tag_off 0 when it has no tags. */
+/*
+ * Where an entity's columns are; tag_off 0 when it has no tags.  kind is
+ * its store_kind.  A nested entity adds the depth of each transition
+ * (depth_off); a value entity has no transitions (count 0) but vcount
+ * values, their times at vtime_off and the values at value_off.
+ */
 typedef struct col_desc {
 	uint64_t count, time_off, state_off, tag_off;
+	uint64_t kind, depth_off;
+	uint64_t vcount, vtime_off, value_off;
 } col_desc;
 
 struct cache_entry {
@@ -569,7 +577,8 @@ advance(uint64_t *off, uint64_t count, uint64_t size, uint64_t max,
 /*
  * Lays an entry out: the header, the names and metadata (meta_len
  * bytes), the table of h->ncols column descriptors, then each entity's
- * times, states and tags in entity order, each 8-aligned.  Fills the
+ * times, states, tags, depths (nested entities), value times and values
+ * (value entities) in entity order, each 8-aligned.  Fills the
  * offsets in h and cols from the lengths, the counts and which columns
  * have tags (tag_off != 0); -1 if the whole would be bigger than max.
  * There is one layout for a given content, so that a reader can ask for
@@ -587,13 +596,19 @@ lay_out(header *h, col_desc *cols, uint64_t max)
 		col_desc *c = &cols[i];
 		int tagged = c->tag_off != 0;
 
-		c->time_off = c->state_off = c->tag_off = 0;
-		if (c->count == 0)
-			continue;
-		if (advance(&off, c->count, 8, max, &c->time_off) != 0 ||
+		c->time_off = c->state_off = c->tag_off = c->depth_off = 0;
+		c->vtime_off = c->value_off = 0;
+		if (c->count > 0 &&
+		    (advance(&off, c->count, 8, max, &c->time_off) != 0 ||
 		    advance(&off, c->count, 2, max, &c->state_off) != 0 ||
 		    (tagged &&
-		    advance(&off, c->count, 4, max, &c->tag_off) != 0))
+		    advance(&off, c->count, 4, max, &c->tag_off) != 0) ||
+		    (c->kind == STORE_NESTED &&
+		    advance(&off, c->count, 2, max, &c->depth_off) != 0)))
+			return (-1);
+		if (c->vcount > 0 &&
+		    (advance(&off, c->vcount, 8, max, &c->vtime_off) != 0 ||
+		    advance(&off, c->vcount, 8, max, &c->value_off) != 0))
 			return (-1);
 	}
 	h->file_size = off;
@@ -697,6 +712,14 @@ write_meta(buf *b, const catalog *cat)
 		s = catalog_event_members(cat, ev, &len);
 		put_str(b, s, len);
 	}
+	n = intern_count(cat->value_strings);
+	put_u64(b, n);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *text = intern_name(cat->value_strings, i, &len);
+
+		put_str(b, text, len);
+	}
 	put_u64(b, cat->nrecords);
 	put_u64(b, cat->ndata);
 	put_u64(b, (uint64_t)cat->have_data);
@@ -776,6 +799,8 @@ cache_save(const cache_key *key, const catalog *cat, const store *st)
 	for (i = 0; i < ncols; i++) {
 		cols[i].count = store_count(st, (uint32_t)i);
 		cols[i].tag_off = store_has_tags(st, (uint32_t)i);
+		cols[i].kind = store_kind_of(st, (uint32_t)i);
+		cols[i].vcount = store_value_count(st, (uint32_t)i);
 	}
 	/* An entry bigger than the whole cache is not worth writing. */
 	if (lay_out(&h, cols, limit) != 0 ||
@@ -805,12 +830,24 @@ cache_save(const cache_key *key, const catalog *cat, const store *st)
 		uint32_t e = (uint32_t)i;
 		size_t n = (size_t)cols[i].count;
 
-		if (n == 0)
-			continue;
-		emit_at(&w, cols[i].time_off, store_times(st, e), n * 8);
-		emit_at(&w, cols[i].state_off, store_states(st, e), n * 2);
-		if (cols[i].tag_off != 0)
-			emit_at(&w, cols[i].tag_off, store_tags(st, e), n * 4);
+		if (n > 0) {
+			emit_at(&w, cols[i].time_off, store_times(st, e), n * 8);
+			emit_at(&w, cols[i].state_off, store_states(st, e),
+			    n * 2);
+			if (cols[i].tag_off != 0)
+				emit_at(&w, cols[i].tag_off, store_tags(st, e),
+				    n * 4);
+			if (cols[i].depth_off != 0)
+				emit_at(&w, cols[i].depth_off,
+				    store_depths(st, e), n * 2);
+		}
+		if (cols[i].vcount > 0) {
+			n = (size_t)cols[i].vcount;
+			emit_at(&w, cols[i].vtime_off,
+			    store_value_times(st, e), n * 8);
+			emit_at(&w, cols[i].value_off, store_values(st, e),
+			    n * 8);
+		}
 	}
 	h.checksum = XXH3_64bits_digest(&w.hash);
 	/*
@@ -1155,6 +1192,17 @@ read_meta(cursor *c, catalog *cat)
 		catalog_add_event(cat, time, ent, elen, kind, klen, target, tlen);
 		catalog_set_event_extra(cat, end, id, ilen, members, mlen);
 	}
+	n = get_count(c, 8);
+	for (i = 0; i < n && !c->bad; i++) {
+		size_t len;
+		const char *text = get_str(c, &len);
+		int added;
+
+		if (text == NULL ||
+		    intern_add(cat->value_strings, text, len, &added) != i ||
+		    !added)
+			return (-1);
+	}
 	cat->nrecords = get_u64(c);
 	cat->ndata = get_u64(c);
 	cat->have_data = get_u64(c) != 0;
@@ -1297,6 +1345,126 @@ copy_tags(reader *r, uint64_t at, size_t n, uint32_t *to, uint32_t ntags)
 	return (0);
 }
 
+/* A part of the file copied to private memory and hashed there. */
+static void
+copy_hashed(reader *r, uint64_t at, void *to, size_t len)
+{
+	hash_to(r, at);
+	memcpy(to, r->base + at, len);
+	XXH3_64bits_update(&r->hash, to, len);
+	r->off = at + len;
+}
+
+static int
+times_in_order(const uint64_t *t, size_t n)
+{
+	size_t i;
+	int bad = 0;
+
+	for (i = 1; i < n; i++)
+		bad |= t[i] < t[i - 1];
+	return (!bad);
+}
+
+/*
+ * A nested entity, copied out, checked and replayed into the store
+ * (which makes its links down the stacks again): each depth must be one
+ * that a plain datum (1), a push on a state (one deeper) or a pop (one
+ * shallower, from 2 or more) leads to.
+ */
+static int
+replay_nested(reader *r, const col_desc *c, const catalog *cat, store *st,
+    uint32_t entity)
+{
+	size_t n = (size_t)c->count, i;
+	uint64_t *time = xmalloc(n * sizeof (uint64_t));
+	uint16_t *state = xmalloc(n * sizeof (uint16_t));
+	uint16_t *depth = xmalloc(n * sizeof (uint16_t));
+	uint32_t *tag = c->tag_off != 0 ? xmalloc(n * sizeof (uint32_t)) :
+	    NULL;
+	uint32_t now = 0;
+	int ok = 0;
+
+	copy_hashed(r, c->time_off, time, n * sizeof (uint64_t));
+	if (!times_in_order(time, n) ||
+	    copy_states(r, c->state_off, n, state, cat->nstates) != 0 ||
+	    (tag != NULL &&
+	    copy_tags(r, c->tag_off, n, tag, catalog_ntags(cat)) != 0))
+		goto out;
+	copy_hashed(r, c->depth_off, depth, n * sizeof (uint16_t));
+	for (i = 0; i < n; i++) {
+		uint32_t d = depth[i];
+
+		if (!(d == 1 || (now >= 1 && d == now + 1) ||
+		    (now >= 2 && d + 1 == now)))
+			goto out;
+		store_append_depth(st, entity, time[i], state[i],
+		    tag != NULL ? tag[i] : STORE_NONE, d);
+		now = d;
+	}
+	ok = 1;
+out:
+	free(time);
+	free(state);
+	free(depth);
+	free(tag);
+	return (ok ? 0 : -1);
+}
+
+/*
+ * A value entity, copied out and checked: times in order, each value a
+ * number, none, or a string the catalog has.
+ */
+static int
+replay_values(reader *r, const col_desc *c, const catalog *cat, store *st,
+    uint32_t entity)
+{
+	size_t n = (size_t)c->vcount, i;
+	uint64_t *time = xmalloc(n * sizeof (uint64_t));
+	sm_value *value = xmalloc(n * sizeof (sm_value));
+	uint32_t nstrings = intern_count(cat->value_strings);
+	int bad = 0;
+
+	copy_hashed(r, c->vtime_off, time, n * sizeof (uint64_t));
+	copy_hashed(r, c->value_off, value, n * sizeof (sm_value));
+	for (i = 0; i < n; i++) {
+		sm_value v = value[i];
+
+		if (value_is_string(v))
+			bad |= value_string_id(v) >= nstrings ||
+			    (v >> 32) != (VALUE_STRING >> 32);
+		else if (value_is_number(v))
+			bad |= isnan(value_to_double(v));
+		else
+			bad |= !value_is_none(v);
+	}
+	bad |= !times_in_order(time, n);
+	if (!bad)
+		store_append_values(st, entity, time, value, n);
+	free(time);
+	free(value);
+	return (bad ? -1 : 0);
+}
+
+/*
+ * Gives back the pages wholly within [from, to) of the mapping, once
+ * replayed into the store: nothing reads them again, and a trace of
+ * nested or value entities would otherwise hold both its entry and the
+ * store made from it.
+ */
+static void
+drop_replayed(const reader *r, uint64_t from, uint64_t to)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)r->base + (uintptr_t)from;
+	uintptr_t b = (uintptr_t)r->base + (uintptr_t)to;
+
+	a = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	b &= ~((uintptr_t)page - 1);
+	if (b > a)
+		(void) madvise((void *)a, (size_t)(b - a), MADV_DONTNEED);
+}
+
 /* Round up to 8 bytes: the copies keep their columns 8-aligned. */
 #define ALIGN8(n)	(((n) + 7) & ~(uint64_t)7)
 
@@ -1345,9 +1513,18 @@ read_columns(reader *r, const header *h, const col_desc *cols,
 	char *copies, *next;
 
 	for (i = 0; i < h->ncols; i++) {
-		bytes += ALIGN8(cols[i].count * 2);
-		if (cols[i].tag_off != 0)
-			bytes += ALIGN8(cols[i].count * 4);
+		const col_desc *c = &cols[i];
+
+		/* Each kind with the columns it may have, and no others. */
+		if (c->kind == STORE_STATES ? c->vcount != 0 :
+		    c->kind == STORE_NESTED ? c->vcount != 0 || c->count == 0 :
+		    c->kind == STORE_VALUES ? c->count != 0 : 1)
+			return (-1);
+		if (c->kind != STORE_STATES)
+			continue;
+		bytes += ALIGN8(c->count * 2);
+		if (c->tag_off != 0)
+			bytes += ALIGN8(c->count * 4);
 	}
 	/* Big copies in huge pages, which fill without a fault per 4 KiB. */
 	if (bytes > spill_budget() &&
@@ -1366,6 +1543,20 @@ read_columns(reader *r, const header *h, const col_desc *cols,
 		uint16_t *state;
 		uint32_t *tag = NULL;
 
+		if (c->kind == STORE_NESTED) {
+			if (replay_nested(r, c, cat, st, (uint32_t)i) != 0)
+				return (-1);
+			drop_replayed(r, c->time_off, r->off);
+			continue;
+		}
+		if (c->kind == STORE_VALUES) {
+			if (c->vcount > 0 &&
+			    replay_values(r, c, cat, st, (uint32_t)i) != 0)
+				return (-1);
+			if (c->vcount > 0)
+				drop_replayed(r, c->vtime_off, r->off);
+			continue;
+		}
 		if (n == 0)
 			continue;
 		state = (uint16_t *)next;

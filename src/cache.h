@@ -36,7 +36,9 @@
  * times stay in the mapping; states, tags, names and offsets are copied
  * into private memory as they are checked, so that nothing that indexes
  * an array can change after it was checked, even if the file is written
- * while mapped; copies bigger than the memory budget (spill.h) go to an
+ * while mapped (nested and value entities are copied whole, checked and
+ * replayed into the store, which rebuilds their stacks' links and value
+ * summaries); copies bigger than the memory budget (spill.h) go to an
  * unnamed temporary file of the process's own, mapped, which no other
  * process can open, rather than to memory.  An entry bigger than the
  * budget is not read in ahead (MAP_POPULATE): the kernel pages it in and

@@ -240,8 +240,7 @@ void store_append_values(store *s, uint32_t entity, const uint64_t *time,
 
 store_kind store_kind_of(const store *s, uint32_t entity);
 
-/* Whether every entity holds plain states (no nested, no value entity):
- * what the cache of loaded traces can keep. */
+/* Whether every entity holds plain states (no nested, no value entity). */
 int store_plain(const store *s);
 
 /* The values of an entity (0 and NULL for a state entity). */

@@ -169,8 +169,7 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 			trace_free(d);
 			return (NULL);
 		}
-		/* The cache keeps plain states only: the rest is read again. */
-		if (cacheable && store_plain(d->st))
+		if (cacheable)
 			cache_save(&key, d->cat, d->st);
 	}
 	if (cacheable)

@@ -229,6 +229,26 @@ digest(const trace *d, int *states_ok)
 			h = mix(mix(mix(h, t[k]), s[k]), g[k]);
 		}
 	}
+	/* Nested entities' depths and links, value entities' values. */
+	for (e = 0; e < store_nentities(st); e++) {
+		const uint16_t *dep = store_depths(st, e);
+		const uint32_t *below = store_below(st, e);
+		const uint64_t *vt = store_value_times(st, e);
+		const sm_value *vv = store_values(st, e);
+
+		h = mix(h, (uint64_t)store_kind_of(st, e));
+		for (k = 0; dep != NULL && k < store_count(st, e); k++)
+			h = mix(mix(h, dep[k]), below[k]);
+		h = mix(h, store_value_count(st, e));
+		for (k = 0; k < store_value_count(st, e); k++)
+			h = mix(mix(h, vt[k]), vv[k]);
+	}
+	h = mix(h, intern_count(cat->value_strings));
+	for (i = 0; i < intern_count(cat->value_strings); i++) {
+		const char *s = intern_name(cat->value_strings, i, &len);
+
+		h = mix_str(h, s, len);
+	}
 	if (states_ok != NULL)
 		*states_ok = ok;
 	if (!ok)
@@ -250,6 +270,23 @@ digest(const trace *d, int *states_ok)
 		store_count_at(st, t, per);
 		for (i = 0; i < ns; i++)
 			h = mix(h, per[i]);
+		/* Stacks, values and their summaries at the same times. */
+		for (e = 0; e < store_nentities(st); e++) {
+			store_frame fr[8];
+			value_stats vs;
+			uint32_t depth = store_stack_at(st, e, t, fr, 8), j;
+
+			h = mix(h, depth);
+			for (j = 0; j < depth && j < 8; j++)
+				h = mix(mix(h, fr[j].state), fr[j].tag);
+			if (store_value_at(st, e, t, &iv))
+				h = mix(mix(mix(h, iv.value), iv.start), iv.end);
+			value_stats_init(&vs);
+			store_value_stats(st, e, d->begin, t, &vs);
+			h = mix(mix(mix(mix(h, value_number(vs.min)),
+			    value_number(vs.max)), value_number(vs.integral)),
+			    vs.covered);
+		}
 	}
 	free(per);
 	return (h);

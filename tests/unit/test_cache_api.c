@@ -19,6 +19,14 @@
 #define H_COLS_OFF	120
 #define H_NCOLS		128
 #define H_SIZE		136
+/* A column descriptor: count, time_off, state_off, tag_off, kind,
+ * depth_off, vcount, vtime_off, value_off. */
+#define DESC_SIZE	72
+#define D_KIND		32
+#define D_DEPTH_OFF	40
+#define D_VCOUNT	48
+#define D_VTIME_OFF	56
+#define D_VALUE_OFF	64
 
 static uint64_t
 get64(const unsigned char *p, size_t at)
@@ -244,7 +252,7 @@ try_sealed(unsigned char *bytes, size_t len, uint64_t *h)
 static size_t
 desc_of(const unsigned char *p, uint64_t e)
 {
-	return ((size_t)get64(p, H_COLS_OFF) + (size_t)e * 32);
+	return ((size_t)get64(p, H_COLS_OFF) + (size_t)e * DESC_SIZE);
 }
 
 /* Checks that a made-up entry (already changed in copy) is rejected. */
@@ -342,7 +350,7 @@ test_sealed(void)
 	rejects("sealed: a tag column dropped rejected", copy, len);
 
 	memcpy(copy, pristine, len);
-	put64(copy, H_NCOLS, UINT64_MAX / 32);
+	put64(copy, H_NCOLS, UINT64_MAX / DESC_SIZE);
 	rejects("sealed: a huge number of columns rejected", copy, len);
 	memcpy(copy, pristine, len);
 	put64(copy, H_META_LEN, get64(copy, H_META_LEN) + 8);
@@ -446,6 +454,157 @@ test_sealed_chunks(void)
 	cache_key_free(&sealed_key);
 }
 
+/*
+ * A trace with nested and value entities: kept in the cache and loaded
+ * back the same (stacks, values, strings, summaries: the digest has
+ * them), and every check of their columns seen to reject a made-up
+ * entry: depths no push or pop leads to, a push before any state, value
+ * strings the catalog lacks, NaN and other patterns no value has, value
+ * times going backwards, a kind with columns it cannot have.
+ */
+static void
+test_sealed_kinds(void)
+{
+	unsigned char *copy;
+	size_t len, dn, dv, at;
+	uint64_t h, ncols, e, nested = UINT64_MAX, valued = UINT64_MAX;
+	FILE *f;
+	int i;
+
+	remove_tree(cachedir);
+	scratch_path(sealed_trace, sizeof (sealed_trace), "kinds.out");
+	f = fopen(sealed_trace, "w");
+	fprintf(f, "{\"start\": [0, 0], \"states\": {\"a\": {\"value\": 0}, "
+	    "\"b\": {\"value\": 1}, \"c\": {\"value\": 2}}}\n");
+	fprintf(f, "{\"state\": 1, \"tag\": \"f\", \"fn\": \"main\"}\n");
+	for (i = 0; i < 3000; i++) {
+		int t = 1000 + i * 10;
+
+		fprintf(f, "{\"time\": \"%d\", \"entity\": \"plain\", "
+		    "\"state\": %d}\n", t, i % 3);
+		if (i % 4 == 0)
+			fprintf(f, "{\"time\": \"%d\", \"entity\": \"p/t1\", "
+			    "\"state\": 0}\n", t);
+		else if (i % 4 == 1)
+			fprintf(f, "{\"time\": \"%d\", \"entity\": \"p/t1\", "
+			    "\"push\": 1, \"tag\": \"f\"}\n", t);
+		else if (i % 4 == 2)
+			fprintf(f, "{\"time\": \"%d\", \"entity\": \"p/t1\", "
+			    "\"push\": 2}\n", t);
+		else
+			fprintf(f, "{\"time\": \"%d\", \"entity\": \"p/t1\", "
+			    "\"pop\": 2}\n", t);
+		if (i % 5 == 3)
+			fprintf(f, "{\"time\": \"%d\", \"entity\": \"p/name\", "
+			    "\"value\": \"%s\"}\n", t, i % 2 ? "run" : "wait");
+		else if (i % 5 == 4)
+			fprintf(f, "{\"time\": \"%d\", \"entity\": \"p/mem\", "
+			    "\"value\": null}\n", t);
+		else
+			fprintf(f, "{\"time\": \"%d\", \"entity\": \"p/mem\", "
+			    "\"value\": %d.25}\n", t, (i * 37) % 1000 - 300);
+	}
+	fclose(f);
+	sealed_fresh = load_digest(sealed_trace, 1, NULL);
+	trace_free(load(sealed_trace, 0));
+	if (cache_key_of(sealed_trace, &sealed_key) != 0 ||
+	    (sealed_entry = cache_entry_path(&sealed_key)) == NULL ||
+	    (pristine = read_whole(sealed_entry, &pristine_len)) == NULL) {
+		CHECK("kinds: an entry", 0);
+		return;
+	}
+	len = pristine_len;
+	copy = malloc(len);
+	ncols = get64(pristine, H_NCOLS);
+	for (e = 0; e < ncols; e++) {
+		uint64_t kind = get64(pristine, desc_of(pristine, e) + D_KIND);
+
+		if (kind == STORE_NESTED && nested == UINT64_MAX)
+			nested = e;
+		if (kind == STORE_VALUES && valued == UINT64_MAX &&
+		    get64(pristine, desc_of(pristine, e) + D_VCOUNT) > 100)
+			valued = e;
+	}
+	CHECK("kinds: the entry has a nested and a value entity",
+	    nested != UINT64_MAX && valued != UINT64_MAX);
+	if (nested == UINT64_MAX || valued == UINT64_MAX) {
+		free(copy);
+		return;
+	}
+	dn = desc_of(pristine, nested);
+	dv = desc_of(pristine, valued);
+	memcpy(copy, pristine, len);
+	CHECK("kinds: the entry is used, and loads as a fresh load does",
+	    try_sealed(copy, len, &h) == 1 && h == sealed_fresh);
+
+	/* Depths: 1, 2, 3, 2 over and over (plain, push, push, pop). */
+	memcpy(copy, pristine, len);
+	at = (size_t)get64(copy, dn + D_DEPTH_OFF);
+	CHECK("kinds: depths as written", copy[at] == 1 && copy[at + 2] == 2 &&
+	    copy[at + 4] == 3 && copy[at + 6] == 2);
+	copy[at + 2] = 3;
+	rejects("kinds: a push two deep at once rejected", copy, len);
+	memcpy(copy, pristine, len);
+	copy[at] = 2;
+	rejects("kinds: a push before any state rejected", copy, len);
+	memcpy(copy, pristine, len);
+	copy[at + 6] = 1;
+	CHECK("kinds: a pop taken for a plain datum (a valid change) is used",
+	    try_sealed(copy, len, &h) == 1 && h != sealed_fresh);
+	memcpy(copy, pristine, len);
+	copy[at + 2] = 0;
+	rejects("kinds: depth 0 rejected", copy, len);
+	memcpy(copy, pristine, len);
+	at = (size_t)get64(copy, dn + 8);
+	put64(copy, at + 16, get64(copy, at + 8) - 1);
+	rejects("kinds: a nested entity's times going backwards rejected",
+	    copy, len);
+
+	/* Values: numbers, null, and strings by id. */
+	memcpy(copy, pristine, len);
+	at = (size_t)get64(copy, dv + D_VALUE_OFF);
+	put64(copy, at + 8, 0xfffa000000000007ull);
+	rejects("kinds: a value string id the catalog lacks rejected", copy,
+	    len);
+	memcpy(copy, pristine, len);
+	put64(copy, at + 8, 0xfffa000100000000ull);
+	rejects("kinds: a string pattern with stray bits rejected", copy,
+	    len);
+	memcpy(copy, pristine, len);
+	put64(copy, at + 8, 0x7ff8000000000000ull);
+	rejects("kinds: NaN as a number rejected", copy, len);
+	memcpy(copy, pristine, len);
+	put64(copy, at + 8, 0xfff9000000000001ull);
+	rejects("kinds: a near-null pattern rejected", copy, len);
+	memcpy(copy, pristine, len);
+	put64(copy, at + 8, 0x4010000000000000ull);	/* 4.0 */
+	CHECK("kinds: a number changed (a valid change) is used",
+	    try_sealed(copy, len, &h) == 1 && h != sealed_fresh);
+	memcpy(copy, pristine, len);
+	at = (size_t)get64(copy, dv + D_VTIME_OFF);
+	put64(copy, at + 16, get64(copy, at + 8) - 1);
+	rejects("kinds: value times going backwards rejected", copy, len);
+
+	/* Kinds and the columns they may have. */
+	memcpy(copy, pristine, len);
+	put64(copy, dv + D_KIND, 7);
+	rejects("kinds: an unknown kind rejected", copy, len);
+	memcpy(copy, pristine, len);
+	put64(copy, dv + D_KIND, STORE_STATES);
+	rejects("kinds: values under a state entity rejected", copy, len);
+	memcpy(copy, pristine, len);
+	put64(copy, dn + D_KIND, STORE_STATES);
+	rejects("kinds: a nested entity said plain rejected (its depths "
+	    "lie where nothing is laid out)", copy, len);
+	memcpy(copy, pristine, len);
+	put64(copy, dn + D_VALUE_OFF, 8);
+	rejects("kinds: a value column moved rejected", copy, len);
+	free(copy);
+	free(pristine);
+	free(sealed_entry);
+	cache_key_free(&sealed_key);
+}
+
 /* Last: cache_disable cannot be undone. */
 static void
 test_disable(void)
@@ -473,6 +632,7 @@ main(void)
 	test_clear();
 	test_sealed();
 	test_sealed_chunks();
+	test_sealed_kinds();
 	test_disable();
 	remove_tree(scratch);
 	return (unit_exit());
