@@ -302,19 +302,6 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 	return (0);
 }
 
-/* Whether a statemap shows a value entity or a nested one. */
-static int
-has_kinds(const smap *m)
-{
-	uint32_t k;
-
-	for (k = 0; k < m->nentities; k++)
-		if (valuerects_seen(m->values, m->order[k]) ||
-		    depthrows_ndepths(m->depths, m->order[k]) > 0)
-			return (1);
-	return (0);
-}
-
 /*
  * The SVG's detail block (detail.h), or NULL: the windows come from the
  * files loaded again, into stores, when there are bytes for them.  A
@@ -332,14 +319,6 @@ make_detail(const classic_options *o, const smap *maps, size_t n,
 
 	if (o->detail == 0)
 		return (NULL);
-	/*
-	 * The windows come from the stores' plain states: value entities
-	 * and depth rows have none there yet, so a trace with them has no
-	 * windows (and no claim that all is exact).
-	 */
-	for (i = 0; i < n; i++)
-		if (has_kinds(&maps[i]))
-			return (NULL);
 	if (!detail_merged(maps, n)) {
 		so->detail_exact = 1;
 		return (NULL);

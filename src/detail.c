@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "jsonout.h"
+#include "kindjson.h"
 #include "svg.h"
 #include "util.h"
 #include "viewport.h"
@@ -48,11 +49,35 @@ detail_parse_size(const char *text, uint64_t *bytes)
 typedef void (*level0_fn)(void *ctx, uint64_t off, uint64_t duration,
     uint64_t count);
 
+/* A value entity's rectangles, offsets from begin (as level0_each). */
+static void
+value_rects_each(const valuerects *v, uint32_t e, int64_t begin,
+    level0_fn fn, void *ctx)
+{
+	uint32_t r;
+
+	for (r = valuerects_first(v, e); r != VALUERECTS_NONE;
+	    r = valuerects_next(v, r)) {
+		valuerects_rect x;
+
+		valuerects_get(v, r, &x);
+		if (x.duration == 0)
+			continue;
+		fn(ctx, (uint64_t)((int64_t)x.start - begin), x.duration,
+		    x.count);
+	}
+}
+
 static void
 level0_each(const smap *m, uint32_t k, level0_fn fn, void *ctx)
 {
 	uint32_t r;
 
+	/* A value entity's strip is its value rectangles (kindjson.h). */
+	if (m->values != NULL && valuerects_seen(m->values, m->order[k])) {
+		value_rects_each(m->values, m->order[k], m->begin, fn, ctx);
+		return;
+	}
 	if (m->co == NULL)
 		return;
 	for (r = coalesce_first(m->co, m->order[k]); r != COALESCE_NONE;
@@ -357,15 +382,23 @@ typedef struct child_ctx {
 } child_ctx;
 
 static void
-child_add(void *ctx, const jsonout_rect *r)
+child_add_span(void *ctx, uint64_t off, uint64_t duration, uint64_t count)
 {
 	child_ctx *c = ctx;
-	uint64_t off = (uint64_t)((int64_t)r->start - c->begin);
 	int i;
 
 	for (i = 0; i < 3; i++)
-		c->hidden[i] += hidden_in(off, r->duration, r->count, c->lo[i],
+		c->hidden[i] += hidden_in(off, duration, count, c->lo[i],
 		    c->hi[i]);
+}
+
+static void
+child_add(void *ctx, const jsonout_rect *r)
+{
+	child_ctx *c = ctx;
+
+	child_add_span(ctx, (uint64_t)((int64_t)r->start - c->begin),
+	    r->duration, r->count);
 }
 
 static void
@@ -381,9 +414,18 @@ child_candidates(builder *b, const viewport *v, unsigned level, uint64_t k)
 		window_bounds(b, level + 1, 2 * k + (uint64_t)j, &c.lo[j],
 		    &c.hi[j]);
 	for (i = 0; i < b->n; i++) {
+		const valuerects *vr = viewport_values(v, i);
+
 		c.begin = b->maps[b->order[i]].begin;
-		for (e = 0; e < viewport_panel_entities(v, i); e++)
-			viewport_entity_rects(v, i, e, child_add, &c);
+		for (e = 0; e < viewport_panel_entities(v, i); e++) {
+			uint32_t id = viewport_entity_id(v, i, e);
+
+			if (vr != NULL && valuerects_seen(vr, id))
+				value_rects_each(vr, id, c.begin,
+				    child_add_span, &c);
+			else
+				viewport_entity_rects(v, i, e, child_add, &c);
+		}
 	}
 	for (j = 0; j < 3; j++) {
 		cand x = { c.hidden[j], 2 * k + (uint64_t)j, level + 1 };
@@ -402,7 +444,8 @@ typedef struct write_ctx {
 	const uint32_t *tag_map;
 	uint32_t ntag_map;
 	int first;
-	uint64_t transitions;
+	uint64_t transitions;	/* of the strips' rectangles (their n) */
+	uint64_t rects;		/* the strips' (not depth rows') */
 } write_ctx;
 
 static int
@@ -439,6 +482,36 @@ write_rect(void *ctx, const jsonout_rect *r)
 	jsonout_rect_write(w->out, w->names, &x, w->first);
 	w->first = 0;
 	w->transitions += r->count;
+	w->rects++;
+}
+
+/*
+ * A nested entity's depth rows in a window, as the live server's
+ * ("depths": one list of rectangles per depth, bottom first), their
+ * tags those of level 0 like the top's.
+ */
+static void
+write_depths(write_ctx *w, const depthrows *dr, uint32_t e, uint32_t nstates)
+{
+	uint32_t d, n = depthrows_ndepths(dr, e);
+	uint32_t *ids = xcalloc((size_t)nstates + 2, sizeof (uint32_t));
+	uint64_t *times = xcalloc((size_t)nstates + 2, sizeof (uint64_t));
+	uint64_t transitions = w->transitions, rects = w->rects;
+
+	fputs(", \"kind\": \"nested\", \"depths\": [", w->out);
+	for (d = 1; d <= n; d++) {
+		fputs(d > 1 ? ", [" : "[", w->out);
+		w->first = 1;
+		jsonout_row_each(depthrows_coalescer(dr), depthrows_row(dr, e, d),
+		    nstates, ids, times, 1, write_rect, w);
+		fputc(']', w->out);
+	}
+	fputc(']', w->out);
+	/* The window's counts are of its strips, as level 0's are. */
+	w->transitions = transitions;
+	w->rects = rects;
+	free(ids);
+	free(times);
 }
 
 /* Window (level, k) as JSON text (malloc'd), its length in *len. */
@@ -462,20 +535,36 @@ write_window(builder *b, const viewport *v, unsigned level, uint64_t k,
 	for (i = 0; i < b->n; i++) {
 		fputs(i > 0 ? ",\n  {\"entities\": [" : "\n  {\"entities\": [",
 		    w.out);
+		const catalog *cat = b->panels[i].t->cat;
+		const valuerects *vr = viewport_values(v, i);
+		const depthrows *dr = viewport_depths(v, i);
+
 		w.names = b->names[i];
 		w.tag_map = b->tag_map[i];
 		w.ntag_map = b->ntag_map[i];
 		for (e = 0; e < viewport_panel_entities(v, i); e++) {
-			fputs(e > 0 ? ",\n   {\"rects\": [" :
-			    "\n   {\"rects\": [", w.out);
+			uint32_t id = viewport_entity_id(v, i, e);
+
+			fputs(e > 0 ? ",\n   {" : "\n   {", w.out);
+			if (vr != NULL && valuerects_seen(vr, id)) {
+				fputs("\"kind\": \"values\", \"rects\": [", w.out);
+				w.transitions += kindjson_value_rects(w.out, cat,
+				    vr, id, 1, &w.rects);
+				fputs("]}", w.out);
+				continue;
+			}
+			fputs("\"rects\": [", w.out);
 			w.first = 1;
 			viewport_entity_rects(v, i, e, write_rect, &w);
-			fputs("]}", w.out);
+			fputc(']', w.out);
+			if (dr != NULL && depthrows_ndepths(dr, id) > 0)
+				write_depths(&w, dr, id, cat->nstates);
+			fputc('}', w.out);
 		}
 		fputs("]}", w.out);
 	}
 	fprintf(w.out, "],\n \"transitions\": %" PRIu64 ", \"rects\": %"
-	    PRIu64 "}", w.transitions, viewport_rects(v));
+	    PRIu64 "}", w.transitions, w.rects);
 	if (fclose(w.out) != 0)
 		out_of_memory(*len);
 	return (text);

@@ -20,7 +20,12 @@
  * (ns from the statemaps' common begin, as the viewer's offsets) at the
  * strips' width with a budget of "coalesce" rectangles: rectangles as in
  * -T json with "n", entities in the data block's order without their
- * names, tag ids those of the data block.
+ * names, tag ids those of the data block.  A value entity's entry is
+ * {"kind": "values", "rects": [...]} (kindjson.h's value rectangles, with
+ * "n"); a nested entity's adds "kind": "nested" and "depths" (its depth
+ * rows over the window, without "n").  A window's "transitions" and
+ * "rects" are its strips' (value rectangles included, depth rows not),
+ * and the counts give value rectangles' n as they do state ones'.
  *
  * Which windows: at level d a window is 1/2^d of the span and starts at
  * a multiple of half that, so that any view at most half as wide lies

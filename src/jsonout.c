@@ -226,13 +226,38 @@ write_entity(FILE *out, const smap *m, const jsonout_names *names,
 	jsonout_entity_close(out);
 }
 
+/* jsonout_row_rects' writing, as a jsonout_row_each function. */
+typedef struct row_writer {
+	FILE *out;
+	const jsonout_names *names;
+	int n;
+} row_writer;
+
+static void
+write_row_rect(void *ctx, const jsonout_rect *r)
+{
+	row_writer *w = ctx;
+
+	jsonout_rect_write(w->out, w->names, r, w->n++ == 0);
+}
+
 void
 jsonout_row_rects(FILE *out, const jsonout_names *names, const coalesce *co,
     uint32_t row, uint32_t nstates, uint32_t *ids, uint64_t *times,
     int skip_stateless)
 {
+	row_writer w = { out, names, 0 };
+
+	jsonout_row_each(co, row, nstates, ids, times, skip_stateless,
+	    write_row_rect, &w);
+}
+
+void
+jsonout_row_each(const coalesce *co, uint32_t row, uint32_t nstates,
+    uint32_t *ids, uint64_t *times, int skip_stateless, jsonout_rect_fn fn,
+    void *ctx)
+{
 	uint32_t r;
-	int n = 0;
 
 	for (r = coalesce_first(co, row); r != COALESCE_NONE;
 	    r = coalesce_next(co, r)) {
@@ -258,7 +283,7 @@ jsonout_row_rects(FILE *out, const jsonout_names *names, const coalesce *co,
 			continue;
 		jr.tags = rect.tags;
 		jr.ntags = rect.ntags;
-		jsonout_rect_write(out, names, &jr, n++ == 0);
+		fn(ctx, &jr);
 	}
 }
 

@@ -74,10 +74,16 @@ void jsonout_rect_write(FILE *out, const jsonout_names *names,
  * The rectangles of one coalescer row (ids and times: scratch of one
  * entry per state); those of no duration are left out, and those with
  * no time in any state too if skip_stateless (a depth row's absent time).
+ * jsonout_row_each gives each to fn instead of writing it (its arrays
+ * valid during the call only).
  */
 void jsonout_row_rects(FILE *out, const jsonout_names *names,
     const coalesce *co, uint32_t row, uint32_t nstates, uint32_t *ids,
     uint64_t *times, int skip_stateless);
+typedef void (*jsonout_rect_fn)(void *ctx, const jsonout_rect *r);
+void jsonout_row_each(const coalesce *co, uint32_t row, uint32_t nstates,
+    uint32_t *ids, uint64_t *times, int skip_stateless, jsonout_rect_fn fn,
+    void *ctx);
 void jsonout_entity_close(FILE *out);
 /* Writes the events in the window (see above) and closes the statemap. */
 void jsonout_statemap_close(FILE *out, const catalog *cat, int64_t begin,

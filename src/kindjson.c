@@ -40,10 +40,19 @@ void
 kindjson_values(FILE *out, const catalog *cat, const valuerects *v,
     uint32_t e, int first, int counts)
 {
+	jsonout_entity_open(out, cat, e, first, "values");
+	(void) kindjson_value_rects(out, cat, v, e, counts, NULL);
+	fputs("]}", out);
+}
+
+uint64_t
+kindjson_value_rects(FILE *out, const catalog *cat, const valuerects *v,
+    uint32_t e, int counts, uint64_t *nrects)
+{
+	uint64_t total = 0;
 	uint32_t r;
 	int n = 0;
 
-	jsonout_entity_open(out, cat, e, first, "values");
 	for (r = valuerects_first(v, e); r != VALUERECTS_NONE;
 	    r = valuerects_next(v, r)) {
 		valuerects_rect x;
@@ -80,8 +89,11 @@ kindjson_values(FILE *out, const catalog *cat, const valuerects *v,
 		if (counts)
 			fprintf(out, ", \"n\": %" PRIu64, x.count);
 		fputc('}', out);
+		total += x.count;
 	}
-	fputs("]}", out);
+	if (nrects != NULL)
+		*nrects += (uint64_t)n;
+	return (total);
 }
 
 void

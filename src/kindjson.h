@@ -44,6 +44,14 @@ int kindjson_entity(FILE *out, const smap *m, const jsonout_names *names,
  */
 void kindjson_values(FILE *out, const catalog *cat, const valuerects *v,
     uint32_t e, int first, int counts);
+/*
+ * Only the rectangles of kindjson_values (the members of its "rects"
+ * array), for a writer that opens the entity itself; returns the values
+ * they stand for (their "n"s), and adds how many it wrote to *nrects
+ * (if not NULL).
+ */
+uint64_t kindjson_value_rects(FILE *out, const catalog *cat,
+    const valuerects *v, uint32_t e, int counts, uint64_t *nrects);
 void kindjson_nested_open(FILE *out, const catalog *cat, uint32_t e,
     int first);
 void kindjson_nested_close(FILE *out, const catalog *cat,

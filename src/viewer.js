@@ -2110,6 +2110,10 @@
 		from: 0, to: span, level: 0,
 		rows: data.statemaps.map(function (sm) {
 			return sm.entities.map(function (e) { return e.rects; });
+		}),
+		/* Back from a window, nested entities get their own depth rows again. */
+		depths: data.statemaps.map(function (sm) {
+			return sm.entities.map(function (e) { return e.depths; });
 		})
 	};
 
@@ -2118,6 +2122,10 @@
 			from: w.from, to: w.to, level: w.level,
 			rows: w.statemaps.map(function (sm) {
 				return sm.entities.map(function (e) { return Array.isArray(e.rects) ? e.rects : []; });
+			}),
+			/* Nested entities' depth rows over the window, as a live answer's. */
+			depths: w.statemaps.map(function (sm) {
+				return sm.entities.map(function (e) { return e.depths; });
 			})
 		};
 	}

@@ -1017,3 +1017,23 @@ viewport_entity_rects(const viewport *v, size_t panel, uint32_t k,
 		return;
 	}
 }
+
+uint32_t
+viewport_entity_id(const viewport *v, size_t panel, uint32_t k)
+{
+	if (panel >= v->n || k >= v->panels[panel].n)
+		return (UINT32_MAX);
+	return (v->panels[panel].ids[k]);
+}
+
+const valuerects *
+viewport_values(const viewport *v, size_t panel)
+{
+	return (panel < v->n ? v->panels[panel].values : NULL);
+}
+
+const depthrows *
+viewport_depths(const viewport *v, size_t panel)
+{
+	return (panel < v->n ? v->panels[panel].depths : NULL);
+}

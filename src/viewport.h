@@ -46,9 +46,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "depthrows.h"
 #include "jsonout.h"
 #include "smap.h"
 #include "trace.h"
+#include "valuerects.h"
 
 /* One trace as shown: its entities, top to bottom. */
 typedef struct viewport_panel {
@@ -118,5 +120,15 @@ uint32_t viewport_panel_entities(const viewport *v, size_t panel);
 typedef void (*viewport_rect_fn)(void *ctx, const jsonout_rect *r);
 void viewport_entity_rects(const viewport *v, size_t panel, uint32_t k,
     viewport_rect_fn fn, void *ctx);
+
+/*
+ * The k-th entity shown in panel i: its id in the panel's trace, and
+ * the value rectangles and depth rows the answer has for the panel's
+ * value and nested entities (NULL for a panel of plain entities only),
+ * for a writer of its own (detail.h's windows).
+ */
+uint32_t viewport_entity_id(const viewport *v, size_t panel, uint32_t k);
+const valuerects *viewport_values(const viewport *v, size_t panel);
+const depthrows *viewport_depths(const viewport *v, size_t panel);
 
 #endif
