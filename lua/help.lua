@@ -34,7 +34,7 @@ help.entries = {
 	{ "`b:finish([end_time])`",
 	  "the trace: its window is `[0, end_time)`, by default up to the latest time given; the builder is then done" },
 	{ "`statemap.render{...}`",
-	  "draws traces with Cairo into a PNG, SVG or PDF file (by its extension), or the interactive statemap: `output`, `trace`, `entities`, `panels`, `width`, `row_height`, `title`, `from`, `to`, `labels`, `interactive`, `detail`; per panel `nested = \"rows\"` (a sub-row per depth of a stack) and `group = true` (entities under headers by path prefix); value entities are step graphs with their range",
+	  "draws traces with Cairo into a PNG, SVG or PDF file (by its extension), or the interactive statemap: `output`, `trace`, `entities`, `panels`, `width`, `row_height`, `title`, `from`, `to`, `labels`, `interactive`, `detail`; per panel `nested = \"rows\"` (a sub-row per depth of a stack) and `group = true` (entities in a tree of headers by path; `group = N`: the first N levels); value entities are step graphs with their range",
 	  prose = true },
 	{ "`statemap.serve(traces [, options])`",
 	  "serves a trace or a list of traces over HTTP for the live viewer (as `--serve`); options: `port`, `bind`, `title`, `sort`, `coalesce`; blocks until Ctrl-C in a script, returns the URL and serves in the background at the REPL; called again, replaces what is served; `statemap.serve()` stops",

@@ -87,6 +87,28 @@ opt_boolean(lua_State *L, int t, const char *key, int dflt)
 	return (v);
 }
 
+/* group: true (whole paths), false or nil, or a number of levels. */
+static int
+opt_group(lua_State *L, int t)
+{
+	lua_Integer n;
+	int isnum;
+
+	lua_getfield(L, t, "group");
+	if (lua_isnil(L, -1) || lua_isboolean(L, -1)) {
+		n = lua_toboolean(L, -1) ? RENDER_GROUP_ALL : 0;
+		lua_pop(L, 1);
+		return ((int)n);
+	}
+	n = lua_tointegerx(L, -1, &isnum);
+	if (!isnum || n < 1 || n > 1000)
+		luaL_error(L, "render: group must be true, false or a number "
+		    "of path levels from 1 to 1000, not %s",
+		    luaL_tolstring(L, -1, NULL));
+	lua_pop(L, 1);
+	return ((int)n);
+}
+
 static color
 opt_color(lua_State *L, int t, const char *key, color dflt)
 {
@@ -182,7 +204,7 @@ read_panel(lua_State *L, int idx, render_panel *p)
 	p->row_height = (unsigned)opt_integer(L, idx, "row_height", 0, 1,
 	    1000);
 	p->events = opt_boolean(L, idx, "events", 1);
-	p->group = opt_boolean(L, idx, "group", 0);
+	p->group = opt_group(L, idx);
 	nested = opt_string(L, idx, "nested", "top");
 	if (strcmp(nested, "rows") == 0)
 		p->nested_rows = 1;

@@ -367,6 +367,9 @@ typedef struct panel_rows {
 	size_t *skip;		/* bytes of its name that its header says */
 	unsigned *head_y;	/* group headers' tops */
 	uint32_t *head_first;	/* the drawn index of each one's first */
+	/* Each header's text: bytes off to off + len of its first's name. */
+	size_t *head_off, *head_len;
+	uint32_t *head_depth;	/* shown levels above it: its indent */
 	size_t nheads;
 	unsigned height;
 } panel_rows;
@@ -378,13 +381,27 @@ rows_of(const canvas *c, const render_panel *p)
 	return (&c->rows[p - c->drawn]);
 }
 
-/* The length of a name's path prefix: up to its last '/' (0: none). */
+/*
+ * The length of the path that groups a name (render.h): up to its last
+ * '/', or with levels > 0 up to its levels-th '/' if that comes before;
+ * 0 for none.
+ */
 static size_t
-path_prefix(const char *name, size_t len)
+path_prefix(const char *name, size_t len, int levels)
 {
-	while (len > 0 && name[len - 1] != '/')
-		len--;
-	return (len > 0 ? len - 1 : 0);
+	size_t i, end = len;
+	int seen = 0;
+
+	while (end > 0 && name[end - 1] != '/')
+		end--;
+	if (end == 0)
+		return (0);
+	end--;
+	/* (A '/' first starts no level: "/x/y" groups under "/x".) */
+	for (i = 1; levels > 0 && i < end; i++)
+		if (name[i] == '/' && ++seen == levels)
+			return (i);
+	return (end);
 }
 
 /* The deepest a nested entity's stack gets, at most the cap. */
@@ -402,18 +419,195 @@ deepest(const store *st, uint32_t e)
 }
 
 /*
- * Lays out a panel's rows, rh pixels each: with group, entities whose
- * names share a path prefix come together, in groups ordered by their
- * first member (a counting sort by group, so it stays O(n)).
+ * The levels of a panel's paths (render.h's group): each a node, met in
+ * the given order of the entities, its path the first len bytes of its
+ * first entity's name.
+ */
+#define PATH_ROOT	UINT32_MAX
+
+typedef struct path_node {
+	uint32_t parent;	/* the level above, or PATH_ROOT */
+	uint32_t first;		/* given index of its first entity */
+	uint32_t nkids, nrows;	/* levels and entities directly under it */
+	uint32_t level;		/* levels above it */
+	uint32_t depth;		/* shown levels above it */
+	uint32_t shown_up;	/* the nearest shown level above, or PATH_ROOT */
+	size_t len;
+	int shown;		/* has entities, or other than one inner level */
+} path_node;
+
+typedef struct path_tree {
+	path_node *node;
+	size_t nnodes, cap;
+	/* Per given entity: its levels' firsts, top first, then its own
+	 * index: the key that orders the drawing (keys[at[k]..at[k+1])). */
+	uint32_t *keys;
+	size_t *at;
+	uint32_t *parent;	/* per given entity: its level, or PATH_ROOT */
+	size_t *plen;		/* per given entity: its level's path length */
+} path_tree;
+
+/* Orders drawn entities by their keys: levels by their first entity. */
+static int
+compare_keys(const void *pa, const void *pb, void *ctx)
+{
+	const path_tree *t = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	size_t i = t->at[a], j = t->at[b];
+
+	for (; i < t->at[a + 1] && j < t->at[b + 1]; i++, j++)
+		if (t->keys[i] != t->keys[j])
+			return (t->keys[i] < t->keys[j] ? -1 : 1);
+	return (0);	/* only an entity with itself */
+}
+
+static void
+tree_build(path_tree *t, const render_panel *p)
+{
+	const catalog *cat = p->d->cat;
+	uint32_t n = p->nentities, k, *chain = NULL;
+	size_t chain_cap = 0, nkeys = 0, keys_cap = 0, key_cap = 0, i;
+	/* A level is known by the level above and its own segment, so a
+	 * deep path costs its length, not the square of it. */
+	intern *levels = intern_new();
+	char *key = NULL;
+
+	memset(t, 0, sizeof (*t));
+	t->at = xcalloc((size_t)n + 1, sizeof (size_t));
+	t->parent = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	t->plen = xcalloc((size_t)n + 1, sizeof (size_t));
+	for (k = 0; k < n; k++) {
+		size_t len, depth = 0;
+		const char *name = catalog_entity_name(cat, p->entities[k], &len);
+		size_t plen = path_prefix(name, len, p->group > 0 ? p->group : 0);
+		uint32_t up = PATH_ROOT;
+		size_t from = 0;
+
+		t->plen[k] = plen;
+		/* Each level of the path: a '/' past the start, then plen. */
+		for (i = 1; plen > 0 && i <= plen; i++) {
+			uint32_t id;
+			int added;
+
+			if (i < plen && name[i] != '/')
+				continue;
+			grow_array(&key, &key_cap, sizeof (up) + i - from, 1);
+			memcpy(key, &up, sizeof (up));
+			memcpy(key + sizeof (up), name + from, i - from);
+			id = intern_add(levels, key, sizeof (up) + i - from,
+			    &added);
+			from = i;
+			if (added) {
+				grow_array(&t->node, &t->cap, t->nnodes + 1,
+				    sizeof (path_node));
+				memset(&t->node[id], 0, sizeof (path_node));
+				t->node[id].parent = up;
+				t->node[id].level = up == PATH_ROOT ? 0 :
+				    t->node[up].level + 1;
+				t->node[id].first = k;
+				t->node[id].len = i;
+				t->nnodes++;
+				if (up != PATH_ROOT)
+					t->node[up].nkids++;
+			}
+			grow_array(&chain, &chain_cap, depth + 1,
+			    sizeof (uint32_t));
+			chain[depth++] = id;
+			up = id;
+		}
+		t->parent[k] = up;
+		if (up != PATH_ROOT)
+			t->node[up].nrows++;
+		grow_array(&t->keys, &keys_cap, nkeys + depth + 1,
+		    sizeof (uint32_t));
+		t->at[k] = nkeys;
+		for (i = 0; i < depth; i++)
+			t->keys[nkeys++] = t->node[chain[i]].first;
+		t->keys[nkeys++] = k;
+	}
+	t->at[n] = nkeys;
+	/* Parents are met before their levels: one pass in id order. */
+	for (i = 0; i < t->nnodes; i++) {
+		path_node *x = &t->node[i];
+		uint32_t up = x->parent;
+
+		x->shown = x->nrows > 0 || x->nkids != 1;
+		if (up != PATH_ROOT && !t->node[up].shown)
+			up = t->node[up].shown_up;
+		x->shown_up = up;
+		x->depth = up == PATH_ROOT ? 0 : t->node[up].depth + 1;
+	}
+	free(chain);
+	free(key);
+	intern_free(levels);
+}
+
+static void
+tree_free(path_tree *t)
+{
+	free(t->node);
+	free(t->keys);
+	free(t->at);
+	free(t->parent);
+	free(t->plen);
+}
+
+/* The deepest level that is a or above it and b or above it. */
+static uint32_t
+tree_common(const path_tree *t, uint32_t a, uint32_t b)
+{
+	while (a != PATH_ROOT && b != PATH_ROOT && a != b) {
+		if (t->node[a].level >= t->node[b].level)
+			a = t->node[a].parent;
+		else
+			b = t->node[b].parent;
+	}
+	return (a == b ? a : PATH_ROOT);
+}
+
+/*
+ * Adds a header for each shown level from below `stop` down to x, top
+ * first, before drawn entity `first`; scratch holds the levels between.
+ */
+static void
+add_headers(panel_rows *r, const path_tree *t, uint32_t x, uint32_t stop,
+    uint32_t first, unsigned rh, unsigned *y, uint32_t **scratch,
+    size_t *cap)
+{
+	size_t n = 0;
+
+	for (; x != stop && x != PATH_ROOT; x = t->node[x].parent) {
+		grow_array(scratch, cap, n + 1, sizeof (uint32_t));
+		(*scratch)[n++] = x;
+	}
+	while (n-- > 0) {
+		const path_node *nd = &t->node[(*scratch)[n]];
+		size_t off;
+
+		if (!nd->shown)
+			continue;
+		off = nd->shown_up == PATH_ROOT ? 0 :
+		    t->node[nd->shown_up].len + 1;
+		r->head_y[r->nheads] = *y;
+		r->head_first[r->nheads] = first;
+		r->head_off[r->nheads] = off;
+		r->head_len[r->nheads] = nd->len - off;
+		r->head_depth[r->nheads++] = nd->depth;
+		*y += rh;
+	}
+}
+
+/*
+ * Lays out a panel's rows, rh pixels each: with group, in the order of
+ * the path tree (levels by their first entity), a header row before
+ * each shown level's first entity.
  */
 static void
 rows_build(panel_rows *r, const render_panel *p, unsigned rh)
 {
-	const catalog *cat = p->d->cat;
-	uint32_t n = p->nentities, k, ngroups = 0;
-	uint32_t *group = xcalloc((size_t)n + 1, sizeof (uint32_t));
-	uint32_t *start;
-	size_t *prefix = xcalloc((size_t)n + 1, sizeof (size_t));
+	uint32_t n = p->nentities, k, last = PATH_ROOT, *scratch = NULL;
+	size_t scratch_cap = 0;
+	path_tree t;
 	unsigned y = 0;
 
 	memset(r, 0, sizeof (*r));
@@ -423,57 +617,30 @@ rows_build(panel_rows *r, const render_panel *p, unsigned rh)
 	r->h = xcalloc((size_t)n + 1, sizeof (unsigned));
 	r->levels = xcalloc((size_t)n + 1, sizeof (uint32_t));
 	r->skip = xcalloc((size_t)n + 1, sizeof (size_t));
-	r->head_y = xcalloc((size_t)n + 1, sizeof (unsigned));
-	r->head_first = xcalloc((size_t)n + 1, sizeof (uint32_t));
-	if (p->group) {
-		/* Groups numbered as met; a name with no prefix is a group
-		 * of its own, so it stays where it is. */
-		intern *names = intern_new();
-		uint32_t *number = xcalloc((size_t)n + 1, sizeof (uint32_t));
-
-		for (k = 0; k < n; k++) {
-			size_t len;
-			const char *name = catalog_entity_name(cat,
-			    p->entities[k], &len);
-			uint32_t id;
-			int added;
-
-			prefix[k] = path_prefix(name, len);
-			if (prefix[k] == 0) {
-				group[k] = ngroups++;
-				continue;
-			}
-			id = intern_add(names, name, prefix[k], &added);
-			if (added)
-				number[id] = ngroups++;
-			group[k] = number[id];
-		}
-		intern_free(names);
-		free(number);
-	}
-	start = xcalloc((size_t)ngroups + 2, sizeof (uint32_t));
 	for (k = 0; k < n; k++)
-		start[group[k] + 1]++;
-	for (k = 1; k <= ngroups; k++)
-		start[k] += start[k - 1];
-	for (k = 0; k < n; k++) {
-		uint32_t at = start[group[k]]++;
-
-		r->order[at] = p->entities[k];
-		r->given[at] = k;
+		r->given[k] = k;
+	memset(&t, 0, sizeof (t));
+	if (p->group != 0) {
+		tree_build(&t, p);
+		qsort_r(r->given, n, sizeof (uint32_t), compare_keys, &t);
 	}
+	r->head_y = xcalloc(t.nnodes + 1, sizeof (unsigned));
+	r->head_first = xcalloc(t.nnodes + 1, sizeof (uint32_t));
+	r->head_off = xcalloc(t.nnodes + 1, sizeof (size_t));
+	r->head_len = xcalloc(t.nnodes + 1, sizeof (size_t));
+	r->head_depth = xcalloc(t.nnodes + 1, sizeof (uint32_t));
 	for (k = 0; k < n; k++) {
-		uint32_t e = r->order[k], g = r->given[k];
+		uint32_t g = r->given[k], e = p->entities[g], up;
 		store_kind kind = store_kind_of(p->d->st, e);
 
-		if (prefix[g] > 0) {
-			r->skip[k] = prefix[g] + 1;
-			if (k == 0 || group[r->given[k - 1]] != group[g]) {
-				r->head_y[r->nheads] = y;
-				r->head_first[r->nheads++] = k;
-				y += rh;
-			}
+		r->order[k] = e;
+		if (p->group != 0 && (up = t.parent[g]) != PATH_ROOT) {
+			/* Headers for its levels below what the last shared. */
+			add_headers(r, &t, up, tree_common(&t, up, last), k, rh,
+			    &y, &scratch, &scratch_cap);
+			r->skip[k] = t.plen[g] + 1;
 		}
+		last = p->group != 0 ? t.parent[g] : PATH_ROOT;
 		r->y[k] = y;
 		r->h[k] = rh;
 		if (kind == STORE_VALUES)
@@ -485,9 +652,9 @@ rows_build(panel_rows *r, const render_panel *p, unsigned rh)
 		y += r->h[k];
 	}
 	r->height = y;
-	free(group);
-	free(prefix);
-	free(start);
+	if (p->group != 0)
+		tree_free(&t);
+	free(scratch);
 }
 
 static void
@@ -501,6 +668,9 @@ rows_free(panel_rows *r)
 	free(r->skip);
 	free(r->head_y);
 	free(r->head_first);
+	free(r->head_off);
+	free(r->head_len);
+	free(r->head_depth);
 }
 
 /*
@@ -1802,8 +1972,42 @@ out:
 }
 
 /*
- * Group headers: the path prefix in the label column, left-aligned,
- * and a thin line across the strips above the group.
+ * A header's text (len bytes) cut to fit max pixels at size, with an
+ * ellipsis, in c->label: returns its length.  A character is never
+ * narrower than a sixteenth of the size here, so what could not fit is
+ * dropped before any measuring (a path can be megabytes long).
+ */
+static size_t
+fit_header(canvas *c, const char *text, size_t len, double size, double max)
+{
+	size_t most = max > 0 ? (size_t)(max / size * 16.0) + 16 : 16;
+	size_t full = len < most ? len : most + 3, lo, hi, n;
+
+	if (c->label_cap < full + 1) {
+		free(c->label);
+		c->label_cap = full + 1;
+		c->label = xmalloc(c->label_cap);
+	}
+	n = label_compose(text, len, NULL, LABEL_NAME, full, c->label);
+	if (text_width_n(c, size, c->label, n) <= max)
+		return (n);
+	/* The longest cut that fits, as fit_label does. */
+	for (lo = 0, hi = full; hi - lo > 1;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		n = label_compose(text, len, NULL, LABEL_NAME, mid, c->label);
+		if (text_width_n(c, size, c->label, n) <= max)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (label_compose(text, len, NULL, LABEL_NAME, lo, c->label));
+}
+
+/*
+ * Group headers: each level's path (the rest of it under the level
+ * above) in the label column, indented by depth and cut to fit, and a
+ * thin line across the strips above the level.
  */
 static void
 draw_headers(canvas *c, const render_panel *p, unsigned y0, double size)
@@ -1811,7 +2015,7 @@ draw_headers(canvas *c, const render_panel *p, unsigned y0, double size)
 	const render_options *o = c->o;
 	const panel_rows *r = rows_of(c, p);
 	unsigned rh = row_height(o, p);
-	size_t g;
+	size_t g, n;
 	uint32_t k;
 
 	/* A line too where a group ends and entities of none follow. */
@@ -1830,7 +2034,9 @@ draw_headers(canvas *c, const render_panel *p, unsigned y0, double size)
 		size_t len;
 		const char *name = catalog_entity_name(p->d->cat,
 		    p->entities[first], &len);
-		double y = y0 + r->head_y[g];
+		double y = y0 + r->head_y[g], indent;
+
+		(void)len;
 
 		cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
 		    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.3);
@@ -1841,9 +2047,12 @@ draw_headers(canvas *c, const render_panel *p, unsigned y0, double size)
 		if (size <= 0)
 			continue;
 		set_color(c->cr, o->foreground);
-		draw_text_n(c, o->margin, y + rh - (rh - size) / 2 -
-		    size * 0.15, size, name, r->skip[first] > 0 ?
-		    r->skip[first] - 1 : len, 0);
+		/* Inner levels indented under outer ones. */
+		indent = r->head_depth[g] * size;
+		n = fit_header(c, name + r->head_off[g], r->head_len[g], size,
+		    c->strip_x - LABEL_GAP - o->margin - indent);
+		draw_text_n(c, o->margin + indent, y + rh - (rh - size) / 2 -
+		    size * 0.15, size, c->label, n, 0);
 	}
 }
 

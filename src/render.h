@@ -65,14 +65,21 @@ typedef struct render_panel {
 	 * nested_rows draws a nested entity as one sub-row per depth of
 	 * its stack (a flame chart: the bottom state on top, deeper
 	 * frames below, at most RENDER_MAX_DEPTH_ROWS), not its top state
-	 * in one strip; group puts entities whose names share a path
-	 * prefix ("proc/12/" of "proc/12/t1") under a header row naming
-	 * it, each labelled by the rest of its name, the groups where
-	 * their first member is, members in their given order.
+	 * in one strip; group puts entities whose names are paths in a
+	 * tree ("proc/12/t1" under "proc/12" under "proc"): each level a
+	 * header row naming it (by the rest of its path under the level
+	 * above, indented by depth), its entities and inner levels under
+	 * it in the order of their first entity, each entity labelled by
+	 * the rest of its name; a level with no entity of its own and one
+	 * inner level is one header with it.  RENDER_GROUP_ALL groups by
+	 * whole parent paths; a number N by the first N levels only
+	 * (group 1: "proc" headers, "12/t1" labels); 0 not at all.
 	 */
 	int nested_rows;
 	int group;
 } render_panel;
+
+#define RENDER_GROUP_ALL	(-1)
 
 /* A nested entity's sub-rows stop at this depth (nested_rows). */
 #define RENDER_MAX_DEPTH_ROWS	32

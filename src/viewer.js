@@ -182,21 +182,93 @@
 	maps.forEach(function (m) { m.rows.forEach(function (r) { allRows.push(r); }); });
 
 	/*
-	 * ---- groups: entities whose names are paths, under their parent ----
+	 * ---- groups: entities whose names are paths, as a tree ----
 	 *
-	 * In a statemap whose entity names hold a '/', each parent path (a
-	 * name up to its last '/': the process of "proc/12/thread/3" is
-	 * "proc/12/thread") gets a header in the names column, its members
-	 * under it in their order, the group where its first member is.  A
-	 * click on a header folds its group (the members' rows hide and the
-	 * rows below move up) or unfolds it.  Rows are slots of the
-	 * statemap's height shared with the headers, so nothing else on the
-	 * page moves; a statemap without paths has one slot per entity, as
-	 * it always had.  row.slot is a row's slot, -1 when folded away.
+	 * In a statemap whose entity names hold a '/', the paths make a tree:
+	 * "proc/12/thread/3" sits under "proc/12/thread", under "proc/12",
+	 * under "proc".  Each level is a header in the names column, indented
+	 * by its depth, with its entities and inner headers under it in the
+	 * order of their first entity; a level with no entity of its own and
+	 * a single inner level is one header with it ("proc/12" when proc has
+	 * only 12), so deep paths do not cost a row each.  A click on a
+	 * header folds everything under it (the rows hide and the rows below
+	 * move up) or unfolds it, inner folds as they were.  Rows are slots
+	 * of the statemap's height shared with the headers, so nothing else
+	 * on the page moves; a statemap without paths has one slot per
+	 * entity, as it always had.  row.slot is a row's slot, -1 when
+	 * folded away.
 	 */
 	function parentOf(name) {
 		const i = typeof name === 'string' ? name.lastIndexOf('/') : -1;
 		return i > 0 ? name.slice(0, i) : null;
+	}
+
+	/*
+	 * The tree of a statemap's rows: m.tree, the top level's items in
+	 * order, each a row or a level { path, label, depth, items, n } (n:
+	 * the entities under it at every depth).  A level is known by the
+	 * level above and its own segment, and nothing walks a path twice or
+	 * recurses along it, so a name megabytes deep costs its length.
+	 */
+	function buildTree(m) {
+		const nodes = [], index = new Map(), top = [];
+		m.rows.forEach(function (r, k) {
+			const name = typeof r.name === 'string' ? r.name : '';
+			const last = name.lastIndexOf('/');
+			if (last <= 0) {
+				top.push({ item: r, first: k });
+				return;
+			}
+			let up = -1, from = 0;
+			for (let i = 1; i <= last; i++) {
+				if (i < last && name.charCodeAt(i) !== 47)
+					continue;
+				const key = up + '\u0000' + name.slice(from, i);
+				let id = index.get(key);
+				if (id === undefined) {
+					id = nodes.length;
+					nodes.push({ parent: up, end: i, name: name, rows: [], nkids: 0, first: k, n: 0 });
+					index.set(key, id);
+					if (up >= 0)
+						nodes[up].nkids++;
+				}
+				from = i;
+				up = id;
+			}
+			nodes[up].rows.push(r);
+		});
+		/* Parents come before their levels: one pass each way. */
+		nodes.forEach(function (x) {
+			x.shown = x.rows.length > 0 || x.nkids !== 1;
+			let up = x.parent;
+			if (up >= 0 && !nodes[up].shown)
+				up = nodes[up].shownUp;
+			x.shownUp = up;
+			x.depth = up < 0 ? 0 : nodes[up].depth + 1;
+			x.list = [];
+		});
+		for (let i = nodes.length - 1; i >= 0; i--) {
+			nodes[i].n += nodes[i].rows.length;
+			if (nodes[i].parent >= 0)
+				nodes[nodes[i].parent].n += nodes[i].n;
+		}
+		m.nheads = 0;
+		nodes.forEach(function (x) {
+			if (!x.shown)
+				return;
+			m.nheads++;
+			const from = x.shownUp < 0 ? 0 : nodes[x.shownUp].end + 1;
+			x.level = { path: x.name.slice(0, x.end), label: x.name.slice(from, x.end), depth: x.depth,
+			    items: [], n: x.n };
+			(x.shownUp < 0 ? top : nodes[x.shownUp].list).push({ item: x.level, first: x.first });
+			x.rows.forEach(function (r) { x.list.push({ item: r, first: r.k }); });
+		});
+		const byFirst = function (a, b) { return a.first - b.first; };
+		nodes.forEach(function (x) {
+			if (x.shown)
+				x.level.items = x.list.sort(byFirst).map(function (it) { return it.item; });
+		});
+		m.tree = top.sort(byFirst).map(function (it) { return it.item; });
 	}
 
 	/*
@@ -224,36 +296,34 @@
 	}
 
 	function layoutRows(m) {
-		const members = new Map(), placed = new Set();
 		m.nslots = m.base;
-		m.rows.forEach(function (r) {
-			if (r.group === null)
-				return;
-			if (!members.has(r.group))
-				members.set(r.group, []);
-			members.get(r.group).push(r);
-		});
 		m.bySlot = [];
 		m.heads = [];
-		m.rows.forEach(function (r) {
-			if (r.group === null) {
-				pushRow(m, r);
-				return;
+		/* Folded levels hide all under them, open or not (a stack, not recursion). */
+		const stack = [{ items: m.tree, i: 0, hidden: false }];
+		while (stack.length > 0) {
+			const top = stack[stack.length - 1];
+			if (top.i >= top.items.length) {
+				stack.pop();
+				continue;
 			}
-			if (placed.has(r.group))
-				return;
-			placed.add(r.group);
-			const head = { group: r.group, slot: m.bySlot.length, n: members.get(r.group).length,
-			    open: !m.folded.has(r.group) };
-			m.heads.push(head);
-			m.bySlot.push(head);
-			members.get(r.group).forEach(function (x) {
-				if (head.open)
-					pushRow(m, x);
+			const it = top.items[top.i++];
+			if (it.path === undefined) {
+				if (top.hidden)
+					it.slot = -1;
 				else
-					x.slot = -1;
-			});
-		});
+					pushRow(m, it);
+				continue;
+			}
+			const open = !m.folded.has(it.path);
+			if (!top.hidden) {
+				const head = { group: it.path, label: it.label, depth: it.depth,
+				    slot: m.bySlot.length, n: it.n, open: open };
+				m.heads.push(head);
+				m.bySlot.push(head);
+			}
+			stack.push({ items: it.items, i: 0, hidden: top.hidden || !open });
+		}
 		m.stripH = m.h / m.nslots;
 	}
 
@@ -263,18 +333,17 @@
 		m.heads = [];
 		m.rows.forEach(function (r, k) {
 			r.slot = k;
-			r.group = parentOf(r.name);
 		});
-		m.grouped = m.rows.some(function (r) { return r.group !== null; });
+		m.grouped = m.rows.some(function (r) { return parentOf(r.name) !== null; });
 		/* Laid out in slots: with groups, or rows that may expand. */
 		m.slotted = m.grouped || m.rows.some(function (r) { return r.kind === 'nested'; });
 		m.bySlot = m.rows.slice();
 		m.nslots = m.base = m.rows.length;
+		/* (Without paths, the tree is the rows: nested ones may expand.) */
+		buildTree(m);
 		if (!m.grouped)
 			return;
-		m.nslots = m.base = m.rows.length + new Set(m.rows.map(function (r) { return r.group; }).filter(function (g) {
-			return g !== null;
-		})).size;
+		m.nslots = m.base = m.rows.length + m.nheads;
 		m.stripH = m.h / m.nslots;
 		layoutRows(m);
 	});
@@ -1762,8 +1831,13 @@
 		m.heads.forEach(function (h) {
 			el('rect', { x: X0, y: m.y + h.slot * H, width: W, height: H, class: 'statemap-group-band' },
 			    m.headLayer);
-			const t = text(m.headLayer, x, m.y + (h.slot + 0.5) * H + font * 0.35,
-			    (h.open ? '▾ ' : '▸ ') + h.group + (h.open ? '' : ' (' + h.n + ')'), 'statemap-group-head');
+			/* Indented by depth: inner levels under their outer one;
+			 * cut to about the room the names column has (the whole
+			 * path is in the tooltip). */
+			const room = Math.max(8, Math.floor((origWidth - x - h.depth * font - 4) / (font * 0.55)));
+			const label = h.label.length > room ? h.label.slice(0, room - 1) + '…' : h.label;
+			const t = text(m.headLayer, x + h.depth * font, m.y + (h.slot + 0.5) * H + font * 0.35,
+			    (h.open ? '▾ ' : '▸ ') + label + (h.open ? '' : ' (' + h.n + ')'), 'statemap-group-head');
 			t.style.fontSize = font + 'px';	/* over the class's size */
 			el('title', {}, t).textContent = (h.open ? 'fold ' : 'unfold ') + h.group + ': ' + h.n +
 			    (h.n === 1 ? ' entity' : ' entities');

@@ -18,7 +18,8 @@ awk -f many.awk > "$tmp/many.out" && "$SM" -o "$tmp/many.svg" "$tmp/many.out" 2>
 "$SM" -o "$tmp/db-threads.svg" ../../examples/data/db-threads.out 2>/dev/null &&
 "$SM" -o "$tmp/cpu.svg" ../../examples/data/cpu.out 2>/dev/null &&
 "$SM" -o "$tmp/kinds.svg" ../golden/state-system-draw/input.out 2>/dev/null &&
-"$SM" -o "$tmp/kinds-merged.svg" -c 4 ../golden/state-system-draw/input.out 2>/dev/null || {
+"$SM" -o "$tmp/kinds-merged.svg" -c 4 ../golden/state-system-draw/input.out 2>/dev/null &&
+"$SM" -o "$tmp/tree.svg" tree.out 2>/dev/null || {
 	echo "FAIL viewer: could not make the SVGs"; exit 1; }
 # The largest default output: 1000 entities, 100 transitions each, 1s.
 awk 'BEGIN {

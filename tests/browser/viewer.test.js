@@ -728,27 +728,80 @@ async function kinds(page) {
 	eq('kinds: collapsed again from the name', (await page.$$('.statemap-depth-row')).length, 0);
 	eq('kinds: the slots as before, again', await slots0(), before);
 
-	// Groups by path: proc/12 (mem, name) and proc/12/thread (3, 4),
-	// each a header where its first member is; cpu0 has none.
+	// Groups by path, as a tree: proc/12 (proc has nothing else, so one
+	// header), with mem, name and the inner level thread (3, 4) under it;
+	// cpu0 has none.
 	eq('kinds: groups under headers', (await page.evaluate(() => window.statemapViewer.slots()))[0],
 	    ['cpu0', 'proc/12/', 'proc/12/mem', 'proc/12/name', 'proc/12/thread/', 'proc/12/thread/3',
 		'proc/12/thread/4']);
-	eq('kinds: the headers in the names column', await labelNames(page, '.statemap-group-head'),
-	    ['▾ proc/12', '▾ proc/12/thread']);
-	const y3 = (await pointOn(page, 'proc/12/thread/3', 50)).y;
+	eq('kinds: the headers in the names column, inner ones by the rest of their path',
+	    await labelNames(page, '.statemap-group-head'), ['▾ proc/12', '▾ thread']);
 	await page.click('.statemap-group-head >> nth=0');
-	eq('kinds: a folded group hides its rows', (await page.evaluate(() => window.statemapViewer.slots()))[0],
-	    ['cpu0', 'proc/12/', 'proc/12/thread/', 'proc/12/thread/3', 'proc/12/thread/4']);
-	eq('kinds: its header says how many', (await labelNames(page, '.statemap-group-head'))[0], '▸ proc/12 (2)');
+	eq('kinds: a folded outer level hides all under it', (await page.evaluate(() =>
+	    window.statemapViewer.slots()))[0], ['cpu0', 'proc/12/']);
+	eq('kinds: its header says how many', (await labelNames(page, '.statemap-group-head'))[0], '▸ proc/12 (4)');
 	eq('kinds: its strips are hidden', await page.isVisible('#statemap-0-entity-1 rect'), false);
-	const moved = await pointOn(page, 'proc/12/thread/3', 50);
-	check('kinds: the rows below move up', moved.y < y3 - 5, y3 + ' -> ' + moved.y);
-	await page.mouse.click(moved.x, moved.y);
-	check('kinds: and are clicked where they are', (await panel(page)).includes('Entity proc/12/thread/3'),
-	    JSON.stringify(await panel(page)));
 	await page.click('.statemap-group-head >> nth=0');
 	eq('kinds: unfolded again', (await page.evaluate(() => window.statemapViewer.slots()))[0].length, 7);
 	check('kinds: its strips are back', await page.isVisible('#statemap-0-entity-1 rect'), 'hidden');
+}
+
+// tree.out: a/x/1, a/x/2, a/y, b/z/1, b/z/2, c, h<b>"&/x'/1 and a name
+// 5000 levels deep (q/q/.../end), each run from its start, idle from
+// 5ms.  The tree: a (x (1, 2), y), b/z as one header (b has only z), c
+// at the top, the hostile chain as one, and the deep one as one.
+async function tree(page) {
+	const slots = async () => (await page.evaluate(() => window.statemapViewer.slots()))[0];
+	const heads = () => labelNames(page, '.statemap-group-head');
+	const deep = 'q/'.repeat(4999) + 'q';
+	const all = await slots();
+	eq('tree: every level where its first entity is', all.slice(0, 11),
+	    ['a/', 'a/x/', 'a/x/1', 'a/x/2', 'a/y', 'b/z/', 'b/z/1', 'b/z/2', 'c', 'h<b>"&/x\'/', 'h<b>"&/x\'/1']);
+	eq('tree: the deep name, its 5000 levels one header', all.slice(11), [deep + '/', deep + '/end']);
+	const hs = await heads();
+	eq('tree: headers by the rest of their path, chains of one as one', hs.slice(0, 4),
+	    ['▾ a', '▾ x', '▾ b/z', '▾ h<b>"&/x\'']);
+	check('tree: a header too long for the names column is cut', hs[4].startsWith('▾ q/q/') &&
+	    hs[4].endsWith('…') && hs[4].length < 200, hs[4].length);
+	const xs = await page.$$eval('.statemap-group-head', (ts) => ts.map((t) => +t.getAttribute('x')));
+	check('tree: inner levels indented', xs[1] > xs[0] && xs[2] === xs[0] && xs[3] === xs[0], JSON.stringify(xs));
+	eq('tree: names are text, not markup', await page.$$eval('.statemap-group-head', (ts) =>
+	    ts.reduce((a, t) => a + t.getElementsByTagName('*').length - t.getElementsByTagName('title').length, 0)), 0);
+	// Fold the inner level, then the outer: everything under a hides;
+	// unfolding a brings back x folded as it was.
+	await page.click('.statemap-group-head >> nth=1');
+	eq('tree: the inner level folded', (await slots()).slice(0, 9),
+	    ['a/', 'a/x/', 'a/y', 'b/z/', 'b/z/1', 'b/z/2', 'c', 'h<b>"&/x\'/', 'h<b>"&/x\'/1']);
+	eq('tree: its header says how many', (await heads())[1], '▸ x (2)');
+	const rowOf = async (name) => (await slots()).indexOf(name);
+	const yOf = (name) => page.evaluate((n) => {
+		const slots = window.statemapViewer.slots()[0], h = window.statemapViewer.slotHeights()[0];
+		const svg = document.getElementById('statemap-0');
+		return +svg.getAttribute('y') + (slots.indexOf(n) + 0.5) * h;
+	}, name);
+	const cBefore = await yOf('c');
+	await page.click('.statemap-group-head >> nth=0');
+	eq('tree: the outer level folded hides its inner one too', (await slots()).slice(0, 7),
+	    ['a/', 'b/z/', 'b/z/1', 'b/z/2', 'c', 'h<b>"&/x\'/', 'h<b>"&/x\'/1']);
+	eq('tree: its header counts every entity under it', (await heads())[0], '▸ a (3)');
+	const cAfter = await yOf('c');
+	check('tree: the rows below move up', cAfter < cBefore - 1, cBefore + ' -> ' + cAfter);
+	const p = await page.evaluate(([slot]) => {
+		const svg = document.getElementById('statemap-0'), h = window.statemapViewer.slotHeights()[0];
+		const root = document.documentElement, pt = root.createSVGPoint();
+		pt.x = +svg.getAttribute('x') + +svg.getAttribute('width') * 0.25;
+		pt.y = +svg.getAttribute('y') + (slot + 0.5) * h;
+		const q = pt.matrixTransform(root.getScreenCTM());
+		return { x: q.x, y: q.y };
+	}, [await rowOf('c')]);
+	await page.mouse.click(p.x, p.y);
+	check('tree: and are clicked where they are', (await panel(page)).includes('Entity c'),
+	    JSON.stringify(await panel(page)));
+	await page.click('.statemap-group-head >> nth=0');
+	eq('tree: unfolded, the inner level is folded as it was', (await slots()).slice(0, 9),
+	    ['a/', 'a/x/', 'a/y', 'b/z/', 'b/z/1', 'b/z/2', 'c', 'h<b>"&/x\'/', 'h<b>"&/x\'/1']);
+	await page.click('.statemap-group-head >> nth=1');
+	eq('tree: and unfolded, all is back', (await slots()).length, 13);
 }
 
 // The same with -c 4: proc/12/mem's first rectangle merges [0,75).
@@ -782,6 +835,7 @@ async function kindsMerged(page) {
 	await open(browser, 'blend', tagmerged, null, 'blend-tags');
 	await open(browser, 'kinds', kinds);
 	await open(browser, 'kinds-merged', kindsMerged);
+	await open(browser, 'tree', tree);
 	// Readable without instructions at 1280x720 (and 1400x800).
 	const small = { width: 1280, height: 720 };
 	for (const name of ['plain', 'tagged', 'stacked', 'hostile', 'many', 'db-threads', 'cpu', 'kinds'])

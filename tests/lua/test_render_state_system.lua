@@ -46,12 +46,20 @@ for _, ext in ipairs { ".png", ".svg", ".pdf" } do
 	local y = lay.panel_y[1]
 	check_eq("render" .. ext .. ": a row each, a value strip two", strips(lay), {
 		{ y, 12 }, { y + 12, 12 }, { y + 24, 12 }, { y + 36, 24 }, { y + 60, 24 }, { y + 84, 12 } })
-	-- Nested rows and groups: proc/12 (t1 three rows deep, t2, rss), cpu0,
-	-- mem (name), proc/13 (t1), each group under a header row.
+	-- Nested rows and groups as a tree: proc, and under it 12 (t1 three
+	-- rows deep, t2, rss) and 13 (t1); cpu0; mem (name): a header row for
+	-- each level, levels where their first entity is.
 	lay = sm.render { output = out, trace = t, row_height = 12, nested = "rows", group = true }
 	y = lay.panel_y[1]
 	check_eq("render" .. ext .. ": groups under headers, a sub-row per depth", strips(lay), {
-		{ y + 12, 36 }, { y + 84, 12 }, { y + 48, 12 }, { y + 60, 24 }, { y + 108, 24 }, { y + 144, 12 } })
+		{ y + 24, 36 }, { y + 120, 12 }, { y + 60, 12 }, { y + 72, 24 }, { y + 144, 24 }, { y + 108, 12 } })
+	-- group = 1: the first level only: proc (12/t1, 12/t2, 12/rss,
+	-- 13/t1), cpu0, mem (name).
+	local lay1 = sm.render { output = out, trace = t, row_height = 12, nested = "rows", group = 1 }
+	check_eq("render" .. ext .. ": group = 1, the first level only", strips(lay1), {
+		{ y + 12, 36 }, { y + 96, 12 }, { y + 48, 12 }, { y + 60, 24 }, { y + 120, 24 }, { y + 84, 12 } })
+	local lay2 = sm.render { output = out, trace = t, row_height = 12, nested = "rows", group = 2 }
+	check_eq("render" .. ext .. ": group = 2, the whole tree here", strips(lay2), strips(lay))
 	if ext == ".svg" and shell_ok("command -v xmllint") then
 		check("render.svg: well-formed XML", shell_ok("xmllint --noout " .. out))
 	end
@@ -68,9 +76,10 @@ for _, ext in ipairs { ".png", ".svg", ".pdf" } do
 			check("render.pdf: strings written on their runs where they fit",
 			    text:find("alpha", 1, true) ~= nil and text:find("beta", 1, true) ~= nil and
 			    text:find("toolongtofit", 1, true) == nil, text)
-			check("render.pdf: the group headers",
-			    text:find("proc/12", 1, true) ~= nil and text:find("proc/13", 1, true) ~= nil and
-			    text:find("mem\n", 1, true) ~= nil, text)
+			check("render.pdf: the group headers, inner levels indented by the rest of their path",
+			    text:find("\nproc\n", 1, true) ~= nil and text:find("\n%s+12\n") ~= nil and
+			    text:find("\n%s+13\n") ~= nil and text:find("\nmem\n", 1, true) ~= nil and
+			    text:find("proc/12", 1, true) == nil, text)
 			check("render.pdf: members by the rest of their names",
 			    text:find("%f[%w]rss") ~= nil and text:find("proc/12/rss", 1, true) == nil, text)
 			check("render.pdf: value strips need no legend entry",
@@ -91,6 +100,28 @@ do
 		check("render: the range is over the span drawn", text:find("min 20, max 40", 1, true) ~= nil, text)
 	end
 	os.remove(pdf)
+end
+
+-- A path 50,000 levels deep with no branch is one header, laid out in
+-- time linear in its length (no level costs a row, a recursion or a
+-- search of the levels above).
+do
+	local bb = sm.new { states = { "s" } }
+	local deep = string.rep("d/", 50000)
+	bb:set(0, deep .. "x", "s")
+	bb:set(0, "z", "s")
+	bb:set(0, deep .. "y", "s")
+	local tt = bb:finish(10)
+	local lay = sm.render { output = unit.tmpname(".png"), trace = tt, row_height = 12, group = true }
+	local y = lay.panel_y[1]
+	check_eq("render: a deep chain of levels is one header", strips(lay),
+	    { { y + 12, 12 }, { y + 36, 12 }, { y + 24, 12 } })
+end
+
+for _, bad in ipairs { 0, -1, 1.5, "x", 1001 } do
+	check_error("render: group " .. tostring(bad) .. " refused", function()
+		sm.render { output = unit.tmpname(".png"), trace = t, group = bad } end,
+	    "render: group must be true, false or a number of path levels from 1 to 1000, not " .. tostring(bad))
 end
 
 check_error("render: nested is top or rows", function()
