@@ -16,31 +16,8 @@ const truth = require('./truth.js');
 const [file, artefacts] = process.argv.slice(2);
 const { check, eq, failures } = require('./report.js')('detailkinds');
 
-const texts = (page, sel) => page.$$eval(sel, (ts) => ts.map((t) => t.textContent));
-const panel = (page) => texts(page, '#statemap-panel text');
+const { panel, clickOn, depthRows } = require('./strips.js');
 const viewer = (page, what) => page.evaluate((w) => window.statemapViewer[w](), what);
-
-// Page coordinates of own time `off` (ns) on the strip (slot) `name`.
-function pointOn(page, name, off) {
-	return page.evaluate(([n, o]) => {
-		const svg = document.getElementById('statemap-0');
-		const slots = window.statemapViewer.slots()[0];
-		const v = window.statemapViewer.view();
-		let root = svg;
-		while (root.ownerSVGElement)
-			root = root.ownerSVGElement;
-		const pt = root.createSVGPoint();
-		pt.x = +svg.getAttribute('x') + (o - v.t0) / v.width * +svg.getAttribute('width');
-		pt.y = +svg.getAttribute('y') + (slots.indexOf(n) + 0.5) * window.statemapViewer.slotHeights()[0];
-		const q = pt.matrixTransform(root.getScreenCTM());
-		return { x: q.x, y: q.y };
-	}, [name, off]);
-}
-
-async function clickOn(page, name, off) {
-	const p = await pointOn(page, name, off);
-	await page.mouse.click(p.x, p.y);
-}
 
 // Zooms to `span` (typed) around own time `off`, and waits for the answer.
 async function zoomTo(page, off, span) {
@@ -51,11 +28,6 @@ async function zoomTo(page, off, span) {
 	await page.waitForTimeout(0);
 	await truth.settled(page, n);
 }
-
-// The depth rows on screen: per depth, its rectangles' [x, width, fill].
-const depthRows = (page) => page.$$eval('.statemap-depth-row', (gs) => gs.map((g) =>
-    Array.from(g.getElementsByTagName('rect')).map((r) => [+r.getAttribute('x'),
-	+r.getAttribute('width'), r.getAttribute('fill')])));
 
 (async () => {
 	const browser = await chromium.launch({

@@ -14,35 +14,7 @@ const truth = require('./truth.js');
 const [url, artefacts] = process.argv.slice(2);
 const { check, eq, failures } = require('./report.js')('livekinds');
 
-const texts = (page, sel) => page.$$eval(sel, (ts) => ts.map((t) => t.textContent));
-const panel = (page) => texts(page, '#statemap-panel text');
-
-// Page coordinates of own time `off` (ns) on the strip of entity `name`.
-function pointOn(page, name, off) {
-	return page.evaluate(([n, o]) => {
-		const svg = document.getElementById('statemap-0');
-		const slots = window.statemapViewer.slots()[0];
-		const v = window.statemapViewer.view();
-		let root = svg;
-		while (root.ownerSVGElement)
-			root = root.ownerSVGElement;
-		const pt = root.createSVGPoint();
-		pt.x = +svg.getAttribute('x') + (o - v.t0) / v.width * +svg.getAttribute('width');
-		pt.y = +svg.getAttribute('y') + (slots.indexOf(n) + 0.5) * window.statemapViewer.slotHeights()[0];
-		const q = pt.matrixTransform(root.getScreenCTM());
-		return { x: q.x, y: q.y };
-	}, [name, off]);
-}
-
-async function clickOn(page, name, off) {
-	const p = await pointOn(page, name, off);
-	await page.mouse.click(p.x, p.y);
-}
-
-// The depth rows in the panel: per depth, its rectangles' [x, width, fill].
-const depthRows = (page) => page.$$eval('.statemap-depth-row', (gs) => gs.map((g) =>
-    Array.from(g.getElementsByTagName('rect')).map((r) => [+r.getAttribute('x'),
-	+r.getAttribute('width'), r.getAttribute('fill')])));
+const { panel, texts, pointOn, clickOn, depthRows } = require('./strips.js');
 
 (async () => {
 	const browser = await chromium.launch({
