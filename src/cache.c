@@ -1382,7 +1382,7 @@ replay_nested(reader *r, const col_desc *c, const catalog *cat, store *st,
 	uint16_t *depth = xmalloc(n * sizeof (uint16_t));
 	uint32_t *tag = c->tag_off != 0 ? xmalloc(n * sizeof (uint32_t)) :
 	    NULL;
-	uint32_t now = 0;
+	uint32_t now;
 	int ok = 0;
 
 	copy_hashed(r, c->time_off, time, n * sizeof (uint64_t));
@@ -1395,12 +1395,13 @@ replay_nested(reader *r, const col_desc *c, const catalog *cat, store *st,
 	for (i = 0; i < n; i++) {
 		uint32_t d = depth[i];
 
+		/* The store's own depth: what store_append_depth checks. */
+		now = store_depth_now(st, entity);
 		if (!(d == 1 || (now >= 1 && d == now + 1) ||
 		    (now >= 2 && d + 1 == now)))
 			goto out;
 		store_append_depth(st, entity, time[i], state[i],
 		    tag != NULL ? tag[i] : STORE_NONE, d);
-		now = d;
 	}
 	ok = 1;
 out:
@@ -1609,6 +1610,7 @@ read_entry(const char *base, size_t len, const cache_key *key,
 	uint64_t sum, off = sizeof (header);
 	reader r;
 	cursor c;
+	int lost = 0;
 
 	sum = header_for_hash(base, &h);
 	if (memcmp(h.magic, CACHE_MAGIC, 8) != 0 ||
@@ -1637,6 +1639,9 @@ read_entry(const char *base, size_t len, const cache_key *key,
 	if (read_meta(&c, cat) != 0 || h.ncols > catalog_nentities(cat))
 		goto reject;
 	st = store_new(cat->nstates);
+	/* Replayed columns stay in memory, as a fresh load keeps nested and
+	 * value entities: none of them may go to disk half way. */
+	store_in_memory(st);
 	r.base = base;
 	XXH3_64bits_reset(&r.hash);
 	XXH3_64bits_update(&r.hash, &h, sizeof (h));
@@ -1644,7 +1649,8 @@ read_entry(const char *base, size_t len, const cache_key *key,
 	hash_copy(&r, h.meta_off, meta, (size_t)h.meta_len);
 	hash_copy(&r, h.cols_off, cols, (size_t)h.ncols * sizeof (col_desc));
 	if (read_columns(&r, &h, cols, cat, st, e) != 0 ||
-	    XXH3_64bits_digest(&r.hash) != sum)
+	    XXH3_64bits_digest(&r.hash) != sum ||
+	    (store_failed(st, &lost) != NULL && lost))
 		goto reject;
 	free(got);
 	free(cols);

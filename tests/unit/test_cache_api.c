@@ -605,6 +605,44 @@ test_sealed_kinds(void)
 	cache_key_free(&sealed_key);
 }
 
+/*
+ * An entry is replayed entity by entity, not in file order: a nested
+ * entity whose long plain start comes before any other entity's push in
+ * the entry, though not in the file, must not send the store to disk
+ * half way (which loses what follows) under a memory budget that the
+ * fresh load kept within.
+ */
+static void
+test_kinds_budget(void)
+{
+	uint64_t fresh, cached;
+	int from_cache = 0, i;
+	FILE *f;
+
+	remove_tree(cachedir);
+	scratch_path(sealed_trace, sizeof (sealed_trace), "budget.out");
+	f = fopen(sealed_trace, "w");
+	fprintf(f, "{\"start\": [0, 0], \"states\": {\"a\": {\"value\": 0}, "
+	    "\"b\": {\"value\": 1}}}\n");
+	fprintf(f, "{\"time\": \"0\", \"entity\": \"long\", \"state\": 0}\n");
+	fprintf(f, "{\"time\": \"1\", \"entity\": \"early\", \"state\": 0}\n");
+	fprintf(f, "{\"time\": \"2\", \"entity\": \"early\", \"push\": 1}\n");
+	for (i = 0; i < 200000; i++)
+		fprintf(f, "{\"time\": \"%d\", \"entity\": \"long\", "
+		    "\"state\": %d}\n", 10 + i, i % 2);
+	fprintf(f, "{\"time\": \"300000\", \"entity\": \"long\", "
+	    "\"push\": 1}\n");
+	fclose(f);
+	setenv("STATEMAP_SPILL_BYTES", "1M", 1);
+	fresh = load_digest(sealed_trace, 1, NULL);
+	trace_free(load(sealed_trace, 0));
+	cached = load_digest(sealed_trace, 0, &from_cache);
+	unsetenv("STATEMAP_SPILL_BYTES");
+	CHECK("kinds budget: the entry is used", from_cache == 1);
+	CHECK("kinds budget: a replayed nested entity stays whole in memory",
+	    cached == fresh);
+}
+
 /* Last: cache_disable cannot be undone. */
 static void
 test_disable(void)
@@ -633,6 +671,7 @@ main(void)
 	test_sealed();
 	test_sealed_chunks();
 	test_sealed_kinds();
+	test_kinds_budget();
 	test_disable();
 	remove_tree(scratch);
 	return (unit_exit());
