@@ -23,6 +23,7 @@
 #include "color.h"
 #include "fatal.h"
 #include "json.h"
+#include "runlimit.h"
 #include "spill.h"
 #include "util.h"
 
@@ -1512,6 +1513,7 @@ read_columns(reader *r, const header *h, const col_desc *cols,
 	uint32_t ntags = catalog_ntags(cat);
 	uint64_t i, bytes = 0;
 	char *copies, *next;
+	const char *why;
 
 	for (i = 0; i < h->ncols; i++) {
 		const col_desc *c = &cols[i];
@@ -1544,15 +1546,22 @@ read_columns(reader *r, const header *h, const col_desc *cols,
 		uint16_t *state;
 		uint32_t *tag = NULL;
 
+		/*
+		 * Replayed columns are memory a script's limit counts: past
+		 * it, the entry is left for a fresh load, which stops with
+		 * the reason.
+		 */
 		if (c->kind == STORE_NESTED) {
-			if (replay_nested(r, c, cat, st, (uint32_t)i) != 0)
+			if (replay_nested(r, c, cat, st, (uint32_t)i) != 0 ||
+			    runlimit_check(store_memory(st), &why) != 0)
 				return (-1);
 			drop_replayed(r, c->time_off, r->off);
 			continue;
 		}
 		if (c->kind == STORE_VALUES) {
 			if (c->vcount > 0 &&
-			    replay_values(r, c, cat, st, (uint32_t)i) != 0)
+			    (replay_values(r, c, cat, st, (uint32_t)i) != 0 ||
+			    runlimit_check(store_memory(st), &why) != 0))
 				return (-1);
 			if (c->vcount > 0)
 				drop_replayed(r, c->vtime_off, r->off);
