@@ -16,28 +16,11 @@ const truth = require('./truth.js');
 const [file, artefacts] = process.argv.slice(2);
 const { check, eq, failures } = require('./report.js')('detailkinds');
 
-const { panel, clickOn, depthRows } = require('./strips.js');
+const { newPage, panel, clickOn, depthRows, zoomTo } = require('./strips.js');
 const viewer = (page, what) => page.evaluate((w) => window.statemapViewer[w](), what);
 
-// Zooms to `span` (typed) around own time `off`, and waits for the answer.
-async function zoomTo(page, off, span) {
-	const n = (await viewer(page, 'timing')).answers;
-	await clickOn(page, 'cpu', off);
-	await page.keyboard.type(span);
-	await page.keyboard.press('Enter');
-	await page.waitForTimeout(0);
-	await truth.settled(page, n);
-}
-
 (async () => {
-	const browser = await chromium.launch({
-		executablePath: process.env.BROWSER || '/usr/bin/chromium',
-		args: ['--headless', '--no-sandbox', '--disable-gpu']
-	});
-	const page = await browser.newPage({ viewport: { width: 1500, height: 700 } });
-	const errors = [];
-	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-	page.on('pageerror', (e) => errors.push(e.message));
+	const { browser, page, errors } = await newPage(chromium);
 	try {
 		await page.goto('file://' + file);
 		await page.waitForFunction(() => window.statemapViewer !== undefined, null, { timeout: 20000 });
@@ -64,7 +47,7 @@ async function zoomTo(page, off, span) {
 		const whole = await depthRows(page);
 		eq('three depth rows', whole.length, 3);
 		// 30us around 2ms: drawn from a window, each value exact.
-		await zoomTo(page, 2000000, '30us');
+		await zoomTo(page, 'cpu', 2000000, '30us');
 		const d = await viewer(page, 'drawn');
 		check('zoomed in: a window is painted', d.painted && d.level > 0, JSON.stringify([d.level, d.painted]));
 		eq('exactly', await viewer(page, 'indicator'), 'exact');
@@ -101,7 +84,7 @@ async function zoomTo(page, off, span) {
 		await page.screenshot({ path: path.join(artefacts, 'detailkinds.png') }).catch(() => {});
 		// Back out to the whole trace: level 0's depth rows again.
 		await page.keyboard.press('Escape');
-		await zoomTo(page, 2000000, '4ms');
+		await zoomTo(page, 'cpu', 2000000, '4ms');
 		const back = await depthRows(page);
 		const level0 = await page.evaluate(() => JSON.parse(document.getElementById('statemap-data')
 		    .textContent).statemaps[0].entities[2].depths.map((rs) => rs.length));

@@ -14,17 +14,10 @@ const truth = require('./truth.js');
 const [url, artefacts] = process.argv.slice(2);
 const { check, eq, failures } = require('./report.js')('livekinds');
 
-const { panel, texts, pointOn, clickOn, depthRows } = require('./strips.js');
+const { newPage, panel, texts, pointOn, clickOn, depthRows, zoomTo } = require('./strips.js');
 
 (async () => {
-	const browser = await chromium.launch({
-		executablePath: process.env.BROWSER || '/usr/bin/chromium',
-		args: ['--headless', '--no-sandbox', '--disable-gpu']
-	});
-	const page = await browser.newPage({ viewport: { width: 1500, height: 700 } });
-	const errors = [];
-	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-	page.on('pageerror', (e) => errors.push(e.message));
+	const { browser, page, errors } = await newPage(chromium);
 	try {
 		await page.goto(url);
 		await page.waitForFunction(() => window.statemapViewer !== undefined &&
@@ -47,12 +40,7 @@ const { panel, texts, pointOn, clickOn, depthRows } = require('./strips.js');
 		    ['cpu', 'gauge', 'worker', 'worker #1', 'worker #2', 'worker #3']);
 		eq('the name says it is expanded', await texts(page, '.statemap-depth-name'), ['▾ ']);
 		// Zoomed to 100us around 2ms: each value exact, from the server.
-		const n = (await page.evaluate(() => window.statemapViewer.timing())).answers;
-		await clickOn(page, 'cpu', 2000000);
-		await page.keyboard.type('100us');
-		await page.keyboard.press('Enter');
-		await page.waitForTimeout(0);
-		await truth.settled(page, n);
+		await zoomTo(page, 'cpu', 2000000, '100us');
 		const v = await page.evaluate(() => window.statemapViewer.view());
 		check('zoomed in', Math.abs(v.width - 100000) < 2 && v.t0 < 2000000 && v.t0 + v.width > 2000000,
 		    JSON.stringify(v));

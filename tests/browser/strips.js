@@ -1,7 +1,21 @@
 // Where the viewer draws things, for the tests that click on strips by
 // entity name (the slots the viewer reports: rows, group headers and
-// depth rows), and what its panel and depth rows show.
+// depth rows), what its panel and depth rows show, and a page to test in.
 'use strict';
+const truth = require('./truth.js');
+
+// Headless Chromium with one page, its console errors collected.
+async function newPage(chromium) {
+	const browser = await chromium.launch({
+		executablePath: process.env.BROWSER || '/usr/bin/chromium',
+		args: ['--headless', '--no-sandbox', '--disable-gpu']
+	});
+	const page = await browser.newPage({ viewport: { width: 1500, height: 700 } });
+	const errors = [];
+	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+	page.on('pageerror', (e) => errors.push(e.message));
+	return { browser, page, errors };
+}
 
 const texts = (page, sel) => page.$$eval(sel, (ts) => ts.map((t) => t.textContent));
 const panel = (page) => texts(page, '#statemap-panel text');
@@ -33,4 +47,15 @@ const depthRows = (page) => page.$$eval('.statemap-depth-row', (gs) => gs.map((g
     Array.from(g.getElementsByTagName('rect')).map((r) => [+r.getAttribute('x'),
 	+r.getAttribute('width'), r.getAttribute('fill')])));
 
-module.exports = { texts, panel, pointOn, clickOn, depthRows };
+// Zooms to `span` (typed) around own time `off` clicked on slot `name`,
+// and waits for the answer drawn after it.
+async function zoomTo(page, name, off, span) {
+	const n = (await page.evaluate(() => window.statemapViewer.timing())).answers;
+	await clickOn(page, name, off);
+	await page.keyboard.type(span);
+	await page.keyboard.press('Enter');
+	await page.waitForTimeout(0);
+	await truth.settled(page, n);
+}
+
+module.exports = { newPage, texts, panel, pointOn, clickOn, depthRows, zoomTo };

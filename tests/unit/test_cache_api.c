@@ -248,6 +248,35 @@ try_sealed(unsigned char *bytes, size_t len, uint64_t *h)
 	return (fc);
 }
 
+/*
+ * Loads sealed_trace fresh (its digest in sealed_fresh), then again to
+ * write its entry, which is read into pristine: 0 (a failed check named
+ * what) if there is none.
+ */
+static int
+sealed_open(const char *what)
+{
+	sealed_fresh = load_digest(sealed_trace, 1, NULL);
+	trace_free(load(sealed_trace, 0));
+	if (cache_key_of(sealed_trace, &sealed_key) != 0 ||
+	    (sealed_entry = cache_entry_path(&sealed_key)) == NULL ||
+	    (pristine = read_whole(sealed_entry, &pristine_len)) == NULL) {
+		CHECK(what, 0);
+		return (0);
+	}
+	return (1);
+}
+
+/* What sealed_open made, and a test's copy of the entry. */
+static void
+sealed_close(unsigned char *copy)
+{
+	free(copy);
+	free(pristine);
+	free(sealed_entry);
+	cache_key_free(&sealed_key);
+}
+
 /* The column descriptor of entity e, in a copy of the entry. */
 static size_t
 desc_of(const unsigned char *p, uint64_t e)
@@ -276,14 +305,8 @@ test_sealed(void)
 	remove_tree(cachedir);
 	scratch_path(sealed_trace, sizeof (sealed_trace), "sealed.out");
 	write_trace(sealed_trace, 50, 3000);
-	sealed_fresh = load_digest(sealed_trace, 1, NULL);
-	trace_free(load(sealed_trace, 0));
-	if (cache_key_of(sealed_trace, &sealed_key) != 0 ||
-	    (sealed_entry = cache_entry_path(&sealed_key)) == NULL ||
-	    (pristine = read_whole(sealed_entry, &pristine_len)) == NULL) {
-		CHECK("sealed: an entry", 0);
+	if (!sealed_open("sealed: an entry"))
 		return;
-	}
 	len = pristine_len;
 	copy = malloc(len + 64);
 	ncols = get64(pristine, H_NCOLS);
@@ -378,10 +401,7 @@ test_sealed(void)
 	memcpy(copy, pristine, len);
 	copy[8] = 1;		/* version */
 	rejects("sealed: another version rejected", copy, len);
-	free(copy);
-	free(pristine);
-	free(sealed_entry);
-	cache_key_free(&sealed_key);
+	sealed_close(copy);
 }
 
 /*
@@ -408,14 +428,8 @@ test_sealed_chunks(void)
 		    "\"state\": %d%s}\n", 1000 + i, i % 2,
 		    i % 7 == 0 ? ", \"tag\": \"t\"" : "");
 	fclose(f);
-	sealed_fresh = load_digest(sealed_trace, 1, NULL);
-	trace_free(load(sealed_trace, 0));
-	if (cache_key_of(sealed_trace, &sealed_key) != 0 ||
-	    (sealed_entry = cache_entry_path(&sealed_key)) == NULL ||
-	    (pristine = read_whole(sealed_entry, &pristine_len)) == NULL) {
-		CHECK("chunks: an entry", 0);
+	if (!sealed_open("chunks: an entry"))
 		return;
-	}
 	len = pristine_len;
 	copy = malloc(len);
 	d0 = desc_of(pristine, 0);
@@ -448,10 +462,7 @@ test_sealed_chunks(void)
 	memcpy(copy, pristine, len);
 	put64(copy, at + 8193 * 8, get64(copy, at + 8192 * 8) - 1);
 	rejects("chunks: ... and just after the boundary", copy, len);
-	free(copy);
-	free(pristine);
-	free(sealed_entry);
-	cache_key_free(&sealed_key);
+	sealed_close(copy);
 }
 
 /*
@@ -505,14 +516,8 @@ test_sealed_kinds(void)
 			    "\"value\": %d.25}\n", t, (i * 37) % 1000 - 300);
 	}
 	fclose(f);
-	sealed_fresh = load_digest(sealed_trace, 1, NULL);
-	trace_free(load(sealed_trace, 0));
-	if (cache_key_of(sealed_trace, &sealed_key) != 0 ||
-	    (sealed_entry = cache_entry_path(&sealed_key)) == NULL ||
-	    (pristine = read_whole(sealed_entry, &pristine_len)) == NULL) {
-		CHECK("kinds: an entry", 0);
+	if (!sealed_open("kinds: an entry"))
 		return;
-	}
 	len = pristine_len;
 	copy = malloc(len);
 	ncols = get64(pristine, H_NCOLS);
@@ -528,7 +533,7 @@ test_sealed_kinds(void)
 	CHECK("kinds: the entry has a nested and a value entity",
 	    nested != UINT64_MAX && valued != UINT64_MAX);
 	if (nested == UINT64_MAX || valued == UINT64_MAX) {
-		free(copy);
+		sealed_close(copy);
 		return;
 	}
 	dn = desc_of(pristine, nested);
@@ -599,10 +604,7 @@ test_sealed_kinds(void)
 	memcpy(copy, pristine, len);
 	put64(copy, dn + D_VALUE_OFF, 8);
 	rejects("kinds: a value column moved rejected", copy, len);
-	free(copy);
-	free(pristine);
-	free(sealed_entry);
-	cache_key_free(&sealed_key);
+	sealed_close(copy);
 }
 
 /*
