@@ -128,7 +128,7 @@ help.entries = {
 	{ "`e:time_in([from, to])`",
 	  "`{state = ns}`" },
 	{ "`e:stats([from, to])`",
-	  "`{min=, max=, mean=, integral=}` of a value entity's numbers over the window or `[from, to)`: the mean and the integral (value x ns) are weighted by time, strings and nulls left out; O(log n) from a multi-level summary made at load. For a state entity whose states are numbers (such as a `count` entity): `{min=, max=, mean=}`. Nothing if there is no number in the range" },
+	  "`{min=, max=, mean=, integral=}` of a value entity's numbers over the window or `[from, to)`: the mean and the integral (value x ns) are weighted by time, strings and nulls left out; O(log n) from a multi-level summary, made for each entity by the first query over more than 256 of its values (any thread; a load that asks for no statistics never pays for it; shorter ranges are summed directly). For a state entity whose states are numbers (such as a `count` entity): `{min=, max=, mean=}`. Nothing if there is no number in the range" },
 	{ "`e.kind`",
 	  "`\"states\"`, `\"nested\"` (pushed at least once) or `\"values\"`" },
 	{ "`e:stack_at(time)`",

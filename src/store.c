@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,13 @@ typedef struct values {
 	uint64_t *time;
 	sm_value *value;
 	size_t count, cap;
-	summary *sum;		/* of the first summed values */
+	/*
+	 * Of the first summed values: made at the first query that wants
+	 * it (values_summary), not at load, and then read by any thread.
+	 */
+	_Atomic(summary *) sum;
 	size_t summed;
+	size_t sum_bytes;	/* counted in heap_bytes since store_finish */
 } values;
 
 static void fill_value(const store *s, const values *v, uint32_t entity,
@@ -131,7 +137,8 @@ store_free(store *s)
 		if (s->cols[i].vals != NULL) {
 			free(s->cols[i].vals->time);
 			free(s->cols[i].vals->value);
-			summary_free(s->cols[i].vals->sum);
+			summary_free(atomic_load_explicit(
+			    &s->cols[i].vals->sum, memory_order_relaxed));
 			free(s->cols[i].vals);
 		}
 	}
@@ -636,26 +643,64 @@ store_append_many(store *s, uint32_t entity, const uint64_t *time,
 }
 
 /*
- * Trims a value entity's columns and sums them up (summary.h).  Its
- * summary depends on nothing but the values, so a later store_finish
- * (new bounds) keeps it unless values were added since.
+ * Trims a value entity's columns and makes ready for their summary
+ * (summary.h), which values_summary makes when a query first wants it:
+ * a load that never asks for statistics never pays for it (a tenth of
+ * loading a counter trace), and its memory is counted from now, so the
+ * store's size does not change under a query.  A summary depends on
+ * nothing but the values, so a later store_finish (new bounds) keeps it
+ * unless values were added since.
  */
 static void
 values_finish(store *s, values *v)
 {
+	summary *sum = atomic_load_explicit(&v->sum, memory_order_relaxed);
+
 	if (v->count < v->cap) {
 		v->time = xrealloc(v->time, v->count * sizeof (uint64_t));
 		v->value = xrealloc(v->value, v->count * sizeof (sm_value));
 		s->heap_bytes -= (v->cap - v->count) * VALUE_BYTES;
 		v->cap = v->count;
 	}
-	if (v->sum != NULL && v->summed == v->count)
+	if (sum != NULL && v->summed == v->count)
 		return;
-	s->heap_bytes -= summary_memory(v->sum);
-	summary_free(v->sum);
-	v->sum = summary_build(v->time, v->value, v->count);
+	summary_free(sum);
+	atomic_store_explicit(&v->sum, NULL, memory_order_relaxed);
+	s->heap_bytes -= v->sum_bytes;
 	v->summed = v->count;
-	s->heap_bytes += summary_memory(v->sum);
+	v->sum_bytes = summary_memory_for(v->count);
+	s->heap_bytes += v->sum_bytes;
+}
+
+/* Below this many intervals a query adds them up without a summary. */
+#define SUMMARY_WORTH	256
+
+static pthread_mutex_t summary_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * The summary of a finished value entity, made now if it is not yet:
+ * queries run on any thread (a served trace's answers, a picture's
+ * strips), so the first to want it makes it under a lock and publishes
+ * it; the others wait for it or find it made.  NULL if the values grew
+ * since store_finish.  The summary is a cache of the values, so making
+ * it through a const store changes nothing a reader can see but speed.
+ */
+static const summary *
+values_summary(const values *cv)
+{
+	values *v = (values *)cv;
+	summary *sum = atomic_load_explicit(&v->sum, memory_order_acquire);
+
+	if (sum != NULL || v->summed != v->count)
+		return (sum);
+	pthread_mutex_lock(&summary_lock);
+	sum = atomic_load_explicit(&v->sum, memory_order_relaxed);
+	if (sum == NULL) {
+		sum = summary_build(v->time, v->value, v->count);
+		atomic_store_explicit(&v->sum, sum, memory_order_release);
+	}
+	pthread_mutex_unlock(&summary_lock);
+	return (sum);
 }
 
 /*
@@ -1398,6 +1443,7 @@ store_value_stats(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
     value_stats *st)
 {
 	const values *v;
+	const summary *sum;
 	size_t a, b, i;
 
 	if (entity >= s->ncols || (v = s->cols[entity].vals) == NULL ||
@@ -1417,8 +1463,8 @@ store_value_stats(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
 	if (b == a)
 		return;
 	/* Those between lie whole in [t0, t1), their ends fixed. */
-	if (v->sum != NULL && v->summed == v->count)
-		summary_add(v->sum, v->time, v->value, a + 1, b, st);
+	if (b - a > SUMMARY_WORTH && (sum = values_summary(v)) != NULL)
+		summary_add(sum, v->time, v->value, a + 1, b, st);
 	else
 		for (i = a + 1; i < b; i++)
 			value_stats_add(st, v->value[i],

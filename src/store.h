@@ -23,7 +23,10 @@
  * - A value entity (a counter, a gauge, a name: "value" in the input)
  *   has no states: store_count is 0 for it, and every state query skips
  *   it.  Its values (value.h) have columns of their own, with a summary
- *   (summary.h) made by store_finish for min, max and mean over any range.
+ *   (summary.h) for min, max and mean over any range, made by the first
+ *   query of a finished store that wants it (from any thread: queries of
+ *   a finished store may run on several at once) and counted in
+ *   store_memory from store_finish on.
  *   Such a store never goes to disk (below): it stays in memory.
  *
  * Larger than memory.  A store that would grow past its budget

@@ -58,6 +58,25 @@ value_stats_merge(value_stats *st, const value_stats *more)
 	st->covered += more->covered;
 }
 
+size_t
+summary_memory_for(size_t n)
+{
+	size_t below = n > 0 ? n - 1 : 0, memory = sizeof (summary);
+	int nlevels = 0, cap = 0;
+
+	/* summary_build's levels and their array, counted as it grows them. */
+	while (below > FANOUT) {
+		size_t count = (below + FANOUT - 1) / FANOUT;
+
+		if (nlevels == cap)
+			cap = cap == 0 ? 8 : cap * 2;
+		memory += count * sizeof (value_stats);
+		nlevels++;
+		below = count;
+	}
+	return (memory + (size_t)cap * sizeof (level));
+}
+
 summary *
 summary_build(const uint64_t *time, const sm_value *value, size_t n)
 {

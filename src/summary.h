@@ -53,8 +53,9 @@ summary *summary_build(const uint64_t *time, const sm_value *value,
     size_t n);
 void summary_free(summary *sm);
 
-/* Bytes it holds. */
+/* Bytes it holds; summary_memory_for: what one of n values will hold. */
 size_t summary_memory(const summary *sm);
+size_t summary_memory_for(size_t n);
 
 /*
  * Adds intervals a to b - 1 (b at most n - 1) of the columns it was built

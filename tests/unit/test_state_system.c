@@ -10,6 +10,7 @@
 
 #include "store.h"
 #include "summary.h"
+#include "threads.h"
 #include "tree.h"
 #include "unit.h"
 
@@ -277,10 +278,111 @@ test_value_words(void)
 	    i == 42 && !value_integer(0.5, &i) && !value_integer(1e300, &i));
 }
 
+/* ---- a store's summary, made when first wanted ---- */
+
+enum { LAZY_N = 50000, LAZY_QUERIES = 400 };
+
+typedef struct lazy_job {
+	const store *s;
+	uint64_t t0[LAZY_QUERIES], t1[LAZY_QUERIES];
+	value_stats got[LAZY_QUERIES];
+} lazy_job;
+
+static void
+lazy_run(void *arg)
+{
+	lazy_job *j = arg;
+	int q;
+
+	for (q = 0; q < LAZY_QUERIES; q++) {
+		value_stats_init(&j->got[q]);
+		store_value_stats(j->s, 0, j->t0[q], j->t1[q], &j->got[q]);
+	}
+}
+
+static void
+test_lazy_summary(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 16, 17, 18, 255, 256, 257,
+	    4096, 4097, 4098, 65537, 70000 };
+	uint64_t *time = malloc(LAZY_N * sizeof (uint64_t));
+	sm_value *value = malloc(LAZY_N * sizeof (sm_value));
+	lazy_job *jobs = calloc(2, sizeof (lazy_job));
+	store *s = store_new(1);
+	size_t i, before, bad = 0;
+	uint64_t t = 0;
+	int q, k;
+
+	for (i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+		sm_value *v = calloc(sizes[i] + 1, sizeof (sm_value));
+		uint64_t *tt = calloc(sizes[i] + 1, sizeof (uint64_t));
+		summary *sm = summary_build(tt, v, sizes[i]);
+
+		if (summary_memory(sm) != summary_memory_for(sizes[i]))
+			bad++;
+		summary_free(sm);
+		free(v);
+		free(tt);
+	}
+	CHECK_INT("lazy: summary_memory_for says what a summary holds", (int)bad,
+	    0);
+	for (i = 0; i < LAZY_N; i++) {
+		uint64_t r = rng();
+
+		t += 1 + r % 5;
+		time[i] = t;
+		value[i] = r % 9 == 0 ? VALUE_NONE :
+		    value_number((double)(int64_t)(r >> 45) - 100000.0);
+	}
+	store_append_values(s, 0, time, value, LAZY_N);
+	store_finish(s, 0, t + 10);
+	before = store_memory(s);
+	/* Two threads ask at once: wide ranges, which want the summary. */
+	for (k = 0; k < 2; k++) {
+		jobs[k].s = s;
+		for (q = 0; q < LAZY_QUERIES; q++) {
+			uint64_t a = rng() % (t + 10), b = rng() % (t + 10);
+
+			jobs[k].t0[q] = a < b ? a : b;
+			jobs[k].t1[q] = a < b ? b : a;
+		}
+	}
+	threads_run(lazy_run, jobs, 2, sizeof (lazy_job));
+	CHECK("lazy: the store's size is the same once the summary is made",
+	    store_memory(s) == before);
+	bad = 0;
+	for (k = 0; k < 2; k++) {
+		for (q = 0; q < LAZY_QUERIES; q++) {
+			value_stats want;
+
+			value_stats_init(&want);
+			for (i = 0; i < LAZY_N; i++) {
+				uint64_t lo = time[i], hi = i + 1 < LAZY_N ?
+				    time[i + 1] : t + 10;
+
+				if (lo < jobs[k].t0[q])
+					lo = jobs[k].t0[q];
+				if (hi > jobs[k].t1[q])
+					hi = jobs[k].t1[q];
+				if (hi > lo)
+					value_stats_add(&want, value[i], hi - lo);
+			}
+			bad += !same_stats(&jobs[k].got[q], &want);
+		}
+	}
+	CHECK_INT("lazy: two threads' statistics, as a linear scan says",
+	    (int)bad, 0);
+	store_free(s);
+	free(jobs);
+	free(time);
+	free(value);
+}
+
 int
 main(void)
 {
 	test_summary();
+	test_lazy_summary();
 	test_values_in_store();
 	test_nested_in_store();
 	test_tree();
