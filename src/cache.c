@@ -1467,6 +1467,25 @@ drop_replayed(const reader *r, uint64_t from, uint64_t to)
 		(void) madvise((void *)a, (size_t)(b - a), MADV_DONTNEED);
 }
 
+/*
+ * A nested or value entity's columns (c->kind), replayed into the store,
+ * then their pages given back.  -1 if they are not sound.
+ */
+static int
+replay_column(reader *r, const col_desc *c, const catalog *cat, store *st,
+    uint32_t entity)
+{
+	uint64_t from = c->kind == STORE_NESTED ? c->time_off : c->vtime_off;
+
+	if (c->kind == STORE_VALUES && c->vcount == 0)
+		return (0);
+	if ((c->kind == STORE_NESTED ? replay_nested(r, c, cat, st, entity) :
+	    replay_values(r, c, cat, st, entity)) != 0)
+		return (-1);
+	drop_replayed(r, from, r->off);
+	return (0);
+}
+
 /* Round up to 8 bytes: the copies keep their columns 8-aligned. */
 #define ALIGN8(n)	(((n) + 7) & ~(uint64_t)7)
 
@@ -1551,20 +1570,10 @@ read_columns(reader *r, const header *h, const col_desc *cols,
 		 * it, the entry is left for a fresh load, which stops with
 		 * the reason.
 		 */
-		if (c->kind == STORE_NESTED) {
-			if (replay_nested(r, c, cat, st, (uint32_t)i) != 0 ||
+		if (c->kind != STORE_STATES) {
+			if (replay_column(r, c, cat, st, (uint32_t)i) != 0 ||
 			    runlimit_check(store_memory(st), &why) != 0)
 				return (-1);
-			drop_replayed(r, c->time_off, r->off);
-			continue;
-		}
-		if (c->kind == STORE_VALUES) {
-			if (c->vcount > 0 &&
-			    (replay_values(r, c, cat, st, (uint32_t)i) != 0 ||
-			    runlimit_check(store_memory(st), &why) != 0))
-				return (-1);
-			if (c->vcount > 0)
-				drop_replayed(r, c->vtime_off, r->off);
 			continue;
 		}
 		if (n == 0)
@@ -1619,7 +1628,6 @@ read_entry(const char *base, size_t len, const cache_key *key,
 	uint64_t sum, off = sizeof (header);
 	reader r;
 	cursor c;
-	int lost = 0;
 
 	sum = header_for_hash(base, &h);
 	if (memcmp(h.magic, CACHE_MAGIC, 8) != 0 ||
@@ -1658,8 +1666,7 @@ read_entry(const char *base, size_t len, const cache_key *key,
 	hash_copy(&r, h.meta_off, meta, (size_t)h.meta_len);
 	hash_copy(&r, h.cols_off, cols, (size_t)h.ncols * sizeof (col_desc));
 	if (read_columns(&r, &h, cols, cat, st, e) != 0 ||
-	    XXH3_64bits_digest(&r.hash) != sum ||
-	    (store_failed(st, &lost) != NULL && lost))
+	    XXH3_64bits_digest(&r.hash) != sum)
 		goto reject;
 	free(got);
 	free(cols);

@@ -481,6 +481,15 @@ write_rect(void *ctx, const jsonout_rect *r)
 	}
 	jsonout_rect_write(w->out, w->names, &x, w->first);
 	w->first = 0;
+}
+
+/* A strip's rectangle: written, and counted in the window's figures. */
+static void
+write_strip_rect(void *ctx, const jsonout_rect *r)
+{
+	write_ctx *w = ctx;
+
+	write_rect(ctx, r);
 	w->transitions += r->count;
 	w->rects++;
 }
@@ -496,7 +505,6 @@ write_depths(write_ctx *w, const depthrows *dr, uint32_t e, uint32_t nstates)
 	uint32_t d, n = depthrows_ndepths(dr, e);
 	uint32_t *ids = xcalloc((size_t)nstates + 2, sizeof (uint32_t));
 	uint64_t *times = xcalloc((size_t)nstates + 2, sizeof (uint64_t));
-	uint64_t transitions = w->transitions, rects = w->rects;
 
 	fputs(", \"kind\": \"nested\", \"depths\": [", w->out);
 	for (d = 1; d <= n; d++) {
@@ -507,9 +515,6 @@ write_depths(write_ctx *w, const depthrows *dr, uint32_t e, uint32_t nstates)
 		fputc(']', w->out);
 	}
 	fputc(']', w->out);
-	/* The window's counts are of its strips, as level 0's are. */
-	w->transitions = transitions;
-	w->rects = rects;
 	free(ids);
 	free(times);
 }
@@ -533,12 +538,12 @@ write_window(builder *b, const viewport *v, unsigned level, uint64_t k,
 	fprintf(w.out, "{\"from\": %" PRIu64 ", \"to\": %" PRIu64
 	    ", \"level\": %u, \"statemaps\": [", lo, hi, level);
 	for (i = 0; i < b->n; i++) {
-		fputs(i > 0 ? ",\n  {\"entities\": [" : "\n  {\"entities\": [",
-		    w.out);
 		const catalog *cat = b->panels[i].t->cat;
 		const valuerects *vr = viewport_values(v, i);
 		const depthrows *dr = viewport_depths(v, i);
 
+		fputs(i > 0 ? ",\n  {\"entities\": [" : "\n  {\"entities\": [",
+		    w.out);
 		w.names = b->names[i];
 		w.tag_map = b->tag_map[i];
 		w.ntag_map = b->ntag_map[i];
@@ -555,7 +560,7 @@ write_window(builder *b, const viewport *v, unsigned level, uint64_t k,
 			}
 			fputs("\"rects\": [", w.out);
 			w.first = 1;
-			viewport_entity_rects(v, i, e, write_rect, &w);
+			viewport_entity_rects(v, i, e, write_strip_rect, &w);
 			fputc(']', w.out);
 			if (dr != NULL && depthrows_ndepths(dr, id) > 0)
 				write_depths(&w, dr, id, cat->nstates);

@@ -858,29 +858,22 @@ label_size(const render_options *o, unsigned rh)
 }
 
 /*
- * The label of entity e of p (label.h) in c->label, less the first skip
- * bytes of its name (a group header's), cut at a character
- * boundary to fit max pixels at size (a cut label ends in an ellipsis).
- * Returns its length; *name_len is the length of the name it starts
- * with when a description follows it (drawn in grey), else 0.
+ * A label (label.h: name, len bytes, and desc in mode) in c->label, cut
+ * at a character boundary to fit max pixels at size (a cut label ends in
+ * an ellipsis; max < 0: no limit).  Returns its length.  Few characters
+ * are narrower than a sixteenth of the size, so bytes past what that
+ * many could fill are dropped before any measuring: a name can be
+ * megabytes long (one of zero-width characters is then cut sooner than
+ * it need be).
  */
 static size_t
-fit_label(canvas *c, const render_panel *p, uint32_t e, size_t skip,
-    double size, double max, size_t *name_len)
+fit_text(canvas *c, const char *name, size_t len, const char *desc,
+    label_mode mode, double size, double max)
 {
-	const catalog *cat = p->d->cat;
-	label_mode mode = c->o->labels;
-	size_t len, full, n, lo, hi;
-	const char *name = catalog_entity_name(cat, e, &len);
-	const char *desc = cat->descriptions[e];
+	size_t full = label_length(name, len, desc, mode), lo, hi, n;
 
-	/* Under a group's header, the rest of the name. */
-	if (skip <= len) {
-		name += skip;
-		len -= skip;
-	}
-
-	full = label_length(name, len, desc, mode);
+	if (max >= 0 && full > (size_t)(max / size * 16.0) + 16)
+		full = (size_t)(max / size * 16.0) + 16;
 	if (c->label_cap < full + 1) {
 		free(c->label);
 		c->label_cap = full + 1;
@@ -904,6 +897,31 @@ fit_label(canvas *c, const render_panel *p, uint32_t e, size_t skip,
 		}
 		n = label_compose(name, len, desc, mode, lo, c->label);
 	}
+	return (n);
+}
+
+/*
+ * The label of entity e of p (label.h) in c->label, less the first skip
+ * bytes of its name (a group header's), cut to fit max pixels at size
+ * (fit_text).  Returns its length; *name_len is the length of the name
+ * it starts with when a description follows it (drawn in grey), else 0.
+ */
+static size_t
+fit_label(canvas *c, const render_panel *p, uint32_t e, size_t skip,
+    double size, double max, size_t *name_len)
+{
+	const catalog *cat = p->d->cat;
+	label_mode mode = c->o->labels;
+	size_t len, n;
+	const char *name = catalog_entity_name(cat, e, &len);
+	const char *desc = cat->descriptions[e];
+
+	/* Under a group's header, the rest of the name. */
+	if (skip <= len) {
+		name += skip;
+		len -= skip;
+	}
+	n = fit_text(c, name, len, desc, mode, size, max);
 	*name_len = mode == LABEL_BOTH && desc != NULL && n > len + 1 &&
 	    memcmp(c->label, name, len) == 0 && c->label[len] == ' ' ? len : 0;
 	return (n);
@@ -1972,39 +1990,6 @@ out:
 }
 
 /*
- * A header's text (len bytes) cut to fit max pixels at size, with an
- * ellipsis, in c->label: returns its length.  A character is never
- * narrower than a sixteenth of the size here, so what could not fit is
- * dropped before any measuring (a path can be megabytes long).
- */
-static size_t
-fit_header(canvas *c, const char *text, size_t len, double size, double max)
-{
-	size_t most = max > 0 ? (size_t)(max / size * 16.0) + 16 : 16;
-	size_t full = len < most ? len : most + 3, lo, hi, n;
-
-	if (c->label_cap < full + 1) {
-		free(c->label);
-		c->label_cap = full + 1;
-		c->label = xmalloc(c->label_cap);
-	}
-	n = label_compose(text, len, NULL, LABEL_NAME, full, c->label);
-	if (text_width_n(c, size, c->label, n) <= max)
-		return (n);
-	/* The longest cut that fits, as fit_label does. */
-	for (lo = 0, hi = full; hi - lo > 1;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		n = label_compose(text, len, NULL, LABEL_NAME, mid, c->label);
-		if (text_width_n(c, size, c->label, n) <= max)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (label_compose(text, len, NULL, LABEL_NAME, lo, c->label));
-}
-
-/*
  * Group headers: each level's path (the rest of it under the level
  * above) in the label column, indented by depth and cut to fit, and a
  * thin line across the strips above the level.
@@ -2031,12 +2016,9 @@ draw_headers(canvas *c, const render_panel *p, unsigned y0, double size)
 		}
 	for (g = 0; g < r->nheads; g++) {
 		uint32_t first = r->head_first[g];
-		size_t len;
 		const char *name = catalog_entity_name(p->d->cat,
-		    p->entities[first], &len);
+		    p->entities[first], NULL);
 		double y = y0 + r->head_y[g], indent;
-
-		(void)len;
 
 		cairo_set_source_rgba(c->cr, o->foreground.r / 255.0,
 		    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.3);
@@ -2049,8 +2031,9 @@ draw_headers(canvas *c, const render_panel *p, unsigned y0, double size)
 		set_color(c->cr, o->foreground);
 		/* Inner levels indented under outer ones. */
 		indent = r->head_depth[g] * size;
-		n = fit_header(c, name + r->head_off[g], r->head_len[g], size,
-		    c->strip_x - LABEL_GAP - o->margin - indent);
+		n = fit_text(c, name + r->head_off[g], r->head_len[g], NULL,
+		    LABEL_NAME, size, c->strip_x - LABEL_GAP - o->margin -
+		    indent);
 		draw_text_n(c, o->margin + indent, y + rh - (rh - size) / 2 -
 		    size * 0.15, size, c->label, n, 0);
 	}

@@ -5,17 +5,17 @@
 #include "snapshot.h"
 #include "util.h"
 
-/*
- * The number of times at or before t in times[0..n), searched from
- * position p (< n): forward or back by doubling steps, then by halves
- * between the last two probes: about 2 log2(d) probes for an answer d
- * away, all near p when d is small.  Unsorted times (a mapped cache
- * entry written over) give some count in [0, n], as a binary search
- * would.
- */
 /* Times read at once after the last position, before galloping. */
 #define NEXT	8
 
+/*
+ * The number of times at or before t in times[0..n), searched from
+ * position p (< n): the next NEXT times at once, then forward or back
+ * by doubling steps, then by halves between the last two probes: about
+ * 2 log2(d) probes for an answer d away, all near p when d is small.  Unsorted times (a mapped cache
+ * entry written over) give some count in [0, n], as a binary search
+ * would.
+ */
 static size_t
 through_from(const uint64_t *times, size_t n, uint64_t t, size_t p)
 {

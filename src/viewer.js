@@ -198,11 +198,6 @@
 	 * entity, as it always had.  row.slot is a row's slot, -1 when
 	 * folded away.
 	 */
-	function parentOf(name) {
-		const i = typeof name === 'string' ? name.lastIndexOf('/') : -1;
-		return i > 0 ? name.slice(0, i) : null;
-	}
-
 	/*
 	 * The tree of a statemap's rows: m.tree, the top level's items in
 	 * order, each a row or a level { path, label, depth, items, n } (n:
@@ -334,13 +329,13 @@
 		m.rows.forEach(function (r, k) {
 			r.slot = k;
 		});
-		m.grouped = m.rows.some(function (r) { return parentOf(r.name) !== null; });
+		/* (Without paths, the tree is the rows: nested ones may expand.) */
+		buildTree(m);
+		m.grouped = m.nheads > 0;
 		/* Laid out in slots: with groups, or rows that may expand. */
 		m.slotted = m.grouped || m.rows.some(function (r) { return r.kind === 'nested'; });
 		m.bySlot = m.rows.slice();
 		m.nslots = m.base = m.rows.length;
-		/* (Without paths, the tree is the rows: nested ones may expand.) */
-		buildTree(m);
 		if (!m.grouped)
 			return;
 		m.nslots = m.base = m.rows.length + m.nheads;
@@ -2180,15 +2175,20 @@
 	 *   answer is painted.
 	 */
 
+	/* Each statemap's entities' depth rows (-T json's "depths"; none for most). */
+	function depthsOf(statemaps) {
+		return statemaps.map(function (sm) {
+			return sm.entities.map(function (e) { return e.depths; });
+		});
+	}
+
 	const level0 = {
 		from: 0, to: span, level: 0,
 		rows: data.statemaps.map(function (sm) {
 			return sm.entities.map(function (e) { return e.rects; });
 		}),
 		/* Back from a window, nested entities get their own depth rows again. */
-		depths: data.statemaps.map(function (sm) {
-			return sm.entities.map(function (e) { return e.depths; });
-		})
+		depths: depthsOf(data.statemaps)
 	};
 
 	function windowAnswer(w) {
@@ -2198,9 +2198,7 @@
 				return sm.entities.map(function (e) { return Array.isArray(e.rects) ? e.rects : []; });
 			}),
 			/* Nested entities' depth rows over the window, as a live answer's. */
-			depths: w.statemaps.map(function (sm) {
-				return sm.entities.map(function (e) { return e.depths; });
-			})
+			depths: depthsOf(w.statemaps)
 		};
 	}
 
@@ -2601,9 +2599,7 @@
 				return sm.entities.map(function (e) { return e.rects; });
 			}),
 			/* A nested entity's depth rows over the window (-T json's "depths"). */
-			depths: docs.map(function (sm) {
-				return sm.entities.map(function (e) { return e.depths; });
-			})
+			depths: depthsOf(docs)
 		};
 		show(ans, ans.from, ans.to, px);
 	}

@@ -994,7 +994,7 @@ viewport_panel_entities(const viewport *v, size_t panel)
 
 void
 viewport_entity_rects(const viewport *v, size_t panel, uint32_t k,
-    viewport_rect_fn fn, void *ctx)
+    jsonout_rect_fn fn, void *ctx)
 {
 	const vpanel *vp;
 	size_t i;

@@ -117,9 +117,8 @@ uint32_t viewport_panel_entities(const viewport *v, size_t panel);
  * panel's own time, states, tags and count).  The rectangle's arrays are
  * valid during the call only.
  */
-typedef void (*viewport_rect_fn)(void *ctx, const jsonout_rect *r);
 void viewport_entity_rects(const viewport *v, size_t panel, uint32_t k,
-    viewport_rect_fn fn, void *ctx);
+    jsonout_rect_fn fn, void *ctx);
 
 /*
  * The k-th entity shown in panel i: its id in the panel's trace, and
