@@ -124,6 +124,10 @@ nested_datum(feed *fd, const pending *p)
 	coalesce_datum(fd->co, p->entity, p->time, state, tag);
 }
 
+/* How many data ahead coalesce_batch asks for an entity's memory. */
+#define PREFETCH_FAR	16
+#define PREFETCH_NEAR	8
+
 static void
 coalesce_batch(void *ctx, const void *items, size_t n)
 {
@@ -132,6 +136,12 @@ coalesce_batch(void *ctx, const void *items, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		/* Each datum's memory is far from the cache: ask ahead. */
+		if (i + PREFETCH_FAR < n)
+			coalesce_prefetch(fd->co, p[i + PREFETCH_FAR].entity, 0);
+		if (i + PREFETCH_NEAR < n)
+			coalesce_prefetch(fd->co, p[i + PREFETCH_NEAR].entity,
+			    1);
 		if (p[i].op == PLAIN)
 			coalesce_datum(fd->co, p[i].entity, p[i].time,
 			    p[i].state, p[i].tag);
@@ -410,6 +420,8 @@ classic_run(const classic_options *o, char *const *files, int nfiles)
 	int i, rv = 1;
 
 	memset(&fc, 0, sizeof (fc));
+	if (o->output == NULL || strcmp(o->output, "-") == 0)
+		outfile_buffer_stdout();	/* nothing is written to it yet */
 	fc.opts = o;
 	fc.begin = o->begin;
 	fc.end = o->end;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tagtime.h"
+#include "taglog.h"
 #include "util.h"
 
 /*
@@ -23,7 +23,7 @@ typedef struct rect_info {
 	uint64_t start;
 	uint32_t entity;
 	uint32_t count;		/* intervals with time in it (saturating) */
-	tagtime tags;
+	uint32_t tag_lo;	/* its first entry in its entity's tag log */
 } rect_info;
 
 typedef struct entity {
@@ -65,6 +65,11 @@ struct coalesce {
 	 */
 	uint64_t *pend;
 	size_t nents, ents_cap;
+	/*
+	 * Each entity's tag log (taglog.h), parallel to ents; NULL until
+	 * the first tag, so that a trace without tags pays nothing for it.
+	 */
+	taglog *logs;
 
 	struct heap_entry *heap; /* heap_mem + HEAP_SKEW: see heap_reserve */
 	struct heap_entry *heap_mem;
@@ -80,7 +85,7 @@ struct coalesce {
 	int top_fresh;
 	uint32_t top_entity;
 
-	tagtime scratch;	/* for merging tag lists */
+	taglog scratch;		/* lent to sorts of tag logs */
 };
 
 /* ---- the ordered set: a min-heap on (weight, start, entity) ---- */
@@ -335,7 +340,6 @@ rect_alloc(coalesce *c)
 	if (c->free_list != COALESCE_NONE) {
 		r = c->free_list;
 		c->free_list = c->rects[r].next;
-		tagtime_clear(&c->info[r].tags);	/* its array is kept */
 	} else {
 		size_t old = c->rects_cap;
 
@@ -383,6 +387,12 @@ entity_get(coalesce *c, uint32_t id)
 			    c->ents_cap * c->nstates * sizeof (uint64_t));
 			memset(c->pend + old * c->nstates, 0, (c->ents_cap -
 			    old) * c->nstates * sizeof (uint64_t));
+			if (c->logs != NULL) {
+				c->logs = xrealloc(c->logs,
+				    c->ents_cap * sizeof (taglog));
+				memset(c->logs + old, 0, (c->ents_cap - old) *
+				    sizeof (taglog));
+			}
 		}
 		while (c->nents <= id) {
 			c->ents[c->nents].first = COALESCE_NONE;
@@ -413,6 +423,60 @@ settle_pending(coalesce *c, uint32_t id)
 	    e->pend_count);
 	e->pend_count = 0;
 	e->pending = 0;
+}
+
+/* The tag logs, made when the first tag comes. */
+static void
+need_logs(coalesce *c)
+{
+	if (c->logs == NULL)
+		c->logs = xcalloc(c->ents_cap > 0 ? c->ents_cap : 1,
+		    sizeof (taglog));
+}
+
+/* Where a rectangle's tags end: where the next one's begin. */
+static uint32_t
+tag_hi(const coalesce *c, uint32_t r)
+{
+	uint32_t next = c->rects[r].next;
+
+	return (next != COALESCE_NONE ? c->info[next].tag_lo :
+	    c->logs[c->info[r].entity].n);
+}
+
+/*
+ * Compacts an entity's tag log: each rectangle's range sorted, summed
+ * and moved down, first to last (a range's end is read before the next
+ * range moves).  A held entry stays held, the last range's.
+ */
+static void
+compact_tags(coalesce *c, uint32_t id)
+{
+	taglog *l = &c->logs[id];
+	uint32_t r, to = 0;
+
+	for (r = c->ents[id].first; r != COALESCE_NONE; r = c->rects[r].next) {
+		uint32_t lo = c->info[r].tag_lo, hi = tag_hi(c, r);
+
+		c->info[r].tag_lo = to;
+		to += taglog_settle_range(l, lo, hi, to, &c->scratch);
+	}
+	taglog_cut(l, to, c->ents[id].last != COALESCE_NONE ?
+	    c->info[c->ents[id].last].tag_lo : to);
+}
+
+/* Adds time to tag in the entity's last rectangle (the logs are made). */
+static void
+add_tag_time(coalesce *c, uint32_t id, uint32_t tag, uint64_t time)
+{
+	taglog *l = &c->logs[id];
+
+	if (taglog_add(l, tag, time))
+		return;
+	if (taglog_compaction_due(l))
+		compact_tags(c, id);
+	taglog_make_room(l);
+	(void)taglog_add(l, tag, time);
 }
 
 /*
@@ -459,8 +523,7 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 	e->pend_count = count_add(e->pend_count, duration > 0);
 	e->pending = 1;
 	if (e->tag != COALESCE_NO_TAG)
-		tagtime_add(&c->info[e->last].tags, e->tag, duration,
-		    &c->scratch);
+		add_tag_time(c, id, e->tag, duration);
 	/* The last rectangle and its left one weigh more now. */
 	if (c->top_entity == id)
 		c->top_fresh = 0;
@@ -492,15 +555,17 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
 	states_of(c, r)[e->state] = x->duration;
-	if (e->tag != COALESCE_NO_TAG)
-		tagtime_add(&c->info[r].tags, e->tag, x->duration,
-		    &c->scratch);
+	c->info[r].tag_lo = c->logs != NULL ?
+	    taglog_begin_range(&c->logs[id]) : 0;
 	if (e->last == COALESCE_NONE)
 		e->first = r;
 	else
 		c->rects[e->last].next = r;
 	e->last = r;
 	e->nrects++;
+	/* Linked first: adding may compact the log, which walks the list. */
+	if (e->tag != COALESCE_NO_TAG)
+		add_tag_time(c, id, e->tag, x->duration);
 	if (final)
 		return;
 	c->top_fresh = 0;
@@ -528,13 +593,15 @@ absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 	    c->info[victim].count);
 	for (i = 0; i < c->nstates; i++)
 		st[i] += vt[i];
-	tagtime_absorb(&c->info[survivor].tags, &c->info[victim].tags,
-	    &c->scratch);
+	/* The victim's tags follow the survivor's in the log: now its. */
 	s->next = v->next;
-	if (v->next != COALESCE_NONE)
+	if (v->next != COALESCE_NONE) {
 		c->rects[v->next].prev = survivor;
-	else
+	} else {
 		e->last = survivor;
+		if (c->logs != NULL)
+			c->logs[id].open = c->info[survivor].tag_lo;
+	}
 	e->nrects--;
 	rect_release(c, victim);
 
@@ -610,8 +677,9 @@ coalesce_free(coalesce *c)
 
 	if (c == NULL)
 		return;
-	for (i = 0; i < c->nrects; i++)
-		tagtime_free(&c->info[i].tags);
+	for (i = 0; c->logs != NULL && i < c->nents; i++)
+		taglog_free(&c->logs[i]);
+	free(c->logs);
 	free(c->rects);
 	free(c->info);
 	free(c->state_time);
@@ -619,7 +687,7 @@ coalesce_free(coalesce *c)
 	free(c->pend);
 	free(c->heap_mem);
 	free(c->heap_pos);
-	tagtime_free(&c->scratch);
+	taglog_free(&c->scratch);
 	free(c);
 }
 
@@ -639,6 +707,8 @@ coalesce_datum(coalesce *c, uint32_t id, uint64_t time, uint32_t state,
 		return;
 	e = entity_get(c, id);
 	e->seen = 1;
+	if (tag != COALESCE_NO_TAG && c->logs == NULL)
+		need_logs(c);
 	if (e->has_state && after(time, c->begin)) {
 		if (c->begin > 0 && e->start < (uint64_t)c->begin)
 			e->start = (uint64_t)c->begin;
@@ -653,11 +723,32 @@ coalesce_datum(coalesce *c, uint32_t id, uint64_t time, uint32_t state,
 }
 
 void
+coalesce_prefetch(const coalesce *c, uint32_t id, int stage)
+{
+	const ent_state *e;
+
+	if (id >= c->nents)
+		return;
+	e = &c->ents[id];
+	if (stage == 0) {
+		__builtin_prefetch(e);
+		__builtin_prefetch(&c->pend[(size_t)id * c->nstates]);
+		if (c->logs != NULL)
+			__builtin_prefetch(&c->logs[id]);
+		return;
+	}
+	/* Read from lines asked for at stage 0, which have come by now. */
+	if (e->last != COALESCE_NONE)
+		__builtin_prefetch(&c->rects[e->last]);
+	if (c->logs != NULL && c->logs[id].v != NULL)
+		__builtin_prefetch(c->logs[id].v + c->logs[id].n, 1);
+}
+
+void
 coalesce_finish(coalesce *c, uint64_t last_time)
 {
 	uint64_t end = last_time;
 	size_t id;
-	uint32_t r;
 
 	for (id = 0; id < c->nents; id++)
 		settle_pending(c, (uint32_t)id);
@@ -679,10 +770,9 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 	}
 settle:
 	/* Readers see each rectangle's tags as one sorted run. */
-	for (id = 0; id < c->nents; id++) {
-		for (r = c->ents[id].first; r != COALESCE_NONE;
-		    r = c->rects[r].next)
-			tagtime_settle(&c->info[r].tags, &c->scratch);
+	for (id = 0; c->logs != NULL && id < c->nents; id++) {
+		taglog_flush(&c->logs[id]);
+		compact_tags(c, (uint32_t)id);
 	}
 }
 
@@ -694,7 +784,6 @@ coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
 	ent_state *e = entity_get(c, id);
 	uint32_t r = rect_alloc(c);
 	rect *x = &c->rects[r];
-	size_t i;
 
 	e->seen = 1;
 	c->info[r].start = start;
@@ -704,10 +793,14 @@ coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
 	memcpy(states_of(c, r), states, c->nstates * sizeof (uint64_t));
-	for (i = 0; i < ntags; i++)
-		tagtime_add(&c->info[r].tags, tags[i].tag, tags[i].time,
-		    &c->scratch);
-	tagtime_settle(&c->info[r].tags, &c->scratch);
+	if (ntags > 0)
+		need_logs(c);
+	c->info[r].tag_lo = c->logs != NULL ?
+	    taglog_begin_range(&c->logs[id]) : 0;
+	if (ntags > UINT32_MAX)
+		out_of_memory((size_t)-1);
+	if (ntags > 0)
+		taglog_append_range(&c->logs[id], tags, (uint32_t)ntags);
 	if (e->last == COALESCE_NONE)
 		e->first = r;
 	else
@@ -755,8 +848,12 @@ coalesce_get(const coalesce *c, uint32_t r, coalesce_rect *out)
 	out->duration = c->rects[r].duration;
 	out->count = info->count;
 	out->states = states_of(c, r);
-	out->tags = info->tags.v;
-	out->ntags = info->tags.n;
+	out->tags = NULL;
+	out->ntags = 0;
+	if (c->logs != NULL && c->logs[info->entity].v != NULL) {
+		out->tags = c->logs[info->entity].v + info->tag_lo;
+		out->ntags = tag_hi(c, r) - info->tag_lo;
+	}
 }
 
 int

@@ -88,6 +88,14 @@ void coalesce_datum(coalesce *c, uint32_t entity, uint64_t time,
     uint32_t state, uint32_t tag);
 
 /*
+ * Asks for the memory a datum of entity will touch, changing nothing: a
+ * caller holding data in a batch calls it with stage 0 some data ahead
+ * (the entity's own state) and with stage 1 fewer ahead (what that state
+ * points to), so that it comes in while earlier data are coalesced.
+ */
+void coalesce_prefetch(const coalesce *c, uint32_t entity, int stage);
+
+/*
  * Closes every open state with a final rectangle up to the end of the
  * trace: last_time (the last datum's time in file order), or the end bound
  * if that is earlier.  No merging happens after this.

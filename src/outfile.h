@@ -26,6 +26,12 @@ typedef struct outfile {
 /* Opens path (NULL or "-" for stdout).  Returns 0, or -1 with err. */
 int outfile_open(outfile *of, const char *path, sm_error *err);
 
+/*
+ * Gives standard output a large buffer when it is not a terminal: to be
+ * called before anything is written to it (the classic command's start).
+ */
+void outfile_buffer_stdout(void);
+
 /* Flushes, checks for write errors and renames into place. */
 int outfile_commit(outfile *of, sm_error *err);
 

@@ -1,0 +1,266 @@
+#include "taglog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Logs that grew by less than this since they were compacted just grow. */
+#define GROWTH_MIN	16
+
+void
+taglog_free(taglog *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof (*l));
+}
+
+static void
+reserve(taglog *t, uint32_t need)
+{
+	uint32_t cap = t->cap == 0 ? 4 : t->cap;
+
+	if (need <= t->cap)
+		return;
+	while (cap < need) {
+		if (cap > UINT32_MAX / 2)
+			out_of_memory((size_t)need * sizeof (coalesce_tag));
+		cap *= 2;
+	}
+	t->v = xrealloc(t->v, (size_t)cap * sizeof (coalesce_tag));
+	t->cap = cap;
+}
+
+/* ---- sorting a range by tag ---- */
+
+static void
+insertion_sort(coalesce_tag *a, uint32_t n)
+{
+	uint32_t i, j;
+
+	for (i = 1; i < n; i++) {
+		coalesce_tag x = a[i];
+
+		for (j = i; j > 0 && a[j - 1].tag > x.tag; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+/*
+ * Quicksort on the tag, the median of three as pivot, recursing into the
+ * smaller side so the stack stays logarithmic.  Ranges repeat tags a lot,
+ * which a partition that stops on equal keys handles in n log n.
+ */
+static void
+sort_tags(coalesce_tag *a, uint32_t n)
+{
+	while (n > 16) {
+		uint32_t mid = n / 2, i = 0, j = n - 1, pivot;
+		coalesce_tag x;
+
+		if (a[mid].tag < a[0].tag) {
+			x = a[mid]; a[mid] = a[0]; a[0] = x;
+		}
+		if (a[n - 1].tag < a[0].tag) {
+			x = a[n - 1]; a[n - 1] = a[0]; a[0] = x;
+		}
+		if (a[n - 1].tag < a[mid].tag) {
+			x = a[n - 1]; a[n - 1] = a[mid]; a[mid] = x;
+		}
+		pivot = a[mid].tag;
+		for (;;) {
+			while (a[i].tag < pivot)
+				i++;
+			while (a[j].tag > pivot)
+				j--;
+			if (i >= j)
+				break;
+			x = a[i]; a[i] = a[j]; a[j] = x;
+			i++;
+			j--;
+		}
+		/* [0, j] <= pivot <= [j + 1, n) */
+		if (j + 1 < n - j - 1) {
+			sort_tags(a, j + 1);
+			a += j + 1;
+			n -= j + 1;
+		} else {
+			sort_tags(a + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	insertion_sort(a, n);
+}
+
+/*
+ * Ranges of tag ids below 2^(2 * RADIX_BITS) and at least RADIX_MIN
+ * entries long are sorted by two passes of a counting sort, the low
+ * digit then the high one: no comparisons to mispredict, where
+ * quicksort spent most of its time on them (tag ids are small: one per
+ * state and tag name).
+ */
+#define RADIX_BITS	6
+#define RADIX_MIN	32
+
+/* One stable pass: from by digit (tag >> shift) into to. */
+static void
+radix_pass(const coalesce_tag *from, coalesce_tag *to, uint32_t n,
+    unsigned shift)
+{
+	uint32_t count[1u << RADIX_BITS], i, sum = 0;
+	const uint32_t mask = (1u << RADIX_BITS) - 1;
+
+	memset(count, 0, sizeof (count));
+	for (i = 0; i < n; i++)
+		count[(from[i].tag >> shift) & mask]++;
+	for (i = 0; i <= mask; i++) {
+		uint32_t c = count[i];
+
+		count[i] = sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		to[count[(from[i].tag >> shift) & mask]++] = from[i];
+}
+
+/* Sorts a[0, n) by tag, by counting when it pays, in scratch's buffer. */
+static void
+sort_range(coalesce_tag *a, uint32_t n, taglog *scratch)
+{
+	uint32_t i, high = 0;
+
+	if (n >= RADIX_MIN) {
+		for (i = 0; i < n; i++)
+			high |= a[i].tag;
+		if (high < (1u << (2 * RADIX_BITS))) {
+			reserve(scratch, n);
+			radix_pass(a, scratch->v, n, 0);
+			radix_pass(scratch->v, a, n, RADIX_BITS);
+			return;
+		}
+	}
+	sort_tags(a, n);
+}
+
+/* Sums neighbours of one tag in a sorted array; returns the new length. */
+static uint32_t
+fold(coalesce_tag *a, uint32_t n)
+{
+	uint32_t i, k = 0;
+
+	for (i = 1; i < n; i++) {
+		if (a[i].tag == a[k].tag)
+			a[k].time += a[i].time;
+		else
+			a[++k] = a[i];
+	}
+	return (n == 0 ? 0 : k + 1);
+}
+
+/* Whether a[0, n) is one ascending run of distinct tags already. */
+static int
+settled_already(const coalesce_tag *a, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 1; i < n; i++) {
+		if (a[i - 1].tag >= a[i].tag)
+			return (0);
+	}
+	return (1);
+}
+
+void
+taglog_flush(taglog *l)
+{
+	if (!l->holding)
+		return;
+	if (l->n == l->cap)
+		reserve(l, l->cap + 1);
+	l->v[l->n].tag = l->held_tag;
+	l->v[l->n].time = l->held_time;
+	l->n++;
+	l->holding = 0;
+}
+
+uint32_t
+taglog_begin_range(taglog *l)
+{
+	taglog_flush(l);
+	l->open = l->n;
+	return (l->n);
+}
+
+int
+taglog_add(taglog *l, uint32_t tag, uint64_t time)
+{
+	if (l->holding && l->held_tag == tag) {
+		l->held_time += time;
+		return (1);
+	}
+	if (l->holding) {
+		if (l->n == l->cap)
+			return (0);
+		l->v[l->n].tag = l->held_tag;
+		l->v[l->n].time = l->held_time;
+		l->n++;
+	}
+	l->holding = 1;
+	l->held_tag = tag;
+	l->held_time = time;
+	return (1);
+}
+
+int
+taglog_compaction_due(const taglog *l)
+{
+	uint32_t grown = l->n - l->settled;
+
+	return (grown >= GROWTH_MIN && grown >= l->settled);
+}
+
+void
+taglog_make_room(taglog *l)
+{
+	if (l->n == l->cap || l->n > l->cap / 2)
+		reserve(l, l->cap + 1);
+}
+
+uint32_t
+taglog_settle_range(taglog *l, uint32_t lo, uint32_t hi, uint32_t to,
+    taglog *scratch)
+{
+	uint32_t n = hi - lo;
+
+	/* An empty log may have no array: no pointer arithmetic on NULL. */
+	if (n == 0)
+		return (0);
+	if (!settled_already(l->v + lo, n)) {
+		sort_range(l->v + lo, n, scratch);
+		n = fold(l->v + lo, n);
+	}
+	if (to != lo)
+		memmove(l->v + to, l->v + lo, n * sizeof (coalesce_tag));
+	return (n);
+}
+
+void
+taglog_cut(taglog *l, uint32_t n, uint32_t open)
+{
+	l->n = l->settled = n;
+	l->open = open;
+}
+
+void
+taglog_append_range(taglog *l, const coalesce_tag *tags, uint32_t n)
+{
+	if (n > UINT32_MAX - l->n)
+		out_of_memory((size_t)-1);
+	taglog_flush(l);
+	reserve(l, l->n + n);
+	l->open = l->n;
+	memcpy(l->v + l->n, tags, n * sizeof (coalesce_tag));
+	l->n += n;
+	l->settled = l->n;
+}

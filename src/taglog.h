@@ -1,0 +1,80 @@
+/*
+ * taglog.h: the time per tag of one entity's coalesced rectangles, kept
+ * as one log in which every rectangle owns a contiguous range.
+ *
+ * An entity's rectangles follow each other in time, and so do the data
+ * whose tags they count.  So if each datum's tag and time are appended
+ * to its entity's log, a rectangle's tags are the entries from its own
+ * first one to the next rectangle's first: merging two neighbours costs
+ * nothing, their ranges being neighbours too, where merging two sorted
+ * lists cost a pass over both at each of millions of merges.  A datum
+ * costs an addition to the newest entry, held in the log's header (its
+ * tag is the datum's), or the store of that entry into the array and a
+ * new one held: the array's end, far from the cache when data cycle
+ * through a thousand entities, is only ever written, never read.
+ *
+ * Now and then the owner, which knows where the ranges begin, compacts
+ * the log: each range sorted by tag, repeats summed, the ranges moved
+ * down (taglog_settle_range, one range at a time, first to last, then
+ * taglog_cut).  Compacting when what came since the last compaction is
+ * as long as what that left keeps each entry's share of the work
+ * constant and the log at most about twice what its rectangles need.
+ *
+ * Ownership: a log owns its array; taglog_free releases it.  A zeroed
+ * taglog is an empty log.
+ */
+#ifndef SM_TAGLOG_H
+#define SM_TAGLOG_H
+
+#include <stdint.h>
+
+#include "coalesce.h"
+
+typedef struct taglog {
+	coalesce_tag *v;
+	uint32_t n, cap;
+	uint32_t settled;	/* n as the last compaction left it */
+	uint32_t open;		/* where the last range begins */
+	/* The last range's newest entry, while holding (not yet in v). */
+	int holding;
+	uint32_t held_tag;
+	uint64_t held_time;
+} taglog;
+
+void taglog_free(taglog *l);
+
+/* Starts a new last range at the end of the log; returns where. */
+uint32_t taglog_begin_range(taglog *l);
+
+/* Stores the held entry in the array: before reading the log whole. */
+void taglog_flush(taglog *l);
+
+/*
+ * Adds time to tag in the last range.  Returns 0, having added nothing,
+ * when the held entry must be stored and the log is full: the owner
+ * compacts it if taglog_compaction_due (the held entry stays held),
+ * calls taglog_make_room and adds again.
+ */
+int taglog_add(taglog *l, uint32_t tag, uint64_t time);
+
+/* Whether enough came since the last compaction to pay for another. */
+int taglog_compaction_due(const taglog *l);
+
+/* Makes room for one more entry, and for as many again when half full. */
+void taglog_make_room(taglog *l);
+
+/*
+ * Sorts the range [lo, hi) by tag, sums repeats, moves it to start at
+ * to (at most lo: ranges move down in order) and returns its length.
+ * scratch is a log of the caller's, only lent for its buffer.
+ */
+uint32_t taglog_settle_range(taglog *l, uint32_t lo, uint32_t hi, uint32_t to,
+    taglog *scratch);
+
+/* Ends a compaction: the log is its first n entries, the last range at open. */
+void taglog_cut(taglog *l, uint32_t n, uint32_t open);
+
+/* Appends a settled range of n entries (ascending, distinct tags). */
+void taglog_append_range(taglog *l, const coalesce_tag *tags, uint32_t n);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * Tests for src/jsonout.c's rectangles: every number as printf writes it
+ * (the digits are formatted in place, eight at a time), at each power of
+ * ten and its neighbours, each power of two and random values, with
+ * hundreds of tags so that the line buffer fills and is written midway.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "jsonout.h"
+#include "unit.h"
+#include "util.h"
+
+#define VALUES	1000
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (rng_state);
+}
+
+/* The values: 0, UINT64_MAX, 10^k - 1, 10^k, 10^k + 1, 2^k - 1, 2^k... */
+static size_t
+edge_values(uint64_t *v)
+{
+	uint64_t p = 1;
+	size_t n = 0;
+	int k;
+
+	v[n++] = 0;
+	v[n++] = UINT64_MAX;
+	for (k = 0; k < 20; k++) {
+		v[n++] = p - 1;
+		v[n++] = p;
+		v[n++] = p + 1;
+		if (k < 19)
+			p *= 10;
+	}
+	for (k = 0; k < 64; k++) {
+		v[n++] = ((uint64_t)1 << k) - 1;
+		v[n++] = (uint64_t)1 << k;
+	}
+	while (n < VALUES)
+		v[n++] = rng() >> (rng() % 64);
+	return (n);
+}
+
+/* What jsonout_rect_write should write for r: printf's way. */
+static char *
+expected(const jsonout_rect *r, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	size_t i;
+
+	fprintf(f, "\n    {\"start\": %" PRIu64 ", \"duration\": %" PRIu64
+	    ", \"states\": {\"s\": %" PRIu64 "}, \"tags\": {", r->start,
+	    r->duration, r->times[0]);
+	for (i = 0; i < r->ntags; i++)
+		fprintf(f, "%s\"%u\": %" PRIu64, i > 0 ? ", " : "",
+		    r->tags[i].tag, r->tags[i].time);
+	fprintf(f, "}, \"n\": %" PRIu64 "}", r->count);
+	fclose(f);
+	return (text);
+}
+
+static void
+test_numbers(void)
+{
+	static uint64_t v[VALUES];
+	static coalesce_tag tags[VALUES];
+	catalog *cat = catalog_new("test");
+	jsonout_names *names;
+	size_t n = edge_values(v), i, k, got_len, want_len;
+	int ok = 1;
+	catalog_state *states = xcalloc(1, sizeof (catalog_state));
+
+	states[0].name = xstrndup("s", 1);
+	states[0].name_len = 1;
+	catalog_set_states(cat, states, 1);
+	names = jsonout_names_new(cat);
+	for (k = 0; k < n && ok; k++) {
+		uint32_t state = 0;
+		jsonout_rect r;
+		char *got = NULL, *want;
+		FILE *f = open_memstream(&got, &got_len);
+
+		for (i = 0; i < 300; i++) {
+			tags[i].tag = (uint32_t)(v[(k + i) % n] & UINT32_MAX);
+			tags[i].time = v[(k + 3 * i) % n];
+		}
+		r.start = v[k];
+		r.duration = v[(k + 1) % n];
+		r.states = &state;
+		r.times = &v[(k + 2) % n];
+		r.nstates = 1;
+		r.tags = tags;
+		r.ntags = k % 301;
+		r.count = v[(k + 5) % n] | 1;
+		jsonout_rect_write(f, names, &r, 1);
+		fclose(f);
+		want = expected(&r, &want_len);
+		if (got_len != want_len || memcmp(got, want, got_len) != 0) {
+			ok = 0;
+			printf("# value %zu: %.*s\n# want %.*s\n", k,
+			    (int)(got_len < 200 ? got_len : 200), got,
+			    (int)(want_len < 200 ? want_len : 200), want);
+		}
+		free(got);
+		free(want);
+	}
+	CHECK("jsonout writes every number as printf does, edges and "
+	    "long rectangles included", ok);
+	jsonout_names_free(names);
+	catalog_free(cat);
+}
+
+int
+main(void)
+{
+	test_numbers();
+	return (unit_exit());
+}
