@@ -114,10 +114,22 @@ catalog_set_description(catalog *cat, uint32_t entity, const char *text,
 #define CATALOG_FAST_STATES	8
 
 uint32_t
+catalog_tag_name(catalog *cat, const char *tag, size_t len)
+{
+	return (intern_add(cat->tag_names, tag, len, NULL));
+}
+
+uint32_t
 catalog_tag_id(catalog *cat, uint32_t state, const char *tag, size_t len)
 {
+	return (catalog_tag_id_named(cat, state,
+	    catalog_tag_name(cat, tag, len)));
+}
+
+uint32_t
+catalog_tag_id_named(catalog *cat, uint32_t state, uint32_t name)
+{
 	char key[8];
-	uint32_t name = intern_add(cat->tag_names, tag, len, NULL);
 	uint32_t id;
 	size_t fast = (size_t)name * CATALOG_FAST_STATES + state;
 	int added;

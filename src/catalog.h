@@ -132,6 +132,13 @@ void catalog_set_description(catalog *cat, uint32_t entity, const char *text,
 /* The id of the (state, tag) pair, numbering new pairs as they come. */
 uint32_t catalog_tag_id(catalog *cat, uint32_t state, const char *tag,
     size_t len);
+
+/*
+ * The same in two steps, for data that name the same tags again and
+ * again: the name's id in tag_names (added if new), then the pair's.
+ */
+uint32_t catalog_tag_name(catalog *cat, const char *tag, size_t len);
+uint32_t catalog_tag_id_named(catalog *cat, uint32_t state, uint32_t name);
 uint32_t catalog_ntags(const catalog *cat);
 /* The id of the (state, tag) pair, or CATALOG_NO_TAG if it has none. */
 uint32_t catalog_find_tag(const catalog *cat, uint32_t state,

@@ -39,13 +39,22 @@ size_from_env(const char *name, size_t dflt)
 	return (*end == '\0' && n > 0 && n <= dflt * 64 ? n : dflt);
 }
 
+/*
+ * A cache of the names of up to 8 bytes a chunk has numbered (see
+ * short_name_id), one for entity names and one for tag names.
+ */
+typedef struct short_names {
+	uint64_t *keys;		/* names as numbers; 0: empty */
+	uint32_t *ids;		/* their numbers in the chunk */
+	size_t n;
+} short_names;
+
 typedef struct chunk_datum {
 	uint64_t time;
 	uint32_t record;	/* the record's offset in the chunk */
 	uint32_t entity;	/* the chunk's own number for the name */
-	uint16_t tag_len;	/* records are at most MAX_RECORD long */
+	uint32_t tag;		/* 1 + the chunk's number for it; 0: none */
 	uint16_t state;
-	uint16_t tag;		/* the tag's offset in the record; 0: none */
 	uint8_t op;		/* SCAN_OP_STATE... */
 } chunk_datum;
 
@@ -93,15 +102,21 @@ typedef struct chunk {
 	intern *names;		/* entity names by the chunk's numbers */
 	uint32_t *ids;		/* their ids in the trace, or UNMAPPED */
 	size_t ids_cap;
+	/*
+	 * Tag names likewise: numbered here, by the thread that has the
+	 * record's bytes in its cache, so that the one taking the data in
+	 * file order looks a tag up once a chunk, not once a datum.
+	 */
+	intern *tags;
+	uint32_t *tag_names;	/* their ids in the catalog, or UNMAPPED */
+	size_t tag_names_cap;
 	chunk_group *groups;	/* the runs' entities, when sorted */
 	size_t ngroups, groups_cap;
 	uint64_t *times;	/* the sorted data, parallel to data */
 	uint16_t *states;
 	sm_value *values;	/* for runs of values */
 	size_t sorted_cap;
-	uint64_t *short_keys;	/* names of up to 8 bytes, as numbers... */
-	uint32_t *short_ids;	/* ...and their numbers: a cache of names */
-	size_t nshort;
+	short_names short_entities, short_tags;
 	size_t *slot_of;	/* scratch: an entity's group in a run... */
 	size_t *seen_in;	/* ...valid if seen_in is that run + 1 */
 	size_t scratch_cap;
@@ -213,37 +228,50 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 }
 
 /*
- * The chunk's number for an entity name.  Names are mostly short (thread
- * and CPU ids), and a name of up to 8 bytes with no NUL in it (a plain
- * string has none) is one 64-bit number: one multiply and a compare
- * find it, where the names table hashes and compares bytes.
+ * The chunk's number for a name in names (an entity's or a tag's).  Names
+ * are mostly short (thread and CPU ids, pids), and a name of up to 8
+ * bytes with no NUL in it (a plain string has none) is one 64-bit number:
+ * one multiply and a compare find it, where the names table hashes and
+ * compares bytes.
  */
 #define SHORT_BITS	12
 #define SHORT_SLOTS	((size_t)1 << SHORT_BITS)
 
+static void
+short_names_reset(short_names *t)
+{
+	if (t->keys == NULL) {
+		t->keys = xmalloc(SHORT_SLOTS * sizeof (uint64_t));
+		t->ids = xmalloc(SHORT_SLOTS * sizeof (uint32_t));
+	}
+	memset(t->keys, 0, SHORT_SLOTS * sizeof (uint64_t));
+	t->n = 0;
+}
+
 static uint32_t
-chunk_name(chunk *c, const char *name, size_t len, const char *end)
+short_name_id(intern *names, short_names *t, const char *name, size_t len,
+    const char *end)
 {
 	uint64_t key;
 	uint32_t id;
 	size_t i;
 
-	if (len > 8 || end - name < 8)
-		return (intern_add(c->names, name, len, NULL));
+	if (len == 0 || len > 8 || end - name < 8)
+		return (intern_add(names, name, len, NULL));
 	memcpy(&key, name, sizeof (key));
 	if (len < 8)
 		key &= ((uint64_t)1 << (8 * len)) - 1;
 	i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SHORT_BITS));
-	while (c->short_keys[i] != 0) {
-		if (c->short_keys[i] == key)
-			return (c->short_ids[i]);
+	while (t->keys[i] != 0) {
+		if (t->keys[i] == key)
+			return (t->ids[i]);
 		i = (i + 1) & (SHORT_SLOTS - 1);
 	}
-	id = intern_add(c->names, name, len, NULL);
-	if (c->nshort < SHORT_SLOTS / 2) {	/* else the table still works */
-		c->short_keys[i] = key;
-		c->short_ids[i] = id;
-		c->nshort++;
+	id = intern_add(names, name, len, NULL);
+	if (t->n < SHORT_SLOTS / 2) {	/* else the table still works */
+		t->keys[i] = key;
+		t->ids[i] = id;
+		t->n++;
 	}
 	return (id);
 }
@@ -294,12 +322,10 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 	c->ndata = c->nruns = 0;
 	intern_free(c->names);
 	c->names = intern_new();
-	if (c->short_keys == NULL) {
-		c->short_keys = xmalloc(SHORT_SLOTS * sizeof (uint64_t));
-		c->short_ids = xmalloc(SHORT_SLOTS * sizeof (uint32_t));
-	}
-	memset(c->short_keys, 0, SHORT_SLOTS * sizeof (uint64_t));
-	c->nshort = 0;
+	intern_free(c->tags);
+	c->tags = intern_new();
+	short_names_reset(&c->short_entities);
+	short_names_reset(&c->short_tags);
 	w->base = c->start;
 	w->len = 0;
 	if (!window_slide(sc, w, &pos))
@@ -333,12 +359,11 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			cd->op = (uint8_t)d.op;
 			cd->time = d.time;
 			cd->record = (uint32_t)(w->base + pos - c->start);
-			cd->entity = chunk_name(c, d.entity, d.entity_len,
-			    w->buf + w->len);
+			cd->entity = short_name_id(c->names, &c->short_entities,
+			    d.entity, d.entity_len, w->buf + w->len);
 			cd->state = (uint16_t)d.state;
-			cd->tag = d.tag == NULL ? 0 :
-			    (uint16_t)(d.tag - (w->buf + pos));
-			cd->tag_len = (uint16_t)d.tag_len;
+			cd->tag = d.tag == NULL ? 0 : 1 + short_name_id(c->tags,
+			    &c->short_tags, d.tag, d.tag_len, w->buf + w->len);
 			pos = d.next;
 			continue;
 		}
@@ -456,6 +481,31 @@ chunk_entity(chunks_host *h, chunk *c, uint32_t local)
 }
 
 /*
+ * A datum's tag: its text (*len bytes; NULL if it has none) and, for an
+ * entity taken with its tags, its id in the catalog's tag names, looked
+ * up on first use (else CATALOG_NO_TAG: only a consumer adds names).
+ */
+static const char *
+chunk_tag(chunks_host *h, chunk *c, uint32_t entity, uint32_t tag,
+    size_t *len, uint32_t *name)
+{
+	const char *text;
+
+	*name = CATALOG_NO_TAG;
+	*len = 0;
+	if (tag == 0)
+		return (NULL);
+	text = intern_name(c->tags, tag - 1, len);
+	if (entity == CATALOG_NO_ENTITY || h->rec->opts->ignore_tags)
+		return (text);
+	if (c->tag_names[tag - 1] == UNMAPPED)
+		c->tag_names[tag - 1] = catalog_tag_name(h->rec->cat, text,
+		    *len);
+	*name = c->tag_names[tag - 1];
+	return (text);
+}
+
+/*
  * Takes a sorted run in bulk, all or nothing: returns 0, having taken
  * nothing, if an entity's first time in it goes back before its last one
  * (then one by one finds which datum does it).
@@ -504,13 +554,14 @@ take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
 {
 	const chunk_datum *cd = &c->data[k];
 	const char *record = h->rd->buf + at;
-	const char *tag = cd->tag == 0 ? NULL : record + cd->tag;
-	uint32_t e = chunk_entity(h, c, cd->entity);
+	uint32_t e = chunk_entity(h, c, cd->entity), tag_name;
 	const chunk_special *sp;
+	size_t tag_len;
+	const char *tag = chunk_tag(h, c, e, cd->tag, &tag_len, &tag_name);
 
 	if (c->data[k].op == SCAN_OP_STATE)
 		return (records_deliver(h->rec, e, cd->time, cd->state, tag,
-		    cd->tag_len));
+		    tag_len, tag_name));
 	sp = &c->specials[k];
 	if (c->data[k].op == SCAN_OP_VALUE)
 		return (records_deliver_value(h->rec, e, cd->time, sp->value,
@@ -518,7 +569,7 @@ take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
 	return (records_deliver_stack(h->rec, e, cd->time,
 	    c->data[k].op == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP, cd->state,
 	    sp->str == 0 ? NULL : record + sp->str, sp->str_len, tag,
-	    cd->tag_len));
+	    tag_len));
 }
 
 /*
@@ -535,6 +586,10 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 	grow_array(&c->ids, &c->ids_cap, n + 1, sizeof (uint32_t));
 	for (k = 0; k < n; k++)
 		c->ids[k] = UNMAPPED;
+	n = intern_count(c->tags);
+	grow_array(&c->tag_names, &c->tag_names_cap, n + 1, sizeof (uint32_t));
+	for (k = 0; k < n; k++)
+		c->tag_names[k] = UNMAPPED;
 	for (i = 0; i < c->nruns; i++) {
 		const chunk_run *r = &c->runs[i];
 
@@ -575,14 +630,18 @@ free_chunk(chunk *c)
 	free(c->runs);
 	free(c->ids);
 	intern_free(c->names);
+	intern_free(c->tags);
+	free(c->tag_names);
 	free(c->groups);
 	free(c->times);
 	free(c->states);
 	free(c->values);
 	free(c->slot_of);
 	free(c->seen_in);
-	free(c->short_keys);
-	free(c->short_ids);
+	free(c->short_entities.keys);
+	free(c->short_entities.ids);
+	free(c->short_tags.keys);
+	free(c->short_tags.ids);
 }
 
 size_t

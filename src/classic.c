@@ -213,7 +213,7 @@ queue_slot(file_ctx *fc, catalog *cat, uint32_t entity, uint64_t time)
 
 static void
 queue_datum(file_ctx *fc, catalog *cat, uint32_t entity, uint64_t time,
-    uint32_t state, const char *tag, size_t tag_len, uint8_t op)
+    uint32_t state, uint32_t tag_name, uint8_t op)
 {
 	/* Data past the end number no tags, as in the reference. */
 	pending *p = queue_slot(fc, cat, entity, time);
@@ -221,16 +221,16 @@ queue_datum(file_ctx *fc, catalog *cat, uint32_t entity, uint64_t time,
 	if (p == NULL)
 		return;
 	p->state = state;
-	p->tag = tag == NULL ? COALESCE_NO_TAG :
-	    catalog_tag_id(cat, state, tag, tag_len);
+	p->tag = tag_name == CATALOG_NO_TAG ? COALESCE_NO_TAG :
+	    catalog_tag_id_named(cat, state, tag_name);
 	p->op = op;
 }
 
 static void
 on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
-    uint32_t state, const char *tag, size_t tag_len)
+    uint32_t state, uint32_t tag_name)
 {
-	queue_datum(ctx, cat, entity, time, state, tag, tag_len, PLAIN);
+	queue_datum(ctx, cat, entity, time, state, tag_name, PLAIN);
 }
 
 /*
@@ -241,7 +241,8 @@ static void
 on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
     ingest_op op, uint32_t state, const char *tag, size_t tag_len)
 {
-	queue_datum(ctx, cat, entity, time, state, tag, tag_len,
+	queue_datum(ctx, cat, entity, time, state, tag == NULL ?
+	    CATALOG_NO_TAG : catalog_tag_name(cat, tag, tag_len),
 	    (uint8_t)(1 + op));
 }
 

@@ -72,7 +72,7 @@ ingest_scanned(records *rec, uint32_t entity, const scanned *d)
 	switch (d->op) {
 	case SCAN_OP_STATE:
 		return (records_deliver(rec, entity, d->time, d->state,
-		    d->tag, d->tag_len));
+		    d->tag, d->tag_len, CATALOG_NO_TAG));
 	case SCAN_OP_VALUE:
 		return (records_deliver_value(rec, entity, d->time, d->value,
 		    d->str, d->str_len));

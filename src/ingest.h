@@ -99,13 +99,14 @@ typedef struct ingest_options {
 
 /*
  * Called for every datum in file order, after validation.  entity is an
- * id in cat; state is a valid state value; tag is the datum's tag (tag_len
- * bytes), or NULL when it has none or tags are ignored.  The consumer
- * numbers tags with catalog_tag_id, so that it can leave out the tags of
- * data it drops (as the reference does for data past the end bound).
+ * id in cat; state is a valid state value; tag_name is the id of the
+ * datum's tag in cat's tag names (catalog_tag_name), or CATALOG_NO_TAG
+ * when it has none or tags are ignored.  The consumer numbers tags with
+ * catalog_tag_id_named, so that it can leave out the tags of data it
+ * drops (as the reference does for data past the end bound).
  */
 typedef void (*ingest_datum_fn)(void *ctx, catalog *cat, uint32_t entity,
-    uint64_t time, uint32_t state, const char *tag, size_t tag_len);
+    uint64_t time, uint32_t state, uint32_t tag_name);
 
 /*
  * Reads path ("-" for stdin) into cat, calling datum for each transition.

@@ -506,7 +506,8 @@ do_datum(records *r, const json_value *obj, const fields *f)
 		return (0);
 	}
 	r->kind[entity] = RECORDS_PLAIN;
-	r->datum(r->ctx, cat, entity, time, state, tag, tag_len);
+	r->datum(r->ctx, cat, entity, time, state, tag == NULL ?
+	    CATALOG_NO_TAG : catalog_tag_name(cat, tag, tag_len));
 	return (0);
 }
 

@@ -108,12 +108,14 @@ int records_deliver_stack(records *r, uint32_t entity, uint64_t time,
  * would be taken.  Returns 1, or 0, having changed nothing, if its time
  * goes back before the entity's last: the record is then to be parsed
  * as JSON, whose error says so with its position (a datum of a nested
- * entity goes to records_deliver_stack).  Inline: it runs for nearly
- * every datum of a large trace.
+ * entity goes to records_deliver_stack).  tag_name is the tag's id in
+ * the catalog's tag names if the caller knows it, else CATALOG_NO_TAG
+ * (then it is looked up by its text).  Inline: it runs for nearly every
+ * datum of a large trace.
  */
 static inline int
 records_deliver(records *r, uint32_t entity, uint64_t time, uint32_t state,
-    const char *tag, size_t tag_len)
+    const char *tag, size_t tag_len, uint32_t tag_name)
 {
 	if (entity != CATALOG_NO_ENTITY && (time < r->last_time[entity] ||
 	    r->kind[entity] > RECORDS_PLAIN))
@@ -125,9 +127,11 @@ records_deliver(records *r, uint32_t entity, uint64_t time, uint32_t state,
 		return (1);
 	r->last_time[entity] = time;
 	r->kind[entity] = RECORDS_PLAIN;
-	if (r->opts->ignore_tags)
-		tag = NULL;
-	r->datum(r->ctx, r->cat, entity, time, state, tag, tag_len);
+	if (r->opts->ignore_tags || tag == NULL)
+		tag_name = CATALOG_NO_TAG;
+	else if (tag_name == CATALOG_NO_TAG)
+		tag_name = catalog_tag_name(r->cat, tag, tag_len);
+	r->datum(r->ctx, r->cat, entity, time, state, tag_name);
 	return (1);
 }
 

@@ -12,14 +12,14 @@
 
 static void
 on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
-    uint32_t state, const char *tag, size_t tag_len)
+    uint32_t state, uint32_t tag_name)
 {
 	trace *d = ctx;
 
 	if (d->st == NULL)
 		d->st = store_new(cat->nstates);
-	store_append(d->st, entity, time, state, tag == NULL ? STORE_NONE :
-	    catalog_tag_id(cat, state, tag, tag_len));
+	store_append(d->st, entity, time, state, tag_name == CATALOG_NO_TAG ?
+	    STORE_NONE : catalog_tag_id_named(cat, state, tag_name));
 }
 
 static void

@@ -158,14 +158,14 @@ walk(const catalog *cat, store *st)
 
 static void
 on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
-    uint32_t state, const char *tag, size_t tag_len)
+    uint32_t state, uint32_t tag_name)
 {
 	store **st = ctx;
 
 	if (*st == NULL)
 		*st = store_new(cat->nstates);
-	store_append(*st, entity, time, state, tag == NULL ? STORE_NONE :
-	    catalog_tag_id(cat, state, tag, tag_len));
+	store_append(*st, entity, time, state, tag_name == CATALOG_NO_TAG ?
+	    STORE_NONE : catalog_tag_id_named(cat, state, tag_name));
 }
 
 static void

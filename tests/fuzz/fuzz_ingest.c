@@ -23,11 +23,11 @@ typedef struct sink {
 
 static void
 on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
-    uint32_t state, const char *tag, size_t tag_len)
+    uint32_t state, uint32_t tag_name)
 {
 	sink *s = ctx;
-	uint32_t id = tag == NULL ? COALESCE_NO_TAG :
-	    catalog_tag_id(cat, state, tag, tag_len);
+	uint32_t id = tag_name == CATALOG_NO_TAG ? COALESCE_NO_TAG :
+	    catalog_tag_id_named(cat, state, tag_name);
 
 	if (s->map->co == NULL) {
 		s->map->co = coalesce_new(cat->nstates, 4, 0, 0);

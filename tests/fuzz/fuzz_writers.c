@@ -99,7 +99,7 @@ typedef struct reader {
 
 static void
 on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
-    uint32_t state, const char *tag, size_t tag_len)
+    uint32_t state, uint32_t tag_name)
 {
 	reader *r = ctx;
 
@@ -109,8 +109,9 @@ on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 	/* Data past the end number no tags, as in classic.c. */
 	if (!coalesce_in_bounds(r->map->co, time))
 		return;
-	coalesce_datum(r->map->co, entity, time, state, tag == NULL ?
-	    COALESCE_NO_TAG : catalog_tag_id(cat, state, tag, tag_len));
+	coalesce_datum(r->map->co, entity, time, state,
+	    tag_name == CATALOG_NO_TAG ? COALESCE_NO_TAG :
+	    catalog_tag_id_named(cat, state, tag_name));
 }
 
 static int

@@ -17,12 +17,12 @@ typedef struct seen {
 
 static void
 record(void *ctx, catalog *cat, uint32_t entity, uint64_t time, uint32_t state,
-    const char *tagname, size_t tag_len)
+    uint32_t tag_name)
 {
 	seen *s = ctx;
 	const char *name = catalog_entity_name(cat, entity, NULL);
-	uint32_t tag = tagname == NULL ? CATALOG_NO_TAG :
-	    catalog_tag_id(cat, state, tagname, tag_len);
+	uint32_t tag = tag_name == CATALOG_NO_TAG ? CATALOG_NO_TAG :
+	    catalog_tag_id_named(cat, state, tag_name);
 
 	if (s->len > sizeof (s->log) - 128)
 		return;		/* the long tests only count */
