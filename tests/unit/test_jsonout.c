@@ -9,21 +9,12 @@
 
 #include "catalog.h"
 #include "jsonout.h"
+#define RANDTRACE_SEED	0x9e3779b97f4a7c15ULL
+#include "randtrace.h"
 #include "unit.h"
 #include "util.h"
 
 #define VALUES	1000
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t
-rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (rng_state);
-}
 
 /* The values: 0, UINT64_MAX, 10^k - 1, 10^k, 10^k + 1, 2^k - 1, 2^k... */
 static size_t
@@ -47,7 +38,7 @@ edge_values(uint64_t *v)
 		v[n++] = (uint64_t)1 << k;
 	}
 	while (n < VALUES)
-		v[n++] = rng() >> (rng() % 64);
+		v[n++] = next() >> below(64);
 	return (n);
 }
 

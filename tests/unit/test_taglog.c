@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "taglog.h"
+#define RANDTRACE_SEED	0x2545f4914f6cdd1dULL
+#include "randtrace.h"
 #include "unit.h"
 
 #define NAIVE_TAGS	700
@@ -25,17 +27,6 @@ typedef struct owner {
 	int nranges;
 	naive model[MAX_RANGES];
 } owner;
-
-static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
-
-static uint64_t
-rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (rng_state);
-}
 
 static uint32_t
 range_hi(const owner *o, int i)
@@ -119,26 +110,26 @@ test_against_naive(void)
 	o.lo[0] = taglog_begin_range(&o.log);
 	o.nranges = 1;
 	for (step = 0; step < 300000 && ok && ok_settled; step++) {
-		uint32_t op = (uint32_t)(rng() % 100), k;
+		uint32_t op = (uint32_t)below(100), k;
 
 		/* Vary how many tags are about: few repeat, many spread. */
 		if (step % 5000 == 0)
-			ntags = 1 + (uint32_t)(rng() % NAIVE_TAGS);
+			ntags = 1 + (uint32_t)below(NAIVE_TAGS);
 		if (op < 80) {
 			/* Runs of one tag, as one entity's data give. */
-			uint32_t tag = (uint32_t)(rng() % ntags);
-			uint32_t times = 1 + (uint32_t)(rng() % 3);
+			uint32_t tag = (uint32_t)below(ntags);
+			uint32_t times = 1 + (uint32_t)below(3);
 
 			for (k = 0; k < times; k++)
-				add(&o, tag, rng() % 4 == 0 ? 0 :
-				    rng() % 100000);
+				add(&o, tag, below(4) == 0 ? 0 :
+				    below(100000));
 		} else if (op < 88 && o.nranges < MAX_RANGES) {
 			i = o.nranges++;
 			memset(&o.model[i], 0, sizeof (o.model[i]));
 			o.lo[i] = taglog_begin_range(&o.log);
 		} else if (op < 97 && o.nranges > 1) {
 			/* Range i absorbs its right neighbour. */
-			int j = (int)(rng() % (uint64_t)(o.nranges - 1));
+			int j = (int)(below((uint64_t)(o.nranges - 1)));
 
 			for (k = 0; k < NAIVE_TAGS; k++) {
 				o.model[j].time[k] += o.model[j + 1].time[k];
@@ -227,10 +218,10 @@ test_sort_ways(void)
 		memset(&l, 0, sizeof (l));
 		memset(sum, 0, sizeof (sum));
 		for (i = 0; i < 20000; i++) {
-			uint32_t tag = (uint32_t)(rng() % NAIVE_TAGS);
+			uint32_t tag = (uint32_t)below(NAIVE_TAGS);
 
 			in[i].tag = tag * scale[k];
-			in[i].time = rng() % 1000;
+			in[i].time = below(1000);
 			sum[tag] += in[i].time;
 			total += in[i].time;
 		}
