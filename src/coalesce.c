@@ -85,7 +85,7 @@ struct coalesce {
 	int top_fresh;
 	uint32_t top_entity;
 
-	taglog scratch;		/* lent to sorts of tag logs */
+	taglog_sorter sorter;	/* for settling tag logs */
 };
 
 /* ---- the ordered set: a min-heap on (weight, start, entity) ---- */
@@ -459,7 +459,7 @@ compact_tags(coalesce *c, uint32_t id)
 		uint32_t lo = c->info[r].tag_lo, hi = tag_hi(c, r);
 
 		c->info[r].tag_lo = to;
-		to += taglog_settle_range(l, lo, hi, to, &c->scratch);
+		to += taglog_settle_range(l, lo, hi, to, &c->sorter);
 	}
 	taglog_cut(l, to, c->ents[id].last != COALESCE_NONE ?
 	    c->info[c->ents[id].last].tag_lo : to);
@@ -687,7 +687,7 @@ coalesce_free(coalesce *c)
 	free(c->pend);
 	free(c->heap_mem);
 	free(c->heap_pos);
-	taglog_free(&c->scratch);
+	taglog_sorter_free(&c->sorter);
 	free(c);
 }
 

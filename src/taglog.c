@@ -16,19 +16,26 @@ taglog_free(taglog *l)
 }
 
 static void
-reserve(taglog *t, uint32_t need)
+reserve(taglog *l, uint32_t need)
 {
-	uint32_t cap = t->cap == 0 ? 4 : t->cap;
+	uint32_t cap = l->cap == 0 ? 4 : l->cap;
 
-	if (need <= t->cap)
+	if (need <= l->cap)
 		return;
 	while (cap < need) {
 		if (cap > UINT32_MAX / 2)
 			out_of_memory((size_t)need * sizeof (coalesce_tag));
 		cap *= 2;
 	}
-	t->v = xrealloc(t->v, (size_t)cap * sizeof (coalesce_tag));
-	t->cap = cap;
+	l->v = xrealloc(l->v, (size_t)cap * sizeof (coalesce_tag));
+	l->cap = cap;
+}
+
+void
+taglog_sorter_free(taglog_sorter *s)
+{
+	free(s->sums);
+	memset(s, 0, sizeof (*s));
 }
 
 /* ---- sorting a range by tag ---- */
@@ -91,56 +98,6 @@ sort_tags(coalesce_tag *a, uint32_t n)
 		}
 	}
 	insertion_sort(a, n);
-}
-
-/*
- * Ranges of tag ids below 2^(2 * RADIX_BITS) and at least RADIX_MIN
- * entries long are sorted by two passes of a counting sort, the low
- * digit then the high one: no comparisons to mispredict, where
- * quicksort spent most of its time on them (tag ids are small: one per
- * state and tag name).
- */
-#define RADIX_BITS	6
-#define RADIX_MIN	32
-
-/* One stable pass: from by digit (tag >> shift) into to. */
-static void
-radix_pass(const coalesce_tag *from, coalesce_tag *to, uint32_t n,
-    unsigned shift)
-{
-	uint32_t count[1u << RADIX_BITS], i, sum = 0;
-	const uint32_t mask = (1u << RADIX_BITS) - 1;
-
-	memset(count, 0, sizeof (count));
-	for (i = 0; i < n; i++)
-		count[(from[i].tag >> shift) & mask]++;
-	for (i = 0; i <= mask; i++) {
-		uint32_t c = count[i];
-
-		count[i] = sum;
-		sum += c;
-	}
-	for (i = 0; i < n; i++)
-		to[count[(from[i].tag >> shift) & mask]++] = from[i];
-}
-
-/* Sorts a[0, n) by tag, by counting when it pays, in scratch's buffer. */
-static void
-sort_range(coalesce_tag *a, uint32_t n, taglog *scratch)
-{
-	uint32_t i, high = 0;
-
-	if (n >= RADIX_MIN) {
-		for (i = 0; i < n; i++)
-			high |= a[i].tag;
-		if (high < (1u << (2 * RADIX_BITS))) {
-			reserve(scratch, n);
-			radix_pass(a, scratch->v, n, 0);
-			radix_pass(scratch->v, a, n, RADIX_BITS);
-			return;
-		}
-	}
-	sort_tags(a, n);
 }
 
 /* Sums neighbours of one tag in a sorted array; returns the new length. */
@@ -227,17 +184,71 @@ taglog_make_room(taglog *l)
 		reserve(l, l->cap + 1);
 }
 
+/*
+ * Ranges whose tag ids are all below DENSE_TAGS (one per state and tag
+ * name: nearly always) are summed into a time per id, the ids seen
+ * marked in a bitmap, and written out in the bitmap's order: one pass,
+ * each entry read once, where a sort moved each twice and folding read
+ * it again.  Returns the range's length at out (which may overlap a only
+ * at or before it), or UINT32_MAX, having written nothing, if an id is
+ * too large.
+ */
+#define DENSE_TAGS	4096
+
+static uint32_t
+dense_fold(const coalesce_tag *a, uint32_t n, coalesce_tag *out,
+    taglog_sorter *s)
+{
+	uint64_t seen[DENSE_TAGS / 64];
+	uint32_t i, w, k = 0;
+
+	if (s->sums == NULL)
+		s->sums = xmalloc(DENSE_TAGS * sizeof (uint64_t));
+	memset(seen, 0, sizeof (seen));
+	for (i = 0; i < n; i++) {
+		uint32_t tag = a[i].tag;
+		uint64_t bit;
+
+		if (tag >= DENSE_TAGS)
+			return (UINT32_MAX);
+		bit = (uint64_t)1 << (tag % 64);
+		if (seen[tag / 64] & bit) {
+			s->sums[tag] += a[i].time;
+		} else {
+			seen[tag / 64] |= bit;
+			s->sums[tag] = a[i].time;
+		}
+	}
+	for (w = 0; w < DENSE_TAGS / 64; w++) {
+		uint64_t bits = seen[w];
+
+		while (bits != 0) {
+			uint32_t tag = w * 64 + (uint32_t)__builtin_ctzll(bits);
+
+			out[k].tag = tag;
+			out[k++].time = s->sums[tag];
+			bits &= bits - 1;
+		}
+	}
+	return (k);
+}
+
 uint32_t
 taglog_settle_range(taglog *l, uint32_t lo, uint32_t hi, uint32_t to,
-    taglog *scratch)
+    taglog_sorter *s)
 {
-	uint32_t n = hi - lo;
+	uint32_t n = hi - lo, dense;
 
 	/* An empty log may have no array: no pointer arithmetic on NULL. */
 	if (n == 0)
 		return (0);
-	if (!settled_already(l->v + lo, n)) {
-		sort_range(l->v + lo, n, scratch);
+	if (settled_already(l->v + lo, n)) {
+		/* moved below as it is */
+	} else if ((dense = dense_fold(l->v + lo, n, l->v + to, s)) !=
+	    UINT32_MAX) {
+		return (dense);
+	} else {
+		sort_tags(l->v + lo, n);
 		n = fold(l->v + lo, n);
 	}
 	if (to != lo)

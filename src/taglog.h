@@ -43,6 +43,16 @@ typedef struct taglog {
 
 void taglog_free(taglog *l);
 
+/*
+ * What settling ranges needs besides the log: a time per tag id, for
+ * ranges of small ids.  One per owner, reused; a zeroed one is ready.
+ */
+typedef struct taglog_sorter {
+	uint64_t *sums;		/* by tag id, made on first use */
+} taglog_sorter;
+
+void taglog_sorter_free(taglog_sorter *s);
+
 /* Starts a new last range at the end of the log; returns where. */
 uint32_t taglog_begin_range(taglog *l);
 
@@ -66,10 +76,9 @@ void taglog_make_room(taglog *l);
 /*
  * Sorts the range [lo, hi) by tag, sums repeats, moves it to start at
  * to (at most lo: ranges move down in order) and returns its length.
- * scratch is a log of the caller's, only lent for its buffer.
  */
 uint32_t taglog_settle_range(taglog *l, uint32_t lo, uint32_t hi, uint32_t to,
-    taglog *scratch);
+    taglog_sorter *s);
 
 /* Ends a compaction: the log is its first n entries, the last range at open. */
 void taglog_cut(taglog *l, uint32_t n, uint32_t open);

@@ -22,7 +22,8 @@ typedef struct naive {
 
 /* The log and, as its owner keeps them, where its ranges begin. */
 typedef struct owner {
-	taglog log, scratch;
+	taglog log;
+	taglog_sorter sorter;
 	uint32_t lo[MAX_RANGES];
 	int nranges;
 	naive model[MAX_RANGES];
@@ -78,7 +79,7 @@ compact(owner *o)
 		uint32_t lo = o->lo[i], hi = range_hi(o, i);
 
 		o->lo[i] = to;
-		to += taglog_settle_range(&o->log, lo, hi, to, &o->scratch);
+		to += taglog_settle_range(&o->log, lo, hi, to, &o->sorter);
 	}
 	taglog_cut(&o->log, to, o->nranges > 0 ? o->lo[o->nranges - 1] : to);
 }
@@ -164,54 +165,57 @@ test_against_naive(void)
 	CHECK("taglog stays within about twice what its ranges need",
 	    o.log.cap <= 4 * (o.log.n + 64));
 	taglog_free(&o.log);
-	taglog_free(&o.scratch);
+	taglog_sorter_free(&o.sorter);
 }
 
 /* A log of one tag many times stays small: the held entry takes them. */
 static void
 test_repeats_fold(void)
 {
-	taglog l, scratch;
+	taglog l;
+	taglog_sorter sorter;
 	uint32_t i;
 	uint64_t total = 0;
 	int ok = 1;
 
 	memset(&l, 0, sizeof (l));
-	memset(&scratch, 0, sizeof (scratch));
+	memset(&sorter, 0, sizeof (sorter));
 	taglog_begin_range(&l);
 	for (i = 0; i < 100000; i++) {
 		if (!taglog_add(&l, i % 2 == 0 ? 5 : 9, i)) {
 			if (taglog_compaction_due(&l))
 				taglog_cut(&l, taglog_settle_range(&l, 0, l.n,
-				    0, &scratch), 0);
+				    0, &sorter), 0);
 			taglog_make_room(&l);
 			ok &= taglog_add(&l, i % 2 == 0 ? 5 : 9, i);
 		}
 		total += i;
 	}
 	taglog_flush(&l);
-	taglog_cut(&l, taglog_settle_range(&l, 0, l.n, 0, &scratch), 0);
+	taglog_cut(&l, taglog_settle_range(&l, 0, l.n, 0, &sorter), 0);
 	CHECK("taglog folds repeated tags: two alternating tags stay two",
 	    ok && l.n == 2 && l.v[0].tag == 5 && l.v[1].tag == 9 &&
 	    l.v[0].time + l.v[1].time == total && l.cap <= 64);
 	taglog_free(&l);
-	taglog_free(&scratch);
+	taglog_sorter_free(&sorter);
 }
 
 /*
- * Ranges are sorted by counting when their tag ids are small, by
- * comparison when not: both ways give one ascending run with the sums.
+ * Ranges are summed per tag id when their ids are small, sorted by
+ * comparison when not (one large id is enough): both ways give one
+ * ascending run with the sums.
  */
 static void
 test_sort_ways(void)
 {
 	static const uint32_t scale[] = { 1, 7, 1000003 };
 	static coalesce_tag in[20000];
-	taglog l, scratch;
+	taglog l;
+	taglog_sorter sorter;
 	uint32_t k, i, n;
 	int ok = 1;
 
-	memset(&scratch, 0, sizeof (scratch));
+	memset(&sorter, 0, sizeof (sorter));
 	for (k = 0; k < sizeof (scale) / sizeof (scale[0]); k++) {
 		uint64_t sum[NAIVE_TAGS], total = 0, seen = 0;
 
@@ -226,7 +230,7 @@ test_sort_ways(void)
 			total += in[i].time;
 		}
 		taglog_append_range(&l, in, 20000);
-		n = taglog_settle_range(&l, 0, l.n, 0, &scratch);
+		n = taglog_settle_range(&l, 0, l.n, 0, &sorter);
 		for (i = 0; i < n; i++) {
 			if ((i > 0 && l.v[i - 1].tag >= l.v[i].tag) ||
 			    l.v[i].tag % scale[k] != 0 ||
@@ -238,8 +242,8 @@ test_sort_ways(void)
 			ok = 0;
 		taglog_free(&l);
 	}
-	taglog_free(&scratch);
-	CHECK("taglog sorts small tag ids by counting and large ones by "
+	taglog_sorter_free(&sorter);
+	CHECK("taglog sums small tag ids in place and sorts large ones by "
 	    "comparison, to the same ascending sums", ok);
 }
 
@@ -251,16 +255,17 @@ test_sort_ways(void)
 static void
 test_settle_empty(void)
 {
-	taglog l, scratch;
+	taglog l;
+	taglog_sorter sorter;
 
 	memset(&l, 0, sizeof (l));
-	memset(&scratch, 0, sizeof (scratch));
+	memset(&sorter, 0, sizeof (sorter));
 	taglog_flush(&l);
 	CHECK("taglog: an empty log settles, still empty and without an array",
-	    taglog_settle_range(&l, 0, 0, 0, &scratch) == 0 && l.n == 0 &&
+	    taglog_settle_range(&l, 0, 0, 0, &sorter) == 0 && l.n == 0 &&
 	    l.v == NULL);
 	taglog_free(&l);
-	taglog_free(&scratch);
+	taglog_sorter_free(&sorter);
 }
 
 int
