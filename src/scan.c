@@ -3,6 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "json.h"
 #include "value.h"
@@ -530,6 +533,159 @@ scan_shapes_init(scan_shapes *s)
 	memset(s, 0, sizeof (*s));
 }
 
+/* ---- the quick reading of a shape ---- */
+
+/*
+ * Most shapes are read without a bound check per step: their literals
+ * are at most QUICK_LITERAL bytes, and the values read quickly at most
+ * QUICK_VALUE (a longer one is left to shape_scan, which reads any).
+ * With QUICK_ROOM bytes from the start of the record, every 16-byte load
+ * of the five literals and four values stays inside the input, and every
+ * value has a byte after it (scan_digits refuses digits that run to the
+ * end: with this much room they never do).
+ */
+#define QUICK_LITERAL	16
+#define QUICK_VALUE	15
+#define QUICK_ROOM	(5 * QUICK_LITERAL + 4 * QUICK_VALUE + 16)
+
+enum { QUICK_NO, QUICK_YES, QUICK_UNSURE };
+
+/* The masks and words of a literal of len bytes (lit: zero-padded). */
+static void
+step_learn(scan_step *st, const uint64_t *lit, size_t len, uint8_t kind)
+{
+	size_t i;
+
+	st->len = (uint8_t)len;
+	st->kind = kind;
+	for (i = 0; i < 2; i++) {
+		size_t in = len > 8 * i ? len - 8 * i : 0;
+
+		st->lit[i] = lit[i];
+		st->mask[i] = in >= 8 ? UINT64_MAX :
+		    ((uint64_t)1 << (8 * in)) - 1;
+	}
+}
+
+/*
+ * The digits at p, as scan_digits reads them, if at most QUICK_VALUE:
+ * how many (0 where scan_digits refuses them), their value in *out; or
+ * 16 for more, for scan_digits to read.  16 bytes from p are readable.
+ */
+static inline unsigned
+quick_digits(const char *p, uint64_t *out)
+{
+	uint64_t w = load_le64(p);
+	unsigned n = leading_digits(w);
+
+	if (n == 8) {
+		uint64_t w2 = load_le64(p + 8);
+		unsigned k = leading_digits(w2);
+
+		if (k == 8)
+			return (16);
+		*out = digits_value(w, 8);
+		if (k > 0)
+			*out = *out * powers_of_ten[k] + digits_value(w2, k);
+		n += k;
+	} else if (n > 0) {
+		*out = digits_value(w, n);
+	}
+	if (*p == '0' && n > 1)
+		return (0);
+	return (n);
+}
+
+/*
+ * How many plain name bytes (as plain_bytes counts them) start at p, up
+ * to 16; 16 bytes from p are readable.
+ */
+static inline unsigned
+quick_name(const char *p)
+{
+#if defined(__SSE2__)
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* Signed bytes: above 0x1f is 0x20 to 0x7f; 0x80 and up are below. */
+	__m128i printable = _mm_cmpgt_epi8(b, _mm_set1_epi8(0x1f));
+	__m128i other = _mm_or_si128(_mm_or_si128(
+	    _mm_cmpeq_epi8(b, _mm_set1_epi8('"')),
+	    _mm_cmpeq_epi8(b, _mm_set1_epi8('\\'))),
+	    _mm_cmpeq_epi8(b, _mm_set1_epi8(0x7f)));
+	unsigned plain = (unsigned)_mm_movemask_epi8(
+	    _mm_andnot_si128(other, printable));
+
+	return ((unsigned)__builtin_ctz(~plain));	/* bit 16 is clear */
+#else
+	return ((unsigned)plain_bytes(p, p + 16));
+#endif
+}
+
+/*
+ * The datum at p if it has this quick shape, QUICK_ROOM bytes or more
+ * before end: QUICK_YES and d filled, QUICK_NO where shape_scan says no,
+ * QUICK_UNSURE for a value too long to read here.  Each value is read by
+ * the rule read_value has for its member, so where it answers, it
+ * answers as shape_scan does.
+ */
+static int
+shape_scan_quick(const scan_shape *sh, const char *p, const char *end,
+    uint32_t nstates, scanned *d, const char **next)
+{
+	uint64_t state = 0;
+	size_t n;
+	int i;
+
+	scanned_init(d);
+	for (i = 0;; i++) {
+		const scan_step *st = &sh->step[i];
+
+		if ((((load_le64(p) ^ st->lit[0]) & st->mask[0]) |
+		    ((load_le64(p + 8) ^ st->lit[1]) & st->mask[1])) != 0)
+			return (QUICK_NO);
+		p += st->len;
+		if (i == sh->nvalues)
+			break;
+		switch (st->kind) {
+		case SCAN_TIME:
+			/* Fewer than 16 digits are below 2^63. */
+			if ((n = quick_digits(p, &d->time)) == 0)
+				return (QUICK_NO);
+			d->time_at = p;
+			d->time_len = n;
+			break;
+		case SCAN_STATE:
+			if ((n = quick_digits(p, &state)) == 0 ||
+			    (n <= QUICK_VALUE && state >= nstates))
+				return (QUICK_NO);
+			d->state_at = p;
+			d->state_len = n;
+			break;
+		case SCAN_ENTITY:
+			if ((n = quick_name(p)) == 0)
+				return (QUICK_NO);
+			d->entity = p;
+			d->entity_len = n;
+			break;
+		case SCAN_TAG:
+			n = quick_name(p);
+			d->tag = p;
+			d->tag_len = n;
+			break;
+		default:
+			if ((n = read_op_value(st->kind, p, end, nstates, d,
+			    &state)) == NO_VALUE)
+				return (QUICK_NO);
+			break;
+		}
+		if (n > QUICK_VALUE)
+			return (QUICK_UNSURE);
+		p += n;
+	}
+	d->state = (uint32_t)state;
+	*next = p;
+	return (QUICK_YES);
+}
+
 /*
  * Keeps the layout of a datum scan_datum accepted at rec: its values
  * in the order they appear, and the bytes around them.
@@ -555,6 +711,7 @@ shape_learn(scan_shape *sh, const char *rec, const char *rec_end,
 		}
 	}
 	sh->nvalues = 0;
+	sh->quick = 1;
 	for (i = 0; i <= n; i++) {
 		const char *lit_end = i < n ? v[i].at : rec_end;
 		size_t len = (size_t)(lit_end - p);
@@ -567,6 +724,10 @@ shape_learn(scan_shape *sh, const char *rec, const char *rec_end,
 		for (j = 0; j < SCAN_SHAPE_WORDS; j++)
 			sh->lit[i][j] = load_le64(bytes + 8 * j);
 		sh->lit_len[i] = (uint8_t)len;
+		step_learn(&sh->step[i], sh->lit[i], len,
+		    i < n ? v[i].kind : 0);
+		if (len > QUICK_LITERAL)
+			sh->quick = 0;
 		if (i < n) {
 			sh->kind[i] = v[i].kind;
 			p = v[i].at + v[i].len;
@@ -643,11 +804,27 @@ static int
 scan_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
     uint32_t nstates, scanned *d, int ops)
 {
-	int i;
+	int quick = len - pos >= QUICK_ROOM, i;
 
 	for (i = 0; i < SCAN_SHAPES; i++) {
-		if (s->shape[i].nvalues > 0 &&
-		    shape_scan(&s->shape[i], buf, len, pos, nstates, d)) {
+		const scan_shape *sh = &s->shape[i];
+
+		if (sh->nvalues == 0)
+			continue;
+		if (quick && sh->quick) {
+			const char *next;
+			int r = shape_scan_quick(sh, buf + pos, buf + len,
+			    nstates, d, &next);
+
+			if (r == QUICK_NO)
+				continue;
+			if (r == QUICK_YES) {
+				d->next = (size_t)(next - buf);
+				s->victim = (i + 1) % SCAN_SHAPES;
+				return (1);
+			}
+		}
+		if (shape_scan(sh, buf, len, pos, nstates, d)) {
 			s->victim = (i + 1) % SCAN_SHAPES;
 			return (1);
 		}

@@ -67,15 +67,30 @@ int scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
  * (`{"time": "`, `", "entity": "`, ...).  A program writes every datum
  * alike, so most records match a layout already seen, and are read by
  * comparing those bytes whole and reading the values between them.
+ * With room after the record, a shape whose literals are at most 16
+ * bytes is read without bound checks (scan_step), values of up to 15
+ * bytes inline; anything longer is read by the general shape reading.
  */
 #define SCAN_SHAPES	8
 #define SCAN_SHAPE_WORDS	4	/* bytes between values: at most 32 */
 
+/*
+ * One step of a shape's quick reading: the bytes before a value (or
+ * after the last), when at most 16, as two words and the masks that
+ * keep only those bytes.
+ */
+typedef struct scan_step {
+	uint64_t lit[2], mask[2];
+	uint8_t len, kind;
+} scan_step;
+
 typedef struct scan_shape {
 	int nvalues;		/* 0: empty */
+	int quick;		/* every literal fits a scan_step */
 	uint8_t kind[4];	/* which member each value belongs to */
 	uint8_t lit_len[5];	/* the bytes before each value, and after */
 	uint64_t lit[5][SCAN_SHAPE_WORDS];	/* zero-padded */
+	scan_step step[5];
 } scan_shape;
 
 typedef struct scan_shapes {

@@ -2,7 +2,8 @@
  * Tests for src/scan.c: digits read a word at a time against a plain
  * digit loop; the bytes names may hold; and the shaped scan against
  * scan_datum on a hundred thousand generated records, whole and cut
- * short, most of them in layouts seen before.
+ * short, most of them in layouts seen before; and the quick reading of
+ * a layout against the unshaped scans, on each side of its limits.
  */
 #include <math.h>
 #include <stdio.h>
@@ -198,7 +199,9 @@ put_digits(char *p, int max)
 static size_t
 put_name(char *p)
 {
-	int n = chance(2) ? 0 : 1 + (int)(next_random() % 11), i;
+	/* Now and then past 16 bytes, where the quick reading stops. */
+	int n = chance(2) ? 0 : 1 + (int)(next_random() % (chance(10) ? 24 :
+	    11)), i;
 
 	for (i = 0; i < n; i++)
 		p[i] = (char)('a' + next_random() % 26);
@@ -366,6 +369,187 @@ check_shape_reuse(void)
 	    fourth, 3, &d), 0);
 }
 
+/*
+ * The quick reading of a shape (16-byte literals and values of at most
+ * 15 bytes, with room after the record) and the values it leaves to
+ * shape_scan: each case is a record scanned in the layout of the one
+ * before it, then unshaped, and both must give the same answer.
+ */
+static int
+same_record(int r1, const scanned *a, int r2, const scanned *b)
+{
+	if (!same_scan(NULL, r1, a, r2, b))
+		return (0);
+	return (!r1 || (a->op == b->op && (a->op == SCAN_OP_STATE ||
+	    (a->value == b->value && a->str == b->str &&
+	    a->str_len == b->str_len))));
+}
+
+/* How many layouts the last quick_case learnt: 1 if rec had learnt's. */
+static int quick_layouts;
+
+/*
+ * Scans rec after learning the layout of learnt, with room (200 spaces)
+ * after it or with the input ending cut bytes into it (cut > 0): the
+ * shaped answer, -1 if it differs from the unshaped one.
+ */
+static int
+quick_case(const char *learnt, const char *rec, size_t cut, int ops)
+{
+	char buf[1024];
+	size_t at = strlen(learnt) + 1, len;
+	scan_shapes s;
+	scanned a, b;
+	int r1, r2;
+
+	snprintf(buf, sizeof (buf), "%s\n%s%200s", learnt, rec, "");
+	len = cut > 0 ? at + cut : strlen(buf);
+	scan_shapes_init(&s);
+	if ((ops ? scan_record_shaped(&s, buf, len, 0, 6, &a) :
+	    scan_datum_shaped(&s, buf, len, 0, 6, &a)) != 1 ||
+	    s.shape[0].nvalues == 0)
+		return (-1);
+	r1 = ops ? scan_record(buf, len, at, 6, &a) :
+	    scan_datum(buf, len, at, 6, &a);
+	r2 = ops ? scan_record_shaped(&s, buf, len, at, 6, &b) :
+	    scan_datum_shaped(&s, buf, len, at, 6, &b);
+	quick_layouts = 1 + (s.shape[1].nvalues > 0);
+	return (same_record(r1, &a, r2, &b) ? r2 : -1);
+}
+
+static void
+check_quick_shapes(void)
+{
+	static const struct {
+		const char *name, *rec;
+		int want;
+	} plain[] = {
+		{ "quick: the usual datum",
+		    "{\"time\": \"29997280504\", \"entity\": \"959\", \"state\": 4}", 1 },
+		{ "quick: one digit, one byte",
+		    "{\"time\": \"0\", \"entity\": \"x\", \"state\": 0}", 1 },
+		{ "quick: 8 digits",
+		    "{\"time\": \"12345678\", \"entity\": \"x\", \"state\": 5}", 1 },
+		{ "quick: 15 digits",
+		    "{\"time\": \"123456789012345\", \"entity\": \"x\", \"state\": 5}", 1 },
+		{ "quick: 16 digits, left to shape_scan",
+		    "{\"time\": \"1234567890123456\", \"entity\": \"x\", \"state\": 5}", 1 },
+		{ "quick: 19 digits, left to shape_scan",
+		    "{\"time\": \"1234567890123456789\", \"entity\": \"x\", \"state\": 5}", 1 },
+		{ "quick: 2^63 is refused",
+		    "{\"time\": \"9223372036854775808\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: 20 digits are refused",
+		    "{\"time\": \"12345678901234567890\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: a leading zero",
+		    "{\"time\": \"0123\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: a leading zero of 9 digits",
+		    "{\"time\": \"012345678\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: no digits",
+		    "{\"time\": \"\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: a state of 6 states",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 6}", 0 },
+		{ "quick: a state with a leading zero",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 01}", 0 },
+		{ "quick: a state of 16 digits",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 1000000000000000}", 0 },
+		{ "quick: an empty entity",
+		    "{\"time\": \"1\", \"entity\": \"\", \"state\": 1}", 0 },
+		{ "quick: an escape in the entity",
+		    "{\"time\": \"1\", \"entity\": \"a\\\"b\", \"state\": 1}", 0 },
+		{ "quick: a control byte in the entity",
+		    "{\"time\": \"1\", \"entity\": \"a\tb\", \"state\": 1}", 0 },
+		{ "quick: a byte above 0x7e in the entity",
+		    "{\"time\": \"1\", \"entity\": \"a\x7f\", \"state\": 1}", 0 },
+		{ "quick: UTF-8 in the entity",
+		    "{\"time\": \"1\", \"entity\": \"caf\xc3\xa9\", \"state\": 1}", 0 },
+		{ "quick: an entity of 15 bytes",
+		    "{\"time\": \"1\", \"entity\": \"abcdefghijklmno\", \"state\": 1}", 1 },
+		{ "quick: an entity of 16 bytes, left to shape_scan",
+		    "{\"time\": \"1\", \"entity\": \"abcdefghijklmnop\", \"state\": 1}", 1 },
+		{ "quick: an entity of 40 bytes",
+		    "{\"time\": \"1\", \"entity\": \"abcdefghijklmnopqrstuvwxyz0123456789ABCD\", \"state\": 1}", 1 },
+		{ "quick: an escape after 16 bytes of entity",
+		    "{\"time\": \"1\", \"entity\": \"abcdefghijklmnopq\\n\", \"state\": 1}", 0 },
+		{ "quick: another layout",
+		    "{\"time\":\"1\",\"entity\":\"x\",\"state\":1}", 1 },
+		{ "quick: a member more",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 1, \"tag\": \"t\"}", 1 },
+		{ "quick: a brace less",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 1", 0 },
+	};
+	static const char *learnt =
+	    "{\"time\": \"1325\", \"entity\": \"466\", \"state\": 0}";
+	static const char *tagged =
+	    "{\"time\": \"1325\", \"entity\": \"466\", \"state\": 0, \"tag\": \"t25\"}";
+	size_t i, cut;
+	int bad = 0;
+
+	/*
+	 * A datum of the layout learnt is read in that layout, not learnt
+	 * again: the quick reading said no to none that shape_scan reads.
+	 */
+	for (i = 0; i < sizeof (plain) / sizeof (plain[0]); i++) {
+		int same = strstr(plain[i].name, "layout") == NULL &&
+		    strstr(plain[i].name, "member") == NULL;
+
+		CHECK_INT(plain[i].name, quick_case(learnt, plain[i].rec, 0, 0),
+		    plain[i].want);
+		CHECK_INT(plain[i].name, quick_layouts,
+		    plain[i].want && !same ? 2 : 1);
+		CHECK_INT(plain[i].name, quick_case(learnt, plain[i].rec, 0, 1),
+		    plain[i].want);
+	}
+	/* Cut short at every byte, and whole at the very end. */
+	for (i = 0; i < sizeof (plain) / sizeof (plain[0]); i++) {
+		size_t n = strlen(plain[i].rec);
+
+		for (cut = 1; cut <= n + 1; cut++) {
+			if (quick_case(learnt, plain[i].rec, cut, 1) !=
+			    (cut > n - (plain[i].rec[n - 1] == '}') &&
+			    plain[i].want))
+				bad++;
+		}
+	}
+	CHECK_INT("quick: records cut short at the end of the input", bad, 0);
+	CHECK_INT("quick: a tag", quick_case(tagged, "{\"time\": \"7\", "
+	    "\"entity\": \"5\", \"state\": 2, \"tag\": \"abc\"}", 0, 0), 1);
+	CHECK_INT("quick: a tag in its layout", quick_layouts, 1);
+	CHECK_INT("quick: an empty tag", quick_case(tagged, "{\"time\": \"7\", "
+	    "\"entity\": \"5\", \"state\": 2, \"tag\": \"\"}", 0, 0), 1);
+	CHECK_INT("quick: a tag of 16 bytes", quick_case(tagged, "{\"time\": "
+	    "\"7\", \"entity\": \"5\", \"state\": 2, \"tag\": "
+	    "\"0123456789abcdef\"}", 0, 0), 1);
+	CHECK_INT("quick: a tag of 16 bytes in its layout", quick_layouts, 1);
+	CHECK_INT("quick: an escape in the tag", quick_case(tagged, "{\"time\": "
+	    "\"7\", \"entity\": \"5\", \"state\": 2, \"tag\": "
+	    "\"a\\u0041\"}", 0, 0), 0);
+	CHECK_INT("quick: a literal of 17 bytes is read by shape_scan",
+	    quick_case("{\"time\": \"1\",          \"entity\": \"466\", "
+	    "\"state\": 0}", "{\"time\": \"2\",          \"entity\": "
+	    "\"466\", \"state\": 0}", 0, 0), 1);
+	/* The generic state system's values, in a quick shape. */
+	CHECK_INT("quick: a value", quick_case("{\"time\": \"1\", \"entity\": "
+	    "\"a\", \"value\": 39753}", "{\"time\": \"2\", \"entity\": \"b\", "
+	    "\"value\": -1.5e3}", 0, 1), 1);
+	CHECK_INT("quick: a value in its layout", quick_layouts, 1);
+	CHECK_INT("quick: a value of 16 bytes", quick_case("{\"time\": \"1\", "
+	    "\"entity\": \"a\", \"value\": 39753}", "{\"time\": \"2\", "
+	    "\"entity\": \"b\", \"value\": 1234567890.12345}", 0, 1), 1);
+	CHECK_INT("quick: a value that is no number", quick_case("{\"time\": "
+	    "\"1\", \"entity\": \"a\", \"value\": 39753}", "{\"time\": \"2\", "
+	    "\"entity\": \"b\", \"value\": 1.}", 0, 1), 0);
+	CHECK_INT("quick: a push by name", quick_case("{\"time\": \"1\", "
+	    "\"entity\": \"a\", \"push\": \"state3\"}", "{\"time\": \"2\", "
+	    "\"entity\": \"b\", \"push\": \"a state of a long name\"}", 0, 1),
+	    1);
+	CHECK_INT("quick: a push by name in its layout", quick_layouts, 1);
+	CHECK_INT("quick: a pop of 6 states", quick_case("{\"time\": \"1\", "
+	    "\"entity\": \"a\", \"pop\": 0}", "{\"time\": \"2\", "
+	    "\"entity\": \"b\", \"pop\": 6}", 0, 1), 0);
+	CHECK_INT("quick: a push is no plain datum", quick_case(learnt,
+	    "{\"time\": \"2\", \"entity\": \"b\", \"push\": 1}", 0, 0), 0);
+}
+
 /* ---- numbers (scan_number) ---- */
 
 /* A random JSON number: sign, digits, fraction, exponent, each maybe. */
@@ -471,5 +655,6 @@ main(void)
 	check_names();
 	check_shape_reuse();
 	check_shapes();
+	check_quick_shapes();
 	return (unit_exit());
 }
