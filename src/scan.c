@@ -547,6 +547,7 @@ scan_shapes_init(scan_shapes *s)
 #define QUICK_LITERAL	16
 #define QUICK_VALUE	15
 #define QUICK_ROOM	(5 * QUICK_LITERAL + 4 * QUICK_VALUE + 16)
+#define QUICK_BEFORE	16	/* readable before the record: see quick_digits */
 
 enum { QUICK_NO, QUICK_YES, QUICK_UNSURE };
 
@@ -567,32 +568,92 @@ step_learn(scan_step *st, const uint64_t *lit, size_t len, uint8_t kind)
 	}
 }
 
+#if defined(__SSE2__)
+/* How many bytes from p, of 16, are ASCII digits (16: all of them). */
+static inline unsigned
+sse2_leading_digits(const char *p)
+{
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* Signed bytes: 0x80 and up are below '0'. */
+	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(b, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(b, _mm_set1_epi8('9' + 1)));
+
+	return ((unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(digit)));
+}
+
+/*
+ * The value of the n (1 to 15) digits at p, from the 16 bytes that end
+ * with them (p + n - 16 must be readable), the bytes before the digits
+ * cleared: digits paired, then fours, then eights, each step one
+ * multiply(-add) on every lane at once, and the two eights joined.
+ */
+static inline uint64_t
+sse2_digits_value(const char *p, unsigned n)
+{
+	const __m128i lane = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+	    5, 4, 3, 2, 1, 0);
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
+	    (p + n - 16));
+
+	x = _mm_and_si128(_mm_sub_epi8(x, _mm_set1_epi8('0')),
+	    _mm_cmpgt_epi8(lane, _mm_set1_epi8((char)(15 - n))));
+	/* Little-endian 16-bit lanes: the tens are the low byte. */
+	x = _mm_add_epi16(_mm_mullo_epi16(_mm_and_si128(x,
+	    _mm_set1_epi16(0xff)), _mm_set1_epi16(10)), _mm_srli_epi16(x, 8));
+	x = _mm_madd_epi16(x, _mm_set1_epi32(1 << 16 | 100));
+	x = _mm_packs_epi32(x, x);	/* below 10000: no saturation */
+	x = _mm_madd_epi16(x, _mm_set1_epi32(1 << 16 | 10000));
+	return ((uint64_t)(uint32_t)_mm_cvtsi128_si32(x) * 100000000 +
+	    (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x, 4)));
+}
+#endif
+
 /*
  * The digits at p, as scan_digits reads them, if at most QUICK_VALUE:
  * how many (0 where scan_digits refuses them), their value in *out; or
- * 16 for more, for scan_digits to read.  16 bytes from p are readable.
+ * 16 for more, for scan_digits to read.  16 bytes from p are readable,
+ * and 15 before it.
  */
-static inline unsigned
+static inline __attribute__((always_inline)) unsigned
 quick_digits(const char *p, uint64_t *out)
 {
-	uint64_t w = load_le64(p);
-	unsigned n = leading_digits(w);
+	unsigned n;
 
-	if (n == 8) {
-		uint64_t w2 = load_le64(p + 8);
-		unsigned k = leading_digits(w2);
-
-		if (k == 8)
-			return (16);
-		*out = digits_value(w, 8);
-		if (k > 0)
-			*out = *out * powers_of_ten[k] + digits_value(w2, k);
-		n += k;
-	} else if (n > 0) {
-		*out = digits_value(w, n);
+	/* One digit, as nearly every state is, in two compares. */
+	if ((unsigned)(p[0] - '0') <= 9 && (unsigned)(p[1] - '0') > 9) {
+		*out = (uint64_t)(p[0] - '0');
+		return (1);
 	}
-	if (*p == '0' && n > 1)
-		return (0);
+#if defined(__SSE2__)
+	n = sse2_leading_digits(p);
+	if (n == 0 || n == 16)
+		return (n);
+	if (*p == '0')
+		return (0);	/* a leading zero: one digit is done above */
+	*out = sse2_digits_value(p, n);
+#else
+	{
+		uint64_t w = load_le64(p);
+
+		n = leading_digits(w);
+		if (n == 8) {
+			uint64_t w2 = load_le64(p + 8);
+			unsigned k = leading_digits(w2);
+
+			if (k == 8)
+				return (16);
+			*out = digits_value(w, 8);
+			if (k > 0)
+				*out = *out * powers_of_ten[k] +
+				    digits_value(w2, k);
+			n += k;
+		} else if (n > 0) {
+			*out = digits_value(w, n);
+		}
+		if (*p == '0' && n > 1)
+			return (0);
+	}
+#endif
 	return (n);
 }
 
@@ -620,69 +681,120 @@ quick_name(const char *p)
 #endif
 }
 
+/* Whether the bytes at p are the literal of st. */
+static inline int
+quick_literal(const scan_step *st, const char *p)
+{
+	return ((((load_le64(p) ^ st->lit[0]) & st->mask[0]) |
+	    ((load_le64(p + 8) ^ st->lit[1]) & st->mask[1])) == 0);
+}
+
+/*
+ * The value of a member of this kind at p, by read_value's rule for it:
+ * its length if at most QUICK_VALUE, NO_VALUE if read_value would say
+ * no, or another length above QUICK_VALUE for shape_scan to read.
+ */
+static inline __attribute__((always_inline)) size_t
+quick_value(unsigned kind, const char *p, const char *end,
+    uint32_t nstates, scanned *d, uint64_t *state)
+{
+	size_t n;
+
+	switch (kind) {
+	case SCAN_TIME:
+		/* Fewer than 16 digits are below 2^63. */
+		if ((n = quick_digits(p, &d->time)) == 0)
+			return (NO_VALUE);
+		d->time_at = p;
+		d->time_len = n;
+		return (n);
+	case SCAN_STATE:
+		if ((n = quick_digits(p, state)) == 0 ||
+		    (n <= QUICK_VALUE && *state >= nstates))
+			return (NO_VALUE);
+		d->state_at = p;
+		d->state_len = n;
+		return (n);
+	case SCAN_ENTITY:
+		if ((n = quick_name(p)) == 0)
+			return (NO_VALUE);
+		d->entity = p;
+		d->entity_len = n;
+		return (n);
+	case SCAN_TAG:
+		n = quick_name(p);
+		d->tag = p;
+		d->tag_len = n;
+		return (n);
+	default:
+		return (read_op_value(kind, p, end, nstates, d, state));
+	}
+}
+
+/*
+ * One step of a quick shape at *p: its literal, then a value of this
+ * kind, read by the rule read_value has for it.  QUICK_YES and *p past
+ * the value, QUICK_NO where shape_scan says no, or QUICK_UNSURE for a
+ * value too long to read here.
+ */
+static inline __attribute__((always_inline)) int
+quick_step(const scan_step *st, unsigned kind, const char **p,
+    const char *end, uint32_t nstates, scanned *d, uint64_t *state)
+{
+	size_t n;
+
+	if (!quick_literal(st, *p))
+		return (QUICK_NO);
+	*p += st->len;
+	n = quick_value(kind, *p, end, nstates, d, state);
+	if (n > QUICK_VALUE)
+		return (n == NO_VALUE ? QUICK_NO : QUICK_UNSURE);
+	*p += n;
+	return (QUICK_YES);
+}
+
+/* The layout every program writes: time, entity, state, maybe a tag. */
+static const uint8_t usual_kinds[4] = {
+	SCAN_TIME, SCAN_ENTITY, SCAN_STATE, SCAN_TAG
+};
+
 /*
  * The datum at p if it has this quick shape, QUICK_ROOM bytes or more
- * before end: QUICK_YES and d filled, QUICK_NO where shape_scan says no,
- * QUICK_UNSURE for a value too long to read here.  Each value is read by
- * the rule read_value has for its member, so where it answers, it
- * answers as shape_scan does.
+ * before end: QUICK_YES and d filled, else what quick_step said.  Where
+ * it answers, it answers as shape_scan does.  The usual layouts are
+ * written out step by step, with their kinds constant, so each is
+ * straight code.
  */
-static int
+static inline __attribute__((always_inline)) int
 shape_scan_quick(const scan_shape *sh, const char *p, const char *end,
     uint32_t nstates, scanned *d, const char **next)
 {
+	const scan_step *st = sh->step;
 	uint64_t state = 0;
-	size_t n;
-	int i;
+	int i, r = QUICK_YES;
 
 	scanned_init(d);
-	for (i = 0;; i++) {
-		const scan_step *st = &sh->step[i];
-
-		if ((((load_le64(p) ^ st->lit[0]) & st->mask[0]) |
-		    ((load_le64(p + 8) ^ st->lit[1]) & st->mask[1])) != 0)
-			return (QUICK_NO);
-		p += st->len;
-		if (i == sh->nvalues)
-			break;
-		switch (st->kind) {
-		case SCAN_TIME:
-			/* Fewer than 16 digits are below 2^63. */
-			if ((n = quick_digits(p, &d->time)) == 0)
-				return (QUICK_NO);
-			d->time_at = p;
-			d->time_len = n;
-			break;
-		case SCAN_STATE:
-			if ((n = quick_digits(p, &state)) == 0 ||
-			    (n <= QUICK_VALUE && state >= nstates))
-				return (QUICK_NO);
-			d->state_at = p;
-			d->state_len = n;
-			break;
-		case SCAN_ENTITY:
-			if ((n = quick_name(p)) == 0)
-				return (QUICK_NO);
-			d->entity = p;
-			d->entity_len = n;
-			break;
-		case SCAN_TAG:
-			n = quick_name(p);
-			d->tag = p;
-			d->tag_len = n;
-			break;
-		default:
-			if ((n = read_op_value(st->kind, p, end, nstates, d,
-			    &state)) == NO_VALUE)
-				return (QUICK_NO);
-			break;
+	if (sh->usual >= 3) {
+		if ((r = quick_step(&st[0], SCAN_TIME, &p, end, nstates, d,
+		    &state)) != QUICK_YES ||
+		    (r = quick_step(&st[1], SCAN_ENTITY, &p, end, nstates, d,
+		    &state)) != QUICK_YES ||
+		    (r = quick_step(&st[2], SCAN_STATE, &p, end, nstates, d,
+		    &state)) != QUICK_YES ||
+		    (sh->usual == 4 && (r = quick_step(&st[3], SCAN_TAG, &p,
+		    end, nstates, d, &state)) != QUICK_YES))
+			return (r);
+	} else {
+		for (i = 0; i < sh->nvalues; i++) {
+			if ((r = quick_step(&st[i], sh->kind[i], &p, end,
+			    nstates, d, &state)) != QUICK_YES)
+				return (r);
 		}
-		if (n > QUICK_VALUE)
-			return (QUICK_UNSURE);
-		p += n;
 	}
+	if (!quick_literal(&st[sh->nvalues], p))
+		return (QUICK_NO);
 	d->state = (uint32_t)state;
-	*next = p;
+	*next = p + st[sh->nvalues].len;
 	return (QUICK_YES);
 }
 
@@ -734,6 +846,7 @@ shape_learn(scan_shape *sh, const char *rec, const char *rec_end,
 		}
 	}
 	sh->nvalues = n;
+	sh->usual = memcmp(sh->kind, usual_kinds, (size_t)n) == 0 ? n : 0;
 }
 
 /* Whether the len bytes at p are those of lit. */
@@ -796,35 +909,21 @@ shape_scan(const scan_shape *sh, const char *buf, size_t len, size_t pos,
 }
 
 /*
- * A shaped scan: shapes learned only from what scan_members accepts with
- * the same ops, so a shape with the generic state system's members is
- * learned (and matched) only by scan_record_shaped.
+ * A shaped scan from shape first on, each by shape_scan: shapes learned
+ * only from what scan_members accepts with the same ops, so a shape with
+ * the generic state system's members is learned (and matched) only by
+ * scan_record_shaped.  Out of line, so that scan_shaped's quick loop
+ * keeps its registers.
  */
-static int
-scan_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
-    uint32_t nstates, scanned *d, int ops)
+static __attribute__((noinline)) int
+scan_shaped_from(scan_shapes *s, int first, const char *buf, size_t len,
+    size_t pos, uint32_t nstates, scanned *d, int ops)
 {
-	int quick = len - pos >= QUICK_ROOM, i;
+	int i;
 
-	for (i = 0; i < SCAN_SHAPES; i++) {
-		const scan_shape *sh = &s->shape[i];
-
-		if (sh->nvalues == 0)
-			continue;
-		if (quick && sh->quick) {
-			const char *next;
-			int r = shape_scan_quick(sh, buf + pos, buf + len,
-			    nstates, d, &next);
-
-			if (r == QUICK_NO)
-				continue;
-			if (r == QUICK_YES) {
-				d->next = (size_t)(next - buf);
-				s->victim = (i + 1) % SCAN_SHAPES;
-				return (1);
-			}
-		}
-		if (shape_scan(sh, buf, len, pos, nstates, d)) {
+	for (i = first; i < SCAN_SHAPES; i++) {
+		if (s->shape[i].nvalues > 0 &&
+		    shape_scan(&s->shape[i], buf, len, pos, nstates, d)) {
 			s->victim = (i + 1) % SCAN_SHAPES;
 			return (1);
 		}
@@ -834,6 +933,42 @@ scan_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
 	shape_learn(&s->shape[s->victim], buf + pos, buf + d->next, d);
 	s->victim = (s->victim + 1) % SCAN_SHAPES;
 	return (1);
+}
+
+/*
+ * The shapes in order, each read quickly while it can be: the first
+ * that is not quick, or leaves a value to shape_scan, and those after
+ * it, are scan_shaped_from's, so the answer is always the first shape
+ * that matches, or the datum learnt.
+ */
+static inline __attribute__((always_inline)) int
+scan_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
+    uint32_t nstates, scanned *d, int ops)
+{
+	int i = 0;
+
+	if (len - pos >= QUICK_ROOM && pos >= QUICK_BEFORE) {
+		for (; i < SCAN_SHAPES; i++) {
+			const scan_shape *sh = &s->shape[i];
+			const char *next;
+			int r;
+
+			if (sh->nvalues == 0)
+				continue;
+			if (!sh->quick)
+				break;
+			r = shape_scan_quick(sh, buf + pos, buf + len, nstates,
+			    d, &next);
+			if (r == QUICK_UNSURE)
+				break;
+			if (r == QUICK_YES) {
+				d->next = (size_t)(next - buf);
+				s->victim = (i + 1) % SCAN_SHAPES;
+				return (1);
+			}
+		}
+	}
+	return (scan_shaped_from(s, i, buf, len, pos, nstates, d, ops));
 }
 
 int
