@@ -285,6 +285,33 @@ keep_special(chunk *c, const scanned *d, const char *record)
 	sp->str_len = (uint32_t)d->str_len;
 }
 
+/* Keeps datum d, whose record starts at pos in the window. */
+static inline void
+keep_datum(chunk *c, const window *w, size_t pos, const scanned *d)
+{
+	chunk_datum *cd;
+
+	if (c->ndata == c->data_cap)
+		grow_array(&c->data, &c->data_cap, c->ndata + 1,
+		    sizeof (chunk_datum));
+	if (d->op != SCAN_OP_STATE)
+		keep_special(c, d, w->buf + pos);
+	cd = &c->data[c->ndata++];
+	cd->op = (uint8_t)d->op;
+	cd->time = d->time;
+	cd->record = (uint32_t)(w->base + pos - c->start);
+	cd->entity = chunk_name(c, d->entity, d->entity_len, w->buf + w->len);
+	cd->state = (uint16_t)d->state;
+	cd->tag = d->tag == NULL ? 0 : (uint16_t)(d->tag - (w->buf + pos));
+	cd->tag_len = (uint16_t)d->tag_len;
+}
+
+/*
+ * How many data scan_quick_run reads at once: a run of them costs one
+ * call, not one each, and they stay in the core's cache.
+ */
+#define QUICK_RUN	32
+
 /* Proposes the runs of data in a chunk (see above). */
 static void
 scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
@@ -305,9 +332,9 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 	if (!window_slide(sc, w, &pos))
 		return;
 	for (;;) {
-		scanned d;
+		scanned d, run[QUICK_RUN];
 		json_error jerr;
-		size_t next;
+		size_t next, n, k;
 
 		if (w->len - pos < WINDOW_LOW(w->size) && !w->end &&
 		    !window_slide(sc, w, &pos))
@@ -319,26 +346,17 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			break;
 		if (run_start == SIZE_MAX)
 			run_start = w->base + pos;
+		/* Data read quickly are far shorter than MAX_RECORD. */
+		if ((n = scan_quick_run(&c->shapes, w->buf, w->len, &pos,
+		    c->end - w->base, sc->nstates, run, QUICK_RUN)) > 0) {
+			for (k = 0; k < n; k++)
+				keep_datum(c, w, run[k].at, &run[k]);
+			continue;
+		}
 		if (scan_record_shaped(&c->shapes, w->buf, w->len, pos,
 		    sc->nstates, &d) &&
 		    d.next - pos <= MAX_RECORD) {
-			chunk_datum *cd;
-
-			if (c->ndata == c->data_cap)
-				grow_array(&c->data, &c->data_cap, c->ndata + 1,
-				    sizeof (chunk_datum));
-			if (d.op != SCAN_OP_STATE)
-				keep_special(c, &d, w->buf + pos);
-			cd = &c->data[c->ndata++];
-			cd->op = (uint8_t)d.op;
-			cd->time = d.time;
-			cd->record = (uint32_t)(w->base + pos - c->start);
-			cd->entity = chunk_name(c, d.entity, d.entity_len,
-			    w->buf + w->len);
-			cd->state = (uint16_t)d.state;
-			cd->tag = d.tag == NULL ? 0 :
-			    (uint16_t)(d.tag - (w->buf + pos));
-			cd->tag_len = (uint16_t)d.tag_len;
+			keep_datum(c, w, pos, &d);
 			pos = d.next;
 			continue;
 		}

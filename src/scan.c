@@ -909,20 +909,21 @@ shape_scan(const scan_shape *sh, const char *buf, size_t len, size_t pos,
 }
 
 /*
- * A shaped scan from shape first on, each by shape_scan: shapes learned
- * only from what scan_members accepts with the same ops, so a shape with
- * the generic state system's members is learned (and matched) only by
- * scan_record_shaped.  Out of line, so that scan_shaped's quick loop
- * keeps its registers.
+ * A shaped scan by shape_scan, trying the shapes in the set (a bit for
+ * each); if none matches, scan_members, and the datum's shape learnt.
+ * Shapes are learned only from what scan_members accepts with the same
+ * ops, so a shape with the generic state system's members is learned
+ * (and matched) only by scan_record_shaped.  Out of line, so that the
+ * quick loop keeps its registers.
  */
 static __attribute__((noinline)) int
-scan_shaped_from(scan_shapes *s, int first, const char *buf, size_t len,
+scan_shaped_from(scan_shapes *s, unsigned set, const char *buf, size_t len,
     size_t pos, uint32_t nstates, scanned *d, int ops)
 {
 	int i;
 
-	for (i = first; i < SCAN_SHAPES; i++) {
-		if (s->shape[i].nvalues > 0 &&
+	for (i = 0; i < SCAN_SHAPES; i++) {
+		if ((set & (1u << i)) && s->shape[i].nvalues > 0 &&
 		    shape_scan(&s->shape[i], buf, len, pos, nstates, d)) {
 			s->victim = (i + 1) % SCAN_SHAPES;
 			return (1);
@@ -935,40 +936,83 @@ scan_shaped_from(scan_shapes *s, int first, const char *buf, size_t len,
 	return (1);
 }
 
+#define ALL_SHAPES	((1u << SCAN_SHAPES) - 1)
+
 /*
- * The shapes in order, each read quickly while it can be: the first
- * that is not quick, or leaves a value to shape_scan, and those after
- * it, are scan_shaped_from's, so the answer is always the first shape
- * that matches, or the datum learnt.
+ * The quick shapes, each read quickly, for a record at pos with the
+ * room that needs: 0 if one of them matched (d filled, d->next set),
+ * else the set of shapes left for shape_scan to try (those not quick,
+ * and those that left a value to it).  Any shape that matches gives the
+ * answer scan_members gives, so which of them is tried first changes
+ * nothing but which is kept longest.
  */
+static inline __attribute__((always_inline)) unsigned
+quick_shapes(scan_shapes *s, const char *buf, size_t len, size_t pos,
+    uint32_t nstates, scanned *d)
+{
+	unsigned left = 0;
+	int i;
+
+	for (i = 0; i < SCAN_SHAPES; i++) {
+		const scan_shape *sh = &s->shape[i];
+		const char *next;
+		int r;
+
+		if (sh->nvalues == 0)
+			continue;
+		if (!sh->quick) {
+			left |= 1u << i;
+			continue;
+		}
+		r = shape_scan_quick(sh, buf + pos, buf + len, nstates, d,
+		    &next);
+		if (r == QUICK_UNSURE)
+			left |= 1u << i;
+		if (r == QUICK_YES) {
+			d->next = (size_t)(next - buf);
+			s->victim = (i + 1) % SCAN_SHAPES;
+			return (0);
+		}
+	}
+	return (left | (1u << SCAN_SHAPES));	/* never 0 */
+}
+
+/* Whether a record at pos has the room for the quick reading. */
+static inline int
+quick_room(size_t len, size_t pos)
+{
+	return (len - pos >= QUICK_ROOM && pos >= QUICK_BEFORE);
+}
+
 static inline __attribute__((always_inline)) int
 scan_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
     uint32_t nstates, scanned *d, int ops)
 {
-	int i = 0;
+	unsigned left = ALL_SHAPES;
 
-	if (len - pos >= QUICK_ROOM && pos >= QUICK_BEFORE) {
-		for (; i < SCAN_SHAPES; i++) {
-			const scan_shape *sh = &s->shape[i];
-			const char *next;
-			int r;
+	if (quick_room(len, pos) &&
+	    (left = quick_shapes(s, buf, len, pos, nstates, d)) == 0)
+		return (1);
+	return (scan_shaped_from(s, left, buf, len, pos, nstates, d, ops));
+}
 
-			if (sh->nvalues == 0)
-				continue;
-			if (!sh->quick)
-				break;
-			r = shape_scan_quick(sh, buf + pos, buf + len, nstates,
-			    d, &next);
-			if (r == QUICK_UNSURE)
-				break;
-			if (r == QUICK_YES) {
-				d->next = (size_t)(next - buf);
-				s->victim = (i + 1) % SCAN_SHAPES;
-				return (1);
-			}
-		}
+size_t
+scan_quick_run(scan_shapes *s, const char *buf, size_t len, size_t *pos,
+    size_t stop, uint32_t nstates, scanned *d, size_t max)
+{
+	size_t n = 0, at = *pos;
+
+	while (n < max) {
+		at = json_skip_space(buf, len, at);
+		if (at >= stop || !quick_room(len, at) ||
+		    quick_shapes(s, buf, len, at, nstates, &d[n]) != 0)
+			break;
+		d[n].at = at;
+		at = d[n].next;
+		*pos = at;
+		n++;
 	}
-	return (scan_shaped_from(s, i, buf, len, pos, nstates, d, ops));
+	return (n);
 }
 
 int

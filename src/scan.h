@@ -37,6 +37,7 @@ typedef struct scanned {
 	uint64_t time;
 	uint32_t state;		/* SCAN_STATE_NAMED: str names it */
 	size_t next;		/* the offset just past its closing brace */
+	size_t at;		/* where it starts: scan_quick_run's only */
 	/* Where the digits of time and state are: for learning shapes. */
 	const char *time_at, *state_at;
 	size_t time_len, state_len;
@@ -123,6 +124,17 @@ int scan_record(const char *buf, size_t len, size_t pos, uint32_t nstates,
     scanned *d);
 int scan_record_shaped(scan_shapes *s, const char *buf, size_t len,
     size_t pos, uint32_t nstates, scanned *d);
+
+/*
+ * Scans the data from *pos on as scan_record_shaped does, each after
+ * JSON spaces, into d[0..max), while each starts before stop and is read
+ * quickly (in a shape already learnt, with room after it: see scan.c):
+ * returns how many, *pos left just past the last.  It stops before
+ * anything else, for scan_record_shaped to judge; for a thread that
+ * reads many data in a row, one call for a run of them.
+ */
+size_t scan_quick_run(scan_shapes *s, const char *buf, size_t len,
+    size_t *pos, size_t stop, uint32_t nstates, scanned *d, size_t max);
 
 /*
  * The JSON number at p (before end): returns its length and sets *out

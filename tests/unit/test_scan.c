@@ -175,12 +175,22 @@ chance(int percent)
 	return ((int)(next_random() % 100) < percent);
 }
 
+/* Whether generated records are all plain data in the first layout. */
+static int calm;
+
+/* A rare oddity in a generated record: never when calm. */
+static int
+oddity(int percent)
+{
+	return (!calm && chance(percent));
+}
+
 static const char *
 space(int layout)
 {
 	static const char *spaces[] = { "", " ", "  ", "\t", "\n " };
 
-	return (spaces[((unsigned)layout + (chance(3) ? next_random() : 0)) %
+	return (spaces[((unsigned)layout + (oddity(3) ? next_random() : 0)) %
 	    5]);
 }
 
@@ -200,12 +210,12 @@ static size_t
 put_name(char *p)
 {
 	/* Now and then past 16 bytes, where the quick reading stops. */
-	int n = chance(2) ? 0 : 1 + (int)(next_random() % (chance(10) ? 24 :
+	int n = oddity(2) ? 0 : 1 + (int)(next_random() % (chance(10) ? 24 :
 	    11)), i;
 
 	for (i = 0; i < n; i++)
 		p[i] = (char)('a' + next_random() % 26);
-	if (chance(2) && n > 0)
+	if (oddity(2) && n > 0)
 		p[next_random() % (unsigned)n] = "\"\\\x01\x7f\xc3 "[
 		    next_random() % 6];
 	return ((size_t)n);
@@ -218,7 +228,8 @@ put_name(char *p)
 static size_t
 put_record(char *p)
 {
-	int layout = (int)(next_random() % 6), order[4] = { 0, 1, 2, 3 };
+	int layout = calm ? 0 : (int)(next_random() % 6);
+	int order[4] = { 0, 1, 2, 3 };
 	int nmembers = (layout & 1) ? 4 : 3, i, quoted = layout < 4;
 	size_t n = 0;
 
@@ -229,11 +240,11 @@ put_record(char *p)
 		order[i] = order[j];
 		order[j] = t;
 	}
-	if (chance(2))
+	if (oddity(2))
 		nmembers--;			/* a member missing */
 	n += (size_t)sprintf(p + n, "{%s", space(layout));
 	for (i = 0; i < nmembers; i++) {
-		int m = chance(1) ? (int)(next_random() % 4) : order[i];
+		int m = oddity(1) ? (int)(next_random() % 4) : order[i];
 
 		if (i > 0)
 			n += (size_t)sprintf(p + n, "%s,%s", space(layout),
@@ -245,7 +256,7 @@ put_record(char *p)
 			if (quoted || chance(2))
 				p[n++] = '"';
 			n += put_digits(p + n, chance(5) ? 22 : 12);
-			if (quoted && !chance(1))
+			if (quoted && !oddity(1))
 				p[n++] = '"';
 			break;
 		case 1:
@@ -268,7 +279,7 @@ put_record(char *p)
 		}
 	}
 	n += (size_t)sprintf(p + n, "%s}", space(layout));
-	if (chance(1))
+	if (oddity(1))
 		p[next_random() % n] = (char)next_random();	/* a bad byte */
 	return (n);
 }
@@ -550,6 +561,85 @@ check_quick_shapes(void)
 	    "{\"time\": \"2\", \"entity\": \"b\", \"push\": 1}", 0, 0), 0);
 }
 
+/*
+ * scan_quick_run over generated records, as a scanning thread calls it:
+ * a run, then one record by scan_record_shaped where a run stops.  Each
+ * datum of a run must be what scan_record says of the record that
+ * starts where the run says, the first record after spaces, and none at
+ * or past stop.
+ */
+static void
+check_quick_run(void)
+{
+	enum { NRECORDS = 20000, MAXRUN = 16 };
+	size_t cap = 8 << 20, len = 0, i, pos = 0, next_rec = 0, stop;
+	size_t stop_at = 97;
+	size_t *start = malloc((NRECORDS + 1) * sizeof (size_t));
+	char *buf = malloc(cap);
+	scan_shapes shapes;
+	scanned run[MAXRUN], ref;
+	int bad = 0, past_stop = 0;
+	size_t in_runs = 0, calls = 0;	/* in the calm half */
+
+	/* Calm for the first half: plain data in one layout, in runs. */
+	scan_shapes_init(&shapes);
+	for (i = 0; i < NRECORDS; i++) {
+		calm = i < NRECORDS / 2;
+		start[i] = len;
+		len += put_record(buf + len);
+		buf[len++] = '\n';
+	}
+	calm = 0;
+	start[NRECORDS] = len;
+	/* Runs stop at every 97th record, then go on past it. */
+	stop = start[stop_at];
+	while (next_rec < NRECORDS) {
+		size_t n, k;
+		scanned d;
+		int in_calm = pos < start[NRECORDS / 2];
+
+		n = scan_quick_run(&shapes, buf, len, &pos, stop, 9, run,
+		    MAXRUN);
+		calls += in_calm;
+		for (k = 0; k < n; k++) {
+			while (next_rec < NRECORDS && start[next_rec] < run[k].at)
+				next_rec++;
+			if (run[k].at != start[next_rec] ||
+			    !scan_record(buf, len, run[k].at, 9, &ref) ||
+			    !same_record(1, &run[k], 1, &ref))
+				bad++;
+			if (run[k].at >= stop)
+				past_stop++;
+			next_rec++;
+		}
+		in_runs += in_calm ? n : 0;
+		if (n > 0 && pos != run[n - 1].next)
+			bad++;
+		if (n == MAXRUN)
+			continue;
+		/* The record it stopped before, one by one. */
+		while (next_rec < NRECORDS && start[next_rec] < pos)
+			next_rec++;
+		if (next_rec == NRECORDS)
+			break;
+		if (start[next_rec] >= stop) {
+			stop_at += 97;
+			stop = stop_at < NRECORDS ? start[stop_at] : len;
+		}
+		if (scan_record_shaped(&shapes, buf, len, start[next_rec], 9, &d))
+			pos = d.next;
+		else
+			pos = start[next_rec + 1];
+		next_rec++;
+	}
+	CHECK_INT("scan_quick_run agrees with scan_record", bad, 0);
+	CHECK_INT("scan_quick_run stops before stop", past_stop, 0);
+	CHECK("scan_quick_run reads most calm data", in_runs > NRECORDS / 3);
+	CHECK("scan_quick_run reads calm data in runs", in_runs > 3 * calls);
+	free(buf);
+	free(start);
+}
+
 /* ---- numbers (scan_number) ---- */
 
 /* A random JSON number: sign, digits, fraction, exponent, each maybe. */
@@ -656,5 +746,6 @@ main(void)
 	check_shape_reuse();
 	check_shapes();
 	check_quick_shapes();
+	check_quick_run();
 	return (unit_exit());
 }
