@@ -479,17 +479,24 @@ scan_thread(void *arg)
 	return (NULL);
 }
 
-/* The trace's id for a chunk's entity number, looked up on first use. */
-static uint32_t
+/* The trace's id for a chunk's entity number, on its first use. */
+static __attribute__((noinline)) uint32_t
+chunk_entity_lookup(chunks_host *h, chunk *c, uint32_t local)
+{
+	size_t len;
+	const char *name = intern_name(c->names, local, &len);
+
+	c->ids[local] = records_entity(h->rec, name, len);
+	return (c->ids[local]);
+}
+
+/* The trace's id for a chunk's entity number: inline once known. */
+static inline uint32_t
 chunk_entity(chunks_host *h, chunk *c, uint32_t local)
 {
-	if (c->ids[local] == UNMAPPED) {
-		size_t len;
-		const char *name = intern_name(c->names, local, &len);
+	uint32_t id = c->ids[local];
 
-		c->ids[local] = records_entity(h->rec, name, len);
-	}
-	return (c->ids[local]);
+	return (id != UNMAPPED ? id : chunk_entity_lookup(h, c, local));
 }
 
 /*
