@@ -68,7 +68,7 @@ int scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
  * (`{"time": "`, `", "entity": "`, ...).  A program writes every datum
  * alike, so most records match a layout already seen, and are read by
  * comparing those bytes whole and reading the values between them.
- * With room after the record, a shape whose literals are at most 16
+ * With room around the record, a shape whose literals are at most 16
  * bytes is read without bound checks (scan_step), values of up to 15
  * bytes inline; anything longer is read by the general shape reading.
  */
@@ -128,7 +128,7 @@ int scan_record_shaped(scan_shapes *s, const char *buf, size_t len,
 /*
  * Scans the data from *pos on as scan_record_shaped does, each after
  * JSON spaces, into d[0..max), while each starts before stop and is read
- * quickly (in a shape already learnt, with room after it: see scan.c):
+ * quickly (in a shape already learnt, with room around it: scan.c):
  * returns how many, *pos left just past the last.  It stops before
  * anything else, for scan_record_shaped to judge; for a thread that
  * reads many data in a row, one call for a run of them.
