@@ -237,6 +237,12 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 #define SHORT_BITS	12
 #define SHORT_SLOTS	((size_t)1 << SHORT_BITS)
 
+/* The mask of the first n bytes of a little-endian word. */
+static const uint64_t low_bytes[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffffULL, 0xffffffffffULL,
+	0xffffffffffffULL, 0xffffffffffffffULL, UINT64_MAX
+};
+
 static void
 short_names_reset(short_names *t)
 {
@@ -259,8 +265,7 @@ short_name_id(intern *names, short_names *t, const char *name, size_t len,
 	if (len == 0 || len > 8 || end - name < 8)
 		return (intern_add(names, name, len, NULL));
 	memcpy(&key, name, sizeof (key));
-	if (len < 8)
-		key &= ((uint64_t)1 << (8 * len)) - 1;
+	key &= low_bytes[len];
 	i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SHORT_BITS));
 	while (t->keys[i] != 0) {
 		if (t->keys[i] == key)
@@ -298,20 +303,62 @@ window_slide(const scanner *sc, window *w, size_t *pos)
 	return (1);
 }
 
-/* The value or string of the next datum, which has another op. */
+/* The value or string of datum k, which has another op. */
 static void
-keep_special(chunk *c, const scanned *d, const char *record)
+keep_special(chunk *c, size_t k, const scanned *d, const char *record)
 {
 	chunk_special *sp;
 
-	if (c->ndata >= c->specials_cap)
-		grow_array(&c->specials, &c->specials_cap, c->ndata + 1,
+	if (k >= c->specials_cap)
+		grow_array(&c->specials, &c->specials_cap, k + 1,
 		    sizeof (chunk_special));
-	sp = &c->specials[c->ndata];
+	sp = &c->specials[k];
 	sp->value = d->value;
 	sp->str = d->str == NULL ? 0 : (uint32_t)(d->str - record);
 	sp->str_len = (uint32_t)d->str_len;
 }
+
+/*
+ * Keeps n data scanned, each starting at its at in the window.  What the
+ * loop needs is read once before it: stores to the data could otherwise
+ * be the chunk's fields, for all the compiler knows, and each datum
+ * would read them again.
+ */
+static void
+keep_run(chunk *c, const window *w, const scanned *run, size_t n)
+{
+	const char *end = w->buf + w->len;
+	uint32_t base = (uint32_t)(w->base - c->start);
+	size_t first = c->ndata, k;
+	chunk_datum *cd;
+
+	if (first + n > c->data_cap)
+		grow_array(&c->data, &c->data_cap, first + n,
+		    sizeof (chunk_datum));
+	cd = c->data + first;
+	for (k = 0; k < n; k++, cd++) {
+		const scanned *d = &run[k];
+		const char *record = w->buf + d->at;
+
+		if (d->op != SCAN_OP_STATE)
+			keep_special(c, first + k, d, record);
+		cd->op = (uint8_t)d->op;
+		cd->time = d->time;
+		cd->record = base + (uint32_t)d->at;
+		cd->entity = short_name_id(c->names, &c->short_entities,
+		    d->entity, d->entity_len, end);
+		cd->state = (uint16_t)d->state;
+		cd->tag = d->tag == NULL ? 0 : 1 + short_name_id(c->tags,
+		    &c->short_tags, d->tag, d->tag_len, end);
+	}
+	c->ndata = first + n;
+}
+
+/*
+ * How many data scan_quick_run reads at once: a run of them costs one
+ * call, not one each, and they stay in the core's cache.
+ */
+#define QUICK_RUN	32
 
 /* Proposes the runs of data in a chunk (see above). */
 static void
@@ -331,9 +378,9 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 	if (!window_slide(sc, w, &pos))
 		return;
 	for (;;) {
-		scanned d;
+		scanned d, run[QUICK_RUN];
 		json_error jerr;
-		size_t next;
+		size_t next, n;
 
 		if (w->len - pos < WINDOW_LOW(w->size) && !w->end &&
 		    !window_slide(sc, w, &pos))
@@ -345,25 +392,17 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 			break;
 		if (run_start == SIZE_MAX)
 			run_start = w->base + pos;
+		/* Data read quickly are far shorter than MAX_RECORD. */
+		if ((n = scan_quick_run(&c->shapes, w->buf, w->len, &pos,
+		    c->end - w->base, sc->nstates, run, QUICK_RUN)) > 0) {
+			keep_run(c, w, run, n);
+			continue;
+		}
 		if (scan_record_shaped(&c->shapes, w->buf, w->len, pos,
 		    sc->nstates, &d) &&
 		    d.next - pos <= MAX_RECORD) {
-			chunk_datum *cd;
-
-			if (c->ndata == c->data_cap)
-				grow_array(&c->data, &c->data_cap, c->ndata + 1,
-				    sizeof (chunk_datum));
-			if (d.op != SCAN_OP_STATE)
-				keep_special(c, &d, w->buf + pos);
-			cd = &c->data[c->ndata++];
-			cd->op = (uint8_t)d.op;
-			cd->time = d.time;
-			cd->record = (uint32_t)(w->base + pos - c->start);
-			cd->entity = short_name_id(c->names, &c->short_entities,
-			    d.entity, d.entity_len, w->buf + w->len);
-			cd->state = (uint16_t)d.state;
-			cd->tag = d.tag == NULL ? 0 : 1 + short_name_id(c->tags,
-			    &c->short_tags, d.tag, d.tag_len, w->buf + w->len);
+			d.at = pos;
+			keep_run(c, w, &d, 1);
 			pos = d.next;
 			continue;
 		}
@@ -467,17 +506,24 @@ scan_thread(void *arg)
 	return (NULL);
 }
 
-/* The trace's id for a chunk's entity number, looked up on first use. */
-static uint32_t
+/* The trace's id for a chunk's entity number, on its first use. */
+static __attribute__((noinline)) uint32_t
+chunk_entity_lookup(chunks_host *h, chunk *c, uint32_t local)
+{
+	size_t len;
+	const char *name = intern_name(c->names, local, &len);
+
+	c->ids[local] = records_entity(h->rec, name, len);
+	return (c->ids[local]);
+}
+
+/* The trace's id for a chunk's entity number: inline once known. */
+static inline uint32_t
 chunk_entity(chunks_host *h, chunk *c, uint32_t local)
 {
-	if (c->ids[local] == UNMAPPED) {
-		size_t len;
-		const char *name = intern_name(c->names, local, &len);
+	uint32_t id = c->ids[local];
 
-		c->ids[local] = records_entity(h->rec, name, len);
-	}
-	return (c->ids[local]);
+	return (id != UNMAPPED ? id : chunk_entity_lookup(h, c, local));
 }
 
 /*

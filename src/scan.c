@@ -3,6 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "json.h"
 #include "value.h"
@@ -530,6 +533,271 @@ scan_shapes_init(scan_shapes *s)
 	memset(s, 0, sizeof (*s));
 }
 
+/* ---- the quick reading of a shape ---- */
+
+/*
+ * Most shapes are read without a bound check per step: their literals
+ * are at most QUICK_LITERAL bytes, and the values read quickly at most
+ * QUICK_VALUE (a longer one is left to shape_scan, which reads any).
+ * With QUICK_ROOM bytes from the start of the record, every 16-byte load
+ * of the five literals and four values stays inside the input, and every
+ * value has a byte after it (scan_digits refuses digits that run to the
+ * end: with this much room they never do).
+ */
+#define QUICK_LITERAL	16
+#define QUICK_VALUE	15
+#define QUICK_ROOM	(5 * QUICK_LITERAL + 4 * QUICK_VALUE + 16)
+#define QUICK_BEFORE	16	/* readable before the record: see quick_digits */
+
+enum { QUICK_NO, QUICK_YES, QUICK_UNSURE };
+
+/* The masks and words of a literal of len bytes (lit: zero-padded). */
+static void
+step_learn(scan_step *st, const uint64_t *lit, size_t len, uint8_t kind)
+{
+	size_t i;
+
+	st->len = (uint8_t)len;
+	st->kind = kind;
+	for (i = 0; i < 2; i++) {
+		size_t in = len > 8 * i ? len - 8 * i : 0;
+
+		st->lit[i] = lit[i];
+		st->mask[i] = in >= 8 ? UINT64_MAX :
+		    ((uint64_t)1 << (8 * in)) - 1;
+	}
+}
+
+#if defined(__SSE2__)
+/* How many bytes from p, of 16, are ASCII digits (16: all of them). */
+static inline unsigned
+sse2_leading_digits(const char *p)
+{
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* Signed bytes: 0x80 and up are below '0'. */
+	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(b, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(b, _mm_set1_epi8('9' + 1)));
+
+	return ((unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(digit)));
+}
+
+/*
+ * The value of the n (1 to 15) digits at p, from the 16 bytes that end
+ * with them (p + n - 16 must be readable), the bytes before the digits
+ * cleared: digits paired, then fours, then eights, each step one
+ * multiply(-add) on every lane at once, and the two eights joined.
+ */
+static inline uint64_t
+sse2_digits_value(const char *p, unsigned n)
+{
+	const __m128i lane = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+	    5, 4, 3, 2, 1, 0);
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
+	    (p + n - 16));
+
+	x = _mm_and_si128(_mm_sub_epi8(x, _mm_set1_epi8('0')),
+	    _mm_cmpgt_epi8(lane, _mm_set1_epi8((char)(15 - n))));
+	/* Little-endian 16-bit lanes: the tens are the low byte. */
+	x = _mm_add_epi16(_mm_mullo_epi16(_mm_and_si128(x,
+	    _mm_set1_epi16(0xff)), _mm_set1_epi16(10)), _mm_srli_epi16(x, 8));
+	x = _mm_madd_epi16(x, _mm_set1_epi32(1 << 16 | 100));
+	x = _mm_packs_epi32(x, x);	/* below 10000: no saturation */
+	x = _mm_madd_epi16(x, _mm_set1_epi32(1 << 16 | 10000));
+	return ((uint64_t)(uint32_t)_mm_cvtsi128_si32(x) * 100000000 +
+	    (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x, 4)));
+}
+#endif
+
+/*
+ * The digits at p, as scan_digits reads them, if at most QUICK_VALUE:
+ * how many (0 where scan_digits refuses them), their value in *out; or
+ * 16 for more, for scan_digits to read.  16 bytes from p are readable,
+ * and 15 before it.
+ */
+static inline __attribute__((always_inline)) unsigned
+quick_digits(const char *p, uint64_t *out)
+{
+	unsigned n;
+
+	/* One digit, as nearly every state is, in two compares. */
+	if ((unsigned)(p[0] - '0') <= 9 && (unsigned)(p[1] - '0') > 9) {
+		*out = (uint64_t)(p[0] - '0');
+		return (1);
+	}
+#if defined(__SSE2__)
+	n = sse2_leading_digits(p);
+	if (n == 0 || n == 16)
+		return (n);
+	if (*p == '0')
+		return (0);	/* a leading zero: one digit is done above */
+	*out = sse2_digits_value(p, n);
+#else
+	{
+		uint64_t w = load_le64(p);
+
+		n = leading_digits(w);
+		if (n == 8) {
+			uint64_t w2 = load_le64(p + 8);
+			unsigned k = leading_digits(w2);
+
+			if (k == 8)
+				return (16);
+			*out = digits_value(w, 8);
+			if (k > 0)
+				*out = *out * powers_of_ten[k] +
+				    digits_value(w2, k);
+			n += k;
+		} else if (n > 0) {
+			*out = digits_value(w, n);
+		}
+		if (*p == '0' && n > 1)
+			return (0);
+	}
+#endif
+	return (n);
+}
+
+/*
+ * How many plain name bytes (as plain_bytes counts them) start at p, up
+ * to 16; 16 bytes from p are readable.
+ */
+static inline unsigned
+quick_name(const char *p)
+{
+#if defined(__SSE2__)
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* Signed bytes: above 0x1f is 0x20 to 0x7f; 0x80 and up are below. */
+	__m128i printable = _mm_cmpgt_epi8(b, _mm_set1_epi8(0x1f));
+	__m128i other = _mm_or_si128(_mm_or_si128(
+	    _mm_cmpeq_epi8(b, _mm_set1_epi8('"')),
+	    _mm_cmpeq_epi8(b, _mm_set1_epi8('\\'))),
+	    _mm_cmpeq_epi8(b, _mm_set1_epi8(0x7f)));
+	unsigned plain = (unsigned)_mm_movemask_epi8(
+	    _mm_andnot_si128(other, printable));
+
+	return ((unsigned)__builtin_ctz(~plain));	/* bit 16 is clear */
+#else
+	return ((unsigned)plain_bytes(p, p + 16));
+#endif
+}
+
+/* Whether the bytes at p are the literal of st. */
+static inline int
+quick_literal(const scan_step *st, const char *p)
+{
+	return ((((load_le64(p) ^ st->lit[0]) & st->mask[0]) |
+	    ((load_le64(p + 8) ^ st->lit[1]) & st->mask[1])) == 0);
+}
+
+/*
+ * The value of a member of this kind at p, by read_value's rule for it:
+ * its length if at most QUICK_VALUE, NO_VALUE if read_value would say
+ * no, or another length above QUICK_VALUE for shape_scan to read.
+ */
+static inline __attribute__((always_inline)) size_t
+quick_value(unsigned kind, const char *p, const char *end,
+    uint32_t nstates, scanned *d, uint64_t *state)
+{
+	size_t n;
+
+	switch (kind) {
+	case SCAN_TIME:
+		/* Fewer than 16 digits are below 2^63. */
+		if ((n = quick_digits(p, &d->time)) == 0)
+			return (NO_VALUE);
+		d->time_at = p;
+		d->time_len = n;
+		return (n);
+	case SCAN_STATE:
+		if ((n = quick_digits(p, state)) == 0 ||
+		    (n <= QUICK_VALUE && *state >= nstates))
+			return (NO_VALUE);
+		d->state_at = p;
+		d->state_len = n;
+		return (n);
+	case SCAN_ENTITY:
+		if ((n = quick_name(p)) == 0)
+			return (NO_VALUE);
+		d->entity = p;
+		d->entity_len = n;
+		return (n);
+	case SCAN_TAG:
+		n = quick_name(p);
+		d->tag = p;
+		d->tag_len = n;
+		return (n);
+	default:
+		return (read_op_value(kind, p, end, nstates, d, state));
+	}
+}
+
+/*
+ * One step of a quick shape at *p: its literal, then a value of this
+ * kind, read by the rule read_value has for it.  QUICK_YES and *p past
+ * the value, QUICK_NO where shape_scan says no, or QUICK_UNSURE for a
+ * value too long to read here.
+ */
+static inline __attribute__((always_inline)) int
+quick_step(const scan_step *st, unsigned kind, const char **p,
+    const char *end, uint32_t nstates, scanned *d, uint64_t *state)
+{
+	size_t n;
+
+	if (!quick_literal(st, *p))
+		return (QUICK_NO);
+	*p += st->len;
+	n = quick_value(kind, *p, end, nstates, d, state);
+	if (n > QUICK_VALUE)
+		return (n == NO_VALUE ? QUICK_NO : QUICK_UNSURE);
+	*p += n;
+	return (QUICK_YES);
+}
+
+/* The layout every program writes: time, entity, state, maybe a tag. */
+static const uint8_t usual_kinds[4] = {
+	SCAN_TIME, SCAN_ENTITY, SCAN_STATE, SCAN_TAG
+};
+
+/*
+ * The datum at p if it has this quick shape, QUICK_ROOM bytes or more
+ * before end: QUICK_YES and d filled, else what quick_step said.  Where
+ * it answers, it answers as shape_scan does.  The usual layouts are
+ * written out step by step, with their kinds constant, so each is
+ * straight code.
+ */
+static inline __attribute__((always_inline)) int
+shape_scan_quick(const scan_shape *sh, const char *p, const char *end,
+    uint32_t nstates, scanned *d, const char **next)
+{
+	const scan_step *st = sh->step;
+	uint64_t state = 0;
+	int i, r = QUICK_YES;
+
+	scanned_init(d);
+	if (sh->usual >= 3) {
+		if ((r = quick_step(&st[0], SCAN_TIME, &p, end, nstates, d,
+		    &state)) != QUICK_YES ||
+		    (r = quick_step(&st[1], SCAN_ENTITY, &p, end, nstates, d,
+		    &state)) != QUICK_YES ||
+		    (r = quick_step(&st[2], SCAN_STATE, &p, end, nstates, d,
+		    &state)) != QUICK_YES ||
+		    (sh->usual == 4 && (r = quick_step(&st[3], SCAN_TAG, &p,
+		    end, nstates, d, &state)) != QUICK_YES))
+			return (r);
+	} else {
+		for (i = 0; i < sh->nvalues; i++) {
+			if ((r = quick_step(&st[i], sh->kind[i], &p, end,
+			    nstates, d, &state)) != QUICK_YES)
+				return (r);
+		}
+	}
+	if (!quick_literal(&st[sh->nvalues], p))
+		return (QUICK_NO);
+	d->state = (uint32_t)state;
+	*next = p + st[sh->nvalues].len;
+	return (QUICK_YES);
+}
+
 /*
  * Keeps the layout of a datum scan_datum accepted at rec: its values
  * in the order they appear, and the bytes around them.
@@ -555,6 +823,7 @@ shape_learn(scan_shape *sh, const char *rec, const char *rec_end,
 		}
 	}
 	sh->nvalues = 0;
+	sh->quick = 1;
 	for (i = 0; i <= n; i++) {
 		const char *lit_end = i < n ? v[i].at : rec_end;
 		size_t len = (size_t)(lit_end - p);
@@ -567,12 +836,17 @@ shape_learn(scan_shape *sh, const char *rec, const char *rec_end,
 		for (j = 0; j < SCAN_SHAPE_WORDS; j++)
 			sh->lit[i][j] = load_le64(bytes + 8 * j);
 		sh->lit_len[i] = (uint8_t)len;
+		step_learn(&sh->step[i], sh->lit[i], len,
+		    i < n ? v[i].kind : 0);
+		if (len > QUICK_LITERAL)
+			sh->quick = 0;
 		if (i < n) {
 			sh->kind[i] = v[i].kind;
 			p = v[i].at + v[i].len;
 		}
 	}
 	sh->nvalues = n;
+	sh->usual = memcmp(sh->kind, usual_kinds, (size_t)n) == 0 ? n : 0;
 }
 
 /* Whether the len bytes at p are those of lit. */
@@ -635,18 +909,21 @@ shape_scan(const scan_shape *sh, const char *buf, size_t len, size_t pos,
 }
 
 /*
- * A shaped scan: shapes learned only from what scan_members accepts with
- * the same ops, so a shape with the generic state system's members is
- * learned (and matched) only by scan_record_shaped.
+ * A shaped scan by shape_scan, trying the shapes in the set (a bit for
+ * each); if none matches, scan_members, and the datum's shape learnt.
+ * Shapes are learned only from what scan_members accepts with the same
+ * ops, so a shape with the generic state system's members is learned
+ * (and matched) only by scan_record_shaped.  Out of line, so that the
+ * quick loop keeps its registers.
  */
-static int
-scan_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
-    uint32_t nstates, scanned *d, int ops)
+static __attribute__((noinline)) int
+scan_shaped_from(scan_shapes *s, unsigned set, const char *buf, size_t len,
+    size_t pos, uint32_t nstates, scanned *d, int ops)
 {
 	int i;
 
 	for (i = 0; i < SCAN_SHAPES; i++) {
-		if (s->shape[i].nvalues > 0 &&
+		if ((set & (1u << i)) && s->shape[i].nvalues > 0 &&
 		    shape_scan(&s->shape[i], buf, len, pos, nstates, d)) {
 			s->victim = (i + 1) % SCAN_SHAPES;
 			return (1);
@@ -657,6 +934,85 @@ scan_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
 	shape_learn(&s->shape[s->victim], buf + pos, buf + d->next, d);
 	s->victim = (s->victim + 1) % SCAN_SHAPES;
 	return (1);
+}
+
+#define ALL_SHAPES	((1u << SCAN_SHAPES) - 1)
+
+/*
+ * The quick shapes, each read quickly, for a record at pos with the
+ * room that needs: 0 if one of them matched (d filled, d->next set),
+ * else the set of shapes left for shape_scan to try (those not quick,
+ * and those that left a value to it).  Any shape that matches gives the
+ * answer scan_members gives, so which of them is tried first changes
+ * nothing but which is kept longest.
+ */
+static inline __attribute__((always_inline)) unsigned
+quick_shapes(scan_shapes *s, const char *buf, size_t len, size_t pos,
+    uint32_t nstates, scanned *d)
+{
+	unsigned left = 0;
+	int i;
+
+	for (i = 0; i < SCAN_SHAPES; i++) {
+		const scan_shape *sh = &s->shape[i];
+		const char *next;
+		int r;
+
+		if (sh->nvalues == 0)
+			continue;
+		if (!sh->quick) {
+			left |= 1u << i;
+			continue;
+		}
+		r = shape_scan_quick(sh, buf + pos, buf + len, nstates, d,
+		    &next);
+		if (r == QUICK_UNSURE)
+			left |= 1u << i;
+		if (r == QUICK_YES) {
+			d->next = (size_t)(next - buf);
+			s->victim = (i + 1) % SCAN_SHAPES;
+			return (0);
+		}
+	}
+	return (left | (1u << SCAN_SHAPES));	/* never 0 */
+}
+
+/* Whether a record at pos has the room for the quick reading. */
+static inline int
+quick_room(size_t len, size_t pos)
+{
+	return (len - pos >= QUICK_ROOM && pos >= QUICK_BEFORE);
+}
+
+static inline __attribute__((always_inline)) int
+scan_shaped(scan_shapes *s, const char *buf, size_t len, size_t pos,
+    uint32_t nstates, scanned *d, int ops)
+{
+	unsigned left = ALL_SHAPES;
+
+	if (quick_room(len, pos) &&
+	    (left = quick_shapes(s, buf, len, pos, nstates, d)) == 0)
+		return (1);
+	return (scan_shaped_from(s, left, buf, len, pos, nstates, d, ops));
+}
+
+size_t
+scan_quick_run(scan_shapes *s, const char *buf, size_t len, size_t *pos,
+    size_t stop, uint32_t nstates, scanned *d, size_t max)
+{
+	size_t n = 0, at = *pos;
+
+	while (n < max) {
+		at = json_skip_space(buf, len, at);
+		if (at >= stop || !quick_room(len, at) ||
+		    quick_shapes(s, buf, len, at, nstates, &d[n]) != 0)
+			break;
+		d[n].at = at;
+		at = d[n].next;
+		*pos = at;
+		n++;
+	}
+	return (n);
 }
 
 int

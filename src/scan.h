@@ -37,6 +37,7 @@ typedef struct scanned {
 	uint64_t time;
 	uint32_t state;		/* SCAN_STATE_NAMED: str names it */
 	size_t next;		/* the offset just past its closing brace */
+	size_t at;		/* where it starts: scan_quick_run's only */
 	/* Where the digits of time and state are: for learning shapes. */
 	const char *time_at, *state_at;
 	size_t time_len, state_len;
@@ -67,15 +68,31 @@ int scan_datum(const char *buf, size_t len, size_t pos, uint32_t nstates,
  * (`{"time": "`, `", "entity": "`, ...).  A program writes every datum
  * alike, so most records match a layout already seen, and are read by
  * comparing those bytes whole and reading the values between them.
+ * With room around the record, a shape whose literals are at most 16
+ * bytes is read without bound checks (scan_step), values of up to 15
+ * bytes inline; anything longer is read by the general shape reading.
  */
 #define SCAN_SHAPES	8
 #define SCAN_SHAPE_WORDS	4	/* bytes between values: at most 32 */
 
+/*
+ * One step of a shape's quick reading: the bytes before a value (or
+ * after the last), when at most 16, as two words and the masks that
+ * keep only those bytes.
+ */
+typedef struct scan_step {
+	uint64_t lit[2], mask[2];
+	uint8_t len, kind;
+} scan_step;
+
 typedef struct scan_shape {
 	int nvalues;		/* 0: empty */
+	int quick;		/* every literal fits a scan_step */
+	int usual;		/* nvalues if kind is time, entity, state, tag */
 	uint8_t kind[4];	/* which member each value belongs to */
 	uint8_t lit_len[5];	/* the bytes before each value, and after */
 	uint64_t lit[5][SCAN_SHAPE_WORDS];	/* zero-padded */
+	scan_step step[5];
 } scan_shape;
 
 typedef struct scan_shapes {
@@ -107,6 +124,17 @@ int scan_record(const char *buf, size_t len, size_t pos, uint32_t nstates,
     scanned *d);
 int scan_record_shaped(scan_shapes *s, const char *buf, size_t len,
     size_t pos, uint32_t nstates, scanned *d);
+
+/*
+ * Scans the data from *pos on as scan_record_shaped does, each after
+ * JSON spaces, into d[0..max), while each starts before stop and is read
+ * quickly (in a shape already learnt, with room around it: scan.c):
+ * returns how many, *pos left just past the last.  It stops before
+ * anything else, for scan_record_shaped to judge; for a thread that
+ * reads many data in a row, one call for a run of them.
+ */
+size_t scan_quick_run(scan_shapes *s, const char *buf, size_t len,
+    size_t *pos, size_t stop, uint32_t nstates, scanned *d, size_t max);
 
 /*
  * The JSON number at p (before end): returns its length and sets *out

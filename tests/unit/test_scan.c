@@ -2,7 +2,8 @@
  * Tests for src/scan.c: digits read a word at a time against a plain
  * digit loop; the bytes names may hold; and the shaped scan against
  * scan_datum on a hundred thousand generated records, whole and cut
- * short, most of them in layouts seen before.
+ * short, most of them in layouts seen before; and the quick reading of
+ * a layout against the unshaped scans, on each side of its limits.
  */
 #include <math.h>
 #include <stdio.h>
@@ -174,12 +175,22 @@ chance(int percent)
 	return ((int)(next_random() % 100) < percent);
 }
 
+/* Whether generated records are all plain data in the first layout. */
+static int calm;
+
+/* A rare oddity in a generated record: never when calm. */
+static int
+oddity(int percent)
+{
+	return (!calm && chance(percent));
+}
+
 static const char *
 space(int layout)
 {
 	static const char *spaces[] = { "", " ", "  ", "\t", "\n " };
 
-	return (spaces[((unsigned)layout + (chance(3) ? next_random() : 0)) %
+	return (spaces[((unsigned)layout + (oddity(3) ? next_random() : 0)) %
 	    5]);
 }
 
@@ -198,11 +209,13 @@ put_digits(char *p, int max)
 static size_t
 put_name(char *p)
 {
-	int n = chance(2) ? 0 : 1 + (int)(next_random() % 11), i;
+	/* Now and then past 16 bytes, where the quick reading stops. */
+	int n = oddity(2) ? 0 : 1 + (int)(next_random() % (chance(10) ? 24 :
+	    11)), i;
 
 	for (i = 0; i < n; i++)
 		p[i] = (char)('a' + next_random() % 26);
-	if (chance(2) && n > 0)
+	if (oddity(2) && n > 0)
 		p[next_random() % (unsigned)n] = "\"\\\x01\x7f\xc3 "[
 		    next_random() % 6];
 	return ((size_t)n);
@@ -215,7 +228,8 @@ put_name(char *p)
 static size_t
 put_record(char *p)
 {
-	int layout = (int)(next_random() % 6), order[4] = { 0, 1, 2, 3 };
+	int layout = calm ? 0 : (int)(next_random() % 6);
+	int order[4] = { 0, 1, 2, 3 };
 	int nmembers = (layout & 1) ? 4 : 3, i, quoted = layout < 4;
 	size_t n = 0;
 
@@ -226,11 +240,11 @@ put_record(char *p)
 		order[i] = order[j];
 		order[j] = t;
 	}
-	if (chance(2))
+	if (oddity(2))
 		nmembers--;			/* a member missing */
 	n += (size_t)sprintf(p + n, "{%s", space(layout));
 	for (i = 0; i < nmembers; i++) {
-		int m = chance(1) ? (int)(next_random() % 4) : order[i];
+		int m = oddity(1) ? (int)(next_random() % 4) : order[i];
 
 		if (i > 0)
 			n += (size_t)sprintf(p + n, "%s,%s", space(layout),
@@ -242,7 +256,7 @@ put_record(char *p)
 			if (quoted || chance(2))
 				p[n++] = '"';
 			n += put_digits(p + n, chance(5) ? 22 : 12);
-			if (quoted && !chance(1))
+			if (quoted && !oddity(1))
 				p[n++] = '"';
 			break;
 		case 1:
@@ -265,7 +279,7 @@ put_record(char *p)
 		}
 	}
 	n += (size_t)sprintf(p + n, "%s}", space(layout));
-	if (chance(1))
+	if (oddity(1))
 		p[next_random() % n] = (char)next_random();	/* a bad byte */
 	return (n);
 }
@@ -364,6 +378,266 @@ check_shape_reuse(void)
 	    len, third, 3, &d), 0);
 	CHECK_INT("scan shape empty entity", scan_datum_shaped(&s, buf, len,
 	    fourth, 3, &d), 0);
+}
+
+/*
+ * The quick reading of a shape (16-byte literals and values of at most
+ * 15 bytes, with room after the record) and the values it leaves to
+ * shape_scan: each case is a record scanned in the layout of the one
+ * before it, then unshaped, and both must give the same answer.
+ */
+static int
+same_record(int r1, const scanned *a, int r2, const scanned *b)
+{
+	if (!same_scan(NULL, r1, a, r2, b))
+		return (0);
+	return (!r1 || (a->op == b->op && (a->op == SCAN_OP_STATE ||
+	    (a->value == b->value && a->str == b->str &&
+	    a->str_len == b->str_len))));
+}
+
+/* How many layouts the last quick_case learnt: 1 if rec had learnt's. */
+static int quick_layouts;
+
+/*
+ * Scans rec after learning the layout of learnt, with room (200 spaces)
+ * after it or with the input ending cut bytes into it (cut > 0): the
+ * shaped answer, -1 if it differs from the unshaped one.
+ */
+static int
+quick_case(const char *learnt, const char *rec, size_t cut, int ops)
+{
+	char buf[1024];
+	size_t at = strlen(learnt) + 1, len;
+	scan_shapes s;
+	scanned a, b;
+	int r1, r2;
+
+	snprintf(buf, sizeof (buf), "%s\n%s%200s", learnt, rec, "");
+	len = cut > 0 ? at + cut : strlen(buf);
+	scan_shapes_init(&s);
+	if ((ops ? scan_record_shaped(&s, buf, len, 0, 6, &a) :
+	    scan_datum_shaped(&s, buf, len, 0, 6, &a)) != 1 ||
+	    s.shape[0].nvalues == 0)
+		return (-1);
+	r1 = ops ? scan_record(buf, len, at, 6, &a) :
+	    scan_datum(buf, len, at, 6, &a);
+	r2 = ops ? scan_record_shaped(&s, buf, len, at, 6, &b) :
+	    scan_datum_shaped(&s, buf, len, at, 6, &b);
+	quick_layouts = 1 + (s.shape[1].nvalues > 0);
+	return (same_record(r1, &a, r2, &b) ? r2 : -1);
+}
+
+static void
+check_quick_shapes(void)
+{
+	static const struct {
+		const char *name, *rec;
+		int want;
+	} plain[] = {
+		{ "quick: the usual datum",
+		    "{\"time\": \"29997280504\", \"entity\": \"959\", \"state\": 4}", 1 },
+		{ "quick: one digit, one byte",
+		    "{\"time\": \"0\", \"entity\": \"x\", \"state\": 0}", 1 },
+		{ "quick: 8 digits",
+		    "{\"time\": \"12345678\", \"entity\": \"x\", \"state\": 5}", 1 },
+		{ "quick: 15 digits",
+		    "{\"time\": \"123456789012345\", \"entity\": \"x\", \"state\": 5}", 1 },
+		{ "quick: 16 digits, left to shape_scan",
+		    "{\"time\": \"1234567890123456\", \"entity\": \"x\", \"state\": 5}", 1 },
+		{ "quick: 19 digits, left to shape_scan",
+		    "{\"time\": \"1234567890123456789\", \"entity\": \"x\", \"state\": 5}", 1 },
+		{ "quick: 2^63 is refused",
+		    "{\"time\": \"9223372036854775808\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: 20 digits are refused",
+		    "{\"time\": \"12345678901234567890\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: a leading zero",
+		    "{\"time\": \"0123\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: a leading zero of 9 digits",
+		    "{\"time\": \"012345678\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: no digits",
+		    "{\"time\": \"\", \"entity\": \"x\", \"state\": 5}", 0 },
+		{ "quick: a state of 6 states",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 6}", 0 },
+		{ "quick: a state with a leading zero",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 01}", 0 },
+		{ "quick: a state of 16 digits",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 1000000000000000}", 0 },
+		{ "quick: an empty entity",
+		    "{\"time\": \"1\", \"entity\": \"\", \"state\": 1}", 0 },
+		{ "quick: an escape in the entity",
+		    "{\"time\": \"1\", \"entity\": \"a\\\"b\", \"state\": 1}", 0 },
+		{ "quick: a control byte in the entity",
+		    "{\"time\": \"1\", \"entity\": \"a\tb\", \"state\": 1}", 0 },
+		{ "quick: a byte above 0x7e in the entity",
+		    "{\"time\": \"1\", \"entity\": \"a\x7f\", \"state\": 1}", 0 },
+		{ "quick: UTF-8 in the entity",
+		    "{\"time\": \"1\", \"entity\": \"caf\xc3\xa9\", \"state\": 1}", 0 },
+		{ "quick: an entity of 15 bytes",
+		    "{\"time\": \"1\", \"entity\": \"abcdefghijklmno\", \"state\": 1}", 1 },
+		{ "quick: an entity of 16 bytes, left to shape_scan",
+		    "{\"time\": \"1\", \"entity\": \"abcdefghijklmnop\", \"state\": 1}", 1 },
+		{ "quick: an entity of 40 bytes",
+		    "{\"time\": \"1\", \"entity\": \"abcdefghijklmnopqrstuvwxyz0123456789ABCD\", \"state\": 1}", 1 },
+		{ "quick: an escape after 16 bytes of entity",
+		    "{\"time\": \"1\", \"entity\": \"abcdefghijklmnopq\\n\", \"state\": 1}", 0 },
+		{ "quick: another layout",
+		    "{\"time\":\"1\",\"entity\":\"x\",\"state\":1}", 1 },
+		{ "quick: a member more",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 1, \"tag\": \"t\"}", 1 },
+		{ "quick: a brace less",
+		    "{\"time\": \"1\", \"entity\": \"x\", \"state\": 1", 0 },
+	};
+	static const char *learnt =
+	    "{\"time\": \"1325\", \"entity\": \"466\", \"state\": 0}";
+	static const char *tagged =
+	    "{\"time\": \"1325\", \"entity\": \"466\", \"state\": 0, \"tag\": \"t25\"}";
+	size_t i, cut;
+	int bad = 0;
+
+	/*
+	 * A datum of the layout learnt is read in that layout, not learnt
+	 * again: the quick reading said no to none that shape_scan reads.
+	 */
+	for (i = 0; i < sizeof (plain) / sizeof (plain[0]); i++) {
+		int same = strstr(plain[i].name, "layout") == NULL &&
+		    strstr(plain[i].name, "member") == NULL;
+
+		CHECK_INT(plain[i].name, quick_case(learnt, plain[i].rec, 0, 0),
+		    plain[i].want);
+		CHECK_INT(plain[i].name, quick_layouts,
+		    plain[i].want && !same ? 2 : 1);
+		CHECK_INT(plain[i].name, quick_case(learnt, plain[i].rec, 0, 1),
+		    plain[i].want);
+	}
+	/* Cut short at every byte, and whole at the very end. */
+	for (i = 0; i < sizeof (plain) / sizeof (plain[0]); i++) {
+		size_t n = strlen(plain[i].rec);
+
+		for (cut = 1; cut <= n + 1; cut++) {
+			if (quick_case(learnt, plain[i].rec, cut, 1) !=
+			    (cut > n - (plain[i].rec[n - 1] == '}') &&
+			    plain[i].want))
+				bad++;
+		}
+	}
+	CHECK_INT("quick: records cut short at the end of the input", bad, 0);
+	CHECK_INT("quick: a tag", quick_case(tagged, "{\"time\": \"7\", "
+	    "\"entity\": \"5\", \"state\": 2, \"tag\": \"abc\"}", 0, 0), 1);
+	CHECK_INT("quick: a tag in its layout", quick_layouts, 1);
+	CHECK_INT("quick: an empty tag", quick_case(tagged, "{\"time\": \"7\", "
+	    "\"entity\": \"5\", \"state\": 2, \"tag\": \"\"}", 0, 0), 1);
+	CHECK_INT("quick: a tag of 16 bytes", quick_case(tagged, "{\"time\": "
+	    "\"7\", \"entity\": \"5\", \"state\": 2, \"tag\": "
+	    "\"0123456789abcdef\"}", 0, 0), 1);
+	CHECK_INT("quick: a tag of 16 bytes in its layout", quick_layouts, 1);
+	CHECK_INT("quick: an escape in the tag", quick_case(tagged, "{\"time\": "
+	    "\"7\", \"entity\": \"5\", \"state\": 2, \"tag\": "
+	    "\"a\\u0041\"}", 0, 0), 0);
+	CHECK_INT("quick: a literal of 17 bytes is read by shape_scan",
+	    quick_case("{\"time\": \"1\",          \"entity\": \"466\", "
+	    "\"state\": 0}", "{\"time\": \"2\",          \"entity\": "
+	    "\"466\", \"state\": 0}", 0, 0), 1);
+	/* The generic state system's values, in a quick shape. */
+	CHECK_INT("quick: a value", quick_case("{\"time\": \"1\", \"entity\": "
+	    "\"a\", \"value\": 39753}", "{\"time\": \"2\", \"entity\": \"b\", "
+	    "\"value\": -1.5e3}", 0, 1), 1);
+	CHECK_INT("quick: a value in its layout", quick_layouts, 1);
+	CHECK_INT("quick: a value of 16 bytes", quick_case("{\"time\": \"1\", "
+	    "\"entity\": \"a\", \"value\": 39753}", "{\"time\": \"2\", "
+	    "\"entity\": \"b\", \"value\": 1234567890.12345}", 0, 1), 1);
+	CHECK_INT("quick: a value that is no number", quick_case("{\"time\": "
+	    "\"1\", \"entity\": \"a\", \"value\": 39753}", "{\"time\": \"2\", "
+	    "\"entity\": \"b\", \"value\": 1.}", 0, 1), 0);
+	CHECK_INT("quick: a push by name", quick_case("{\"time\": \"1\", "
+	    "\"entity\": \"a\", \"push\": \"state3\"}", "{\"time\": \"2\", "
+	    "\"entity\": \"b\", \"push\": \"a state of a long name\"}", 0, 1),
+	    1);
+	CHECK_INT("quick: a push by name in its layout", quick_layouts, 1);
+	CHECK_INT("quick: a pop of 6 states", quick_case("{\"time\": \"1\", "
+	    "\"entity\": \"a\", \"pop\": 0}", "{\"time\": \"2\", "
+	    "\"entity\": \"b\", \"pop\": 6}", 0, 1), 0);
+	CHECK_INT("quick: a push is no plain datum", quick_case(learnt,
+	    "{\"time\": \"2\", \"entity\": \"b\", \"push\": 1}", 0, 0), 0);
+}
+
+/*
+ * scan_quick_run over generated records, as a scanning thread calls it:
+ * a run, then one record by scan_record_shaped where a run stops.  Each
+ * datum of a run must be what scan_record says of the record that
+ * starts where the run says, the first record after spaces, and none at
+ * or past stop.
+ */
+static void
+check_quick_run(void)
+{
+	enum { NRECORDS = 20000, MAXRUN = 16 };
+	size_t cap = 8 << 20, len = 0, i, pos = 0, next_rec = 0, stop;
+	size_t stop_at = 97;
+	size_t *start = malloc((NRECORDS + 1) * sizeof (size_t));
+	char *buf = malloc(cap);
+	scan_shapes shapes;
+	scanned run[MAXRUN], ref;
+	int bad = 0, past_stop = 0;
+	size_t in_runs = 0, calls = 0;	/* in the calm half */
+
+	/* Calm for the first half: plain data in one layout, in runs. */
+	scan_shapes_init(&shapes);
+	for (i = 0; i < NRECORDS; i++) {
+		calm = i < NRECORDS / 2;
+		start[i] = len;
+		len += put_record(buf + len);
+		buf[len++] = '\n';
+	}
+	calm = 0;
+	start[NRECORDS] = len;
+	/* Runs stop at every 97th record, then go on past it. */
+	stop = start[stop_at];
+	while (next_rec < NRECORDS) {
+		size_t n, k;
+		scanned d;
+		int in_calm = pos < start[NRECORDS / 2];
+
+		n = scan_quick_run(&shapes, buf, len, &pos, stop, 9, run,
+		    MAXRUN);
+		calls += in_calm;
+		for (k = 0; k < n; k++) {
+			while (next_rec < NRECORDS && start[next_rec] < run[k].at)
+				next_rec++;
+			if (run[k].at != start[next_rec] ||
+			    !scan_record(buf, len, run[k].at, 9, &ref) ||
+			    !same_record(1, &run[k], 1, &ref))
+				bad++;
+			if (run[k].at >= stop)
+				past_stop++;
+			next_rec++;
+		}
+		in_runs += in_calm ? n : 0;
+		if (n > 0 && pos != run[n - 1].next)
+			bad++;
+		if (n == MAXRUN)
+			continue;
+		/* The record it stopped before, one by one. */
+		while (next_rec < NRECORDS && start[next_rec] < pos)
+			next_rec++;
+		if (next_rec == NRECORDS)
+			break;
+		if (start[next_rec] >= stop) {
+			stop_at += 97;
+			stop = stop_at < NRECORDS ? start[stop_at] : len;
+		}
+		if (scan_record_shaped(&shapes, buf, len, start[next_rec], 9, &d))
+			pos = d.next;
+		else
+			pos = start[next_rec + 1];
+		next_rec++;
+	}
+	CHECK_INT("scan_quick_run agrees with scan_record", bad, 0);
+	CHECK_INT("scan_quick_run stops before stop", past_stop, 0);
+	CHECK("scan_quick_run reads most calm data", in_runs > NRECORDS / 3);
+	CHECK("scan_quick_run reads calm data in runs", in_runs > 3 * calls);
+	free(buf);
+	free(start);
 }
 
 /* ---- numbers (scan_number) ---- */
@@ -471,5 +745,7 @@ main(void)
 	check_names();
 	check_shape_reuse();
 	check_shapes();
+	check_quick_shapes();
+	check_quick_run();
 	return (unit_exit());
 }
