@@ -57,7 +57,9 @@ local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 -- One helper shell ticks and lists tasks: after each sleep it prints the
 -- wall clock and the task directories (globbing is built into bash, so a
 -- tick costs one fork, for sleep). With a command, it starts it first and
--- prints its pid.
+-- prints its pid; or, if bash finds no such command, prints nothing (a
+-- command that cannot start would otherwise be sampled or not as the
+-- first sample and the child's failed exec happen to fall).
 local secs = string.format("%d.%09d", interval // 1000000000, interval % 1000000000)
 local glob = (opts.all or opts.children or #rest > 0) and "/proc/[0-9]*/task/[0-9]*"
 	or ("/proc/" .. opts.pid .. "/task/[0-9]*")
@@ -65,12 +67,16 @@ local script = "export LC_ALL=C; "
 if #rest > 0 then
 	local words = {}
 	for i, a in ipairs(rest) do words[i] = quote(a) end
-	script = script .. table.concat(words, " ") .. " >&2 & echo $! || exit; "
+	script = script .. "type -P -- " .. quote(rest[1]) .. " > /dev/null || exit; "
+		.. table.concat(words, " ") .. " >&2 & echo $! || exit; "
 end
 script = script .. "while :; do echo $EPOCHREALTIME " .. glob .. " || exit; sleep " .. secs .. " || exit; done"
 local ticker = io.popen("exec bash -c " .. quote(script), "r")
 local root = opts.pid
 if #rest > 0 then root = ticker:read("l") end
+if not root and #rest > 0 then
+	smout.fail("proc-statemap: cannot run " .. rest[1] .. ": not found, or not executable", 1)
+end
 if not root and not opts.all then die("could not start the command") end
 
 local function slurp(path)

@@ -185,7 +185,8 @@ do
 end
 
 C.check_all_or_nothing("proc: a command that does not start", "proc-statemap.lua",
-	{ "--", "/nonexistent/command" }, 1, "^proc%-statemap: no thread was sampled", 2)
+	{ "--", "/nonexistent/command" }, 1,
+	"^proc%-statemap: cannot run /nonexistent/command: not found, or not executable$")
 o, status, err = C.run("proc-statemap.lua", "-p", "x")
 check_eq("proc: a bad option is status 2", { status, err }, { 2, "proc-statemap: -p wants a process id\n" })
 os.remove(o)
