@@ -134,12 +134,13 @@ coalesce_batch(void *ctx, const void *items, size_t n)
 	feed *fd = ctx;
 	const pending *p = items;
 	size_t i;
+	/* Where each datum's memory is far from the cache, ask ahead. */
+	int ahead = coalesce_worth_prefetching(fd->co);
 
 	for (i = 0; i < n; i++) {
-		/* Each datum's memory is far from the cache: ask ahead. */
-		if (i + PREFETCH_FAR < n)
+		if (ahead && i + PREFETCH_FAR < n)
 			coalesce_prefetch(fd->co, p[i + PREFETCH_FAR].entity, 0);
-		if (i + PREFETCH_NEAR < n)
+		if (ahead && i + PREFETCH_NEAR < n)
 			coalesce_prefetch(fd->co, p[i + PREFETCH_NEAR].entity,
 			    1);
 		if (p[i].op == PLAIN)

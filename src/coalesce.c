@@ -722,6 +722,15 @@ coalesce_datum(coalesce *c, uint32_t id, uint64_t time, uint32_t state,
 		trim(c);
 }
 
+/* Entities from which their states alone outgrow a core's cache. */
+#define PREFETCH_ENTITIES	16384
+
+int
+coalesce_worth_prefetching(const coalesce *c)
+{
+	return (c->logs != NULL || c->nents >= PREFETCH_ENTITIES);
+}
+
 void
 coalesce_prefetch(const coalesce *c, uint32_t id, int stage)
 {

@@ -96,6 +96,13 @@ void coalesce_datum(coalesce *c, uint32_t entity, uint64_t time,
 void coalesce_prefetch(const coalesce *c, uint32_t entity, int stage);
 
 /*
+ * Whether that pays: when tags are kept (their logs are large) or the
+ * entities are many; asking costs more than it saves when all of it is
+ * in the cache anyway.
+ */
+int coalesce_worth_prefetching(const coalesce *c);
+
+/*
  * Closes every open state with a final rectangle up to the end of the
  * trace: last_time (the last datum's time in file order), or the end bound
  * if that is earlier.  No merging happens after this.
