@@ -63,10 +63,24 @@ write_tags(FILE *out, const catalog *cat)
 	fputs("],\n", out);
 }
 
+/*
+ * A tag's key in a rectangle's "tags", with the separator before it
+ * (`, "17": `), in a slot of its own, written whole: a tagged trace's
+ * rectangles list hundreds of tags each, and a key copied is a number
+ * less to format.  Keys of ids up to 9 digits fit a slot (6 bytes
+ * besides the digits, and snprintf's NUL); longer ones, made of an id
+ * no catalog reaches, are formatted.
+ */
+#define TAG_KEY_BYTES	16
+#define TAG_KEY_IDS	1000000000u
+
 struct jsonout_names {
 	char **text;		/* "\"name\": " for each state */
 	size_t *len;
 	uint32_t n;
+	char *tag_keys;		/* TAG_KEY_BYTES for each tag id known */
+	uint8_t *tag_key_len;
+	uint32_t ntags;
 };
 
 jsonout_names *
@@ -89,6 +103,14 @@ jsonout_names_new(const catalog *cat)
 		if (fclose(out) != 0)
 			out_of_memory(names->len[s]);
 	}
+	names->ntags = catalog_ntags(cat);
+	if (names->ntags > TAG_KEY_IDS)
+		names->ntags = TAG_KEY_IDS;
+	names->tag_keys = xcalloc((size_t)names->ntags + 1, TAG_KEY_BYTES);
+	names->tag_key_len = xcalloc((size_t)names->ntags + 1, 1);
+	for (s = 0; s < names->ntags; s++)
+		names->tag_key_len[s] = (uint8_t)snprintf(names->tag_keys +
+		    (size_t)s * TAG_KEY_BYTES, TAG_KEY_BYTES, ", \"%u\": ", s);
 	return (names);
 }
 
@@ -103,6 +125,8 @@ jsonout_names_free(jsonout_names *names)
 		free(names->text[s]);
 	free(names->text);
 	free(names->len);
+	free(names->tag_keys);
+	free(names->tag_key_len);
 	free(names);
 }
 
@@ -230,6 +254,25 @@ put_u64(line *l, uint64_t v)
 	}
 }
 
+/* A tag's key, `, "17": ` (without the separator for the first). */
+static void
+put_tag_key(line *l, const jsonout_names *names, uint32_t tag, int first)
+{
+	size_t skip = first ? 2 : 0;
+
+	if (tag >= names->ntags) {
+		put(l, ", \"" + skip, 3 - skip);
+		put_u64(l, tag);
+		PUT(l, "\": ");
+		return;
+	}
+	/* A slot more than the ids is there: the copy may run into it. */
+	room(l, TAG_KEY_BYTES);
+	memcpy(l->buf + l->len, names->tag_keys + (size_t)tag * TAG_KEY_BYTES +
+	    skip, TAG_KEY_BYTES);
+	l->len += names->tag_key_len[tag] - skip;
+}
+
 void
 jsonout_rect_write(FILE *out, const jsonout_names *names,
     const jsonout_rect *r, int first)
@@ -255,11 +298,7 @@ jsonout_rect_write(FILE *out, const jsonout_names *names,
 	}
 	PUT(&l, "}, \"tags\": {");
 	for (i = 0; i < r->ntags; i++) {
-		if (i > 0)
-			PUT(&l, ", ");
-		PUT(&l, "\"");
-		put_u64(&l, r->tags[i].tag);
-		PUT(&l, "\": ");
+		put_tag_key(&l, names, r->tags[i].tag, i == 0);
 		put_u64(&l, r->tags[i].time);
 	}
 	if (r->count > 0) {

@@ -2,7 +2,8 @@
  * Tests for src/jsonout.c's rectangles: every number as printf writes it
  * (the digits are formatted in place, eight at a time), at each power of
  * ten and its neighbours, each power of two and random values, with
- * hundreds of tags so that the line buffer fills and is written midway.
+ * hundreds of tags so that the line buffer fills and is written midway,
+ * the catalog's tags (whose keys are written whole) among others.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,13 @@ test_numbers(void)
 	states[0].name = xstrndup("s", 1);
 	states[0].name_len = 1;
 	catalog_set_states(cat, states, 1);
+	/* Keys of the catalog's tags are written whole, the others made. */
+	for (i = 0; i < 1000; i++) {
+		char tag[16];
+
+		snprintf(tag, sizeof (tag), "t%zu", i);
+		catalog_tag_id(cat, 0, tag, strlen(tag));
+	}
 	names = jsonout_names_new(cat);
 	for (k = 0; k < n && ok; k++) {
 		uint32_t state = 0;
@@ -83,7 +91,8 @@ test_numbers(void)
 		FILE *f = open_memstream(&got, &got_len);
 
 		for (i = 0; i < 300; i++) {
-			tags[i].tag = (uint32_t)(v[(k + i) % n] & UINT32_MAX);
+			tags[i].tag = i % 2 == 0 ? (uint32_t)((k + i) % 1003) :
+			    (uint32_t)(v[(k + i) % n] & UINT32_MAX);
 			tags[i].time = v[(k + 3 * i) % n];
 		}
 		r.start = v[k];
