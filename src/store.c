@@ -37,6 +37,7 @@ typedef struct values {
 	uint64_t *time;
 	sm_value *value;
 	size_t count, cap;
+	size_t populated;	/* values' worth of memory faulted in */
 	/*
 	 * Of the first summed values: made at the first query that wants
 	 * it (values_summary), not at load, and then read by any thread.
@@ -1313,6 +1314,8 @@ store_append_value(store *s, uint32_t entity, uint64_t time, sm_value value)
 	v->time[v->count] = time;
 	v->value[v->count] = value;
 	v->count++;
+	if (v->populated < v->count)
+		v->populated = v->count;
 	s->values_total++;
 }
 
@@ -1342,6 +1345,21 @@ store_append_values(store *s, uint32_t entity, const uint64_t *time,
 		v->value = xrealloc(v->value, cap * sizeof (sm_value));
 		s->heap_bytes += (cap - v->cap) * VALUE_BYTES;
 		v->cap = cap;
+		v->populated = v->count;	/* the copies faulted theirs in */
+	}
+	/* As for states (column_populate): a page at a time costs more. */
+	if (v->count + n > v->populated) {
+		size_t to = v->populated + v->cap / 4;
+
+		if (to < v->count + n)
+			to = v->count + n;
+		if (to > v->cap)
+			to = v->cap;
+		populate(v->time, v->populated * sizeof (uint64_t),
+		    to * sizeof (uint64_t));
+		populate(v->value, v->populated * sizeof (sm_value),
+		    to * sizeof (sm_value));
+		v->populated = to;
 	}
 	memcpy(v->time + v->count, time, n * sizeof (uint64_t));
 	memcpy(v->value + v->count, value, n * sizeof (sm_value));
@@ -1497,7 +1515,7 @@ store_copy_entity(store *s, uint32_t to, const store *src, uint32_t from)
 			memcpy(v->time, f->vals->time, n * sizeof (uint64_t));
 			memcpy(v->value, f->vals->value, n * sizeof (sm_value));
 		}
-		v->count = n;
+		v->count = v->populated = n;
 		v->cap = n + 1;
 		s->heap_bytes += v->cap * VALUE_BYTES;
 		s->values_total += n;

@@ -549,6 +549,32 @@ check_quick_shapes(void)
 	CHECK_INT("quick: a value that is no number", quick_case("{\"time\": "
 	    "\"1\", \"entity\": \"a\", \"value\": 39753}", "{\"time\": \"2\", "
 	    "\"entity\": \"b\", \"value\": 1.}", 0, 1), 0);
+	/* Numbers read in the counters' layout, each as strtod reads it. */
+	{
+		static const char *const numbers[] = {
+			"0", "7", "39753", "26062.25", "0.05", "0.5", "1.00000001",
+			"12345678.12345678", "1234567.123456789",
+			"123456789012345", "1234567890123456", "99999999999999.9",
+			"01.5", "00", "5.", "1e5", "1.5e3", "2.5E-3", "-2.5",
+			"-0", "null", "\"str\"", "1.x", "3.14159265358979"
+		};
+		size_t n;
+		int ok = 1;
+
+		for (n = 0; n < sizeof (numbers) / sizeof (numbers[0]); n++) {
+			char rec[128];
+
+			snprintf(rec, sizeof (rec), "{\"time\": \"2\", "
+			    "\"entity\": \"b\", \"value\": %s}", numbers[n]);
+			if (quick_case("{\"time\": \"1\", \"entity\": \"a\", "
+			    "\"value\": 39753}", rec, 0, 1) < 0) {
+				printf("# %s\n", numbers[n]);
+				ok = 0;
+			}
+		}
+		CHECK("quick: counters' numbers as the unshaped scan reads "
+		    "them, bit for bit", ok);
+	}
 	CHECK_INT("quick: a push by name", quick_case("{\"time\": \"1\", "
 	    "\"entity\": \"a\", \"push\": \"state3\"}", "{\"time\": \"2\", "
 	    "\"entity\": \"b\", \"push\": \"a state of a long name\"}", 0, 1),
