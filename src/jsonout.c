@@ -261,7 +261,7 @@ put_tag_key(line *l, const jsonout_names *names, uint32_t tag, int first)
 	size_t skip = first ? 2 : 0;
 
 	if (tag >= names->ntags) {
-		put(l, ", \"" + skip, 3 - skip);
+		put(l, &", \""[skip], 3 - skip);
 		put_u64(l, tag);
 		PUT(l, "\": ");
 		return;
