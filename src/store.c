@@ -214,16 +214,27 @@ populate(void *p, size_t from, size_t to)
 		unsupported = 1;
 }
 
+/*
+ * How far to fault arrays of cap entries in, from populated, to hold at
+ * least need: a quarter of the capacity at a time, so that the calls
+ * are few and the memory faulted ahead of use stays bounded.
+ */
+static size_t
+populate_to(size_t populated, size_t cap, size_t need)
+{
+	size_t to = populated + cap / 4;
+
+	if (to < need)
+		to = need;
+	return (to > cap ? cap : to);
+}
+
 /* Faults in the column's arrays up to at least need transitions. */
 static void
 column_populate(column *c, size_t need)
 {
-	size_t to = c->populated + c->cap / 4;
+	size_t to = populate_to(c->populated, c->cap, need);
 
-	if (to < need)
-		to = need;
-	if (to > c->cap)
-		to = c->cap;
 	populate(c->time, c->populated * sizeof (uint64_t),
 	    to * sizeof (uint64_t));
 	populate(c->state, c->populated * sizeof (uint16_t),
@@ -1349,12 +1360,8 @@ store_append_values(store *s, uint32_t entity, const uint64_t *time,
 	}
 	/* As for states (column_populate): a page at a time costs more. */
 	if (v->count + n > v->populated) {
-		size_t to = v->populated + v->cap / 4;
+		size_t to = populate_to(v->populated, v->cap, v->count + n);
 
-		if (to < v->count + n)
-			to = v->count + n;
-		if (to > v->cap)
-			to = v->cap;
 		populate(v->time, v->populated * sizeof (uint64_t),
 		    to * sizeof (uint64_t));
 		populate(v->value, v->populated * sizeof (sm_value),
