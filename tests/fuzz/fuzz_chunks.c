@@ -518,7 +518,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	 */
 	set_size("STATEMAP_CHUNK_BYTES", pick_size(h, 1, size / 3 < 4096 ?
 	    size / 3 : 4096));
-	set_size("STATEMAP_WINDOW_BYTES", (h >> 20 & 3) == 0 ?
+	set_size("STATEMAP_WINDOW_BYTES", ((h >> 20) & 3) == 0 ?
 	    pick_size(h >> 24, 8, 64) : pick_size(h >> 24, 64, 8192));
 	if (write_input(data, size, path, sizeof (path)) != 0) {
 		perror("fuzz_chunks: a temporary file");
@@ -531,10 +531,10 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 		memset(&su, 0, sizeof (su));
 		su.bulk = pass;
-		su.bulk_values = pass && (h >> 40 & 3) != 0;
-		su.states_only = !pass && (h >> 42 & 7) == 0;
-		su.ignore_tags = (h >> 45 & 7) == 0;
-		su.filter = (h >> 48 & 7) == 0;
+		su.bulk_values = pass && ((h >> 40) & 3) != 0;
+		su.states_only = !pass && ((h >> 42) & 7) == 0;
+		su.ignore_tags = ((h >> 45) & 7) == 0;
+		su.filter = ((h >> 48) & 7) == 0;
 		memset(&threaded, 0, sizeof (threaded));
 		memset(&serial, 0, sizeof (serial));
 		parse(&su, 1, path, data, size, &threaded);
