@@ -140,11 +140,12 @@ $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 # what one finds to crash-*, leak-*, timeout-* or oom-* here.  The sources
 # are compiled once into build-fuzz/obj (clang: ASan, UBSan and libFuzzer's
 # coverage).  tests/fuzz/NAME.dict, if there is one, is its libFuzzer
-# dictionary; fuzz_writers also starts from fuzz_ingest's seeds.
+# dictionary; fuzz_writers and fuzz_chunks also start from fuzz_ingest's
+# seeds.
 # fuzz_lua links Debian's liblua5.4, which is not instrumented: `make
 # fuzz-valgrind` runs its programs under valgrind with the normal build.
 FUZZ_SECONDS ?= 60
-FUZZERS	= json ingest duration cache serve writers lua
+FUZZERS	= json ingest duration cache serve writers lua chunks
 FOBJ	= build-fuzz/obj
 FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c src/pngout.c,$(wildcard src/*.c))
 FUZZ_LUA_SRC = $(filter-out src/main.c src/lua_repl.c,$(wildcard src/*.c))
@@ -163,7 +164,7 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \
 		mkdir -p build-fuzz/corpus-$$f; \
 		seeds=tests/fuzz/$$f; \
-		if [ $$f = writers ]; then seeds="$$seeds tests/fuzz/ingest"; fi; \
+		case $$f in writers|chunks) seeds="$$seeds tests/fuzz/ingest";; esac; \
 		dict=; \
 		if [ -f tests/fuzz/$$f.dict ]; then dict=-dict=tests/fuzz/$$f.dict; fi; \
 		echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
