@@ -86,7 +86,6 @@ typedef struct chunk_run {
 typedef struct chunk_group {
 	uint32_t entity;	/* the chunk's number */
 	size_t first, count;	/* in the chunk's sorted times and states */
-	uint64_t last;		/* the time of its last datum so far */
 	int numbers;		/* of values: whether any is a number */
 } chunk_group;
 
@@ -209,29 +208,20 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 		k += c->groups[g].count;
 		c->groups[g].count = 0;
 	}
-	/*
-	 * Each datum is written to its entity's place: the sorted arrays
-	 * are scattered to, and never read back here (the order is checked
-	 * against the group's last time, in a line already being written).
-	 */
 	for (k = r->first; k < r->first + r->count; k++) {
 		const chunk_datum *cd = &c->data[k];
 		chunk_group *grp = &c->groups[c->slot_of[cd->entity]];
 		size_t at = grp->first + grp->count++;
 
-		if (grp->count > 1 && cd->time < grp->last) {
+		if (grp->count > 1 && cd->time < c->times[at - 1]) {
 			c->ngroups = r->group;	/* one by one, then */
 			return;
 		}
-		grp->last = cd->time;
 		c->times[at] = cd->time;
+		c->states[at] = cd->state;	/* unused by values */
 		if (values) {
-			sm_value v = c->specials[k].value;
-
-			c->values[at] = v;
-			grp->numbers |= value_is_number(v);
-		} else {
-			c->states[at] = cd->state;
+			c->values[at] = c->specials[k].value;
+			grp->numbers |= value_is_number(c->values[at]);
 		}
 	}
 	r->ngroups = c->ngroups - r->group;

@@ -690,45 +690,6 @@ quick_literal(const scan_step *st, const char *p)
 }
 
 /*
- * A value that is a number of up to 15 digits in all (a counter's,
- * nearly always), unquoted, with no sign or exponent, and a fraction of
- * at most 8 digits: its length, d filled as read_op_value fills it; else
- * 0, for read_op_value to judge.  Its digits make a whole number below
- * 2^53 and the fraction's power of ten is exact, so the double (one
- * division, correctly rounded) is strtod's.
- */
-static inline __attribute__((always_inline)) size_t
-quick_number_value(const char *p, scanned *d)
-{
-	uint64_t m = 0;
-	unsigned n, k = 0;
-
-	if (p[-1] == '"' || (n = quick_digits(p, &m)) == 0 ||
-	    n > QUICK_VALUE)
-		return (0);
-	if (p[n] == '.') {
-#if defined(__SSE2__)
-		k = sse2_leading_digits(p + n + 1);
-		if (k == 0 || k > 8 || n + k > QUICK_VALUE)
-			return (0);
-		m = m * powers_of_ten[k] + sse2_digits_value(p + n + 1, k);
-#else
-		return (0);
-#endif
-	}
-	if (p[n + (k > 0) + k] == 'e' || p[n + (k > 0) + k] == 'E')
-		return (0);
-	d->op = SCAN_OP_VALUE;
-	d->value = value_number(k > 0 ? (double)m / exact_powers_of_ten[k] :
-	    (double)m);
-	d->str = NULL;
-	d->str_len = 0;
-	d->state_at = p;
-	d->state_len = n + (k > 0) + k;
-	return (d->state_len);
-}
-
-/*
  * The value of a member of this kind at p, by read_value's rule for it:
  * its length if at most QUICK_VALUE, NO_VALUE if read_value would say
  * no, or another length above QUICK_VALUE for shape_scan to read.
@@ -765,10 +726,6 @@ quick_value(unsigned kind, const char *p, const char *end,
 		d->tag = p;
 		d->tag_len = n;
 		return (n);
-	case SCAN_VALUE:
-		if ((n = quick_number_value(p, d)) > 0)
-			return (n);
-		return (read_op_value(kind, p, end, nstates, d, state));
 	default:
 		return (read_op_value(kind, p, end, nstates, d, state));
 	}
@@ -801,9 +758,6 @@ static const uint8_t usual_kinds[4] = {
 	SCAN_TIME, SCAN_ENTITY, SCAN_STATE, SCAN_TAG
 };
 
-/* A counter's: time, entity, value. */
-static const uint8_t value_kinds[3] = { SCAN_TIME, SCAN_ENTITY, SCAN_VALUE };
-
 /*
  * The datum at p if it has this quick shape, QUICK_ROOM bytes or more
  * before end: QUICK_YES and d filled, else what quick_step said.  Where
@@ -829,14 +783,6 @@ shape_scan_quick(const scan_shape *sh, const char *p, const char *end,
 		    &state)) != QUICK_YES ||
 		    (sh->usual == 4 && (r = quick_step(&st[3], SCAN_TAG, &p,
 		    end, nstates, d, &state)) != QUICK_YES))
-			return (r);
-	} else if (sh->usual == -3) {
-		if ((r = quick_step(&st[0], SCAN_TIME, &p, end, nstates, d,
-		    &state)) != QUICK_YES ||
-		    (r = quick_step(&st[1], SCAN_ENTITY, &p, end, nstates, d,
-		    &state)) != QUICK_YES ||
-		    (r = quick_step(&st[2], SCAN_VALUE, &p, end, nstates, d,
-		    &state)) != QUICK_YES)
 			return (r);
 	} else {
 		for (i = 0; i < sh->nvalues; i++) {
@@ -900,8 +846,7 @@ shape_learn(scan_shape *sh, const char *rec, const char *rec_end,
 		}
 	}
 	sh->nvalues = n;
-	sh->usual = memcmp(sh->kind, usual_kinds, (size_t)n) == 0 ? n :
-	    n == 3 && memcmp(sh->kind, value_kinds, 3) == 0 ? -3 : 0;
+	sh->usual = memcmp(sh->kind, usual_kinds, (size_t)n) == 0 ? n : 0;
 }
 
 /* Whether the len bytes at p are those of lit. */

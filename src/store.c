@@ -37,7 +37,6 @@ typedef struct values {
 	uint64_t *time;
 	sm_value *value;
 	size_t count, cap;
-	size_t populated;	/* values' worth of memory faulted in */
 	/*
 	 * Of the first summed values: made at the first query that wants
 	 * it (values_summary), not at load, and then read by any thread.
@@ -214,27 +213,16 @@ populate(void *p, size_t from, size_t to)
 		unsupported = 1;
 }
 
-/*
- * How far to fault arrays of cap entries in, from populated, to hold at
- * least need: a quarter of the capacity at a time, so that the calls
- * are few and the memory faulted ahead of use stays bounded.
- */
-static size_t
-populate_to(size_t populated, size_t cap, size_t need)
-{
-	size_t to = populated + cap / 4;
-
-	if (to < need)
-		to = need;
-	return (to > cap ? cap : to);
-}
-
 /* Faults in the column's arrays up to at least need transitions. */
 static void
 column_populate(column *c, size_t need)
 {
-	size_t to = populate_to(c->populated, c->cap, need);
+	size_t to = c->populated + c->cap / 4;
 
+	if (to < need)
+		to = need;
+	if (to > c->cap)
+		to = c->cap;
 	populate(c->time, c->populated * sizeof (uint64_t),
 	    to * sizeof (uint64_t));
 	populate(c->state, c->populated * sizeof (uint16_t),
@@ -1325,8 +1313,6 @@ store_append_value(store *s, uint32_t entity, uint64_t time, sm_value value)
 	v->time[v->count] = time;
 	v->value[v->count] = value;
 	v->count++;
-	if (v->populated < v->count)
-		v->populated = v->count;
 	s->values_total++;
 }
 
@@ -1356,17 +1342,6 @@ store_append_values(store *s, uint32_t entity, const uint64_t *time,
 		v->value = xrealloc(v->value, cap * sizeof (sm_value));
 		s->heap_bytes += (cap - v->cap) * VALUE_BYTES;
 		v->cap = cap;
-		v->populated = v->count;	/* the copies faulted theirs in */
-	}
-	/* As for states (column_populate): a page at a time costs more. */
-	if (v->count + n > v->populated) {
-		size_t to = populate_to(v->populated, v->cap, v->count + n);
-
-		populate(v->time, v->populated * sizeof (uint64_t),
-		    to * sizeof (uint64_t));
-		populate(v->value, v->populated * sizeof (sm_value),
-		    to * sizeof (sm_value));
-		v->populated = to;
 	}
 	memcpy(v->time + v->count, time, n * sizeof (uint64_t));
 	memcpy(v->value + v->count, value, n * sizeof (sm_value));
@@ -1522,7 +1497,7 @@ store_copy_entity(store *s, uint32_t to, const store *src, uint32_t from)
 			memcpy(v->time, f->vals->time, n * sizeof (uint64_t));
 			memcpy(v->value, f->vals->value, n * sizeof (sm_value));
 		}
-		v->count = v->populated = n;
+		v->count = n;
 		v->cap = n + 1;
 		s->heap_bytes += v->cap * VALUE_BYTES;
 		s->values_total += n;
