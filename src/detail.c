@@ -625,7 +625,7 @@ make_panels(builder *b, const trace *const *traces)
 			b->tag_map[i][tag] = catalog_find_tag(m->cat, ct->state,
 			    name, len);
 		}
-		b->names[i] = jsonout_names_new(t->cat);
+		b->names[i] = jsonout_names_new(t->cat, 1);
 	}
 	return (0);
 }

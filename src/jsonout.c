@@ -83,8 +83,10 @@ struct jsonout_names {
 	uint32_t ntags;
 };
 
+static void names_add_tag_keys(jsonout_names *names, const catalog *cat);
+
 jsonout_names *
-jsonout_names_new(const catalog *cat)
+jsonout_names_new(const catalog *cat, int with_tag_keys)
 {
 	jsonout_names *names = xcalloc(1, sizeof (*names));
 	uint32_t s;
@@ -103,15 +105,25 @@ jsonout_names_new(const catalog *cat)
 		if (fclose(out) != 0)
 			out_of_memory(names->len[s]);
 	}
+	if (with_tag_keys)
+		names_add_tag_keys(names, cat);
+	return (names);
+}
+
+/* Makes the keys of every tag of cat (see jsonout_names_new). */
+static void
+names_add_tag_keys(jsonout_names *names, const catalog *cat)
+{
+	uint32_t id;
+
 	names->ntags = catalog_ntags(cat);
 	if (names->ntags > TAG_KEY_IDS)
 		names->ntags = TAG_KEY_IDS;
 	names->tag_keys = xcalloc((size_t)names->ntags + 1, TAG_KEY_BYTES);
 	names->tag_key_len = xcalloc((size_t)names->ntags + 1, 1);
-	for (s = 0; s < names->ntags; s++)
-		names->tag_key_len[s] = (uint8_t)snprintf(names->tag_keys +
-		    (size_t)s * TAG_KEY_BYTES, TAG_KEY_BYTES, ", \"%u\": ", s);
-	return (names);
+	for (id = 0; id < names->ntags; id++)
+		names->tag_key_len[id] = (uint8_t)snprintf(names->tag_keys +
+		    (size_t)id * TAG_KEY_BYTES, TAG_KEY_BYTES, ", \"%u\": ", id);
 }
 
 void
@@ -133,7 +145,7 @@ jsonout_names_free(jsonout_names *names)
 /*
  * A rectangle is put together here and written when it is full or done.
  * A tagged trace's rectangles list hundreds of tags each, so numbers are
- * formatted in place, two digits a step, with no call per piece.
+ * formatted in place, eight digits a word, with no call per piece.
  */
 typedef struct line {
 	FILE *out;
@@ -545,7 +557,7 @@ jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 	jsonout_open(out);
 	for (i = 0; i < n; i++) {
 		const smap *m = &maps[order[i]];
-		jsonout_names *names = jsonout_names_new(m->cat);
+		jsonout_names *names = jsonout_names_new(m->cat, 1);
 		uint32_t k;
 
 		jsonout_statemap_open(out, m->cat, m->begin, m->end, i == 0);

@@ -66,7 +66,13 @@ void jsonout_entity_open(FILE *out, const catalog *cat, uint32_t entity,
  * in memory and written at once.
  */
 typedef struct jsonout_names jsonout_names;
-jsonout_names *jsonout_names_new(const catalog *cat);
+/*
+ * with_tag_keys: also the key of each of cat's tags, written whole, for a
+ * caller that writes many rectangles (a whole statemap, the SVG's detail
+ * windows); a live request's window, which may name few of a trace's
+ * many tags, formats its own instead of paying for every tag.
+ */
+jsonout_names *jsonout_names_new(const catalog *cat, int with_tag_keys);
 void jsonout_names_free(jsonout_names *names);
 void jsonout_rect_write(FILE *out, const jsonout_names *names,
     const jsonout_rect *r, int first);

@@ -814,7 +814,7 @@ write_job(void *arg)
 	job *j = arg;
 	const catalog *cat = j->vp->p->t->cat;
 	FILE *out = open_memstream(&j->json, &j->json_len);
-	jsonout_names *names = jsonout_names_new(cat);
+	jsonout_names *names = jsonout_names_new(cat, 0);
 	const vpanel *vp = j->vp;
 	uint32_t i, *ids = xcalloc(cat->nstates + 1, sizeof (uint32_t));
 	uint64_t *times = xcalloc(cat->nstates + 1, sizeof (uint64_t));

@@ -207,6 +207,22 @@ on_values(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
 }
 
 /* Everything in a catalog a consumer or a writer may use. */
+/* Each name of a table, numbered, a line each. */
+static void
+text_names(text *t, const char *label, const intern *names)
+{
+	uint32_t i, n = intern_count(names);
+
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *s = intern_name(names, i, &len);
+
+		text_printf(t, "%s %u ", label, i);
+		text_bytes(t, s, len);
+		text_printf(t, "\n");
+	}
+}
+
 static void
 dump_catalog(text *t, const catalog *cat)
 {
@@ -244,13 +260,7 @@ dump_catalog(text *t, const catalog *cat)
 		text_bytes(t, s, s ? strlen(s) : 0);
 		text_printf(t, "\n");
 	}
-	n = intern_count(cat->tag_names);
-	for (i = 0; i < n; i++) {
-		s = intern_name(cat->tag_names, i, &len);
-		text_printf(t, "tag name %u ", i);
-		text_bytes(t, s, len);
-		text_printf(t, "\n");
-	}
+	text_names(t, "tag name", cat->tag_names);
 	n = catalog_ntags(cat);
 	for (i = 0; i < n; i++) {
 		s = cat->tags[i].members;
@@ -272,27 +282,9 @@ dump_catalog(text *t, const catalog *cat)
 		text_bytes(t, s, len);
 		text_printf(t, "\n");
 	}
-	n = intern_count(cat->event_entities);
-	for (i = 0; i < n; i++) {
-		s = intern_name(cat->event_entities, i, &len);
-		text_printf(t, "event entity %u ", i);
-		text_bytes(t, s, len);
-		text_printf(t, "\n");
-	}
-	n = intern_count(cat->event_kinds);
-	for (i = 0; i < n; i++) {
-		s = intern_name(cat->event_kinds, i, &len);
-		text_printf(t, "event kind %u ", i);
-		text_bytes(t, s, len);
-		text_printf(t, "\n");
-	}
-	n = intern_count(cat->value_strings);
-	for (i = 0; i < n; i++) {
-		s = intern_name(cat->value_strings, i, &len);
-		text_printf(t, "value string %u ", i);
-		text_bytes(t, s, len);
-		text_printf(t, "\n");
-	}
+	text_names(t, "event entity", cat->event_entities);
+	text_names(t, "event kind", cat->event_kinds);
+	text_names(t, "value string", cat->value_strings);
 	text_printf(t, "records %llu data %llu have %d last %llu\n",
 	    (unsigned long long)cat->nrecords, (unsigned long long)cat->ndata,
 	    cat->have_data, (unsigned long long)cat->last_time);

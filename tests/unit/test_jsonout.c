@@ -62,8 +62,9 @@ expected(const jsonout_rect *r, size_t *len)
 	return (text);
 }
 
+/* with_keys: the catalog's tags' keys written whole, or all formatted. */
 static void
-test_numbers(void)
+test_numbers(int with_keys)
 {
 	static uint64_t v[VALUES];
 	static coalesce_tag tags[VALUES];
@@ -83,7 +84,7 @@ test_numbers(void)
 		snprintf(tag, sizeof (tag), "t%zu", i);
 		catalog_tag_id(cat, 0, tag, strlen(tag));
 	}
-	names = jsonout_names_new(cat);
+	names = jsonout_names_new(cat, with_keys);
 	for (k = 0; k < n && ok; k++) {
 		uint32_t state = 0;
 		jsonout_rect r;
@@ -115,8 +116,10 @@ test_numbers(void)
 		free(got);
 		free(want);
 	}
-	CHECK("jsonout writes every number as printf does, edges and "
-	    "long rectangles included", ok);
+	CHECK(with_keys ? "jsonout writes every number as printf does, "
+	    "edges, long rectangles and tag keys written whole included" :
+	    "jsonout writes every number as printf does, tag keys formatted",
+	    ok);
 	jsonout_names_free(names);
 	catalog_free(cat);
 }
@@ -124,6 +127,7 @@ test_numbers(void)
 int
 main(void)
 {
-	test_numbers();
+	test_numbers(1);
+	test_numbers(0);
 	return (unit_exit());
 }
