@@ -13,14 +13,36 @@
 /*
  * Outputs run to a hundred megabytes (a tagged trace's SVG): written in
  * pieces of this size rather than stdio's 4 KB, one write call each.
+ * The buffer must be given: glibc ignores setvbuf's size without one.
  */
 #define OUTFILE_BUFFER	((size_t)256 << 10)
+
+static char stdout_buffer[OUTFILE_BUFFER];
 
 void
 outfile_buffer_stdout(void)
 {
 	if (!isatty(STDOUT_FILENO))
-		(void) setvbuf(stdout, NULL, _IOFBF, OUTFILE_BUFFER);
+		(void) setvbuf(stdout, stdout_buffer, _IOFBF, OUTFILE_BUFFER);
+}
+
+/* A large buffer for a stream of ours, freed by close_stream. */
+static void
+buffer_stream(outfile *of)
+{
+	of->buffer = xmalloc(OUTFILE_BUFFER);
+	(void) setvbuf(of->fp, of->buffer, _IOFBF, OUTFILE_BUFFER);
+}
+
+static int
+close_stream(outfile *of)
+{
+	int rv = fclose(of->fp);
+
+	of->fp = NULL;
+	free(of->buffer);
+	of->buffer = NULL;
+	return (rv);
 }
 
 int
@@ -54,7 +76,7 @@ outfile_open(outfile *of, const char *path, sm_error *err)
 			}
 			of->device = 1;
 			of->name = path;
-			(void) setvbuf(of->fp, NULL, _IOFBF, OUTFILE_BUFFER);
+			buffer_stream(of);
 			return (0);
 		}
 	}
@@ -77,7 +99,7 @@ outfile_open(outfile *of, const char *path, sm_error *err)
 		of->path = of->tmp = NULL;
 		return (-1);
 	}
-	(void) setvbuf(of->fp, NULL, _IOFBF, OUTFILE_BUFFER);
+	buffer_stream(of);
 	/* Removed if a signal ends the process before it is complete. */
 	of->fatal_slot = fatal_add_temp(of->tmp);
 	debug_hold("hold-output", of->tmp, 0);
@@ -97,12 +119,9 @@ outfile_commit(outfile *of, sm_error *err)
 	int bad = fflush(of->fp) != 0 || ferror(of->fp);
 	int saved = errno;
 
-	if (of->device) {
-		if (fclose(of->fp) != 0 && !bad) {
-			bad = 1;
-			saved = errno;
-		}
-		of->fp = NULL;
+	if (of->device && close_stream(of) != 0 && !bad) {
+		bad = 1;
+		saved = errno;
 	}
 	if (of->path == NULL) {
 		if (bad && of->device)
@@ -113,11 +132,10 @@ outfile_commit(outfile *of, sm_error *err)
 			    strerror(saved));
 		return (bad ? -1 : 0);
 	}
-	if (fclose(of->fp) != 0 && !bad) {
+	if (close_stream(of) != 0 && !bad) {
 		bad = 1;
 		saved = errno;
 	}
-	of->fp = NULL;
 	if (!bad && rename(of->tmp, of->path) != 0) {
 		bad = 1;
 		saved = errno;
@@ -137,14 +155,12 @@ outfile_commit(outfile *of, sm_error *err)
 void
 outfile_abort(outfile *of)
 {
-	if (of->device && of->fp != NULL) {
-		fclose(of->fp);
-		of->fp = NULL;
-	}
+	if (of->device && of->fp != NULL)
+		(void) close_stream(of);
 	if (of->path == NULL)
 		return;
 	if (of->fp != NULL)
-		fclose(of->fp);
+		(void) close_stream(of);
 	unlink(of->tmp);
 	fatal_drop_temp(of->fatal_slot);
 	free(of->path);

@@ -21,6 +21,7 @@ typedef struct outfile {
 	int device;		/* an existing non-regular file, opened in place */
 	int fatal_slot;		/* tmp's registration with fatal.h */
 	const char *name;	/* its name (borrowed), for errors */
+	char *buffer;		/* fp's buffer, freed once fp is closed */
 } outfile;
 
 /* Opens path (NULL or "-" for stdout).  Returns 0, or -1 with err. */
