@@ -455,5 +455,15 @@ color_blend(const color *colors, const uint64_t *times, size_t n)
 void
 color_format(color c, char buf[8])
 {
-	snprintf(buf, 8, "#%02x%02x%02x", c.r, c.g, c.b);
+	/* By hand: the SVG writers format one per rectangle. */
+	static const char hex[] = "0123456789abcdef";
+
+	buf[0] = '#';
+	buf[1] = hex[c.r >> 4];
+	buf[2] = hex[c.r & 15];
+	buf[3] = hex[c.g >> 4];
+	buf[4] = hex[c.g & 15];
+	buf[5] = hex[c.b >> 4];
+	buf[6] = hex[c.b & 15];
+	buf[7] = '\0';
 }

@@ -6,6 +6,7 @@
 
 #include "color.h"
 #include "duration.h"
+#include "fixed.h"
 #include "jsonout.h"
 #include "label.h"
 #include "utf8.h"
@@ -408,6 +409,56 @@ write_entity_title(FILE *out, const smap *m, uint32_t e)
 	fputs("</title>", out);
 }
 
+/* Appends text to a line being built; returns the new end. */
+static char *
+append(char *p, const char *text, size_t len)
+{
+	memcpy(p, text, len);
+	return (p + len);
+}
+
+static char *
+append_unsigned(char *p, unsigned v)
+{
+	char digits[12];
+	size_t k = 0;
+
+	do {
+		digits[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	while (k > 0)
+		*p++ = digits[--k];
+	return (p);
+}
+
+#define APPEND_LITERAL(p, s)	append((p), (s), sizeof (s) - 1)
+
+/*
+ * One rectangle of a strip, as '<rect x="%.3f" y="%u" width="%.3f"
+ * height="%u" fill="%s" />' would write it: there is one per rectangle
+ * kept, and printf's general float conversion was most of their cost.
+ */
+static void
+write_rect(FILE *out, double x, unsigned y, double w, unsigned height,
+    const char *fill)
+{
+	char line[2 * FIXED3_MAX + 128], *p = line;
+
+	p = APPEND_LITERAL(p, "<rect x=\"");
+	p += fixed3_format(x, p);
+	p = APPEND_LITERAL(p, "\" y=\"");
+	p = append_unsigned(p, y);
+	p = APPEND_LITERAL(p, "\" width=\"");
+	p += fixed3_format(w, p);
+	p = APPEND_LITERAL(p, "\" height=\"");
+	p = append_unsigned(p, height);
+	p = APPEND_LITERAL(p, "\" fill=\"");
+	p = append(p, fill, strlen(fill));
+	p = APPEND_LITERAL(p, "\" />\n");
+	fwrite(line, 1, (size_t)(p - line), out);
+}
+
 static void
 write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
     double span, const svg_options *opts, color *mix)
@@ -446,9 +497,7 @@ write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
 		 * between neighbours; the next rectangle covers the excess.
 		 */
 		w = (double)rect.duration / span * opts->strip_width + 0.4;
-		fprintf(out, "<rect x=\"%.3f\" y=\"%u\" width=\"%.3f\" "
-		    "height=\"%u\" fill=\"%s\" />\n", x, y, w,
-		    opts->strip_height, hex);
+		write_rect(out, x, y, w, opts->strip_height, hex);
 	}
 done:
 	fputs("</g>\n", out);

@@ -562,6 +562,22 @@ test_format(void)
 	color_format(c, buf);
 	CHECK_STR("color_format lowercase, zero-padded", buf, "#ab0cd1");
 	CHECK_INT("color_format writes the NUL", buf[7], '\0');
+	{
+		char want[8];
+		int v, bad = 0;
+
+		/* Every value in every channel, the others fixed apart. */
+		for (v = 0; v < 256; v++) {
+			c.r = (uint8_t)v; c.g = (uint8_t)(255 - v);
+			c.b = (uint8_t)(v * 7);
+			color_format(c, buf);
+			snprintf(want, sizeof (want), "#%02x%02x%02x", c.r, c.g,
+			    c.b);
+			bad += strcmp(buf, want) != 0;
+		}
+		CHECK_INT("color_format as printf's #%02x%02x%02x, each "
+		    "channel's 256 values", bad, 0);
+	}
 }
 
 int

@@ -1,0 +1,23 @@
+/*
+ * fixed.h: a double written with three decimals, byte for byte as
+ * printf's "%.3f" writes it, without printf.
+ *
+ * The SVG writers give every rectangle's position and width this way,
+ * and at a hundred thousand rectangles printf's general conversion was
+ * half of what the classic command did after its last datum.  Values
+ * that need printf's care (negative, huge, not a number, or within a
+ * hair of halfway between two thousandths, where printf rounds the exact
+ * binary value to even) are handed to it.
+ */
+#ifndef SM_FIXED_H
+#define SM_FIXED_H
+
+#include <stddef.h>
+
+/* Room for any double's "%.3f" and a NUL: 309 digits, sign, point, 3. */
+#define FIXED3_MAX	320
+
+/* Writes v as "%.3f" does into buf (FIXED3_MAX bytes); returns length. */
+size_t fixed3_format(double v, char *buf);
+
+#endif
