@@ -11,8 +11,17 @@
  * is read.  Weights are what merging compares, and a weight reads a
  * rectangle's duration and its neighbours', so those (and the links)
  * are together in 16 bytes; the start, the entity and the tags are read
- * once per merge; the time per state (nstates per rectangle) once per
- * merge too.
+ * once per merge; the time per state (nstates per rectangle) only when
+ * the rectangle is made.
+ *
+ * While data come, a rectangle does not hold its own time per state and
+ * count but its entity's running totals when it began (the entity's
+ * "totals": time per state and intervals so far).  What a rectangle
+ * stands for is then the difference between its totals and the next
+ * one's (or the entity's, for the last), whatever merged into it: a
+ * merge adds nothing up and reads neither rectangle's times, and a
+ * datum merged on arrival adds to its entity's totals alone.
+ * coalesce_finish turns the totals into times (renumber_in_entity_order).
  */
 typedef struct rect {
 	uint64_t duration;
@@ -22,8 +31,12 @@ typedef struct rect {
 typedef struct rect_info {
 	uint64_t start;
 	uint32_t entity;
-	uint32_t count;		/* intervals with time in it (saturating) */
 	uint32_t tag_lo;	/* its first entry in its entity's tag log */
+	/*
+	 * The intervals with time it stands for (saturating at UINT32_MAX);
+	 * while data come, its entity's count of them when it began.
+	 */
+	uint64_t count;
 } rect_info;
 
 typedef struct entity {
@@ -31,10 +44,9 @@ typedef struct entity {
 	uint32_t first, last;
 	uint32_t nrects;
 	uint32_t state, tag;
-	uint32_t pend_count;	/* intervals merged on arrival, as pend */
+	uint64_t count;		/* intervals with time so far */
 	unsigned char seen;	/* had a datum within the end bound */
 	unsigned char has_state;
-	unsigned char pending;	/* times in pend not yet in the last rect */
 } ent_state;
 
 struct coalesce {
@@ -45,7 +57,11 @@ struct coalesce {
 
 	rect *rects;
 	rect_info *info;	/* parallel to rects */
-	uint64_t *state_time;	/* nstates per rect, parallel to rects */
+	/*
+	 * nstates per rect, parallel to rects: the time in each state, or
+	 * while data come, its entity's totals when it began.
+	 */
+	uint64_t *state_time;
 	/*
 	 * Each rectangle's position in the heap, or COALESCE_NONE; apart
 	 * from the rectangles because sifting writes it at every level, and
@@ -56,14 +72,8 @@ struct coalesce {
 	uint32_t free_list;	/* through rect.next */
 
 	ent_state *ents;
-	/*
-	 * The time per state that data merged on arrival (see
-	 * merge_on_arrival) have added to each entity's last rectangle,
-	 * nstates per entity: added to the rectangle's own times only when
-	 * it next takes part in a merge, gets a neighbour or is read, so
-	 * that the usual datum touches its entity and nothing else.
-	 */
-	uint64_t *pend;
+	/* Each entity's time per state so far, nstates per entity. */
+	uint64_t *totals;
 	size_t nents, ents_cap;
 	/*
 	 * Each entity's tag log (taglog.h), parallel to ents; NULL until
@@ -86,6 +96,8 @@ struct coalesce {
 	uint32_t top_entity;
 
 	taglog_sorter sorter;	/* for settling tag logs */
+	/* Filled by coalesce_put: rectangles hold their own times. */
+	int from_puts;
 };
 
 /* ---- the ordered set: a min-heap on (weight, start, entity) ---- */
@@ -325,11 +337,17 @@ states_of(const coalesce *c, uint32_t r)
 	return (&c->state_time[(size_t)r * c->nstates]);
 }
 
-/* a + b, at most UINT32_MAX: a count that large only says "very many". */
-static uint32_t
-count_add(uint32_t a, uint32_t b)
+static uint64_t *
+totals_of(const coalesce *c, uint32_t id)
 {
-	return (b > UINT32_MAX - a ? UINT32_MAX : a + b);
+	return (&c->totals[(size_t)id * c->nstates]);
+}
+
+/* At most UINT32_MAX: a count that large only says "very many". */
+static uint64_t
+count_clamp(uint64_t n)
+{
+	return (n > UINT32_MAX ? UINT32_MAX : n);
 }
 
 static uint32_t
@@ -360,7 +378,6 @@ rect_alloc(coalesce *c)
 		r = (uint32_t)c->nrects++;
 	}
 	c->heap_pos[r] = COALESCE_NONE;
-	memset(states_of(c, r), 0, c->nstates * sizeof (uint64_t));
 	return (r);
 }
 
@@ -383,9 +400,9 @@ entity_get(coalesce *c, uint32_t id)
 		if (c->ents_cap != old) {
 			memset(c->ents + old, 0,
 			    (c->ents_cap - old) * sizeof (ent_state));
-			c->pend = xrealloc(c->pend,
+			c->totals = xrealloc(c->totals,
 			    c->ents_cap * c->nstates * sizeof (uint64_t));
-			memset(c->pend + old * c->nstates, 0, (c->ents_cap -
+			memset(c->totals + old * c->nstates, 0, (c->ents_cap -
 			    old) * c->nstates * sizeof (uint64_t));
 			if (c->logs != NULL) {
 				c->logs = xrealloc(c->logs,
@@ -401,28 +418,6 @@ entity_get(coalesce *c, uint32_t id)
 		}
 	}
 	return (&c->ents[id]);
-}
-
-/* Adds the times merged on arrival into the entity's last rectangle. */
-static void
-settle_pending(coalesce *c, uint32_t id)
-{
-	ent_state *e = &c->ents[id];
-	uint64_t *p, *st;
-	uint32_t i;
-
-	if (!e->pending)
-		return;
-	p = &c->pend[(size_t)id * c->nstates];
-	st = states_of(c, e->last);
-	for (i = 0; i < c->nstates; i++) {
-		st[i] += p[i];
-		p[i] = 0;
-	}
-	c->info[e->last].count = count_add(c->info[e->last].count,
-	    e->pend_count);
-	e->pend_count = 0;
-	e->pending = 0;
 }
 
 /* The tag logs, made when the first tag comes. */
@@ -496,8 +491,8 @@ add_tag_time(coalesce *c, uint32_t id, uint32_t tag, uint64_t time)
  * It reads the entity, its last rectangle's duration and the (usually
  * unchanged) top of the set, and writes no more: the last rectangle and
  * its left neighbour are in the set already (see reweigh), their stale
- * keys are corrected when they reach the top, and the time per state
- * waits in pend.
+ * keys are corrected when they reach the top, and the time goes to the
+ * entity's totals.
  */
 static int
 merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
@@ -519,9 +514,8 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 	    c->free_list : (uint32_t)c->nrects, top))
 		return (0);
 	last->duration += duration;
-	c->pend[(size_t)id * c->nstates + e->state] += duration;
-	e->pend_count = count_add(e->pend_count, duration > 0);
-	e->pending = 1;
+	totals_of(c, id)[e->state] += duration;
+	e->count += duration > 0;
 	if (e->tag != COALESCE_NO_TAG)
 		add_tag_time(c, id, e->tag, duration);
 	/* The last rectangle and its left one weigh more now. */
@@ -544,17 +538,20 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 
 	if (!final && merge_on_arrival(c, id, end))
 		return;
-	settle_pending(c, id);
 	r = rect_alloc(c);
 	x = &c->rects[r];
 
 	c->info[r].start = e->start;
 	c->info[r].entity = id;
 	x->duration = end - e->start;
-	c->info[r].count = x->duration > 0;
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
-	states_of(c, r)[e->state] = x->duration;
+	/* Its totals are the entity's before its own time is added. */
+	memcpy(states_of(c, r), totals_of(c, id), c->nstates *
+	    sizeof (uint64_t));
+	c->info[r].count = e->count;
+	totals_of(c, id)[e->state] += x->duration;
+	e->count += x->duration > 0;
 	c->info[r].tag_lo = c->logs != NULL ?
 	    taglog_begin_range(&c->logs[id]) : 0;
 	if (e->last == COALESCE_NONE)
@@ -574,25 +571,20 @@ append_rect(coalesce *c, uint32_t id, uint64_t end, int final)
 	reweigh(c, r);
 }
 
-/* The victim's time goes to the survivor; the victim leaves its list. */
+/*
+ * The victim's time goes to the survivor, its right neighbour; the victim
+ * leaves its list.  Times per state and counts need nothing: the
+ * survivor's now run to the victim's right neighbour's totals.
+ */
 static void
 absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 {
 	rect *s = &c->rects[survivor], *v = &c->rects[victim];
 	uint32_t id = c->info[survivor].entity;
 	ent_state *e = &c->ents[id];
-	uint64_t *st = states_of(c, survivor), *vt = states_of(c, victim);
-	uint32_t i;
 
-	/* The survivor is the left one: only the victim can be the last. */
-	if (victim == e->last)
-		settle_pending(c, id);
 	c->top_fresh = 0;
 	s->duration += v->duration;
-	c->info[survivor].count = count_add(c->info[survivor].count,
-	    c->info[victim].count);
-	for (i = 0; i < c->nstates; i++)
-		st[i] += vt[i];
 	/* The victim's tags follow the survivor's in the log: now its. */
 	s->next = v->next;
 	if (v->next != COALESCE_NONE) {
@@ -684,7 +676,7 @@ coalesce_free(coalesce *c)
 	free(c->info);
 	free(c->state_time);
 	free(c->ents);
-	free(c->pend);
+	free(c->totals);
 	free(c->heap_mem);
 	free(c->heap_pos);
 	taglog_sorter_free(&c->sorter);
@@ -741,7 +733,7 @@ coalesce_prefetch(const coalesce *c, uint32_t id, int stage)
 	e = &c->ents[id];
 	if (stage == 0) {
 		__builtin_prefetch(e);
-		__builtin_prefetch(&c->pend[(size_t)id * c->nstates]);
+		__builtin_prefetch(totals_of(c, id));
 		if (c->logs != NULL)
 			__builtin_prefetch(&c->logs[id]);
 		return;
@@ -761,11 +753,41 @@ coalesce_prefetch(const coalesce *c, uint32_t id, int stage)
 #define RENUMBER_LANES	16
 
 /*
+ * An entity's rectangles, renumbered in order into info and times: each
+ * one's totals taken from the next one's (the entity's, for the last),
+ * in ascending order, so a next one's totals are read before they change.
+ */
+static void
+totals_to_times(const coalesce *c, uint32_t id, rect_info *info,
+    uint64_t *times)
+{
+	const ent_state *e = &c->ents[id];
+	size_t n, i, k, first = e->first;
+
+	if (e->first == COALESCE_NONE || c->from_puts)
+		return;
+	n = e->nrects;
+	for (i = first; i < first + n; i++) {
+		const uint64_t *next = i + 1 < first + n ?
+		    &times[(i + 1) * c->nstates] : totals_of(c, id);
+		uint64_t next_count = i + 1 < first + n ? info[i + 1].count :
+		    e->count;
+		uint64_t *t = &times[i * c->nstates];
+
+		for (k = 0; k < c->nstates; k++)
+			t[k] = next[k] - t[k];
+		info[i].count = count_clamp(next_count - info[i].count);
+	}
+}
+
+/*
  * Gives the rectangles new numbers in the order readers walk them, each
  * entity's list in time order, entity after entity, and drops the freed
  * ones: after merging, a list hops all over the arrays, and the writers
  * walk every list two or three times.  Sequential, those walks run at
- * the speed of memory instead of waiting for it at each step.
+ * the speed of memory instead of waiting for it at each step.  In order,
+ * a rectangle's totals are followed by its right neighbour's, and become
+ * its times per state and count (see struct rect_info).
  */
 static void
 renumber_in_entity_order(coalesce *c)
@@ -835,6 +857,8 @@ renumber_in_entity_order(coalesce *c)
 	}
 	for (to = 0; to < c->heap_len; to++)
 		c->heap[to].rect = renum[c->heap[to].rect];
+	for (id = 0; id < c->nents; id++)
+		totals_to_times(c, (uint32_t)id, info, times);
 
 	free(renum);
 	free(c->rects);
@@ -856,8 +880,6 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 	uint64_t end = last_time;
 	size_t id;
 
-	for (id = 0; id < c->nents; id++)
-		settle_pending(c, (uint32_t)id);
 	c->end_used = end;
 	if (c->end < 0)
 		goto settle;
@@ -892,11 +914,12 @@ coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
 	uint32_t r = rect_alloc(c);
 	rect *x = &c->rects[r];
 
+	c->from_puts = 1;
 	e->seen = 1;
 	c->info[r].start = start;
 	c->info[r].entity = id;
 	x->duration = duration;
-	c->info[r].count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+	c->info[r].count = count_clamp(count);
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
 	memcpy(states_of(c, r), states, c->nstates * sizeof (uint64_t));

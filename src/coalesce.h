@@ -38,8 +38,8 @@
  *
  * Rectangles, their times and coalesce_state_time are to be read after
  * coalesce_finish (or, on a coalescer filled with coalesce_put, at any
- * time): until then the time per state and per tag of data merged on
- * arrival may wait outside the rectangle, and tags are not one sorted run.
+ * time): until then a rectangle holds its entity's running totals, not
+ * its own times, and its tags are not one sorted run.
  *
  * Ownership: the coalescer owns its rectangles; a coalesce_rect's
  * pointers are valid until the next call that changes the coalescer.
