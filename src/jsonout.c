@@ -6,6 +6,7 @@
 
 #include "json.h"
 #include "kindjson.h"
+#include "rowwriter.h"
 #include "util.h"
 
 static void
@@ -542,33 +543,44 @@ jsonout_close(FILE *out, const char *members)
 		fputs("]}\n", out);
 }
 
+/*
+ * One statemap's entities, as rows for rowwriter.h: the scratch is the
+ * times then the ids of write_entity, nstates of each.
+ */
+typedef struct entity_rows {
+	const smap *m;
+	const jsonout_names *names;
+} entity_rows;
+
+static void
+entity_row(FILE *out, size_t k, void *scratch, void *ctx)
+{
+	const entity_rows *er = ctx;
+	uint64_t *times = scratch;
+	uint32_t *ids = (uint32_t *)(times + er->m->cat->nstates);
+
+	write_entity(out, er->m, er->names, er->m->order[k], k == 0, ids,
+	    times);
+}
+
 void
 jsonout_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 {
-	uint32_t most = 1, *ids;
-	uint64_t *times;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (maps[i].cat->nstates > most)
-			most = maps[i].cat->nstates;
-	ids = xcalloc(most, sizeof (uint32_t));
-	times = xcalloc(most, sizeof (uint64_t));
 	jsonout_open(out);
 	for (i = 0; i < n; i++) {
 		const smap *m = &maps[order[i]];
 		jsonout_names *names = jsonout_names_new(m->cat, 1);
-		uint32_t k;
+		entity_rows er = { m, names };
 
 		jsonout_statemap_open(out, m->cat, m->begin, m->end, i == 0);
-		for (k = 0; k < m->nentities; k++)
-			write_entity(out, m, names, m->order[k], k == 0, ids,
-			    times);
+		rowwriter_run(out, m->nentities, entity_row, &er,
+		    (size_t)(m->cat->nstates + 1) * (sizeof (uint64_t) +
+		    sizeof (uint32_t)));
 		jsonout_names_free(names);
 		jsonout_statemap_close(out, m->cat, m->begin, m->end,
 		    m->end_bound);
 	}
 	jsonout_close(out, NULL);
-	free(ids);
-	free(times);
 }

@@ -9,6 +9,7 @@
 #include "fixed.h"
 #include "jsonout.h"
 #include "label.h"
+#include "rowwriter.h"
 #include "utf8.h"
 #include "util.h"
 #include "valuesvg.h"
@@ -503,6 +504,23 @@ done:
 	fputs("</g>\n", out);
 }
 
+/* One statemap's strips, as rows for rowwriter.h: the scratch is mix. */
+typedef struct strips {
+	const smap *m;
+	size_t id;
+	double span;
+	const svg_options *opts;
+} strips;
+
+static void
+strip_row(FILE *out, size_t k, void *scratch, void *ctx)
+{
+	const strips *st = ctx;
+
+	write_strip(out, st->m, st->id, st->m->order[k],
+	    (unsigned)k * st->opts->strip_height, st->span, st->opts, scratch);
+}
+
 /* The names column: font size, or 0 when strips are too thin to label. */
 static unsigned
 label_font(const svg_options *opts)
@@ -681,7 +699,6 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	unsigned column = label_column(maps, n, opts, labels);
 	unsigned total_width = LEGEND_WIDTH + width + column;
 	uint32_t maxstates = 0;
-	color *mix;
 	char *title;
 	char buf[64];
 	size_t i;
@@ -703,7 +720,6 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	if (legend_y > height)
 		height = legend_y;
 	height += 10;
-	mix = xcalloc(maxstates, sizeof (color));
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
@@ -731,7 +747,7 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 		for (i = 0; i < n; i++) {
 			const smap *m = &maps[order[i]];
 			unsigned h = m->nentities * opts->strip_height;
-			uint32_t k;
+			strips st = { m, i, span, opts };
 
 			fprintf(out, "<rect class=\"statemap-nodata\" x=\"%d\" "
 			    "y=\"%u\" width=\"%u\" height=\"%u\" "
@@ -740,9 +756,8 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			fprintf(out, "<svg x=\"%d\" y=\"%u\" width=\"%u\" "
 			    "height=\"%u\" id=\"statemap-%zu\">\n",
 			    LEGEND_WIDTH, y, width, h, i);
-			for (k = 0; k < m->nentities; k++)
-				write_strip(out, m, i, m->order[k],
-				    k * opts->strip_height, span, opts, mix);
+			rowwriter_run(out, m->nentities, strip_row, &st,
+			    maxstates * sizeof (color));
 			fputs("</svg>\n", out);
 			fprintf(out, "<rect class=\"statemap-border\" x=\"%d\" "
 			    "y=\"%u\" width=\"%u\" height=\"%u\" />\n",
@@ -774,5 +789,4 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 		write_detail(out, opts);
 	write_viewer(out);
 	fputs("</svg>\n", out);
-	free(mix);
 }
