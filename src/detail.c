@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixed.h"
 #include "jsonout.h"
 #include "kindjson.h"
 #include "svg.h"
@@ -134,20 +135,15 @@ static void
 count_write(void *ctx, uint64_t off, uint64_t duration, uint64_t count)
 {
 	counts_ctx *c = ctx;
-	char buf[24], *p = buf + sizeof (buf);
+	char buf[2 + FIXED_UINT_MAX];
+	size_t len = c->first ? 0 : 2;
 
 	(void)off;
 	(void)duration;
-	/* By hand: one per rectangle, and printf cost more than the rest. */
-	do {
-		*--p = (char)('0' + count % 10);
-		count /= 10;
-	} while (count > 0);
-	if (!c->first) {
-		*--p = ' ';
-		*--p = ',';
-	}
-	fwrite(p, 1, (size_t)(buf + sizeof (buf) - p), c->out);
+	/* One per rectangle: printf cost more than the rest. */
+	memcpy(buf, ", ", 2);
+	len += fixed_uint(count, buf + len);
+	fwrite(buf, 1, len, c->out);
 	c->first = 0;
 }
 

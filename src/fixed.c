@@ -13,13 +13,27 @@
 #define FIXED3_MARGIN	1e-6
 
 size_t
+fixed_uint(uint64_t v, char *buf)
+{
+	char digits[FIXED_UINT_MAX];
+	size_t len = 0, k = 0;
+
+	do {
+		digits[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	while (k > 0)
+		buf[len++] = digits[--k];
+	return (len);
+}
+
+size_t
 fixed3_format(double v, char *buf)
 {
 	double scaled, whole, frac;
-	uint64_t n, ip;
+	uint64_t n;
 	unsigned fp;
-	char digits[24];
-	size_t len = 0, k = 0;
+	size_t len;
 
 	if (!(v >= 0 && v < FIXED3_LIMIT) || signbit(v))
 		return ((size_t)snprintf(buf, FIXED3_MAX, "%.3f", v));
@@ -29,14 +43,8 @@ fixed3_format(double v, char *buf)
 	if (fabs(frac - 0.5) < FIXED3_MARGIN)
 		return ((size_t)snprintf(buf, FIXED3_MAX, "%.3f", v));
 	n = (uint64_t)whole + (frac > 0.5);
-	ip = n / 1000;
 	fp = (unsigned)(n % 1000);
-	do {
-		digits[k++] = (char)('0' + ip % 10);
-		ip /= 10;
-	} while (ip > 0);
-	while (k > 0)
-		buf[len++] = digits[--k];
+	len = fixed_uint(n / 1000, buf);
 	buf[len++] = '.';
 	buf[len++] = (char)('0' + fp / 100);
 	buf[len++] = (char)('0' + fp / 10 % 10);

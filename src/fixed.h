@@ -1,6 +1,7 @@
 /*
- * fixed.h: a double written with three decimals, byte for byte as
- * printf's "%.3f" writes it, without printf.
+ * fixed.h: numbers written byte for byte as printf writes them, without
+ * printf: unsigned integers ("%" PRIu64) and doubles with three decimals
+ * ("%.3f").
  *
  * The SVG writers give every rectangle's position and width this way,
  * and at a hundred thousand rectangles printf's general conversion was
@@ -13,9 +14,16 @@
 #define SM_FIXED_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Room for any double's "%.3f" and a NUL: 309 digits, sign, point, 3. */
 #define FIXED3_MAX	320
+
+/* Room for any uint64_t's digits (20); fixed_uint writes no NUL. */
+#define FIXED_UINT_MAX	20
+
+/* Writes v's decimal digits at buf (FIXED_UINT_MAX bytes); returns length. */
+size_t fixed_uint(uint64_t v, char *buf);
 
 /* Writes v as "%.3f" does into buf (FIXED3_MAX bytes); returns length. */
 size_t fixed3_format(double v, char *buf);

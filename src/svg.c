@@ -418,21 +418,6 @@ append(char *p, const char *text, size_t len)
 	return (p + len);
 }
 
-static char *
-append_unsigned(char *p, unsigned v)
-{
-	char digits[12];
-	size_t k = 0;
-
-	do {
-		digits[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v > 0);
-	while (k > 0)
-		*p++ = digits[--k];
-	return (p);
-}
-
 #define APPEND_LITERAL(p, s)	append((p), (s), sizeof (s) - 1)
 
 /*
@@ -449,11 +434,11 @@ write_rect(FILE *out, double x, unsigned y, double w, unsigned height,
 	p = APPEND_LITERAL(p, "<rect x=\"");
 	p += fixed3_format(x, p);
 	p = APPEND_LITERAL(p, "\" y=\"");
-	p = append_unsigned(p, y);
+	p += fixed_uint(y, p);
 	p = APPEND_LITERAL(p, "\" width=\"");
 	p += fixed3_format(w, p);
 	p = APPEND_LITERAL(p, "\" height=\"");
-	p = append_unsigned(p, height);
+	p += fixed_uint(height, p);
 	p = APPEND_LITERAL(p, "\" fill=\"");
 	p = append(p, fill, strlen(fill));
 	p = APPEND_LITERAL(p, "\" />\n");
@@ -462,7 +447,7 @@ write_rect(FILE *out, double x, unsigned y, double w, unsigned height,
 
 static void
 write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
-    double span, const svg_options *opts, color *mix)
+    double span, const svg_options *opts, const color *mix)
 {
 	const catalog *cat = m->cat;
 	uint32_t r;
@@ -479,7 +464,6 @@ write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
 	for (r = coalesce_first(m->co, e); r != COALESCE_NONE;
 	    r = coalesce_next(m->co, r)) {
 		coalesce_rect rect;
-		uint32_t s;
 		color c;
 		char hex[8];
 		double x, w;
@@ -487,8 +471,6 @@ write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
 		coalesce_get(m->co, r, &rect);
 		if (rect.duration == 0)
 			continue;
-		for (s = 0; s < cat->nstates; s++)
-			mix[s] = cat->states[s].color;
 		c = color_blend(mix, rect.states, cat->nstates);
 		color_format(c, hex);
 		x = ((double)rect.start - (double)m->begin) / span *
@@ -504,12 +486,13 @@ done:
 	fputs("</g>\n", out);
 }
 
-/* One statemap's strips, as rows for rowwriter.h: the scratch is mix. */
+/* One statemap's strips, as rows for rowwriter.h; mix: its states' colours. */
 typedef struct strips {
 	const smap *m;
 	size_t id;
 	double span;
 	const svg_options *opts;
+	const color *mix;
 } strips;
 
 static void
@@ -517,8 +500,9 @@ strip_row(FILE *out, size_t k, void *scratch, void *ctx)
 {
 	const strips *st = ctx;
 
+	(void)scratch;
 	write_strip(out, st->m, st->id, st->m->order[k],
-	    (unsigned)k * st->opts->strip_height, st->span, st->opts, scratch);
+	    (unsigned)k * st->opts->strip_height, st->span, st->opts, st->mix);
 }
 
 /* The names column: font size, or 0 when strips are too thin to label. */
@@ -698,7 +682,8 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	unsigned width = opts->strip_width, height = TOP_MARGIN, legend_y;
 	unsigned column = label_column(maps, n, opts, labels);
 	unsigned total_width = LEGEND_WIDTH + width + column;
-	uint32_t maxstates = 0;
+	uint32_t maxstates = 0, s;
+	color *mix;
 	char *title;
 	char buf[64];
 	size_t i;
@@ -720,6 +705,7 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	if (legend_y > height)
 		height = legend_y;
 	height += 10;
+	mix = xcalloc(maxstates > 0 ? maxstates : 1, sizeof (color));
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
@@ -747,7 +733,7 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 		for (i = 0; i < n; i++) {
 			const smap *m = &maps[order[i]];
 			unsigned h = m->nentities * opts->strip_height;
-			strips st = { m, i, span, opts };
+			strips st = { m, i, span, opts, mix };
 
 			fprintf(out, "<rect class=\"statemap-nodata\" x=\"%d\" "
 			    "y=\"%u\" width=\"%u\" height=\"%u\" "
@@ -756,8 +742,9 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			fprintf(out, "<svg x=\"%d\" y=\"%u\" width=\"%u\" "
 			    "height=\"%u\" id=\"statemap-%zu\">\n",
 			    LEGEND_WIDTH, y, width, h, i);
-			rowwriter_run(out, m->nentities, strip_row, &st,
-			    maxstates * sizeof (color));
+			for (s = 0; s < m->cat->nstates; s++)
+				mix[s] = m->cat->states[s].color;
+			rowwriter_run(out, m->nentities, strip_row, &st, 0);
 			fputs("</svg>\n", out);
 			fprintf(out, "<rect class=\"statemap-border\" x=\"%d\" "
 			    "y=\"%u\" width=\"%u\" height=\"%u\" />\n",
@@ -789,4 +776,5 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 		write_detail(out, opts);
 	write_viewer(out);
 	fputs("</svg>\n", out);
+	free(mix);
 }

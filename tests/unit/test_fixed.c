@@ -5,6 +5,7 @@
  * at several scales, random doubles, and what the fast path must hand
  * over (negative zero, negatives, huge, infinite, not a number).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -43,6 +44,36 @@ report(const char *name)
 	mismatches = 0;
 }
 
+
+/*
+ * fixed_uint against printf's PRIu64: zero, each side of every power of
+ * ten, the largest values, random ones.
+ */
+static void
+test_uint(void)
+{
+	char want[32], got[FIXED_UINT_MAX + 1];
+	uint64_t p = 1, v[4];
+	int bad = 0, i, k;
+
+	for (i = 0; i < 20000; i++) {
+		v[0] = p;
+		v[1] = p - 1;
+		v[2] = p + 1;
+		v[3] = i < 20 ? UINT64_MAX - (uint64_t)i : next() >> (i % 64);
+		for (k = 0; k < 4; k++) {
+			size_t len = fixed_uint(v[k], got);
+
+			got[len] = '\0';
+			snprintf(want, sizeof (want), "%" PRIu64, v[k]);
+			bad += strcmp(got, want) != 0;
+		}
+		if (i < 19)
+			p *= 10;
+	}
+	CHECK_INT("fixed_uint as printf's PRIu64: zero, powers of ten and "
+	    "their neighbours, the largest, 20,000 random", bad, 0);
+}
 
 int
 main(void)
@@ -105,5 +136,6 @@ main(void)
 	compare(-INFINITY);
 	compare(NAN);
 	report("zeros, limits, infinities, not a number");
+	test_uint();
 	return (unit_exit());
 }
