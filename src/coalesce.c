@@ -1004,12 +1004,26 @@ coalesce_get(const coalesce *c, uint32_t r, coalesce_rect *out)
 	out->duration = c->rects[r].duration;
 	out->count = info->count;
 	out->states = states_of(c, r);
-	out->tags = NULL;
 	out->ntags = 0;
-	if (c->logs != NULL && c->logs[info->entity].v != NULL) {
-		out->tags = c->logs[info->entity].v + info->tag_lo;
+	if (c->logs != NULL && c->logs[info->entity].v != NULL)
 		out->ntags = tag_hi(c, r) - info->tag_lo;
-	}
+}
+
+void
+coalesce_tags(const coalesce *c, uint32_t r, coalesce_tag **buf,
+    size_t *cap)
+{
+	const taglog *l;
+	uint32_t lo, hi, i;
+
+	if (c->logs == NULL || c->logs[c->info[r].entity].v == NULL)
+		return;
+	l = &c->logs[c->info[r].entity];
+	lo = c->info[r].tag_lo;
+	hi = tag_hi(c, r);
+	grow_array(buf, cap, hi - lo, sizeof (coalesce_tag));
+	for (i = lo; i < hi; i++)
+		(*buf)[i - lo] = taglog_entry(l, i);
 }
 
 int

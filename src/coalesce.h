@@ -72,8 +72,7 @@ typedef struct coalesce_rect {
 	 */
 	uint64_t count;
 	const uint64_t *states;	/* ns in each state, nstates entries */
-	const coalesce_tag *tags; /* ascending tag id */
-	size_t ntags;
+	size_t ntags;		/* its tags: coalesce_tags */
 } coalesce_rect;
 
 coalesce *coalesce_new(uint32_t nstates, uint64_t budget, int64_t begin,
@@ -141,6 +140,14 @@ int coalesce_seen(const coalesce *c, uint32_t entity);
 uint32_t coalesce_first(const coalesce *c, uint32_t entity);
 uint32_t coalesce_next(const coalesce *c, uint32_t rect);
 void coalesce_get(const coalesce *c, uint32_t rect, coalesce_rect *out);
+
+/*
+ * A rectangle's ntags tags, ascending by id, copied to *buf (grown as
+ * grow_array grows it, *cap its capacity; the caller frees it): they
+ * are kept packed (taglog.h), so readers are handed them whole.
+ */
+void coalesce_tags(const coalesce *c, uint32_t rect, coalesce_tag **buf,
+    size_t *cap);
 
 /*
  * The state and tag (or COALESCE_NO_TAG) of an entity's last datum:

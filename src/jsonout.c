@@ -396,6 +396,8 @@ jsonout_row_each(const coalesce *co, uint32_t row, uint32_t nstates,
     uint32_t *ids, uint64_t *times, int skip_stateless, jsonout_rect_fn fn,
     void *ctx)
 {
+	coalesce_tag *tags = NULL;
+	size_t tags_cap = 0;
 	uint32_t r;
 
 	for (r = coalesce_first(co, row); r != COALESCE_NONE;
@@ -420,10 +422,13 @@ jsonout_row_each(const coalesce *co, uint32_t row, uint32_t nstates,
 		}
 		if (jr.nstates == 0 && skip_stateless)
 			continue;
-		jr.tags = rect.tags;
+		if (rect.ntags > 0)
+			coalesce_tags(co, r, &tags, &tags_cap);
+		jr.tags = tags;
 		jr.ntags = rect.ntags;
 		fn(ctx, &jr);
 	}
+	free(tags);
 }
 
 /*

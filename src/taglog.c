@@ -8,10 +8,18 @@
 /* Logs that grew by less than this since they were compacted just grow. */
 #define GROWTH_MIN	16
 
+/* An entry's word: the tag in the high bits, the time below. */
+#define TIME_BITS	40
+#define TIME_MASK	(((uint64_t)1 << TIME_BITS) - 1)
+#define SIDE_TAG	((uint32_t)(UINT64_MAX >> TIME_BITS))	/* 2^24 - 1 */
+#define WORD_TAG(w)	((uint32_t)((w) >> TIME_BITS))
+
 void
 taglog_free(taglog *l)
 {
 	free(l->v);
+	free(l->side);
+	free(l->side_next);
 	memset(l, 0, sizeof (*l));
 }
 
@@ -24,17 +32,60 @@ reserve(taglog *l, uint32_t need)
 		return;
 	while (cap < need) {
 		if (cap > UINT32_MAX / 2)
-			out_of_memory((size_t)need * sizeof (coalesce_tag));
+			out_of_memory((size_t)need * sizeof (uint64_t));
 		cap *= 2;
 	}
-	l->v = xrealloc(l->v, (size_t)cap * sizeof (coalesce_tag));
+	l->v = xrealloc(l->v, (size_t)cap * sizeof (uint64_t));
 	l->cap = cap;
+}
+
+/* Keeps tag and time whole at the end of a side array: see entry_word. */
+static __attribute__((noinline)) uint64_t
+side_word(taglog *l, uint32_t tag, uint64_t time, int next)
+{
+	coalesce_tag **side = next ? &l->side_next : &l->side;
+	uint32_t *n = next ? &l->nside_next : &l->nside;
+	size_t *cap = next ? &l->side_next_cap : &l->side_cap;
+
+	if (*n == UINT32_MAX)
+		out_of_memory((size_t)-1);
+	grow_array(side, cap, (size_t)*n + 1, sizeof (coalesce_tag));
+	(*side)[*n].tag = tag;
+	(*side)[*n].time = time;
+	return ((uint64_t)SIDE_TAG << TIME_BITS | (*n)++);
+}
+
+/*
+ * The word for tag and time: the two themselves where they fit, else
+ * where they are kept whole, in a side array (the log's, or when next
+ * the one a compaction is making).
+ */
+static inline uint64_t
+entry_word(taglog *l, uint32_t tag, uint64_t time, int next)
+{
+	if (tag < SIDE_TAG && time <= TIME_MASK)
+		return ((uint64_t)tag << TIME_BITS | time);
+	return (side_word(l, tag, time, next));
+}
+
+coalesce_tag
+taglog_entry(const taglog *l, uint32_t i)
+{
+	uint64_t w = l->v[i];
+	coalesce_tag t;
+
+	if (WORD_TAG(w) == SIDE_TAG)
+		return (l->side[w & TIME_MASK]);
+	t.tag = WORD_TAG(w);
+	t.time = w & TIME_MASK;
+	return (t);
 }
 
 void
 taglog_sorter_free(taglog_sorter *s)
 {
 	free(s->sums);
+	free(s->scratch);
 	memset(s, 0, sizeof (*s));
 }
 
@@ -115,17 +166,20 @@ fold(coalesce_tag *a, uint32_t n)
 	return (n == 0 ? 0 : k + 1);
 }
 
-/* Whether a[0, n) is one ascending run of distinct tags already. */
+/*
+ * Whether a[0, n) is one ascending run of distinct tags already, none
+ * of them in a side array (which the compaction makes anew).
+ */
 static int
-settled_already(const coalesce_tag *a, uint32_t n)
+settled_already(const uint64_t *a, uint32_t n)
 {
 	uint32_t i;
 
 	for (i = 1; i < n; i++) {
-		if (a[i - 1].tag >= a[i].tag)
+		if (WORD_TAG(a[i - 1]) >= WORD_TAG(a[i]))
 			return (0);
 	}
-	return (1);
+	return (WORD_TAG(a[n - 1]) != SIDE_TAG);
 }
 
 void
@@ -135,9 +189,7 @@ taglog_flush(taglog *l)
 		return;
 	if (l->n == l->cap)
 		reserve(l, l->cap + 1);
-	l->v[l->n].tag = l->held_tag;
-	l->v[l->n].time = l->held_time;
-	l->n++;
+	l->v[l->n++] = entry_word(l, l->held_tag, l->held_time, 0);
 	l->holding = 0;
 }
 
@@ -159,9 +211,7 @@ taglog_add(taglog *l, uint32_t tag, uint64_t time)
 	if (l->holding) {
 		if (l->n == l->cap)
 			return (0);
-		l->v[l->n].tag = l->held_tag;
-		l->v[l->n].time = l->held_time;
-		l->n++;
+		l->v[l->n++] = entry_word(l, l->held_tag, l->held_time, 0);
 	}
 	l->holding = 1;
 	l->held_tag = tag;
@@ -196,7 +246,7 @@ taglog_make_room(taglog *l)
 #define DENSE_TAGS	4096
 
 static uint32_t
-dense_fold(const coalesce_tag *a, uint32_t n, coalesce_tag *out,
+dense_fold(taglog *l, const uint64_t *a, uint32_t n, uint64_t *out,
     taglog_sorter *s)
 {
 	uint64_t seen[DENSE_TAGS / 64];
@@ -206,17 +256,17 @@ dense_fold(const coalesce_tag *a, uint32_t n, coalesce_tag *out,
 		s->sums = xmalloc(DENSE_TAGS * sizeof (uint64_t));
 	memset(seen, 0, sizeof (seen));
 	for (i = 0; i < n; i++) {
-		uint32_t tag = a[i].tag;
+		uint32_t tag = WORD_TAG(a[i]);
 		uint64_t bit;
 
 		if (tag >= DENSE_TAGS)
-			return (UINT32_MAX);
+			return (UINT32_MAX);	/* a side entry too */
 		bit = (uint64_t)1 << (tag % 64);
 		if (seen[tag / 64] & bit) {
-			s->sums[tag] += a[i].time;
+			s->sums[tag] += a[i] & TIME_MASK;
 		} else {
 			seen[tag / 64] |= bit;
-			s->sums[tag] = a[i].time;
+			s->sums[tag] = a[i] & TIME_MASK;
 		}
 	}
 	for (w = 0; w < DENSE_TAGS / 64; w++) {
@@ -225,12 +275,32 @@ dense_fold(const coalesce_tag *a, uint32_t n, coalesce_tag *out,
 		while (bits != 0) {
 			uint32_t tag = w * 64 + (uint32_t)__builtin_ctzll(bits);
 
-			out[k].tag = tag;
-			out[k++].time = s->sums[tag];
+			out[k++] = entry_word(l, tag, s->sums[tag], 1);
 			bits &= bits - 1;
 		}
 	}
 	return (k);
+}
+
+/*
+ * Any range by the entries themselves: read out whole, sorted, summed
+ * and written back at to.
+ */
+static uint32_t
+sorted_fold(taglog *l, uint32_t lo, uint32_t n, uint32_t to,
+    taglog_sorter *s)
+{
+	uint32_t i;
+
+	grow_array(&s->scratch, &s->scratch_cap, n, sizeof (coalesce_tag));
+	for (i = 0; i < n; i++)
+		s->scratch[i] = taglog_entry(l, lo + i);
+	sort_tags(s->scratch, n);
+	n = fold(s->scratch, n);
+	for (i = 0; i < n; i++)
+		l->v[to + i] = entry_word(l, s->scratch[i].tag,
+		    s->scratch[i].time, 1);
+	return (n);
 }
 
 uint32_t
@@ -243,35 +313,43 @@ taglog_settle_range(taglog *l, uint32_t lo, uint32_t hi, uint32_t to,
 	if (n == 0)
 		return (0);
 	if (settled_already(l->v + lo, n)) {
-		/* moved below as it is */
-	} else if ((dense = dense_fold(l->v + lo, n, l->v + to, s)) !=
-	    UINT32_MAX) {
-		return (dense);
-	} else {
-		sort_tags(l->v + lo, n);
-		n = fold(l->v + lo, n);
+		if (to != lo)
+			memmove(l->v + to, l->v + lo, n * sizeof (uint64_t));
+		return (n);
 	}
-	if (to != lo)
-		memmove(l->v + to, l->v + lo, n * sizeof (coalesce_tag));
-	return (n);
+	dense = dense_fold(l, l->v + lo, n, l->v + to, s);
+	return (dense != UINT32_MAX ? dense : sorted_fold(l, lo, n, to, s));
 }
 
 void
 taglog_cut(taglog *l, uint32_t n, uint32_t open)
 {
+	coalesce_tag *side = l->side;
+	size_t cap = l->side_cap;
+
 	l->n = l->settled = n;
 	l->open = open;
+	/* The side entries still named are the next array's. */
+	l->side = l->side_next;
+	l->nside = l->nside_next;
+	l->side_cap = l->side_next_cap;
+	l->side_next = side;
+	l->side_next_cap = cap;
+	l->nside_next = 0;
 }
 
 void
 taglog_append_range(taglog *l, const coalesce_tag *tags, uint32_t n)
 {
+	uint32_t i;
+
 	if (n > UINT32_MAX - l->n)
 		out_of_memory((size_t)-1);
 	taglog_flush(l);
 	reserve(l, l->n + n);
 	l->open = l->n;
-	memcpy(l->v + l->n, tags, n * sizeof (coalesce_tag));
+	for (i = 0; i < n; i++)
+		l->v[l->n + i] = entry_word(l, tags[i].tag, tags[i].time, 0);
 	l->n += n;
 	l->settled = l->n;
 }

@@ -13,6 +13,12 @@
  * new one held: the array's end, far from the cache when data cycle
  * through a thousand entities, is only ever written, never read.
  *
+ * An entry is one word, the tag above the time, so that the logs (a
+ * tagged trace's largest memory by far) cost half what a tag and a time
+ * apart did.  A tag or a time too large for its bits (tags from 2^24 on,
+ * times of 2^40 ns, 18 minutes, and more: rare) is kept whole in the
+ * log's side array, and its word names it there.
+ *
  * Now and then the owner, which knows where the ranges begin, compacts
  * the log: each range sorted by tag, repeats summed, the ranges moved
  * down (taglog_settle_range, one range at a time, first to last, then
@@ -31,7 +37,7 @@
 #include "coalesce.h"
 
 typedef struct taglog {
-	coalesce_tag *v;
+	uint64_t *v;		/* entries: read them with taglog_entry */
 	uint32_t n, cap;
 	uint32_t settled;	/* n as the last compaction left it */
 	uint32_t open;		/* where the last range begins */
@@ -39,16 +45,29 @@ typedef struct taglog {
 	int holding;
 	uint32_t held_tag;
 	uint64_t held_time;
+	/*
+	 * The entries too large for a word; a compaction writes those it
+	 * keeps to the next side array, which taglog_cut makes this one.
+	 */
+	coalesce_tag *side, *side_next;
+	uint32_t nside, nside_next;
+	size_t side_cap, side_next_cap;
 } taglog;
 
 void taglog_free(taglog *l);
 
+/* Entry i of the log (i < n). */
+coalesce_tag taglog_entry(const taglog *l, uint32_t i);
+
 /*
  * What settling ranges needs besides the log: a time per tag id, for
- * ranges of small ids.  One per owner, reused; a zeroed one is ready.
+ * ranges of small ids, and room to sort others.  One per owner, reused;
+ * a zeroed one is ready.
  */
 typedef struct taglog_sorter {
 	uint64_t *sums;		/* by tag id, made on first use */
+	coalesce_tag *scratch;
+	size_t scratch_cap;
 } taglog_sorter;
 
 void taglog_sorter_free(taglog_sorter *s);
@@ -76,6 +95,7 @@ void taglog_make_room(taglog *l);
 /*
  * Sorts the range [lo, hi) by tag, sums repeats, moves it to start at
  * to (at most lo: ranges move down in order) and returns its length.
+ * A compaction settles every range, first to last, then cuts.
  */
 uint32_t taglog_settle_range(taglog *l, uint32_t lo, uint32_t hi, uint32_t to,
     taglog_sorter *s);

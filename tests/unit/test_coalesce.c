@@ -10,6 +10,19 @@
 #include "store.h"
 #include "unit.h"
 
+static coalesce_tag *tag_buf;
+static size_t tag_cap;
+
+/* coalesce_get, and the rectangle's tags (in tag_buf, freed by main). */
+static const coalesce_tag *
+get_with_tags(const coalesce *c, uint32_t r, coalesce_rect *x)
+{
+	coalesce_get(c, r, x);
+	if (x->ntags > 0)
+		coalesce_tags(c, r, &tag_buf, &tag_cap);
+	return (tag_buf);
+}
+
 /* An entity's rectangles as "[start,end) state:ns ... tag#id:ns | ...". */
 static const char *
 rects(const coalesce *c, uint32_t entity, uint32_t nstates)
@@ -22,10 +35,11 @@ rects(const coalesce *c, uint32_t entity, uint32_t nstates)
 	for (r = coalesce_first(c, entity); r != COALESCE_NONE;
 	    r = coalesce_next(c, r)) {
 		coalesce_rect x;
+		const coalesce_tag *tags;
 		uint32_t s;
 		size_t t;
 
-		coalesce_get(c, r, &x);
+		tags = get_with_tags(c, r, &x);
 		o += (size_t)snprintf(buf + o, sizeof (buf) - o, "%s[%llu,%llu)",
 		    o > 0 ? " | " : "", (unsigned long long)x.start,
 		    (unsigned long long)(x.start + x.duration));
@@ -37,8 +51,8 @@ rects(const coalesce *c, uint32_t entity, uint32_t nstates)
 		}
 		for (t = 0; t < x.ntags; t++)
 			o += (size_t)snprintf(buf + o, sizeof (buf) - o,
-			    " #%u:%llu", x.tags[t].tag,
-			    (unsigned long long)x.tags[t].time);
+			    " #%u:%llu", tags[t].tag,
+			    (unsigned long long)tags[t].time);
 	}
 	return (buf);
 }
@@ -282,7 +296,9 @@ test_properties(void)
 				coalesce_rect x;
 				uint64_t sum = 0;
 
-				coalesce_get(c, r, &x);
+				const coalesce_tag *tags = get_with_tags(c, r,
+				    &x);
+
 				count_got += x.count;
 				if ((x.duration > 0) != (x.count > 0) ||
 				    x.count > x.duration)
@@ -292,9 +308,9 @@ test_properties(void)
 					sum += x.states[k];
 				}
 				for (k = 0; k < x.ntags; k++) {
-					tag_got[x.tags[k].tag] += x.tags[k].time;
-					if (k > 0 && x.tags[k - 1].tag >=
-					    x.tags[k].tag)
+					tag_got[tags[k].tag] += tags[k].time;
+					if (k > 0 && tags[k - 1].tag >=
+					    tags[k].tag)
 						ok_tags = 0;
 				}
 				if (sum != x.duration ||
@@ -581,11 +597,12 @@ same_as_model(const coalesce *c, const model *m)
 
 		for (; i != COALESCE_NONE; i = m->r[i].next) {
 			coalesce_rect x;
+			const coalesce_tag *tags;
 			uint32_t k, n = 0;
 
 			if (r == COALESCE_NONE)
 				return (0);
-			coalesce_get(c, r, &x);
+			tags = get_with_tags(c, r, &x);
 			if (x.start != m->r[i].start ||
 			    x.duration != m->r[i].duration ||
 			    x.count != m->r[i].count ||
@@ -595,8 +612,8 @@ same_as_model(const coalesce *c, const model *m)
 			for (k = 0; k < MODEL_TAGS; k++) {
 				if (!m->r[i].has_tag[k])
 					continue;
-				if (n >= x.ntags || x.tags[n].tag != k ||
-				    x.tags[n].time != m->r[i].tags[k])
+				if (n >= x.ntags || tags[n].tag != k ||
+				    tags[n].time != m->r[i].tags[k])
 					return (0);
 				n++;
 			}
@@ -686,5 +703,6 @@ main(void)
 	test_tags();
 	test_properties();
 	test_against_model();
+	free(tag_buf);
 	return (unit_exit());
 }

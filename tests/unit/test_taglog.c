@@ -15,6 +15,29 @@
 #define NAIVE_TAGS	700
 #define MAX_RANGES	40
 
+/*
+ * The model's tags 0 to 699 as the log's: the last hundred straddle
+ * 2^24 - 1, from which tags go to the side array.
+ */
+#define WIDE_FROM	600
+#define WIDE_BASE	(((uint32_t)1 << 24) - 1 - 50)
+
+static uint32_t
+log_tag(uint32_t i)
+{
+	return (i < WIDE_FROM ? i : WIDE_BASE + (i - WIDE_FROM));
+}
+
+static uint32_t
+model_tag(uint32_t tag)
+{
+	if (tag < WIDE_FROM)
+		return (tag);
+	if (tag >= WIDE_BASE && tag - WIDE_BASE < NAIVE_TAGS - WIDE_FROM)
+		return (WIDE_FROM + (tag - WIDE_BASE));
+	return (NAIVE_TAGS);	/* not one of ours */
+}
+
 typedef struct naive {
 	uint64_t time[NAIVE_TAGS];
 	unsigned char has[NAIVE_TAGS];
@@ -52,17 +75,20 @@ same(const owner *o, int i, int settled)
 	memset(sum, 0, sizeof (sum));
 	memset(has, 0, sizeof (has));
 	for (k = lo; k < hi; k++) {
-		if (o->log.v[k].tag >= NAIVE_TAGS || (settled && k > lo &&
-		    o->log.v[k - 1].tag >= o->log.v[k].tag))
+		coalesce_tag e = taglog_entry(&o->log, k);
+		uint32_t t = model_tag(e.tag);
+
+		if (t >= NAIVE_TAGS || (settled && k > lo &&
+		    taglog_entry(&o->log, k - 1).tag >= e.tag))
 			return (0);
-		sum[o->log.v[k].tag] += o->log.v[k].time;
-		has[o->log.v[k].tag] = 1;
+		sum[t] += e.time;
+		has[t] = 1;
 	}
 	if (i == o->nranges - 1 && o->log.holding) {
-		if (settled)
+		if (settled || model_tag(o->log.held_tag) >= NAIVE_TAGS)
 			return (0);
-		sum[o->log.held_tag] += o->log.held_time;
-		has[o->log.held_tag] = 1;
+		sum[model_tag(o->log.held_tag)] += o->log.held_time;
+		has[model_tag(o->log.held_tag)] = 1;
 	}
 	return (memcmp(sum, o->model[i].time, sizeof (sum)) == 0 &&
 	    memcmp(has, o->model[i].has, sizeof (has)) == 0);
@@ -89,11 +115,11 @@ add(owner *o, uint32_t tag, uint64_t time)
 {
 	naive *m = &o->model[o->nranges - 1];
 
-	if (!taglog_add(&o->log, tag, time)) {
+	if (!taglog_add(&o->log, log_tag(tag), time)) {
 		if (taglog_compaction_due(&o->log))
 			compact(o);
 		taglog_make_room(&o->log);
-		if (!taglog_add(&o->log, tag, time))
+		if (!taglog_add(&o->log, log_tag(tag), time))
 			return;		/* counted as a difference below */
 	}
 	m->time[tag] += time;
@@ -105,7 +131,7 @@ test_against_naive(void)
 {
 	static owner o;
 	int step, ok = 1, ok_settled = 1, i;
-	uint32_t ntags = 3;
+	uint32_t ntags = 3, most_settled = 0;
 
 	memset(&o, 0, sizeof (o));
 	o.lo[0] = taglog_begin_range(&o.log);
@@ -121,9 +147,14 @@ test_against_naive(void)
 			uint32_t tag = (uint32_t)below(ntags);
 			uint32_t times = 1 + (uint32_t)below(3);
 
+			/*
+			 * Now and then a time of 2^40 ns or about, which
+			 * goes to the side array, or sums past it.
+			 */
 			for (k = 0; k < times; k++)
 				add(&o, tag, below(4) == 0 ? 0 :
-				    below(100000));
+				    below(500) == 0 ? ((uint64_t)1 << 40) - 2 +
+				    below(4) : below(100000));
 		} else if (op < 88 && o.nranges < MAX_RANGES) {
 			i = o.nranges++;
 			memset(&o.model[i], 0, sizeof (o.model[i]));
@@ -155,6 +186,8 @@ test_against_naive(void)
 			if (!same(&o, i, 0))
 				ok = 0;
 		}
+		if (o.log.settled > most_settled)
+			most_settled = o.log.settled;
 		if (!ok || !ok_settled)
 			printf("# step %d, op %u\n", step, op);
 	}
@@ -162,8 +195,17 @@ test_against_naive(void)
 	    "additions, new ranges, merges and compactions", ok);
 	CHECK("taglog settles each range into one ascending run of distinct "
 	    "tags", ok_settled);
+	/* What the ranges needed at most: the longest settled log. */
 	CHECK("taglog stays within about twice what its ranges need",
-	    o.log.cap <= 4 * (o.log.n + 64));
+	    o.log.cap <= 4 * (most_settled + 64));
+	taglog_flush(&o.log);
+	compact(&o);
+	CHECK("taglog: a compaction keeps only the side entries still named",
+	    o.log.nside <= o.log.n && o.log.nside > 0 &&
+	    o.log.nside_next == 0);
+	for (i = 0, ok = 1; i < o.nranges; i++)
+		ok &= same(&o, i, 1);
+	CHECK("taglog: the last compaction leaves every range's sums", ok);
 	taglog_free(&o.log);
 	taglog_sorter_free(&o.sorter);
 }
@@ -194,8 +236,9 @@ test_repeats_fold(void)
 	taglog_flush(&l);
 	taglog_cut(&l, taglog_settle_range(&l, 0, l.n, 0, &sorter), 0);
 	CHECK("taglog folds repeated tags: two alternating tags stay two",
-	    ok && l.n == 2 && l.v[0].tag == 5 && l.v[1].tag == 9 &&
-	    l.v[0].time + l.v[1].time == total && l.cap <= 64);
+	    ok && l.n == 2 && taglog_entry(&l, 0).tag == 5 &&
+	    taglog_entry(&l, 1).tag == 9 && taglog_entry(&l, 0).time +
+	    taglog_entry(&l, 1).time == total && l.cap <= 64);
 	taglog_free(&l);
 	taglog_sorter_free(&sorter);
 }
@@ -231,12 +274,15 @@ test_sort_ways(void)
 		}
 		taglog_append_range(&l, in, 20000);
 		n = taglog_settle_range(&l, 0, l.n, 0, &sorter);
+		taglog_cut(&l, n, 0);
 		for (i = 0; i < n; i++) {
-			if ((i > 0 && l.v[i - 1].tag >= l.v[i].tag) ||
-			    l.v[i].tag % scale[k] != 0 ||
-			    l.v[i].time != sum[l.v[i].tag / scale[k]])
+			coalesce_tag e = taglog_entry(&l, i);
+
+			if ((i > 0 && taglog_entry(&l, i - 1).tag >= e.tag) ||
+			    e.tag % scale[k] != 0 ||
+			    e.time != sum[e.tag / scale[k]])
 				ok = 0;
-			seen += l.v[i].time;
+			seen += e.time;
 		}
 		if (seen != total)
 			ok = 0;
@@ -245,6 +291,55 @@ test_sort_ways(void)
 	taglog_sorter_free(&sorter);
 	CHECK("taglog sums small tag ids in place and sorts large ones by "
 	    "comparison, to the same ascending sums", ok);
+}
+
+/*
+ * Times too long for a word, alone and as sums of short ones, in both
+ * ways of settling: each tag's sum exact, the words' time bits never
+ * carrying into the tag.
+ */
+static void
+test_long_times(void)
+{
+	static const uint32_t tags[] = { 3, 5000, 3, 5000, 3 };
+	const uint64_t big = (uint64_t)1 << 40;
+	taglog l;
+	taglog_sorter sorter;
+	int way, ok = 1;
+
+	memset(&sorter, 0, sizeof (sorter));
+	for (way = 0; way < 2; way++) {
+		uint64_t want3 = 0, want5000 = 0;
+		uint32_t i, n;
+
+		memset(&l, 0, sizeof (l));
+		taglog_begin_range(&l);
+		for (i = 0; i < 5; i++) {
+			/* way 0: small ids only, summed in place. */
+			uint32_t tag = way == 0 ? tags[i] % 4096 : tags[i];
+			uint64_t t = i == 0 ? 3 * big + 7 : big / 2 + i;
+
+			if (!taglog_add(&l, tag, t)) {
+				taglog_make_room(&l);
+				ok &= taglog_add(&l, tag, t);
+			}
+			if (tags[i] == 3)
+				want3 += t;
+			else
+				want5000 += t;
+		}
+		taglog_flush(&l);
+		n = taglog_settle_range(&l, 0, l.n, 0, &sorter);
+		taglog_cut(&l, n, 0);
+		ok &= n == 2 && taglog_entry(&l, 0).tag == 3 &&
+		    taglog_entry(&l, 0).time == want3 &&
+		    taglog_entry(&l, 1).tag == (way == 0 ? 5000 % 4096 :
+		    5000) && taglog_entry(&l, 1).time == want5000;
+		taglog_free(&l);
+	}
+	taglog_sorter_free(&sorter);
+	CHECK("taglog keeps times of 2^40 ns and more, and sums past it, "
+	    "exactly", ok);
 }
 
 /*
@@ -274,6 +369,7 @@ main(void)
 	test_against_naive();
 	test_repeats_fold();
 	test_sort_ways();
+	test_long_times();
 	test_settle_empty();
 	return (unit_exit());
 }
