@@ -224,7 +224,7 @@ taglog_compaction_due(const taglog *l)
 {
 	uint32_t grown = l->n - l->settled;
 
-	return (grown >= GROWTH_MIN && grown >= l->settled);
+	return (grown >= GROWTH_MIN && grown / 2 >= l->settled);
 }
 
 void

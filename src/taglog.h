@@ -23,8 +23,10 @@
  * the log: each range sorted by tag, repeats summed, the ranges moved
  * down (taglog_settle_range, one range at a time, first to last, then
  * taglog_cut).  Compacting when what came since the last compaction is
- * as long as what that left keeps each entry's share of the work
- * constant and the log at most about twice what its rectangles need.
+ * twice as long as what that left keeps each entry's share of the work
+ * constant and the log at most about three times what its rectangles
+ * need.  (Once as long, the rule while entries were twice the size, did
+ * half again the work for no less peak memory.)
  *
  * Ownership: a log owns its array; taglog_free releases it.  A zeroed
  * taglog is an empty log.
