@@ -14,12 +14,26 @@
 #define SIDE_TAG	((uint32_t)(UINT64_MAX >> TIME_BITS))	/* 2^24 - 1 */
 #define WORD_TAG(w)	((uint32_t)((w) >> TIME_BITS))
 
+/*
+ * The entries too large for a word, apart from the log's header so that
+ * the header, read at every datum, stays small.  A compaction writes
+ * those it keeps to the next array, which taglog_cut makes this one.
+ */
+struct taglog_side {
+	coalesce_tag *now, *next;
+	uint32_t nnow, nnext;
+	size_t now_cap, next_cap;
+};
+
 void
 taglog_free(taglog *l)
 {
 	free(l->v);
-	free(l->side);
-	free(l->side_next);
+	if (l->side != NULL) {
+		free(l->side->now);
+		free(l->side->next);
+		free(l->side);
+	}
 	memset(l, 0, sizeof (*l));
 }
 
@@ -43,10 +57,15 @@ reserve(taglog *l, uint32_t need)
 static __attribute__((noinline)) uint64_t
 side_word(taglog *l, uint32_t tag, uint64_t time, int next)
 {
-	coalesce_tag **side = next ? &l->side_next : &l->side;
-	uint32_t *n = next ? &l->nside_next : &l->nside;
-	size_t *cap = next ? &l->side_next_cap : &l->side_cap;
+	coalesce_tag **side;
+	uint32_t *n;
+	size_t *cap;
 
+	if (l->side == NULL)
+		l->side = xcalloc(1, sizeof (*l->side));
+	side = next ? &l->side->next : &l->side->now;
+	n = next ? &l->side->nnext : &l->side->nnow;
+	cap = next ? &l->side->next_cap : &l->side->now_cap;
 	if (*n == UINT32_MAX)
 		out_of_memory((size_t)-1);
 	grow_array(side, cap, (size_t)*n + 1, sizeof (coalesce_tag));
@@ -75,10 +94,16 @@ taglog_entry(const taglog *l, uint32_t i)
 	coalesce_tag t;
 
 	if (WORD_TAG(w) == SIDE_TAG)
-		return (l->side[w & TIME_MASK]);
+		return (l->side->now[w & TIME_MASK]);
 	t.tag = WORD_TAG(w);
 	t.time = w & TIME_MASK;
 	return (t);
+}
+
+uint32_t
+taglog_side_entries(const taglog *l)
+{
+	return (l->side != NULL ? l->side->nnow : 0);
 }
 
 void
@@ -324,18 +349,22 @@ taglog_settle_range(taglog *l, uint32_t lo, uint32_t hi, uint32_t to,
 void
 taglog_cut(taglog *l, uint32_t n, uint32_t open)
 {
-	coalesce_tag *side = l->side;
-	size_t cap = l->side_cap;
+	struct taglog_side *sd = l->side;
 
 	l->n = l->settled = n;
 	l->open = open;
-	/* The side entries still named are the next array's. */
-	l->side = l->side_next;
-	l->nside = l->nside_next;
-	l->side_cap = l->side_next_cap;
-	l->side_next = side;
-	l->side_next_cap = cap;
-	l->nside_next = 0;
+	if (sd != NULL) {
+		/* The side entries still named are the next array's. */
+		coalesce_tag *old = sd->now;
+		size_t cap = sd->now_cap;
+
+		sd->now = sd->next;
+		sd->nnow = sd->nnext;
+		sd->now_cap = sd->next_cap;
+		sd->next = old;
+		sd->next_cap = cap;
+		sd->nnext = 0;
+	}
 }
 
 void

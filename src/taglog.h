@@ -47,19 +47,16 @@ typedef struct taglog {
 	int holding;
 	uint32_t held_tag;
 	uint64_t held_time;
-	/*
-	 * The entries too large for a word; a compaction writes those it
-	 * keeps to the next side array, which taglog_cut makes this one.
-	 */
-	coalesce_tag *side, *side_next;
-	uint32_t nside, nside_next;
-	size_t side_cap, side_next_cap;
+	struct taglog_side *side;	/* made on the first large entry */
 } taglog;
 
 void taglog_free(taglog *l);
 
 /* Entry i of the log (i < n). */
 coalesce_tag taglog_entry(const taglog *l, uint32_t i);
+
+/* How many entries are kept in the side array (for tests). */
+uint32_t taglog_side_entries(const taglog *l);
 
 /*
  * What settling ranges needs besides the log: a time per tag id, for
