@@ -1014,7 +1014,7 @@ coalesce_tags(const coalesce *c, uint32_t r, coalesce_tag **buf,
     size_t *cap)
 {
 	const taglog *l;
-	uint32_t lo, hi, i;
+	uint32_t lo, hi;
 
 	if (c->logs == NULL || c->logs[c->info[r].entity].v == NULL)
 		return;
@@ -1022,8 +1022,7 @@ coalesce_tags(const coalesce *c, uint32_t r, coalesce_tag **buf,
 	lo = c->info[r].tag_lo;
 	hi = tag_hi(c, r);
 	grow_array(buf, cap, hi - lo, sizeof (coalesce_tag));
-	for (i = lo; i < hi; i++)
-		(*buf)[i - lo] = taglog_entry(l, i);
+	taglog_read(l, lo, hi, *buf);
 }
 
 int

@@ -100,6 +100,23 @@ taglog_entry(const taglog *l, uint32_t i)
 	return (t);
 }
 
+void
+taglog_read(const taglog *l, uint32_t lo, uint32_t hi, coalesce_tag *out)
+{
+	uint32_t i;
+
+	for (i = lo; i < hi; i++, out++) {
+		uint64_t w = l->v[i];
+
+		if (WORD_TAG(w) == SIDE_TAG) {
+			*out = l->side->now[w & TIME_MASK];
+		} else {
+			out->tag = WORD_TAG(w);
+			out->time = w & TIME_MASK;
+		}
+	}
+}
+
 uint32_t
 taglog_side_entries(const taglog *l)
 {

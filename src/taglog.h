@@ -55,6 +55,9 @@ void taglog_free(taglog *l);
 /* Entry i of the log (i < n). */
 coalesce_tag taglog_entry(const taglog *l, uint32_t i);
 
+/* Entries lo to hi (at most n) of the log, copied to out. */
+void taglog_read(const taglog *l, uint32_t lo, uint32_t hi, coalesce_tag *out);
+
 /* How many entries are kept in the side array (for tests). */
 uint32_t taglog_side_entries(const taglog *l);
 
