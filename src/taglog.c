@@ -9,9 +9,9 @@
 #define GROWTH_MIN	16
 
 /* An entry's word: the tag in the high bits, the time below. */
-#define TIME_BITS	40
+#define TIME_BITS	TAGLOG_TIME_BITS
 #define TIME_MASK	(((uint64_t)1 << TIME_BITS) - 1)
-#define SIDE_TAG	((uint32_t)(UINT64_MAX >> TIME_BITS))	/* 2^24 - 1 */
+#define SIDE_TAG	TAGLOG_SIDE_TAG	/* 2^24 - 1 */
 #define WORD_TAG(w)	((uint32_t)((w) >> TIME_BITS))
 
 /*
@@ -85,6 +85,12 @@ entry_word(taglog *l, uint32_t tag, uint64_t time, int next)
 	if (tag < SIDE_TAG && time <= TIME_MASK)
 		return ((uint64_t)tag << TIME_BITS | time);
 	return (side_word(l, tag, time, next));
+}
+
+uint64_t
+taglog_side_word(taglog *l, uint32_t tag, uint64_t time)
+{
+	return (side_word(l, tag, time, 0));
 }
 
 coalesce_tag
@@ -241,24 +247,6 @@ taglog_begin_range(taglog *l)
 	taglog_flush(l);
 	l->open = l->n;
 	return (l->n);
-}
-
-int
-taglog_add(taglog *l, uint32_t tag, uint64_t time)
-{
-	if (l->holding && l->held_tag == tag) {
-		l->held_time += time;
-		return (1);
-	}
-	if (l->holding) {
-		if (l->n == l->cap)
-			return (0);
-		l->v[l->n++] = entry_word(l, l->held_tag, l->held_time, 0);
-	}
-	l->holding = 1;
-	l->held_tag = tag;
-	l->held_time = time;
-	return (1);
 }
 
 int

@@ -80,13 +80,39 @@ uint32_t taglog_begin_range(taglog *l);
 /* Stores the held entry in the array: before reading the log whole. */
 void taglog_flush(taglog *l);
 
+/* An entry's word: the tag above TAGLOG_TIME_BITS bits of time. */
+#define TAGLOG_TIME_BITS	40
+#define TAGLOG_SIDE_TAG	((uint32_t)(UINT64_MAX >> TAGLOG_TIME_BITS))
+
+/* The word of an entry that does not fit one, kept in the side array. */
+uint64_t taglog_side_word(taglog *l, uint32_t tag, uint64_t time);
+
 /*
  * Adds time to tag in the last range.  Returns 0, having added nothing,
  * when the held entry must be stored and the log is full: the owner
  * compacts it if taglog_compaction_due (the held entry stays held),
- * calls taglog_make_room and adds again.
+ * calls taglog_make_room and adds again.  Inline: a tagged datum's.
  */
-int taglog_add(taglog *l, uint32_t tag, uint64_t time);
+static inline int
+taglog_add(taglog *l, uint32_t tag, uint64_t time)
+{
+	if (l->holding && l->held_tag == tag) {
+		l->held_time += time;
+		return (1);
+	}
+	if (l->holding) {
+		if (l->n == l->cap)
+			return (0);
+		l->v[l->n++] = l->held_tag < TAGLOG_SIDE_TAG &&
+		    l->held_time >> TAGLOG_TIME_BITS == 0 ?
+		    (uint64_t)l->held_tag << TAGLOG_TIME_BITS | l->held_time :
+		    taglog_side_word(l, l->held_tag, l->held_time);
+	}
+	l->holding = 1;
+	l->held_tag = tag;
+	l->held_time = time;
+	return (1);
+}
 
 /* Whether enough came since the last compaction to pay for another. */
 int taglog_compaction_due(const taglog *l);
