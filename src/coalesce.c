@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "taglog.h"
+#include "threads.h"
 #include "util.h"
 
 /*
@@ -471,7 +472,7 @@ tag_hi(const coalesce *c, uint32_t r)
  * range moves).  A held entry stays held, the last range's.
  */
 static void
-compact_tags(coalesce *c, uint32_t id)
+compact_tags(coalesce *c, uint32_t id, taglog_sorter *sorter)
 {
 	taglog *l = &c->logs[id];
 	uint32_t r, to = 0;
@@ -480,7 +481,7 @@ compact_tags(coalesce *c, uint32_t id)
 		uint32_t lo = c->info[r].tag_lo, hi = tag_hi(c, r);
 
 		c->info[r].tag_lo = to;
-		to += taglog_settle_range(l, lo, hi, to, &c->sorter);
+		to += taglog_settle_range(l, lo, hi, to, sorter);
 	}
 	taglog_cut(l, to, c->ents[id].last != COALESCE_NONE ?
 	    c->info[c->ents[id].last].tag_lo : to);
@@ -495,7 +496,7 @@ add_tag_time(coalesce *c, uint32_t id, uint32_t tag, uint64_t time)
 	if (taglog_add(l, tag, time))
 		return;
 	if (taglog_compaction_due(l))
-		compact_tags(c, id);
+		compact_tags(c, id, &c->sorter);
 	taglog_make_room(l);
 	(void)taglog_add(l, tag, time);
 }
@@ -900,6 +901,49 @@ renumber_in_entity_order(coalesce *c)
 	c->free_list = COALESCE_NONE;
 }
 
+/*
+ * Every log compacted, so that readers see each rectangle's tags as one
+ * sorted run.  Entities' logs and rectangles are their own, so they are
+ * settled on every core, in jobs of neighbouring entities, each with a
+ * sorter of its own: with many tags this came after the last datum, on
+ * one core while the other had nothing to do.
+ */
+#define SETTLE_JOBS	16
+
+typedef struct settle_job {
+	coalesce *c;
+	size_t from, to;	/* entities */
+} settle_job;
+
+static void
+settle_logs(void *arg)
+{
+	const settle_job *job = arg;
+	taglog_sorter sorter;
+	size_t id;
+
+	memset(&sorter, 0, sizeof (sorter));
+	for (id = job->from; id < job->to; id++) {
+		taglog_flush(&job->c->logs[id]);
+		compact_tags(job->c, (uint32_t)id, &sorter);
+	}
+	taglog_sorter_free(&sorter);
+}
+
+static void
+settle_all_logs(coalesce *c)
+{
+	settle_job jobs[SETTLE_JOBS];
+	size_t i;
+
+	for (i = 0; i < SETTLE_JOBS; i++) {
+		jobs[i].c = c;
+		jobs[i].from = c->nents * i / SETTLE_JOBS;
+		jobs[i].to = c->nents * (i + 1) / SETTLE_JOBS;
+	}
+	threads_run(settle_logs, jobs, SETTLE_JOBS, sizeof (settle_job));
+}
+
 void
 coalesce_finish(coalesce *c, uint64_t last_time)
 {
@@ -924,11 +968,8 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 	}
 settle:
 	renumber_in_entity_order(c);
-	/* Readers see each rectangle's tags as one sorted run. */
-	for (id = 0; c->logs != NULL && id < c->nents; id++) {
-		taglog_flush(&c->logs[id]);
-		compact_tags(c, (uint32_t)id);
-	}
+	if (c->logs != NULL)
+		settle_all_logs(c);
 }
 
 void
