@@ -1,8 +1,13 @@
 #include "chunks.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 #include "json.h"
 #include "scan.h"
@@ -470,6 +475,35 @@ chunk_end(const scanner *sc, size_t start)
 	return (nl == NULL ? sc->len : (size_t)(nl + 1 - sc->buf));
 }
 
+/*
+ * Scanning threads run a little nicer than the rest of the program.
+ * What they scan is taken in file order by a consumer that is slower
+ * than they are (the coalescer, with tags or a large budget): at equal
+ * priority, four threads on two cores share them evenly, the scanners
+ * run ahead into the queues, and the coalescer is left alone at the end
+ * with everything queued while a core idles.  Behind a lower priority,
+ * the consumer gets the core it needs and the scanners take the rest:
+ * the tagged classic command in 0.92 of the time, the plain one in 0.95
+ * (README, "Performance").  Linux gives each thread its own nice value;
+ * elsewhere, and where it cannot be changed, nothing changes.
+ */
+#define SCAN_NICER	5
+
+static void
+scan_nicer(void)
+{
+#if defined(__linux__)
+	id_t self = (id_t)gettid();
+	int nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, self);
+	if (errno == 0 && nice < 19)
+		(void) setpriority(PRIO_PROCESS, self, nice + SCAN_NICER > 19 ?
+		    19 : nice + SCAN_NICER);
+#endif
+}
+
 static void *
 scan_thread(void *arg)
 {
@@ -477,6 +511,7 @@ scan_thread(void *arg)
 	json_arena *arena = json_arena_new();
 	window w;
 
+	scan_nicer();
 	w.size = sc->window_bytes;
 	w.buf = xmalloc(w.size);
 	pthread_mutex_lock(&sc->lock);
