@@ -15,8 +15,8 @@
  *
  * An entry is one word, the tag above the time, so that the logs (a
  * tagged trace's largest memory by far) cost half what a tag and a time
- * apart did.  A tag or a time too large for its bits (tags from 2^24 on,
- * times of 2^40 ns, 18 minutes, and more: rare) is kept whole in the
+ * apart did.  A tag or a time too large for its bits (tags from 2^24 - 1
+ * on, times of 2^40 ns, 18 minutes, and more: rare) is kept whole in the
  * log's side array, and its word names it there.
  *
  * Now and then the owner, which knows where the ranges begin, compacts
