@@ -294,9 +294,16 @@ prefetch_entity(const snapshot_cursor *cur, uint32_t e, plan *pl, column *c)
 	}
 	p = p < c->n ? p : c->n - 1;
 	c->start = p;
+	/*
+	 * The search reads the NEXT times after p, and the state it answers
+	 * is nearly always among theirs: both ends of each, whose lines
+	 * may differ.  Without the states' far end, waiting for the answer's
+	 * state was four tenths of snapshot_states when stepping.
+	 */
 	__builtin_prefetch(c->times + p);
 	__builtin_prefetch(c->times + p + NEXT);
 	__builtin_prefetch(c->states + p);
+	__builtin_prefetch(c->states + p + NEXT);
 }
 
 uint32_t
