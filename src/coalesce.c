@@ -466,6 +466,15 @@ tag_hi(const coalesce *c, uint32_t r)
 	    c->logs[c->info[r].entity].n);
 }
 
+/* How many tags a rectangle has in its entity's log. */
+static uint32_t
+tags_of(const coalesce *c, uint32_t r)
+{
+	if (c->logs == NULL || c->logs[c->info[r].entity].v == NULL)
+		return (0);
+	return (tag_hi(c, r) - c->info[r].tag_lo);
+}
+
 /*
  * Compacts an entity's tag log: each rectangle's range sorted, summed
  * and moved down, first to last (a range's end is read before the next
@@ -1045,25 +1054,20 @@ coalesce_get(const coalesce *c, uint32_t r, coalesce_rect *out)
 	out->duration = c->rects[r].duration;
 	out->count = info->count;
 	out->states = states_of(c, r);
-	out->ntags = 0;
-	if (c->logs != NULL && c->logs[info->entity].v != NULL)
-		out->ntags = tag_hi(c, r) - info->tag_lo;
+	out->ntags = tags_of(c, r);
 }
 
 void
 coalesce_tags(const coalesce *c, uint32_t r, coalesce_tag **buf,
     size_t *cap)
 {
-	const taglog *l;
-	uint32_t lo, hi;
+	uint32_t n = tags_of(c, r);
 
-	if (c->logs == NULL || c->logs[c->info[r].entity].v == NULL)
+	if (n == 0)
 		return;
-	l = &c->logs[c->info[r].entity];
-	lo = c->info[r].tag_lo;
-	hi = tag_hi(c, r);
-	grow_array(buf, cap, hi - lo, sizeof (coalesce_tag));
-	taglog_read(l, lo, hi, *buf);
+	grow_array(buf, cap, n, sizeof (coalesce_tag));
+	taglog_read(&c->logs[c->info[r].entity], c->info[r].tag_lo,
+	    c->info[r].tag_lo + n, *buf);
 }
 
 int

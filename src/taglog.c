@@ -93,10 +93,10 @@ taglog_side_word(taglog *l, uint32_t tag, uint64_t time)
 	return (side_word(l, tag, time, 0));
 }
 
-coalesce_tag
-taglog_entry(const taglog *l, uint32_t i)
+/* The entry a word stands for. */
+static inline coalesce_tag
+word_entry(const taglog *l, uint64_t w)
 {
-	uint64_t w = l->v[i];
 	coalesce_tag t;
 
 	if (WORD_TAG(w) == SIDE_TAG)
@@ -106,21 +106,19 @@ taglog_entry(const taglog *l, uint32_t i)
 	return (t);
 }
 
+coalesce_tag
+taglog_entry(const taglog *l, uint32_t i)
+{
+	return (word_entry(l, l->v[i]));
+}
+
 void
 taglog_read(const taglog *l, uint32_t lo, uint32_t hi, coalesce_tag *out)
 {
 	uint32_t i;
 
-	for (i = lo; i < hi; i++, out++) {
-		uint64_t w = l->v[i];
-
-		if (WORD_TAG(w) == SIDE_TAG) {
-			*out = l->side->now[w & TIME_MASK];
-		} else {
-			out->tag = WORD_TAG(w);
-			out->time = w & TIME_MASK;
-		}
-	}
+	for (i = lo; i < hi; i++)
+		*out++ = word_entry(l, l->v[i]);
 }
 
 uint32_t
