@@ -64,12 +64,11 @@ typedef struct chunk_datum {
 } chunk_datum;
 
 /*
- * What a datum of the generic state system has besides a chunk_datum's
- * (a push keeps its tag there): its value, or its string (a value's, or
- * the name of a state pushed or popped).
+ * The string of a datum of the generic state system (a value's, or the
+ * name of a state pushed or popped), besides its chunk_datum (a push
+ * keeps its tag there).  A value's own word is in the chunk's vals.
  */
 typedef struct chunk_special {
-	uint64_t value;		/* a number's bits, VALUE_NONE, VALUE_STRING */
 	uint32_t str;		/* the string's offset in the record; 0: none */
 	uint32_t str_len;
 } chunk_special;
@@ -100,7 +99,15 @@ typedef struct chunk {
 	int done;		/* scanned, ready to be taken */
 	chunk_datum *data;
 	size_t ndata, data_cap;
-	chunk_special *specials;	/* per datum, for those of other ops */
+	/*
+	 * Per datum, of value data only: a number's bits, VALUE_NONE, or
+	 * VALUE_STRING when its string is in specials.  Apart from data,
+	 * so that a state trace's data stay small and a counter's value
+	 * costs eight bytes.
+	 */
+	sm_value *vals;
+	size_t vals_cap;
+	chunk_special *specials;	/* per datum: pushes, pops, strings */
 	size_t specials_cap;
 	chunk_run *runs;
 	size_t nruns, runs_cap;
@@ -171,31 +178,44 @@ add_run(chunk *c, size_t start, size_t end, size_t first)
 }
 
 /*
- * Sorts run i by entity for bulk delivery, unless it has a tag or an
- * entity's time goes backwards in it (the serial code reports that).
+ * Whether datum k can be taken in bulk in a run of this kind: a value
+ * datum whose value is a number or null, or an untagged plain state.
+ */
+static int
+bulk_datum(const chunk *c, size_t k, int values)
+{
+	if (values)
+		return (c->data[k].op == SCAN_OP_VALUE &&
+		    c->vals[k] != VALUE_STRING);
+	return ((c->data[k].tag | c->data[k].op) == 0);	/* SCAN_OP_STATE: 0 */
+}
+
+/*
+ * Sorts run i by entity for bulk delivery, unless it has a tag, a string
+ * value or another op, or an entity's time goes backwards in it (the
+ * serial code reports that).  Sorting scatters every datum to its
+ * entity's group, so each pass writes only what the consumer reads.
  */
 static void
 sort_run(const scanner *sc, chunk *c, size_t i)
 {
 	chunk_run *r = &c->runs[i];
+	const size_t first = r->first, last = r->first + r->count;
+	const chunk_datum *data = c->data;
 	size_t k, g;
-	int values = c->data[r->first].op == SCAN_OP_VALUE;
+	int values = data[first].op == SCAN_OP_VALUE;
 
 	if (values && !sc->bulk_values)
 		return;
-	for (k = r->first; k < r->first + r->count && values; k++) {
-		if (c->data[k].op != SCAN_OP_VALUE || c->specials[k].str != 0)
-			return;
-	}
-	for (k = r->first; k < r->first + r->count && !values; k++) {
-		if ((c->data[k].tag | c->data[k].op) != 0)
-			return;	/* tagged, or not SCAN_OP_STATE (0) */
-	}
-	r->values = values;
 	r->group = c->ngroups;
-	for (k = r->first; k < r->first + r->count; k++) {
-		uint32_t e = c->data[k].entity;
+	for (k = first; k < last; k++) {
+		uint32_t e = data[k].entity;
+		chunk_group *grp;
 
+		if (!bulk_datum(c, k, values)) {
+			c->ngroups = r->group;
+			return;
+		}
 		if (c->seen_in[e] != i + 1) {
 			c->seen_in[e] = i + 1;
 			c->slot_of[e] = c->ngroups;
@@ -206,15 +226,18 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 			c->groups[c->ngroups].numbers = 0;
 			c->ngroups++;
 		}
-		c->groups[c->slot_of[e]].count++;
+		grp = &c->groups[c->slot_of[e]];
+		grp->count++;
+		if (values)
+			grp->numbers |= value_is_number(c->vals[k]);
 	}
-	for (g = r->group, k = r->first; g < c->ngroups; g++) {
+	for (g = r->group, k = first; g < c->ngroups; g++) {
 		c->groups[g].first = k;
 		k += c->groups[g].count;
 		c->groups[g].count = 0;
 	}
-	for (k = r->first; k < r->first + r->count; k++) {
-		const chunk_datum *cd = &c->data[k];
+	for (k = first; k < last; k++) {
+		const chunk_datum *cd = &data[k];
 		chunk_group *grp = &c->groups[c->slot_of[cd->entity]];
 		size_t at = grp->first + grp->count++;
 
@@ -223,12 +246,12 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 			return;
 		}
 		c->times[at] = cd->time;
-		c->states[at] = cd->state;	/* unused by values */
-		if (values) {
-			c->values[at] = c->specials[k].value;
-			grp->numbers |= value_is_number(c->values[at]);
-		}
+		if (values)
+			c->values[at] = c->vals[k];
+		else
+			c->states[at] = cd->state;
 	}
+	r->values = values;
 	r->ngroups = c->ngroups - r->group;
 }
 
@@ -314,11 +337,18 @@ keep_special(chunk *c, size_t k, const scanned *d, const char *record)
 {
 	chunk_special *sp;
 
+	if (d->op == SCAN_OP_VALUE) {
+		if (k >= c->vals_cap)
+			grow_array(&c->vals, &c->vals_cap, k + 1,
+			    sizeof (sm_value));
+		c->vals[k] = d->value;
+		if (d->str == NULL)
+			return;		/* a number or null: no string */
+	}
 	if (k >= c->specials_cap)
 		grow_array(&c->specials, &c->specials_cap, k + 1,
 		    sizeof (chunk_special));
 	sp = &c->specials[k];
-	sp->value = d->value;
 	sp->str = d->str == NULL ? 0 : (uint32_t)(d->str - record);
 	sp->str_len = (uint32_t)d->str_len;
 }
@@ -643,10 +673,15 @@ take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
 	if (c->data[k].op == SCAN_OP_STATE)
 		return (records_deliver(h->rec, e, cd->time, cd->state, tag,
 		    tag_len, tag_name));
+	if (c->data[k].op == SCAN_OP_VALUE) {
+		if (c->vals[k] != VALUE_STRING)
+			return (records_deliver_value(h->rec, e, cd->time,
+			    c->vals[k], NULL, 0));
+		sp = &c->specials[k];
+		return (records_deliver_value(h->rec, e, cd->time, VALUE_STRING,
+		    record + sp->str, sp->str_len));
+	}
 	sp = &c->specials[k];
-	if (c->data[k].op == SCAN_OP_VALUE)
-		return (records_deliver_value(h->rec, e, cd->time, sp->value,
-		    sp->str == 0 ? NULL : record + sp->str, sp->str_len));
 	return (records_deliver_stack(h->rec, e, cd->time,
 	    c->data[k].op == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP, cd->state,
 	    sp->str == 0 ? NULL : record + sp->str, sp->str_len, tag,
@@ -707,6 +742,7 @@ static void
 free_chunk(chunk *c)
 {
 	free(c->data);
+	free(c->vals);
 	free(c->specials);
 	free(c->runs);
 	free(c->ids);

@@ -689,6 +689,47 @@ quick_literal(const scan_step *st, const char *p)
 	    ((load_le64(p + 8) ^ st->lit[1]) & st->mask[1])) == 0);
 }
 
+static const uint64_t ten_to_the[16] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	1000000000, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL
+};
+
+/*
+ * A value's number at p as counters write them, read inline: an optional
+ * minus, up to 15 digits, and a fraction of up to 7, no exponent.  Below
+ * 2^53 with a power of ten up to 10^22, one division is correctly rounded,
+ * so the bits are those scan_number gives (its own fast way).  Returns
+ * the length, or 0 for anything else, which read_op_value reads.
+ */
+static inline __attribute__((always_inline)) size_t
+quick_value_number(const char *p, uint64_t *out)
+{
+	const char *q = p + (*p == '-');
+	uint64_t m, w;
+	unsigned n = quick_digits(q, &m), f;
+	double d;
+
+	if (n == 0 || n > 15)
+		return (0);
+	q += n;
+	if (*q == '.') {
+		w = load_le64(q + 1);
+		f = leading_digits(w);
+		if (f == 0 || f == 8 || n + f > 15)
+			return (0);
+		m = m * ten_to_the[f] + digits_value(w, f);
+		d = (double)m / exact_powers_of_ten[f];
+		q += 1 + f;
+	} else {
+		d = (double)m;
+	}
+	if (*q == 'e' || *q == 'E')
+		return (0);
+	*out = value_number(*p == '-' ? -d : d);
+	return ((size_t)(q - p));
+}
+
 /*
  * The value of a member of this kind at p, by read_value's rule for it:
  * its length if at most QUICK_VALUE, NO_VALUE if read_value would say
@@ -726,6 +767,18 @@ quick_value(unsigned kind, const char *p, const char *end,
 		d->tag = p;
 		d->tag_len = n;
 		return (n);
+	case SCAN_VALUE:
+		/* Unquoted: a number, the usual case, or null. */
+		if (p[-1] != '"' &&
+		    (n = quick_value_number(p, &d->value)) != 0) {
+			d->op = SCAN_OP_VALUE;
+			d->str = NULL;
+			d->str_len = 0;
+			d->state_at = p;
+			d->state_len = n;
+			return (n);
+		}
+		return (read_op_value(kind, p, end, nstates, d, state));
 	default:
 		return (read_op_value(kind, p, end, nstates, d, state));
 	}
@@ -753,10 +806,14 @@ quick_step(const scan_step *st, unsigned kind, const char **p,
 	return (QUICK_YES);
 }
 
-/* The layout every program writes: time, entity, state, maybe a tag. */
+/*
+ * The layouts every program writes: time, entity, state, maybe a tag; and
+ * a counter's time, entity and value.
+ */
 static const uint8_t usual_kinds[4] = {
 	SCAN_TIME, SCAN_ENTITY, SCAN_STATE, SCAN_TAG
 };
+static const uint8_t counter_kinds[3] = { SCAN_TIME, SCAN_ENTITY, SCAN_VALUE };
 
 /*
  * The datum at p if it has this quick shape, QUICK_ROOM bytes or more
@@ -783,6 +840,14 @@ shape_scan_quick(const scan_shape *sh, const char *p, const char *end,
 		    &state)) != QUICK_YES ||
 		    (sh->usual == 4 && (r = quick_step(&st[3], SCAN_TAG, &p,
 		    end, nstates, d, &state)) != QUICK_YES))
+			return (r);
+	} else if (sh->counter) {
+		if ((r = quick_step(&st[0], SCAN_TIME, &p, end, nstates, d,
+		    &state)) != QUICK_YES ||
+		    (r = quick_step(&st[1], SCAN_ENTITY, &p, end, nstates, d,
+		    &state)) != QUICK_YES ||
+		    (r = quick_step(&st[2], SCAN_VALUE, &p, end, nstates, d,
+		    &state)) != QUICK_YES)
 			return (r);
 	} else {
 		for (i = 0; i < sh->nvalues; i++) {
@@ -847,6 +912,7 @@ shape_learn(scan_shape *sh, const char *rec, const char *rec_end,
 	}
 	sh->nvalues = n;
 	sh->usual = memcmp(sh->kind, usual_kinds, (size_t)n) == 0 ? n : 0;
+	sh->counter = n == 3 && memcmp(sh->kind, counter_kinds, 3) == 0;
 }
 
 /* Whether the len bytes at p are those of lit. */

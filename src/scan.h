@@ -89,6 +89,7 @@ typedef struct scan_shape {
 	int nvalues;		/* 0: empty */
 	int quick;		/* every literal fits a scan_step */
 	int usual;		/* nvalues if kind is time, entity, state, tag */
+	int counter;		/* kind is time, entity, value */
 	uint8_t kind[4];	/* which member each value belongs to */
 	uint8_t lit_len[5];	/* the bytes before each value, and after */
 	uint64_t lit[5][SCAN_SHAPE_WORDS];	/* zero-padded */

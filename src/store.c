@@ -37,6 +37,8 @@ typedef struct values {
 	uint64_t *time;
 	sm_value *value;
 	size_t count, cap;
+	size_t populated;	/* values' worth of memory faulted in */
+	int in_arena;		/* time and value are the arena's: not freed */
 	/*
 	 * Of the first summed values: made at the first query that wants
 	 * it (values_summary), not at load, and then read by any thread.
@@ -135,8 +137,10 @@ store_free(store *s)
 		free(s->cols[i].depth);
 		free(s->cols[i].below);
 		if (s->cols[i].vals != NULL) {
-			free(s->cols[i].vals->time);
-			free(s->cols[i].vals->value);
+			if (!s->cols[i].vals->in_arena) {
+				free(s->cols[i].vals->time);
+				free(s->cols[i].vals->value);
+			}
 			summary_free(atomic_load_explicit(
 			    &s->cols[i].vals->sum, memory_order_relaxed));
 			free(s->cols[i].vals);
@@ -260,23 +264,28 @@ grown(void *old, size_t used, size_t size, arena *from, int old_in_arena)
  */
 #define EARLIEST_ESTIMATE	0.125
 
-/* The capacity to give a column that needs room for need transitions. */
+/*
+ * The capacity to give a column (of states, or of values) of cap that
+ * holds count and needs room for need, each taking size bytes.
+ */
 static size_t
-new_capacity(store *s, const column *c, size_t need, int *by_estimate)
+new_capacity(store *s, size_t cap, size_t count, size_t need, size_t size,
+    int *by_estimate)
 {
-	size_t cap = c->cap == 0 ? 16 : c->cap;
-
 	*by_estimate = 0;
+	if (cap == 0)
+		cap = 16;
 	if (s->done >= EARLIEST_ESTIMATE) {
 		double expect = (double)need / s->done;
-		double budget = 1.25 * (double)(s->total + need - c->count) /
-		    s->done * (sizeof (uint64_t) + sizeof (uint16_t));
+		double heading = (double)s->total * TIME_STATE +
+		    (double)s->values_total * VALUE_BYTES +
+		    (double)(need - count) * size;
+		double budget = 1.25 * heading / s->done;
 		size_t room = (size_t)(expect + expect / 8) + 16;
 		size_t used = s->arena != NULL ? arena_used(s->arena) : 0;
 
 		if (room >= need && room <= SIZE_MAX / 2 / sizeof (uint64_t) &&
-		    (double)used + (double)room *
-		    (sizeof (uint64_t) + sizeof (uint16_t)) <= budget) {
+		    (double)used + (double)room * size <= budget) {
 			*by_estimate = 1;
 			return (room);
 		}
@@ -433,7 +442,8 @@ column_reserve(store *s, column *c, size_t need)
 
 	if (need > SIZE_MAX / 2 / sizeof (uint64_t))
 		out_of_memory(SIZE_MAX);
-	cap = new_capacity(s, c, need, &by_estimate);
+	cap = new_capacity(s, c->cap, c->count, need, TIME_STATE,
+	    &by_estimate);
 	/* Nested and value entities stay in memory: spill.c knows neither. */
 	if (!s->no_disk && s->special == 0 && store_memory(s) + cap *
 	    (TIME_STATE + (c->tag != NULL ? sizeof (uint32_t) : 0)) >
@@ -656,11 +666,11 @@ values_finish(store *s, values *v)
 {
 	summary *sum = atomic_load_explicit(&v->sum, memory_order_relaxed);
 
-	if (v->count < v->cap) {
+	if (v->count < v->cap && !v->in_arena) {
 		v->time = xrealloc(v->time, v->count * sizeof (uint64_t));
 		v->value = xrealloc(v->value, v->count * sizeof (sm_value));
 		s->heap_bytes -= (v->cap - v->count) * VALUE_BYTES;
-		v->cap = v->count;
+		v->cap = v->populated = v->count;
 	}
 	if (sum != NULL && v->summed == v->count)
 		return;
@@ -850,7 +860,10 @@ store_count(const store *s, uint32_t entity)
 size_t
 store_capacity(const store *s, uint32_t entity)
 {
-	return (entity < s->ncols ? s->cols[entity].cap : 0);
+	if (entity >= s->ncols)
+		return (0);
+	return (s->cols[entity].vals != NULL ? s->cols[entity].vals->cap :
+	    s->cols[entity].cap);
 }
 
 const uint64_t *
@@ -1293,6 +1306,57 @@ values_of(store *s, column *c)
 	return (c->vals);
 }
 
+/*
+ * Room for need values, and their memory faulted in, as columns of states
+ * have theirs (column_reserve, column_populate): sized by estimate in the
+ * arena's huge pages once the input says where the column is heading.
+ * A counter trace writes 16 bytes a value, and faulting that in 4 KiB at
+ * a time was a fifth of its load.
+ */
+static void
+values_reserve(store *s, values *v, size_t need)
+{
+	if (need > v->cap) {
+		int by_estimate;
+		size_t cap;
+		arena *from = NULL;
+
+		if (need > SIZE_MAX / 2 / sizeof (uint64_t))
+			out_of_memory(SIZE_MAX);
+		cap = new_capacity(s, v->cap, v->count, need, VALUE_BYTES,
+		    &by_estimate);
+		if (by_estimate) {
+			if (s->arena == NULL)
+				s->arena = arena_new();
+			from = s->arena;
+		}
+		v->time = grown(v->time, v->count * sizeof (uint64_t),
+		    cap * sizeof (uint64_t), from, v->in_arena);
+		v->value = grown(v->value, v->count * sizeof (sm_value),
+		    cap * sizeof (sm_value), from, v->in_arena);
+		if (!v->in_arena)
+			s->heap_bytes -= v->cap * VALUE_BYTES;
+		if (!by_estimate)
+			s->heap_bytes += cap * VALUE_BYTES;
+		v->in_arena = by_estimate;
+		v->cap = cap;
+		v->populated = v->count;
+	}
+	if (need > v->populated) {
+		size_t to = v->populated + v->cap / 4;
+
+		if (to < need)
+			to = need;
+		if (to > v->cap)
+			to = v->cap;
+		populate(v->time, v->populated * sizeof (uint64_t),
+		    to * sizeof (uint64_t));
+		populate(v->value, v->populated * sizeof (sm_value),
+		    to * sizeof (sm_value));
+		v->populated = to;
+	}
+}
+
 void
 store_append_value(store *s, uint32_t entity, uint64_t time, sm_value value)
 {
@@ -1301,15 +1365,8 @@ store_append_value(store *s, uint32_t entity, uint64_t time, sm_value value)
 	if (on_disk(s))
 		return;
 	v = values_of(s, column_of(s, entity));
-
-	if (v->count == v->cap) {
-		size_t cap = v->cap == 0 ? 16 : v->cap * 2;
-
-		v->time = xrealloc(v->time, cap * sizeof (uint64_t));
-		v->value = xrealloc(v->value, cap * sizeof (sm_value));
-		s->heap_bytes += (cap - v->cap) * VALUE_BYTES;
-		v->cap = cap;
-	}
+	if (v->count == v->populated)
+		values_reserve(s, v, v->count + 1);
 	v->time[v->count] = time;
 	v->value[v->count] = value;
 	v->count++;
@@ -1325,24 +1382,8 @@ store_append_values(store *s, uint32_t entity, const uint64_t *time,
 	if (on_disk(s) || n == 0)
 		return;
 	v = values_of(s, column_of(s, entity));
-	if (v->count + n > v->cap) {
-		size_t cap = v->cap == 0 ? 16 : v->cap * 2;
-
-		while (cap < v->count + n)
-			cap *= 2;
-		/* Where the input says the column is heading, at one go. */
-		if (s->done >= EARLIEST_ESTIMATE) {
-			double expect = (double)(v->count + n) / s->done;
-			size_t room = (size_t)(expect + expect / 8) + 16;
-
-			if (room > cap && room <= SIZE_MAX / 2 / VALUE_BYTES)
-				cap = room;
-		}
-		v->time = xrealloc(v->time, cap * sizeof (uint64_t));
-		v->value = xrealloc(v->value, cap * sizeof (sm_value));
-		s->heap_bytes += (cap - v->cap) * VALUE_BYTES;
-		v->cap = cap;
-	}
+	if (v->count + n > v->populated)
+		values_reserve(s, v, v->count + n);
 	memcpy(v->time + v->count, time, n * sizeof (uint64_t));
 	memcpy(v->value + v->count, value, n * sizeof (sm_value));
 	v->count += n;
@@ -1498,7 +1539,7 @@ store_copy_entity(store *s, uint32_t to, const store *src, uint32_t from)
 			memcpy(v->value, f->vals->value, n * sizeof (sm_value));
 		}
 		v->count = n;
-		v->cap = n + 1;
+		v->cap = v->populated = n + 1;
 		s->heap_bytes += v->cap * VALUE_BYTES;
 		s->values_total += n;
 		return;

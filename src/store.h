@@ -298,7 +298,7 @@ size_t store_memory(const store *s);
 
 /* Transitions of an entity (0 for an entity that has none). */
 size_t store_count(const store *s, uint32_t entity);
-/* How many it has room for before its column must grow. */
+/* How many it (or a value entity) has room for before growing. */
 size_t store_capacity(const store *s, uint32_t entity);
 uint64_t store_total(const store *s);
 const uint64_t *store_times(const store *s, uint32_t entity);

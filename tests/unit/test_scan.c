@@ -556,7 +556,13 @@ check_quick_shapes(void)
 			"12345678.12345678", "1234567.123456789",
 			"123456789012345", "1234567890123456", "99999999999999.9",
 			"01.5", "00", "5.", "1e5", "1.5e3", "2.5E-3", "-2.5",
-			"-0", "null", "\"str\"", "1.x", "3.14159265358979"
+			"-0", "null", "\"str\"", "1.x", "3.14159265358979",
+			"-0.0", "-39753.25", "-", "-01", "--1", "+1", ".5",
+			"-.5", "0.0000001", "0.00000001", "123456789012.345",
+			"1234567890123.456", "9007199254740993", "1E5", "12.5e",
+			"999999999999999", "-999999999999999", "0.1", "0.3",
+			"1e-400", "1e400", "90071992547409.93",
+			"-90071992547409.93", "9007199254740.993"
 		};
 		size_t n;
 		int ok = 1;
@@ -574,6 +580,53 @@ check_quick_shapes(void)
 		}
 		CHECK("quick: counters' numbers as the unshaped scan reads "
 		    "them, bit for bit", ok);
+	}
+	/*
+	 * And many more, of every length the quick reading takes and a
+	 * little past: signs, fractions of up to 9 digits, exponents.
+	 */
+	{
+		uint64_t seed = 12345;
+		int r, ok = 1, quick = 0;
+
+		for (r = 0; r < 20000 && ok; r++) {
+			char num[64], rec[128];
+			size_t k = 0, j, nint, nfrac;
+
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			nint = 1 + (seed >> 33) % 17;
+			nfrac = (seed >> 40) % 3 == 0 ? 0 : (seed >> 42) % 10;
+			if ((seed >> 50) % 4 == 0)
+				num[k++] = '-';
+			for (j = 0; j < nint; j++) {
+				seed = seed * 6364136223846793005ULL + 1;
+				num[k++] = (char)('0' + (j == 0 && nint > 1 ?
+				    1 + (seed >> 33) % 9 : (seed >> 33) % 10));
+			}
+			if (nfrac > 0) {
+				num[k++] = '.';
+				for (j = 0; j < nfrac; j++) {
+					seed = seed * 6364136223846793005ULL + 1;
+					num[k++] = (char)('0' + (seed >> 33) % 10);
+				}
+			}
+			if ((seed >> 55) % 10 == 0)
+				k += (size_t)sprintf(num + k, "e%d",
+				    (int)((seed >> 20) % 40) - 20);
+			num[k] = '\0';
+			snprintf(rec, sizeof (rec), "{\"time\": \"2\", "
+			    "\"entity\": \"b\", \"value\": %s}", num);
+			if (quick_case("{\"time\": \"1\", \"entity\": \"a\", "
+			    "\"value\": 39753}", rec, 0, 1) != 1) {
+				printf("# %s\n", num);
+				ok = 0;
+			}
+			quick += nint + nfrac <= 15 && nfrac <= 7 &&
+			    strchr(num, 'e') == NULL;
+		}
+		CHECK("quick: 20,000 random numbers as the unshaped scan "
+		    "reads them, bit for bit", ok);
+		CHECK("quick: most of them in the quick reading", quick > 5000);
 	}
 	CHECK_INT("quick: a push by name", quick_case("{\"time\": \"1\", "
 	    "\"entity\": \"a\", \"push\": \"state3\"}", "{\"time\": \"2\", "

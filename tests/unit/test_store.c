@@ -322,6 +322,103 @@ test_progress_same(void)
 	store_free(b);
 }
 
+/* n values of entity e from time *t on: whole numbers, nulls, fractions. */
+static void
+append_values(store *s, uint32_t e, size_t n, uint64_t *t)
+{
+	uint64_t *times = malloc(n * sizeof (uint64_t));
+	sm_value *values = malloc(n * sizeof (sm_value));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		times[i] = (*t)++;
+		values[i] = *t % 11 == 0 ? VALUE_NONE :
+		    value_number((double)(*t * 7 % 1000) / 4);
+	}
+	if (n == 1)
+		store_append_value(s, e, times[0], values[0]);
+	else
+		store_append_values(s, e, times, values, n);
+	free(times);
+	free(values);
+}
+
+/*
+ * Value columns are sized as columns of states are: by estimate in the
+ * arena once an eighth is read, within the same budget (counted in
+ * bytes over both kinds), and hold the same whatever the sizing.
+ */
+static void
+test_progress_values(void)
+{
+	store *s = store_new(3), *a, *b;
+	uint64_t t = 0, ta[6] = { 0 }, tb[6] = { 0 };
+	uint32_t e, k;
+	int ok = 1;
+
+	append_values(s, 0, 20, &t);
+	CHECK_INT("values, no progress: capacity doubles",
+	    store_capacity(s, 0), 32);
+	store_progress(s, 0.25);
+	append_values(s, 1, 100, &t);
+	CHECK_INT("values, a quarter read: sized by estimate",
+	    store_capacity(s, 1), 466);
+	append_values(s, 1, 366, &t);
+	CHECK_INT("values filled exactly: not grown", store_capacity(s, 1),
+	    466);
+	append_values(s, 1, 1, &t);
+	CHECK("values one past: grown", store_capacity(s, 1) > 466);
+	CHECK_INT("values one past: all kept", store_value_count(s, 1), 467);
+	store_free(s);
+
+	/* 1000 of 2000 expected: 36,256 bytes of the 40,000 allowed. */
+	s = store_new(3);
+	t = 0;
+	store_progress(s, 0.5);
+	append_values(s, 0, 1000, &t);
+	CHECK_INT("values within the budget: by estimate",
+	    store_capacity(s, 0), 2266);
+	append_values(s, 0, 2000, &t);
+	CHECK_INT("values past the budget: doubled instead",
+	    store_capacity(s, 0), 4532);
+	store_free(s);
+
+	a = store_new(4);
+	b = store_new(4);
+	for (k = 0; k < 400; k++) {
+		size_t n = k % 13 == 0 ? 1 : 1 + (k * 7919) % 97;
+
+		e = (k * 31) % 6;
+		store_progress(b, (double)(k + 1) / 400);
+		if (e == 5) {	/* and a column of states among them */
+			append_run(a, e, n, &ta[e]);
+			append_run(b, e, n, &tb[e]);
+		} else {
+			append_values(a, e, n, &ta[e]);
+			append_values(b, e, n, &tb[e]);
+		}
+	}
+	store_finish(a, 0, UINT64_MAX);
+	store_finish(b, 0, UINT64_MAX);
+	for (e = 0; e < 5; e++) {
+		size_t n = store_value_count(a, e);
+
+		ok &= n > 0 && n == store_value_count(b, e) &&
+		    memcmp(store_value_times(a, e), store_value_times(b, e),
+		    n * sizeof (uint64_t)) == 0 &&
+		    memcmp(store_values(a, e), store_values(b, e),
+		    n * sizeof (sm_value)) == 0;
+	}
+	ok &= store_count(a, 5) == store_count(b, 5) &&
+	    memcmp(store_times(a, 5), store_times(b, 5),
+	    store_count(a, 5) * sizeof (uint64_t)) == 0;
+	CHECK("values: progress changes nothing stored", ok);
+	CHECK_U64("values: totals agree", store_values_total(b),
+	    store_values_total(a));
+	store_free(a);
+	store_free(b);
+}
+
 int
 main(void)
 {
@@ -333,6 +430,7 @@ main(void)
 	test_large();
 	test_tags();
 	test_progress();
+	test_progress_values();
 	test_progress_same();
 	return (unit_exit());
 }
