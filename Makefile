@@ -124,7 +124,7 @@ check-asan: $(BIN)
 	@echo "The Lua tests under valgrind:"
 	@BIN=$(BIN) BUILD=$(BUILD) ONLY=lua LUA_WRAP="$(VALGRIND)" sh tests/run
 
-bench: statemap-lua $(BUILD)/gentrace
+bench: statemap-lua $(BUILD)/gentrace $(BUILD)/scanrate
 	@sh bench/run
 
 # A 4.3 GB trace loaded and queried under --memory-limit 256M, compared
@@ -134,6 +134,10 @@ test-large: statemap-lua $(BUILD)/gentrace
 
 $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 	$(CC) $(CFLAGS_BASE) -O2 -o $@ $<
+
+# The scanner alone, in ns a record (bench/scanrate.c).
+$(BUILD)/scanrate: bench/scanrate.c $(CORE_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(LDLIBS)
 
 # libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/):
 # each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME, and
