@@ -217,16 +217,26 @@ populate(void *p, size_t from, size_t to)
 		unsupported = 1;
 }
 
+/*
+ * How far to fault in arrays of cap entries, populated so far, that need
+ * room for need: a quarter of cap further, at least need, at most cap.
+ */
+static size_t
+populate_to(size_t populated, size_t cap, size_t need)
+{
+	size_t to = populated + cap / 4;
+
+	if (to < need)
+		to = need;
+	return (to > cap ? cap : to);
+}
+
 /* Faults in the column's arrays up to at least need transitions. */
 static void
 column_populate(column *c, size_t need)
 {
-	size_t to = c->populated + c->cap / 4;
+	size_t to = populate_to(c->populated, c->cap, need);
 
-	if (to < need)
-		to = need;
-	if (to > c->cap)
-		to = c->cap;
 	populate(c->time, c->populated * sizeof (uint64_t),
 	    to * sizeof (uint64_t));
 	populate(c->state, c->populated * sizeof (uint16_t),
@@ -253,6 +263,33 @@ grown(void *old, size_t used, size_t size, arena *from, int old_in_arena)
 	if (!old_in_arena)
 		free(old);
 	return (p);
+}
+
+/*
+ * Moves a column's times and the array beside them (other, of entries of
+ * size bytes: states or values) from old_cap entries, count of them
+ * used, to cap: in the arena if cap was an estimate (the old arrays are
+ * the arena's if in_arena), else on the heap, which heap_bytes counts.
+ */
+static void
+grow_columns(store *s, uint64_t **time, void **other, size_t size,
+    size_t count, size_t old_cap, size_t cap, int by_estimate,
+    int in_arena)
+{
+	arena *from = NULL;
+
+	if (by_estimate) {
+		if (s->arena == NULL)
+			s->arena = arena_new();
+		from = s->arena;
+	}
+	*time = grown(*time, count * sizeof (uint64_t),
+	    cap * sizeof (uint64_t), from, in_arena);
+	*other = grown(*other, count * size, cap * size, from, in_arena);
+	if (!in_arena)
+		s->heap_bytes -= old_cap * (sizeof (uint64_t) + size);
+	if (!by_estimate)
+		s->heap_bytes += cap * (sizeof (uint64_t) + size);
 }
 
 /*
@@ -438,7 +475,7 @@ column_reserve(store *s, column *c, size_t need)
 {
 	int by_estimate;
 	size_t cap;
-	arena *from = NULL;
+	void *state = c->state;
 
 	if (need > SIZE_MAX / 2 / sizeof (uint64_t))
 		out_of_memory(SIZE_MAX);
@@ -449,19 +486,9 @@ column_reserve(store *s, column *c, size_t need)
 	    (TIME_STATE + (c->tag != NULL ? sizeof (uint32_t) : 0)) >
 	    s->budget && go_to_disk(s))
 		return (1);
-	if (by_estimate) {
-		if (s->arena == NULL)
-			s->arena = arena_new();
-		from = s->arena;
-	}
-	c->time = grown(c->time, c->count * sizeof (uint64_t),
-	    cap * sizeof (uint64_t), from, c->in_arena);
-	c->state = grown(c->state, c->count * sizeof (uint16_t),
-	    cap * sizeof (uint16_t), from, c->in_arena);
-	if (!c->in_arena)
-		s->heap_bytes -= c->cap * TIME_STATE;
-	if (!by_estimate)
-		s->heap_bytes += cap * TIME_STATE;
+	grow_columns(s, &c->time, &state, sizeof (uint16_t), c->count, c->cap,
+	    cap, by_estimate, c->in_arena);
+	c->state = state;
 	if (c->tag != NULL) {
 		c->tag = grown(c->tag, c->count * sizeof (uint32_t),
 		    cap * sizeof (uint32_t), NULL, 0);
@@ -1319,36 +1346,22 @@ values_reserve(store *s, values *v, size_t need)
 	if (need > v->cap) {
 		int by_estimate;
 		size_t cap;
-		arena *from = NULL;
+		void *value = v->value;
 
 		if (need > SIZE_MAX / 2 / sizeof (uint64_t))
 			out_of_memory(SIZE_MAX);
 		cap = new_capacity(s, v->cap, v->count, need, VALUE_BYTES,
 		    &by_estimate);
-		if (by_estimate) {
-			if (s->arena == NULL)
-				s->arena = arena_new();
-			from = s->arena;
-		}
-		v->time = grown(v->time, v->count * sizeof (uint64_t),
-		    cap * sizeof (uint64_t), from, v->in_arena);
-		v->value = grown(v->value, v->count * sizeof (sm_value),
-		    cap * sizeof (sm_value), from, v->in_arena);
-		if (!v->in_arena)
-			s->heap_bytes -= v->cap * VALUE_BYTES;
-		if (!by_estimate)
-			s->heap_bytes += cap * VALUE_BYTES;
+		grow_columns(s, &v->time, &value, sizeof (sm_value), v->count,
+		    v->cap, cap, by_estimate, v->in_arena);
+		v->value = value;
 		v->in_arena = by_estimate;
 		v->cap = cap;
 		v->populated = v->count;
 	}
 	if (need > v->populated) {
-		size_t to = v->populated + v->cap / 4;
+		size_t to = populate_to(v->populated, v->cap, need);
 
-		if (to < need)
-			to = need;
-		if (to > v->cap)
-			to = v->cap;
 		populate(v->time, v->populated * sizeof (uint64_t),
 		    to * sizeof (uint64_t));
 		populate(v->value, v->populated * sizeof (sm_value),
