@@ -689,12 +689,6 @@ quick_literal(const scan_step *st, const char *p)
 	    ((load_le64(p + 8) ^ st->lit[1]) & st->mask[1])) == 0);
 }
 
-static const uint64_t ten_to_the[16] = {
-	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-	1000000000, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL
-};
-
 /*
  * A value's number at p as counters write them, read inline: an optional
  * minus, up to 15 digits, and a fraction of up to 7, no exponent.  Below
@@ -718,7 +712,7 @@ quick_value_number(const char *p, uint64_t *out)
 		f = leading_digits(w);
 		if (f == 0 || f == 8 || n + f > 15)
 			return (0);
-		m = m * ten_to_the[f] + digits_value(w, f);
+		m = m * powers_of_ten[f] + digits_value(w, f);
 		d = (double)m / exact_powers_of_ten[f];
 		q += 1 + f;
 	} else {

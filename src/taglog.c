@@ -82,9 +82,8 @@ side_word(taglog *l, uint32_t tag, uint64_t time, int next)
 static inline uint64_t
 entry_word(taglog *l, uint32_t tag, uint64_t time, int next)
 {
-	if (tag < SIDE_TAG && time <= TIME_MASK)
-		return ((uint64_t)tag << TIME_BITS | time);
-	return (side_word(l, tag, time, next));
+	return (taglog_fits(tag, time) ? taglog_pack(tag, time) :
+	    side_word(l, tag, time, next));
 }
 
 uint64_t

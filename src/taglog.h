@@ -84,6 +84,19 @@ void taglog_flush(taglog *l);
 #define TAGLOG_TIME_BITS	40
 #define TAGLOG_SIDE_TAG	((uint32_t)(UINT64_MAX >> TAGLOG_TIME_BITS))
 
+/* Whether tag and time fit one word, and that word. */
+static inline int
+taglog_fits(uint32_t tag, uint64_t time)
+{
+	return (tag < TAGLOG_SIDE_TAG && time >> TAGLOG_TIME_BITS == 0);
+}
+
+static inline uint64_t
+taglog_pack(uint32_t tag, uint64_t time)
+{
+	return ((uint64_t)tag << TAGLOG_TIME_BITS | time);
+}
+
 /* The word of an entry that does not fit one, kept in the side array. */
 uint64_t taglog_side_word(taglog *l, uint32_t tag, uint64_t time);
 
@@ -103,9 +116,8 @@ taglog_add(taglog *l, uint32_t tag, uint64_t time)
 	if (l->holding) {
 		if (l->n == l->cap)
 			return (0);
-		l->v[l->n++] = l->held_tag < TAGLOG_SIDE_TAG &&
-		    l->held_time >> TAGLOG_TIME_BITS == 0 ?
-		    (uint64_t)l->held_tag << TAGLOG_TIME_BITS | l->held_time :
+		l->v[l->n++] = taglog_fits(l->held_tag, l->held_time) ?
+		    taglog_pack(l->held_tag, l->held_time) :
 		    taglog_side_word(l, l->held_tag, l->held_time);
 	}
 	l->holding = 1;
