@@ -16,6 +16,7 @@
 #define CHUNK_BYTES	((size_t)4 << 20)
 #define MAX_RECORD	UINT16_MAX	/* longer records are left to us */
 #define UNMAPPED	(UINT32_MAX - 1)
+#define NO_STATE	UINT32_MAX	/* a name the trace has no state for */
 
 /*
  * Scanning threads read their chunks through a window of this size, a
@@ -64,13 +65,16 @@ typedef struct chunk_datum {
 } chunk_datum;
 
 /*
- * The string of a datum of the generic state system (a value's, or the
- * name of a state pushed or popped), besides its chunk_datum (a push
- * keeps its tag there).  A value's own word is in the chunk's vals.
+ * What a datum of the generic state system has besides its chunk_datum
+ * (a push keeps its tag there): a value's string, or the name of a state
+ * pushed or popped.  A value's own word is in the chunk's vals.
  */
-typedef struct chunk_special {
-	uint32_t str;		/* the string's offset in the record; 0: none */
-	uint32_t str_len;
+typedef union chunk_special {
+	struct {
+		uint32_t at;	/* its offset in the record; 0: none */
+		uint32_t len;
+	} str;
+	uint32_t named;		/* 1 + the chunk's number for it; 0: by value */
 } chunk_special;
 
 typedef struct chunk_run {
@@ -122,13 +126,20 @@ typedef struct chunk {
 	intern *tags;
 	uint32_t *tag_names;	/* their ids in the catalog, or UNMAPPED */
 	size_t tag_names_cap;
+	/*
+	 * And the names of states pushed and popped, for the same reason:
+	 * a nested trace by name would otherwise look one up a datum.
+	 */
+	intern *states_named;
+	uint32_t *state_ids;	/* their states, NO_STATE, or UNMAPPED */
+	size_t state_ids_cap;
 	chunk_group *groups;	/* the runs' entities, when sorted */
 	size_t ngroups, groups_cap;
 	uint64_t *times;	/* the sorted data, parallel to data */
 	uint16_t *states;
 	sm_value *values;	/* for runs of values */
 	size_t sorted_cap;
-	short_names short_entities, short_tags;
+	short_names short_entities, short_tags, short_states;
 	size_t *slot_of;	/* scratch: an entity's group in a run... */
 	size_t *seen_in;	/* ...valid if seen_in is that run + 1 */
 	size_t scratch_cap;
@@ -331,9 +342,13 @@ window_slide(const scanner *sc, window *w, size_t *pos)
 	return (1);
 }
 
-/* The value or string of datum k, which has another op. */
+/*
+ * The value or string of datum k, which has another op; names of states
+ * end before end.
+ */
 static void
-keep_special(chunk *c, size_t k, const scanned *d, const char *record)
+keep_special(chunk *c, size_t k, const scanned *d, const char *record,
+    const char *end)
 {
 	chunk_special *sp;
 
@@ -349,8 +364,13 @@ keep_special(chunk *c, size_t k, const scanned *d, const char *record)
 		grow_array(&c->specials, &c->specials_cap, k + 1,
 		    sizeof (chunk_special));
 	sp = &c->specials[k];
-	sp->str = d->str == NULL ? 0 : (uint32_t)(d->str - record);
-	sp->str_len = (uint32_t)d->str_len;
+	if (d->op != SCAN_OP_VALUE) {
+		sp->named = d->str == NULL ? 0 : 1 + short_name_id(
+		    c->states_named, &c->short_states, d->str, d->str_len, end);
+		return;
+	}
+	sp->str.at = (uint32_t)(d->str - record);
+	sp->str.len = (uint32_t)d->str_len;
 }
 
 /*
@@ -376,7 +396,7 @@ keep_run(chunk *c, const window *w, const scanned *run, size_t n)
 		const char *record = w->buf + d->at;
 
 		if (d->op != SCAN_OP_STATE)
-			keep_special(c, first + k, d, record);
+			keep_special(c, first + k, d, record, end);
 		cd->op = (uint8_t)d->op;
 		cd->time = d->time;
 		cd->record = base + (uint32_t)d->at;
@@ -406,8 +426,11 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 	c->names = intern_new();
 	intern_free(c->tags);
 	c->tags = intern_new();
+	intern_free(c->states_named);
+	c->states_named = intern_new();
 	short_names_reset(&c->short_entities);
 	short_names_reset(&c->short_tags);
+	short_names_reset(&c->short_states);
 	w->base = c->start;
 	w->len = 0;
 	if (!window_slide(sc, w, &pos))
@@ -657,6 +680,25 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 }
 
 /*
+ * The state a push or pop names by the chunk's number for the name, or
+ * NO_STATE: looked up on first use.
+ */
+static uint32_t
+chunk_named_state(chunks_host *h, chunk *c, uint32_t local)
+{
+	size_t len;
+	const char *name;
+	int64_t state;
+
+	if (c->state_ids[local] == UNMAPPED) {
+		name = intern_name(c->states_named, local, &len);
+		state = catalog_state_by_name(h->rec->cat, name, len);
+		c->state_ids[local] = state < 0 ? NO_STATE : (uint32_t)state;
+	}
+	return (c->state_ids[local]);
+}
+
+/*
  * Takes datum k of a chunk (its record at offset at in the input), as
  * records_deliver and the like do: 1, or 0 to parse it as JSON.
  */
@@ -669,6 +711,7 @@ take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
 	const chunk_special *sp;
 	size_t tag_len;
 	const char *tag = chunk_tag(h, c, e, cd->tag, &tag_len, &tag_name);
+	uint32_t state = cd->state;
 
 	if (c->data[k].op == SCAN_OP_STATE)
 		return (records_deliver(h->rec, e, cd->time, cd->state, tag,
@@ -679,13 +722,15 @@ take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
 			    c->vals[k], NULL, 0));
 		sp = &c->specials[k];
 		return (records_deliver_value(h->rec, e, cd->time, VALUE_STRING,
-		    record + sp->str, sp->str_len));
+		    record + sp->str.at, sp->str.len));
 	}
 	sp = &c->specials[k];
+	if (sp->named != 0 &&
+	    (state = chunk_named_state(h, c, sp->named - 1)) == NO_STATE)
+		return (0);	/* the serial parse says which name */
 	return (records_deliver_stack(h->rec, e, cd->time,
-	    c->data[k].op == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP, cd->state,
-	    sp->str == 0 ? NULL : record + sp->str, sp->str_len, tag,
-	    tag_len));
+	    c->data[k].op == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP, state,
+	    NULL, 0, tag, tag_len));
 }
 
 /*
@@ -706,6 +751,10 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 	grow_array(&c->tag_names, &c->tag_names_cap, n + 1, sizeof (uint32_t));
 	for (k = 0; k < n; k++)
 		c->tag_names[k] = UNMAPPED;
+	n = intern_count(c->states_named);
+	grow_array(&c->state_ids, &c->state_ids_cap, n + 1, sizeof (uint32_t));
+	for (k = 0; k < n; k++)
+		c->state_ids[k] = UNMAPPED;
 	for (i = 0; i < c->nruns; i++) {
 		const chunk_run *r = &c->runs[i];
 
@@ -749,6 +798,8 @@ free_chunk(chunk *c)
 	intern_free(c->names);
 	intern_free(c->tags);
 	free(c->tag_names);
+	intern_free(c->states_named);
+	free(c->state_ids);
 	free(c->groups);
 	free(c->times);
 	free(c->states);
@@ -759,6 +810,8 @@ free_chunk(chunk *c)
 	free(c->short_entities.ids);
 	free(c->short_tags.keys);
 	free(c->short_tags.ids);
+	free(c->short_states.keys);
+	free(c->short_states.ids);
 }
 
 size_t
