@@ -77,11 +77,18 @@ typedef union chunk_special {
 	uint32_t named;		/* 1 + the chunk's number for it; 0: by value */
 } chunk_special;
 
+/* What a run sorted for bulk holds (see below). */
+typedef enum run_kind {
+	RUN_STATES,		/* plain states */
+	RUN_VALUES,		/* numbers and nulls */
+	RUN_STACKS		/* plain states, pushes and pops */
+} run_kind;
+
 typedef struct chunk_run {
 	size_t start, end;	/* its first record; past its last, spaces too */
 	size_t first, count;	/* its data */
 	size_t group, ngroups;	/* its entities, if sorted for bulk */
-	int values;		/* sorted: numbers and nulls, not states */
+	run_kind kind;		/* if sorted */
 } chunk_run;
 
 /*
@@ -89,13 +96,23 @@ typedef struct chunk_run {
  * sorted by entity (stably, so each entity's data stay in file order),
  * its entities in the order they first appear in it.  So is a run of
  * values that are all numbers or nulls (strings are numbered in file
- * order as they are taken, so they are taken one by one).
+ * order as they are taken, so they are taken one by one), and, for a
+ * consumer that takes nested states in bulk, an untagged run with pushes
+ * and pops in it.
  */
 typedef struct chunk_group {
 	uint32_t entity;	/* the chunk's number */
 	size_t first, count;	/* in the chunk's sorted times and states */
 	int numbers;		/* of values: whether any is a number */
+	int stacked;		/* of states: whether any is a push or pop */
 } chunk_group;
+
+/*
+ * In a sorted run of stacks, an op (ops) whose state is named: its
+ * states entry is the chunk's number for the name until the run is
+ * taken.
+ */
+#define OP_NAMED	0x80
 
 typedef struct chunk {
 	size_t seq;		/* which chunk of the file */
@@ -138,6 +155,7 @@ typedef struct chunk {
 	uint64_t *times;	/* the sorted data, parallel to data */
 	uint16_t *states;
 	sm_value *values;	/* for runs of values */
+	uint8_t *ops;		/* for runs of stacks: INGEST_SET... */
 	size_t sorted_cap;
 	short_names short_entities, short_tags, short_states;
 	size_t *slot_of;	/* scratch: an entity's group in a run... */
@@ -161,6 +179,7 @@ typedef struct scanner {
 	uint32_t nstates;
 	int bulk;		/* sort untagged runs by entity */
 	int bulk_values;	/* and runs of numbers */
+	int bulk_stacks;	/* and runs with pushes and pops */
 	size_t chunk_bytes;
 	size_t window_bytes;
 	chunk *slots;		/* chunk seq is in slots[seq % nslots] */
@@ -184,28 +203,56 @@ add_run(chunk *c, size_t start, size_t end, size_t first)
 	c->runs[c->nruns].first = first;
 	c->runs[c->nruns].count = c->ndata - first;
 	c->runs[c->nruns].ngroups = 0;
-	c->runs[c->nruns].values = 0;
+	c->runs[c->nruns].kind = RUN_STATES;
 	c->nruns++;
 }
 
 /*
- * Whether datum k can be taken in bulk in a run of this kind: a value
- * datum whose value is a number or null, or an untagged plain state.
+ * Whether datum k can be taken in bulk in a run of values (a number or
+ * null), or else of states: an untagged plain state, or with stacks, an
+ * untagged push or pop (whose name's number, if named, fits a state's
+ * 16 bits).
  */
 static int
-bulk_datum(const chunk *c, size_t k, int values)
+bulk_datum(const chunk *c, size_t k, int values, int stacks)
 {
+	const chunk_datum *cd = &c->data[k];
+
 	if (values)
-		return (c->data[k].op == SCAN_OP_VALUE &&
-		    c->vals[k] != VALUE_STRING);
-	return ((c->data[k].tag | c->data[k].op) == 0);	/* SCAN_OP_STATE: 0 */
+		return (cd->op == SCAN_OP_VALUE && c->vals[k] != VALUE_STRING);
+	if (cd->tag != 0)
+		return (0);
+	if (cd->op == SCAN_OP_STATE)
+		return (1);
+	return (stacks && cd->op != SCAN_OP_VALUE &&
+	    c->specials[k].named <= UINT16_MAX + 1);
+}
+
+/* The op and state of datum k of a run of stacks, as ops and states
+ * keep them. */
+static uint8_t
+stack_op(const chunk *c, size_t k, uint16_t *state)
+{
+	const chunk_datum *cd = &c->data[k];
+
+	*state = cd->state;
+	if (cd->op == SCAN_OP_STATE)
+		return (INGEST_SET);
+	if (c->specials[k].named != 0) {
+		*state = (uint16_t)(c->specials[k].named - 1);
+		return ((uint8_t)((cd->op == SCAN_OP_PUSH ? INGEST_PUSH :
+		    INGEST_POP) | OP_NAMED));
+	}
+	return (cd->op == SCAN_OP_PUSH ? INGEST_PUSH : INGEST_POP);
 }
 
 /*
  * Sorts run i by entity for bulk delivery, unless it has a tag, a string
  * value or another op, or an entity's time goes backwards in it (the
  * serial code reports that).  Sorting scatters every datum to its
- * entity's group, so each pass writes only what the consumer reads.
+ * entity's group, so each pass writes only what the consumer reads.  A
+ * run of states with a push or pop in it is a run of stacks, its ops
+ * kept too.
  */
 static void
 sort_run(const scanner *sc, chunk *c, size_t i)
@@ -214,7 +261,7 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 	const size_t first = r->first, last = r->first + r->count;
 	const chunk_datum *data = c->data;
 	size_t k, g;
-	int values = data[first].op == SCAN_OP_VALUE;
+	int values = data[first].op == SCAN_OP_VALUE, stacked = 0;
 
 	if (values && !sc->bulk_values)
 		return;
@@ -223,7 +270,7 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 		uint32_t e = data[k].entity;
 		chunk_group *grp;
 
-		if (!bulk_datum(c, k, values)) {
+		if (!bulk_datum(c, k, values, sc->bulk_stacks)) {
 			c->ngroups = r->group;
 			return;
 		}
@@ -235,12 +282,15 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 			c->groups[c->ngroups].entity = e;
 			c->groups[c->ngroups].count = 0;
 			c->groups[c->ngroups].numbers = 0;
+			c->groups[c->ngroups].stacked = 0;
 			c->ngroups++;
 		}
 		grp = &c->groups[c->slot_of[e]];
 		grp->count++;
 		if (values)
 			grp->numbers |= value_is_number(c->vals[k]);
+		else if (data[k].op != SCAN_OP_STATE)
+			grp->stacked = stacked = 1;
 	}
 	for (g = r->group, k = first; g < c->ngroups; g++) {
 		c->groups[g].first = k;
@@ -259,10 +309,12 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 		c->times[at] = cd->time;
 		if (values)
 			c->values[at] = c->vals[k];
+		else if (stacked)
+			c->ops[at] = stack_op(c, k, &c->states[at]);
 		else
 			c->states[at] = cd->state;
 	}
-	r->values = values;
+	r->kind = values ? RUN_VALUES : stacked ? RUN_STACKS : RUN_STATES;
 	r->ngroups = c->ngroups - r->group;
 }
 
@@ -503,6 +555,8 @@ scan_and_sort(const scanner *sc, chunk *c, window *w, json_arena *arena)
 		if (sc->bulk_values)
 			c->values = xrealloc(c->values,
 			    c->sorted_cap * sizeof (sm_value));
+		if (sc->bulk_stacks)
+			c->ops = xrealloc(c->ops, c->sorted_cap);
 	}
 	if (c->scratch_cap < nnames) {
 		c->scratch_cap = nnames;
@@ -640,46 +694,6 @@ chunk_tag(chunks_host *h, chunk *c, uint32_t entity, uint32_t tag,
 }
 
 /*
- * Takes a sorted run in bulk, all or nothing: returns 0, having taken
- * nothing, if an entity's first time in it goes back before its last one
- * (then one by one finds which datum does it).
- */
-static int
-take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
-{
-	double done = (double)r->end / (double)h->rd->len;
-	size_t g;
-
-	for (g = r->group; g < r->group + r->ngroups; g++) {
-		const chunk_group *grp = &c->groups[g];
-		uint32_t e = chunk_entity(h, c, grp->entity);
-
-		if (e != CATALOG_NO_ENTITY &&
-		    (c->times[grp->first] < records_last_time(h->rec, e) ||
-		    !(r->values ? records_takes_numbers(h->rec, e) :
-		    records_takes_plain(h->rec, e))))
-			return (0);
-	}
-	for (g = r->group; g < r->group + r->ngroups; g++) {
-		const chunk_group *grp = &c->groups[g];
-		uint32_t e = c->ids[grp->entity];
-
-		if (e == CATALOG_NO_ENTITY)
-			continue;
-		if (r->values)
-			records_deliver_numbers(h->rec, e, c->times + grp->first,
-			    c->values + grp->first, grp->count, grp->numbers,
-			    done);
-		else
-			records_deliver_many(h->rec, e, c->times + grp->first,
-			    c->states + grp->first, grp->count, done);
-	}
-	records_count(h->rec, r->count, c->data[r->first + r->count - 1].time);
-	h->threaded += r->count;
-	return (1);
-}
-
-/*
  * The state a push or pop names by the chunk's number for the name, or
  * NO_STATE: looked up on first use.
  */
@@ -696,6 +710,93 @@ chunk_named_state(chunks_host *h, chunk *c, uint32_t local)
 		c->state_ids[local] = state < 0 ? NO_STATE : (uint32_t)state;
 	}
 	return (c->state_ids[local]);
+}
+
+/*
+ * The states a sorted run of stacks names, in place of the chunk's
+ * numbers for their names: 0 if one names no state (then one by one
+ * finds which, and says so).
+ */
+static int
+name_stack_states(chunks_host *h, chunk *c, const chunk_run *r)
+{
+	size_t k;
+	uint32_t state;
+
+	for (k = r->first; k < r->first + r->count; k++) {
+		if (!(c->ops[k] & OP_NAMED))
+			continue;
+		if ((state = chunk_named_state(h, c, c->states[k])) == NO_STATE)
+			return (0);
+		c->ops[k] &= (uint8_t)~OP_NAMED;
+		c->states[k] = (uint16_t)state;
+	}
+	return (1);
+}
+
+/*
+ * Whether a group of a sorted run, of entity e (not left out), can be
+ * taken in bulk as it is: in a run of stacks, a nested entity's by
+ * records_takes_stacked, another's only if it has plain states alone.
+ */
+static int
+group_fits(chunks_host *h, const chunk *c, const chunk_run *r,
+    const chunk_group *grp, uint32_t e)
+{
+	const uint64_t *times = c->times + grp->first;
+
+	if (r->kind == RUN_STACKS && !records_takes_plain(h->rec, e))
+		return (records_takes_stacked(h->rec, e, times,
+		    c->ops + grp->first, c->states + grp->first, grp->count));
+	return (times[0] >= records_last_time(h->rec, e) &&
+	    (r->kind == RUN_VALUES ? records_takes_numbers(h->rec, e) :
+	    !grp->stacked && records_takes_plain(h->rec, e)));
+}
+
+/*
+ * Takes a sorted run in bulk, all or nothing: returns 0, having taken
+ * nothing, if an entity's group does not fit (group_fits: then one by
+ * one finds which datum does not, and says why).
+ */
+static int
+take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
+{
+	double done = (double)r->end / (double)h->rd->len;
+	size_t g;
+
+	if (r->kind == RUN_STACKS && !name_stack_states(h, c, r))
+		return (0);
+	for (g = r->group; g < r->group + r->ngroups; g++) {
+		const chunk_group *grp = &c->groups[g];
+		uint32_t e = chunk_entity(h, c, grp->entity);
+
+		if (e != CATALOG_NO_ENTITY && !group_fits(h, c, r, grp, e))
+			return (0);
+	}
+	for (g = r->group; g < r->group + r->ngroups; g++) {
+		const chunk_group *grp = &c->groups[g];
+		const uint64_t *times = c->times + grp->first;
+		uint32_t e = c->ids[grp->entity];
+
+		if (e == CATALOG_NO_ENTITY)
+			continue;
+		if (r->kind == RUN_VALUES)
+			records_deliver_numbers(h->rec, e, times,
+			    c->values + grp->first, grp->count, grp->numbers,
+			    done);
+		else if (r->kind == RUN_STACKS &&
+		    !records_takes_plain(h->rec, e))
+			records_deliver_stacked(h->rec, e, times,
+			    c->ops + grp->first, c->states + grp->first,
+			    grp->count, done);
+		else
+			records_deliver_many(h->rec, e, times,
+			    c->states + grp->first, grp->count, done);
+	}
+	records_count(h->rec, r->count, c->data[r->first + r->count - 1].time);
+	h->threaded += r->count;
+	h->bulk += r->count;
+	return (1);
 }
 
 /*
@@ -804,6 +905,7 @@ free_chunk(chunk *c)
 	free(c->times);
 	free(c->states);
 	free(c->values);
+	free(c->ops);
 	free(c->slot_of);
 	free(c->seen_in);
 	free(c->short_entities.keys);
@@ -836,6 +938,8 @@ chunks_parse(chunks_host *h, size_t *pos, int nthreads)
 	sc.bulk = h->rec->opts->data != NULL;
 	sc.bulk_values = sc.bulk && h->rec->opts->value != NULL &&
 	    h->rec->opts->values != NULL;
+	sc.bulk_stacks = sc.bulk && h->rec->opts->nested != NULL &&
+	    h->rec->opts->stack != NULL;
 	sc.chunk_bytes = chunks_bytes();
 	sc.window_bytes = size_from_env("STATEMAP_WINDOW_BYTES", WINDOW_BYTES);
 	sc.nslots = 2 * (size_t)nthreads + 2;

@@ -42,6 +42,7 @@ typedef struct chunks_host {
 	int (*checkpoint)(void *ctx, size_t pos);
 	void *ctx;
 	uint64_t threaded;	/* out: data taken as the threads read them */
+	uint64_t bulk;		/* out: of which a run of an entity at once */
 	uint64_t nchunks;	/* out: chunks read by the threads */
 } chunks_host;
 

@@ -274,8 +274,9 @@ base_name(const char *path)
 static int
 read_file(file_ctx *fc, const char *path, sm_error *err)
 {
-	ingest_options io = { fc->opts->ignore_tags, fc->opts->filter, NULL,
-	    NULL, on_nested, on_value, NULL };
+	ingest_options io = { .ignore_tags = fc->opts->ignore_tags,
+	    .filter = fc->opts->filter, .nested = on_nested,
+	    .value = on_value };
 	smap *m = fc->map;
 
 	int rv;

@@ -32,6 +32,7 @@ typedef struct ingest {
 	uint32_t tick;		/* records since the last checkpoint */
 	scan_shapes shapes;	/* the layouts of the data read here */
 	uint64_t threaded;	/* data taken as the scanning threads read them */
+	uint64_t bulk;		/* of which a run of an entity at once */
 	uint64_t nchunks;	/* chunks they read */
 } ingest;
 
@@ -191,6 +192,7 @@ parse_all(ingest *in, size_t *pos)
 	h.ctx = in;
 	rv = chunks_parse(&h, pos, nthreads);
 	in->threaded = h.threaded;
+	in->bulk = h.bulk;
 	in->nchunks = h.nchunks;
 	return (rv);
 }
@@ -205,8 +207,9 @@ run(ingest *in)
 	/* For tests: that the threads do the work, not just get it right. */
 	if (debug_on("scan"))
 		fprintf(stderr, "%s: %" PRIu64 " of %" PRIu64 " data taken "
-		    "from %" PRIu64 " chunks read by threads\n", in->name,
-		    in->threaded, in->rec.cat->ndata, in->nchunks);
+		    "from %" PRIu64 " chunks read by threads, %" PRIu64
+		    " in bulk\n", in->name, in->threaded, in->rec.cat->ndata,
+		    in->nchunks, in->bulk);
 	return (records_finish(&in->rec, pos));
 }
 

@@ -55,6 +55,16 @@ typedef void (*ingest_nested_fn)(void *ctx, catalog *cat, uint32_t entity,
     size_t tag_len);
 
 /*
+ * Takes n untagged data of one nested entity at once, in file order, as
+ * n calls of the nested function would (ops[i] and states[i] are each
+ * one's op and state; a pop's state is the one it leaves), checked
+ * already; done as for ingest_data_fn.
+ */
+typedef void (*ingest_stack_fn)(void *ctx, catalog *cat, uint32_t entity,
+    const uint64_t *times, const uint8_t *ops, const uint16_t *states,
+    size_t n, double done);
+
+/*
  * Called in file order for each datum with a "value" (value.h), after
  * validation: the entity has only values, all numbers or all strings
  * (and nulls).
@@ -92,6 +102,8 @@ typedef struct ingest_options {
 	 * none, which makes a push, a pop or a value an error.
 	 */
 	ingest_nested_fn nested;
+	/* NULL, or where they may go in bulk (with nested set too). */
+	ingest_stack_fn stack;
 	ingest_value_fn value;
 	/* NULL, or where values may go in bulk (with value set too). */
 	ingest_values_fn values;

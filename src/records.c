@@ -1281,6 +1281,71 @@ records_deliver_numbers(records *r, uint32_t entity, const uint64_t *times,
 		r->kind[entity] = RECORDS_VALUES;
 }
 
+int
+records_takes_stacked(records *r, uint32_t entity, const uint64_t *times,
+    const uint8_t *ops, const uint16_t *states, size_t n)
+{
+	const records_stack *st;
+	uint32_t kept;		/* the entity's stack still under the run's */
+	size_t top = 0, i;	/* the run's own pushes, in pushed[0..top) */
+
+	if (r->opts->stack == NULL || r->kind[entity] != RECORDS_NESTED ||
+	    times[0] < r->last_time[entity])
+		return (0);
+	st = &r->stacks[entity];
+	kept = st->n;
+	if (r->pushed_cap < n)
+		grow_array(&r->pushed, &r->pushed_cap, n, sizeof (uint16_t));
+	for (i = 0; i < n; i++) {
+		switch (ops[i]) {
+		case INGEST_SET:
+			kept = 0;
+			top = 0;
+			break;
+		case INGEST_PUSH:
+			if (kept + top + 1 >= STORE_MAX_DEPTH)
+				return (0);
+			r->pushed[top++] = states[i];
+			break;
+		default:
+			if (top > 0 ? r->pushed[top - 1] != states[i] :
+			    kept == 0 || st->states[kept - 1] != states[i])
+				return (0);
+			if (top > 0)
+				top--;
+			else
+				kept--;
+			break;
+		}
+	}
+	return (1);
+}
+
+void
+records_deliver_stacked(records *r, uint32_t entity, const uint64_t *times,
+    const uint8_t *ops, const uint16_t *states, size_t n, double done)
+{
+	records_stack *st = &r->stacks[entity];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ops[i] == INGEST_SET) {
+			st->n = 0;
+		} else if (ops[i] == INGEST_POP) {
+			st->n--;
+		} else {
+			if (st->n == st->cap) {
+				st->cap = st->cap == 0 ? 8 : st->cap * 2;
+				st->states = xrealloc(st->states,
+				    st->cap * sizeof (uint16_t));
+			}
+			st->states[st->n++] = states[i];
+		}
+	}
+	r->last_time[entity] = times[n - 1];
+	r->opts->stack(r->ctx, r->cat, entity, times, ops, states, n, done);
+}
+
 /* ---- the whole input ---- */
 
 int
@@ -1312,6 +1377,7 @@ records_fini(records *r)
 	size_t i;
 
 	intern_free(r->rejected);
+	free(r->pushed);
 	free(r->last_time);
 	free(r->kind);
 	if (r->stacks != NULL) {

@@ -48,6 +48,8 @@ typedef struct records {
 	 */
 	uint8_t *kind;
 	struct records_stack *stacks;	/* per entity, once one is nested */
+	uint16_t *pushed;	/* scratch: records_takes_stacked's */
+	size_t pushed_cap;
 	intern *rejected;	/* entity names the filter dropped */
 } records;
 
@@ -170,6 +172,22 @@ records_takes_numbers(const records *r, uint32_t entity)
 void records_deliver_numbers(records *r, uint32_t entity,
     const uint64_t *times, const sm_value *values, size_t n, int numbers,
     double done);
+
+/*
+ * Whether n untagged data of a nested entity (ops and states as
+ * ingest_stack_fn has them, times in order) may be taken in bulk: the
+ * consumer takes them so (opts->stack), its first time is not before its
+ * last, and each passes, in turn, the checks records_deliver_stack
+ * makes (a pop leaves the state on top, a push stays below
+ * STORE_MAX_DEPTH).  Changes nothing.  Then records_deliver_stacked
+ * takes them, and records_count must count them.
+ */
+int records_takes_stacked(records *r, uint32_t entity,
+    const uint64_t *times, const uint8_t *ops, const uint16_t *states,
+    size_t n);
+void records_deliver_stacked(records *r, uint32_t entity,
+    const uint64_t *times, const uint8_t *ops, const uint16_t *states,
+    size_t n, double done);
 
 /* An error at buf[offset]: always returns -1. */
 int records_fail(records *r, size_t offset, const char *fmt, ...)

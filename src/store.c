@@ -1260,6 +1260,66 @@ store_pop(store *s, uint32_t entity, uint64_t time)
 	c->below[i] = c->below[under];
 }
 
+void
+store_append_stacked(store *s, uint32_t entity, const uint64_t *times,
+    const uint8_t *ops, const uint16_t *states, size_t n)
+{
+	column *c;
+	size_t i, k;
+
+	if (n == 0 || on_disk(s))
+		return;
+	c = column_of(s, entity);
+	if (c->count == 0 || c->vals != NULL)
+		bug("store_append_stacked on an entity with no state");
+	if (c->borrowed)
+		own(s, c);
+	if (c->count + n > c->cap)
+		column_reserve(s, c, c->count + n);
+	if (c->depth == NULL)
+		make_nested(s, c);
+	if (c->count + n > c->populated)
+		column_populate(c, c->count + n);
+	for (i = 0, k = c->count; i < n; i++, k++) {
+		uint32_t depth = c->depth[k - 1], state = states[i];
+		uint32_t tag = STORE_NONE, below = STORE_NONE;
+
+		switch (ops[i]) {
+		case STORE_SET:
+			depth = 1;
+			break;
+		case STORE_PUSH:
+			if (depth >= STORE_MAX_DEPTH)
+				bug("store_append_stacked: too deep");
+			depth++;
+			below = (uint32_t)(k - 1);
+			break;
+		default:
+			if (depth < 2)
+				bug("store_append_stacked: a pop with nothing "
+				    "pushed");
+			below = c->below[k - 1];
+			state = c->state[below];
+			if (c->tag != NULL)
+				tag = c->tag[below];
+			below = c->below[below];
+			depth--;
+			break;
+		}
+		if (state >= s->nstates)
+			misuse("store_append_stacked of state", state,
+			    s->nstates);
+		c->time[k] = times[i];
+		c->state[k] = (uint16_t)state;
+		if (c->tag != NULL)
+			c->tag[k] = tag;
+		c->depth[k] = (uint16_t)depth;
+		c->below[k] = below;
+	}
+	c->count = k;
+	s->total += n;
+}
+
 const uint16_t *
 store_depths(const store *s, uint32_t entity)
 {

@@ -193,6 +193,17 @@ void store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
 void store_pop(store *s, uint32_t entity, uint64_t time);
 
 /*
+ * n untagged transitions of an entity with a state at once, in order:
+ * what each does (STORE_SET: store_append, the whole stack replaced;
+ * STORE_PUSH: store_push of its state; STORE_POP: store_pop, its state
+ * unused), each as those do it, and with their preconditions.  For a
+ * loader that takes the data of nested entities a run at a time.
+ */
+enum { STORE_SET, STORE_PUSH, STORE_POP };
+void store_append_stacked(store *s, uint32_t entity, const uint64_t *times,
+    const uint8_t *ops, const uint16_t *states, size_t n);
+
+/*
  * Replays a transition of a nested entity kept elsewhere, which left it
  * depth deep (its store_depths entry; 1 for a plain state): at depth 1,
  * store_append (the whole stack replaced); one deeper than the entity is

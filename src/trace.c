@@ -53,6 +53,22 @@ on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 		store_append(d->st, entity, time, state, t);
 }
 
+/* The ingest's ops are the store's. */
+_Static_assert((int)INGEST_SET == (int)STORE_SET &&
+    (int)INGEST_PUSH == (int)STORE_PUSH &&
+    (int)INGEST_POP == (int)STORE_POP, "ingest_op and the store's ops differ");
+
+static void
+on_stack(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
+    const uint8_t *ops, const uint16_t *states, size_t n, double done)
+{
+	trace *d = ctx;
+
+	(void)cat;
+	store_progress(d->st, done);
+	store_append_stacked(d->st, entity, times, ops, states, n);
+}
+
 static void
 on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
     sm_value value)
@@ -145,6 +161,7 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	io.data = on_data;
 	io.keep_going = keep_loading;
 	io.nested = on_nested;
+	io.stack = on_stack;
 	io.value = on_value;
 	io.values = on_values;
 	/* The key is taken first: a file that changes while read is stale. */

@@ -204,6 +204,105 @@ test_nested_in_store(void)
 	store_free(s);
 }
 
+/* Whether an entity's columns are the same in both stores. */
+static int
+same_columns(const store *a, const store *b, uint32_t e)
+{
+	size_t n = store_count(a, e), i;
+	const uint32_t *ta = store_tags(a, e), *tb = store_tags(b, e);
+
+	if (n != store_count(b, e) || (ta == NULL) != (tb == NULL))
+		return (0);
+	for (i = 0; i < n; i++) {
+		if (store_times(a, e)[i] != store_times(b, e)[i] ||
+		    store_states(a, e)[i] != store_states(b, e)[i] ||
+		    store_depths(a, e)[i] != store_depths(b, e)[i] ||
+		    store_below(a, e)[i] != store_below(b, e)[i] ||
+		    (ta != NULL && ta[i] != tb[i]))
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * store_append_stacked against the same transitions one at a time: four
+ * entities, each a random walk of sets, pushes (some tagged, which go
+ * one at a time) and pops, handed over in runs of random length.
+ */
+static void
+test_nested_stacked(void)
+{
+	enum { STEPS = 6000, ENTITIES = 4, MAXD = 30, RUN = 40 };
+	store *one = store_new(8), *bulk = store_new(8);
+	uint64_t times[RUN];
+	uint8_t ops[RUN];
+	uint16_t states[RUN];
+	uint32_t depth[ENTITIES] = { 0 }, e;
+	size_t i, n = 0, runs = 0;
+	uint32_t run_entity = 0;
+	int same = 1;
+
+	for (e = 0; e < ENTITIES; e++) {
+		store_append(one, e, 0, e, STORE_NONE);
+		store_append(bulk, e, 0, e, STORE_NONE);
+		depth[e] = 1;
+	}
+	for (i = 1; i <= STEPS; i++) {
+		uint64_t r = rng();
+		uint32_t state = (uint32_t)(r % 8), tag = STORE_NONE;
+		uint8_t op;
+
+		e = (uint32_t)(r >> 8) % ENTITIES;
+		if (r % 13 == 0)
+			op = STORE_SET;
+		else if (depth[e] < MAXD && (depth[e] == 1 || r % 10 < 5))
+			op = STORE_PUSH;
+		else if (depth[e] > 1)
+			op = STORE_POP;
+		else
+			op = STORE_SET;
+		if (op == STORE_PUSH && (r >> 40) % 5 == 0)
+			tag = (uint32_t)(r >> 44) % 3;
+		/* The run so far goes first if it is another entity's. */
+		if (n > 0 && (e != run_entity || tag != STORE_NONE ||
+		    n == RUN || (r >> 20) % 7 == 0)) {
+			store_append_stacked(bulk, run_entity, times, ops,
+			    states, n);
+			runs++;
+			n = 0;
+		}
+		if (op == STORE_PUSH) {
+			store_push(one, e, i, state, tag);
+			depth[e]++;
+		} else if (op == STORE_POP) {
+			store_pop(one, e, i);
+			depth[e]--;
+		} else {
+			store_append(one, e, i, state, STORE_NONE);
+			depth[e] = 1;
+		}
+		if (tag != STORE_NONE) {
+			store_push(bulk, e, i, state, tag);
+			continue;
+		}
+		run_entity = e;
+		times[n] = i;
+		ops[n] = op;
+		states[n++] = (uint16_t)state;
+	}
+	store_append_stacked(bulk, run_entity, times, ops, states, n);
+	store_finish(one, 0, STEPS + 1);
+	store_finish(bulk, 0, STEPS + 1);
+	for (e = 0; e < ENTITIES; e++)
+		same &= same_columns(one, bulk, e);
+	CHECK("nested: runs taken at once store what one at a time does",
+	    same && runs > 500);
+	CHECK("nested: and tagged pushes among them keep their tags",
+	    store_tags(bulk, 0) != NULL);
+	store_free(one);
+	store_free(bulk);
+}
+
 static void
 test_tree(void)
 {
@@ -385,6 +484,7 @@ main(void)
 	test_lazy_summary();
 	test_values_in_store();
 	test_nested_in_store();
+	test_nested_stacked();
 	test_tree();
 	test_value_words();
 	return (unit_exit());
