@@ -17,8 +17,9 @@
  * - what the consumer was given: every datum (entity, time, state, tag),
  *   nested op and value.  A consumer without bulk (as the classic
  *   command's) gets them one by one in file order, so the whole sequence
- *   must match; one that takes data and numbers in bulk (as trace.c's
- *   store loading) gets runs per entity, so each entity's sequence must.
+ *   must match; one that takes data, numbers and nested states in bulk
+ *   (as trace.c's store loading) gets runs per entity, so each entity's
+ *   sequence must.
  *
  * The delivered data are compared after an error too: what was taken
  * before it is part of the result.  Tags may be ignored and entities
@@ -175,6 +176,26 @@ on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 		text_bytes(t, tag, tag_len);
 	}
 	text_printf(t, "\n");
+}
+
+/* A bulk run of a nested entity: the same ops one by one, untagged. */
+static void
+on_stack(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
+    const uint8_t *ops, const uint16_t *states, size_t n, double done)
+{
+	size_t i;
+
+	if (n == 0 || !(done >= 0 && done <= 1)) {
+		fprintf(stderr, "fuzz_chunks: bulk stacks: n %zu, done %g\n",
+		    n, done);
+		abort();
+	}
+	for (i = 0; i < n; i++) {
+		if (ops[i] > INGEST_POP || states[i] >= cat->nstates)
+			abort();
+		on_nested(ctx, cat, entity, times[i], (ingest_op)ops[i],
+		    states[i], NULL, 0);
+	}
 }
 
 /* A value as its bits: a number's double, none, or a string's id. */
@@ -337,6 +358,7 @@ consumer_free(consumer *c)
 typedef struct setup {
 	int bulk;		/* take data (and numbers) in bulk */
 	int bulk_values;	/* numbers too */
+	int bulk_stacks;	/* nested states too */
 	int states_only;	/* no nested or value consumer */
 	int ignore_tags;
 	int filter;
@@ -369,6 +391,8 @@ parse(const setup *su, int threaded, const char *path,
 		io.data = on_data;
 		if (su->bulk_values)
 			io.values = on_values;
+		if (su->bulk_stacks)
+			io.stack = on_stack;
 	}
 	if (threaded)
 		rv = ingest_file(path, cat, &io, on_datum, &c, &err);
@@ -391,10 +415,11 @@ differ(const setup *su, const text *threaded, const text *serial)
 		at++;
 	from = at > 400 ? at - 400 : 0;
 	fprintf(stderr, "fuzz_chunks: the threaded parse differs from the "
-	    "serial one (bulk %d, values %d, states only %d, ignore tags %d, "
-	    "filter %d; STATEMAP_CHUNK_BYTES=%s STATEMAP_WINDOW_BYTES=%s) "
-	    "at byte %zu of the results:\n--- threaded:\n%.*s\n"
-	    "--- serial:\n%.*s\n", su->bulk, su->bulk_values, su->states_only,
+	    "serial one (bulk %d, values %d, stacks %d, states only %d, "
+	    "ignore tags %d, filter %d; STATEMAP_CHUNK_BYTES=%s "
+	    "STATEMAP_WINDOW_BYTES=%s) at byte %zu of the results:\n"
+	    "--- threaded:\n%.*s\n--- serial:\n%.*s\n", su->bulk,
+	    su->bulk_values, su->bulk_stacks, su->states_only,
 	    su->ignore_tags, su->filter, getenv("STATEMAP_CHUNK_BYTES"),
 	    getenv("STATEMAP_WINDOW_BYTES"), at,
 	    (int)((threaded->len - from) > 800 ? 800 : threaded->len - from),
@@ -524,6 +549,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		memset(&su, 0, sizeof (su));
 		su.bulk = pass;
 		su.bulk_values = pass && ((h >> 40) & 3) != 0;
+		su.bulk_stacks = pass && ((h >> 50) & 3) != 0;
 		su.states_only = !pass && ((h >> 42) & 7) == 0;
 		su.ignore_tags = ((h >> 45) & 7) == 0;
 		su.filter = ((h >> 48) & 7) == 0;
