@@ -530,7 +530,11 @@ scan_record(const char *buf, size_t len, size_t pos, uint32_t nstates,
 void
 scan_shapes_init(scan_shapes *s)
 {
+	int i;
+
 	memset(s, 0, sizeof (*s));
+	for (i = 0; i < SCAN_SHAPES; i++)
+		s->shape[i].head = -1;
 }
 
 /* ---- the quick reading of a shape ---- */
@@ -774,7 +778,26 @@ quick_value(unsigned kind, const char *p, const char *end,
 		}
 		return (read_op_value(kind, p, end, nstates, d, state));
 	default:
-		return (read_op_value(kind, p, end, nstates, d, state));
+		/* A push or pop: a state's name, or its digits. */
+		d->op = kind == SCAN_PUSH ? SCAN_OP_PUSH : SCAN_OP_POP;
+		if (p[-1] == '"') {
+			if ((n = quick_name(p)) == 0)
+				return (NO_VALUE);
+			d->str = p;
+			d->str_len = n;
+			d->value = VALUE_STRING;
+			*state = SCAN_STATE_NAMED;
+		} else {
+			if ((n = quick_digits(p, state)) == 0 ||
+			    (n <= QUICK_VALUE && *state >= nstates))
+				return (NO_VALUE);
+			d->str = NULL;
+			d->str_len = 0;
+			d->value = 0;
+		}
+		d->state_at = p;
+		d->state_len = n;
+		return (n);
 	}
 }
 
@@ -810,41 +833,51 @@ static const uint8_t usual_kinds[4] = {
 static const uint8_t counter_kinds[3] = { SCAN_TIME, SCAN_ENTITY, SCAN_VALUE };
 
 /*
- * The datum at p if it has this quick shape, QUICK_ROOM bytes or more
- * before end: QUICK_YES and d filled, else what quick_step said.  Where
- * it answers, it answers as shape_scan does.  The usual layouts are
- * written out step by step, with their kinds constant, so each is
- * straight code.
+ * The head of a quick shape that has one: its time and entity, from *p,
+ * left past them.  QUICK_YES, or what quick_step said.
  */
 static inline __attribute__((always_inline)) int
-shape_scan_quick(const scan_shape *sh, const char *p, const char *end,
-    uint32_t nstates, scanned *d, const char **next)
+quick_head(const scan_shape *sh, const char **p, const char *end,
+    scanned *d)
+{
+	uint64_t unused = 0;
+	int r;
+
+	if ((r = quick_step(&sh->step[0], SCAN_TIME, p, end, 0, d,
+	    &unused)) != QUICK_YES)
+		return (r);
+	return (quick_step(&sh->step[1], SCAN_ENTITY, p, end, 0, d, &unused));
+}
+
+/*
+ * The rest of a datum of this quick shape from its step first, at p
+ * (the steps before it read into d), QUICK_ROOM bytes or more from the
+ * record's start before end: QUICK_YES and d filled, else what
+ * quick_step said.  Where it answers, it answers as shape_scan does.
+ * The usual layouts are written out step by step, with their kinds
+ * constant, so each is straight code.
+ */
+static inline __attribute__((always_inline)) int
+shape_scan_quick(const scan_shape *sh, int first, const char *p,
+    const char *end, uint32_t nstates, scanned *d, const char **next)
 {
 	const scan_step *st = sh->step;
 	uint64_t state = 0;
 	int i, r = QUICK_YES;
 
 	scanned_init(d);
-	if (sh->usual >= 3) {
-		if ((r = quick_step(&st[0], SCAN_TIME, &p, end, nstates, d,
-		    &state)) != QUICK_YES ||
-		    (r = quick_step(&st[1], SCAN_ENTITY, &p, end, nstates, d,
-		    &state)) != QUICK_YES ||
-		    (r = quick_step(&st[2], SCAN_STATE, &p, end, nstates, d,
+	if (sh->usual >= 3 && first == 2) {
+		if ((r = quick_step(&st[2], SCAN_STATE, &p, end, nstates, d,
 		    &state)) != QUICK_YES ||
 		    (sh->usual == 4 && (r = quick_step(&st[3], SCAN_TAG, &p,
 		    end, nstates, d, &state)) != QUICK_YES))
 			return (r);
-	} else if (sh->counter) {
-		if ((r = quick_step(&st[0], SCAN_TIME, &p, end, nstates, d,
-		    &state)) != QUICK_YES ||
-		    (r = quick_step(&st[1], SCAN_ENTITY, &p, end, nstates, d,
-		    &state)) != QUICK_YES ||
-		    (r = quick_step(&st[2], SCAN_VALUE, &p, end, nstates, d,
+	} else if (sh->counter && first == 2) {
+		if ((r = quick_step(&st[2], SCAN_VALUE, &p, end, nstates, d,
 		    &state)) != QUICK_YES)
 			return (r);
 	} else {
-		for (i = 0; i < sh->nvalues; i++) {
+		for (i = first; i < sh->nvalues; i++) {
 			if ((r = quick_step(&st[i], sh->kind[i], &p, end,
 			    nstates, d, &state)) != QUICK_YES)
 				return (r);
@@ -968,6 +1001,41 @@ shape_scan(const scan_shape *sh, const char *buf, size_t len, size_t pos,
 	return (1);
 }
 
+/* Whether two quick steps read the same literal before the same kind. */
+static int
+same_step(const scan_step *a, const scan_step *b)
+{
+	return (a->len == b->len && a->kind == b->kind &&
+	    a->lit[0] == b->lit[0] && a->lit[1] == b->lit[1]);
+}
+
+/* Each shape's head (scan_shape), after one of them changed. */
+static void
+shapes_heads(scan_shapes *s)
+{
+	int i, j;
+
+	for (i = 0; i < SCAN_SHAPES; i++) {
+		scan_shape *sh = &s->shape[i];
+
+		sh->head = -1;
+		if (sh->nvalues < 2 || !sh->quick ||
+		    sh->kind[0] != SCAN_TIME || sh->kind[1] != SCAN_ENTITY)
+			continue;
+		sh->head = i;
+		for (j = 0; j < i; j++) {
+			const scan_shape *other = &s->shape[j];
+
+			if (other->head >= 0 &&
+			    same_step(&sh->step[0], &other->step[0]) &&
+			    same_step(&sh->step[1], &other->step[1])) {
+				sh->head = other->head;
+				break;
+			}
+		}
+	}
+}
+
 /*
  * A shaped scan by shape_scan, trying the shapes in the set (a bit for
  * each); if none matches, scan_members, and the datum's shape learnt.
@@ -992,6 +1060,7 @@ scan_shaped_from(scan_shapes *s, unsigned set, const char *buf, size_t len,
 	if (!scan_members(buf, len, pos, nstates, d, ops))
 		return (0);
 	shape_learn(&s->shape[s->victim], buf + pos, buf + d->next, d);
+	shapes_heads(s);
 	s->victim = (s->victim + 1) % SCAN_SHAPES;
 	return (1);
 }
@@ -1010,8 +1079,9 @@ static inline __attribute__((always_inline)) unsigned
 quick_shapes(scan_shapes *s, const char *buf, size_t len, size_t pos,
     uint32_t nstates, scanned *d)
 {
+	const char *rec = buf + pos, *end = buf + len, *after_head = rec;
 	unsigned left = 0;
-	int i;
+	int i, head = -1, head_read = QUICK_NO;
 
 	for (i = 0; i < SCAN_SHAPES; i++) {
 		const scan_shape *sh = &s->shape[i];
@@ -1024,8 +1094,21 @@ quick_shapes(scan_shapes *s, const char *buf, size_t len, size_t pos,
 			left |= 1u << i;
 			continue;
 		}
-		r = shape_scan_quick(sh, buf + pos, buf + len, nstates, d,
-		    &next);
+		if (sh->head < 0) {
+			head = -1;	/* d's time and entity are this one's */
+			r = shape_scan_quick(sh, 0, rec, end, nstates, d,
+			    &next);
+		} else {
+			/* A head read for an earlier shape holds for this. */
+			if (sh->head != head) {
+				head = sh->head;
+				after_head = rec;
+				head_read = quick_head(sh, &after_head, end, d);
+			}
+			r = head_read != QUICK_YES ? head_read :
+			    shape_scan_quick(sh, 2, after_head, end, nstates, d,
+			    &next);
+		}
 		if (r == QUICK_UNSURE)
 			left |= 1u << i;
 		if (r == QUICK_YES) {

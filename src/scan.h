@@ -90,6 +90,13 @@ typedef struct scan_shape {
 	int quick;		/* every literal fits a scan_step */
 	int usual;		/* nvalues if kind is time, entity, state, tag */
 	int counter;		/* kind is time, entity, value */
+	/*
+	 * Shapes that begin alike (a time and an entity, with the same
+	 * bytes around them) share a head: the first such shape's index.
+	 * A record that fails one of them after its entity is read tries
+	 * the others from there.  -1 for a shape that begins otherwise.
+	 */
+	int head;
 	uint8_t kind[4];	/* which member each value belongs to */
 	uint8_t lit_len[5];	/* the bytes before each value, and after */
 	uint64_t lit[5][SCAN_SHAPE_WORDS];	/* zero-padded */
