@@ -213,18 +213,16 @@ add_run(chunk *c, size_t start, size_t end, size_t first)
  * untagged push or pop (whose name's number, if named, fits a state's
  * 16 bits).
  */
-static int
+static inline int
 bulk_datum(const chunk *c, size_t k, int values, int stacks)
 {
 	const chunk_datum *cd = &c->data[k];
 
 	if (values)
 		return (cd->op == SCAN_OP_VALUE && c->vals[k] != VALUE_STRING);
-	if (cd->tag != 0)
-		return (0);
-	if (cd->op == SCAN_OP_STATE)
+	if ((cd->tag | cd->op) == 0)	/* SCAN_OP_STATE: 0 */
 		return (1);
-	return (stacks && cd->op != SCAN_OP_VALUE &&
+	return (stacks && cd->tag == 0 && cd->op != SCAN_OP_VALUE &&
 	    c->specials[k].named <= UINT16_MAX + 1);
 }
 
@@ -247,33 +245,25 @@ stack_op(const chunk *c, size_t k, uint16_t *state)
 }
 
 /*
- * Sorts run i by entity for bulk delivery, unless it has a tag, a string
- * value or another op, or an entity's time goes backwards in it (the
- * serial code reports that).  Sorting scatters every datum to its
- * entity's group, so each pass writes only what the consumer reads.  A
- * run of states with a push or pop in it is a run of stacks, its ops
- * kept too.
+ * Counts run i's data per entity (its groups, from c->ngroups on), if
+ * every one can be taken in bulk in a run of values or else of states:
+ * the run's kind, or -1.  Inline, so that each kind of run gets a loop
+ * of its own.
  */
-static void
-sort_run(const scanner *sc, chunk *c, size_t i)
+static inline __attribute__((always_inline)) int
+count_run(chunk *c, size_t i, int values, int stacks)
 {
-	chunk_run *r = &c->runs[i];
-	const size_t first = r->first, last = r->first + r->count;
+	const chunk_run *r = &c->runs[i];
 	const chunk_datum *data = c->data;
-	size_t k, g;
-	int values = data[first].op == SCAN_OP_VALUE, stacked = 0;
+	size_t k;
+	int stacked = 0;
 
-	if (values && !sc->bulk_values)
-		return;
-	r->group = c->ngroups;
-	for (k = first; k < last; k++) {
+	for (k = r->first; k < r->first + r->count; k++) {
 		uint32_t e = data[k].entity;
 		chunk_group *grp;
 
-		if (!bulk_datum(c, k, values, sc->bulk_stacks)) {
-			c->ngroups = r->group;
-			return;
-		}
+		if (!bulk_datum(c, k, values, stacks))
+			return (-1);
 		if (c->seen_in[e] != i + 1) {
 			c->seen_in[e] = i + 1;
 			c->slot_of[e] = c->ngroups;
@@ -292,29 +282,75 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 		else if (data[k].op != SCAN_OP_STATE)
 			grp->stacked = stacked = 1;
 	}
-	for (g = r->group, k = first; g < c->ngroups; g++) {
-		c->groups[g].first = k;
-		k += c->groups[g].count;
-		c->groups[g].count = 0;
-	}
-	for (k = first; k < last; k++) {
+	return (values ? RUN_VALUES : stacked ? RUN_STACKS : RUN_STATES);
+}
+
+/*
+ * Scatters run r's data, counted, to their groups, each its time and
+ * what a run of this kind keeps: 0 if an entity's time goes backwards.
+ * Inline, for a loop of each kind.
+ */
+static inline __attribute__((always_inline)) int
+scatter_run(chunk *c, const chunk_run *r, run_kind kind)
+{
+	const chunk_datum *data = c->data;
+	size_t k;
+
+	for (k = r->first; k < r->first + r->count; k++) {
 		const chunk_datum *cd = &data[k];
 		chunk_group *grp = &c->groups[c->slot_of[cd->entity]];
 		size_t at = grp->first + grp->count++;
 
-		if (grp->count > 1 && cd->time < c->times[at - 1]) {
-			c->ngroups = r->group;	/* one by one, then */
-			return;
-		}
+		if (grp->count > 1 && cd->time < c->times[at - 1])
+			return (0);
 		c->times[at] = cd->time;
-		if (values)
+		if (kind == RUN_VALUES)
 			c->values[at] = c->vals[k];
-		else if (stacked)
+		else if (kind == RUN_STACKS)
 			c->ops[at] = stack_op(c, k, &c->states[at]);
 		else
 			c->states[at] = cd->state;
 	}
-	r->kind = values ? RUN_VALUES : stacked ? RUN_STACKS : RUN_STATES;
+	return (1);
+}
+
+/*
+ * Sorts run i by entity for bulk delivery, unless it has a tag, a string
+ * value or another op, or an entity's time goes backwards in it (the
+ * serial code reports that).  Sorting scatters every datum to its
+ * entity's group, so each pass writes only what the consumer reads.  A
+ * run of states with a push or pop in it is a run of stacks, its ops
+ * kept too.
+ */
+static void
+sort_run(const scanner *sc, chunk *c, size_t i)
+{
+	chunk_run *r = &c->runs[i];
+	size_t k, g;
+	int kind, scattered;
+
+	if (c->data[r->first].op == SCAN_OP_VALUE && !sc->bulk_values)
+		return;
+	r->group = c->ngroups;
+	kind = c->data[r->first].op == SCAN_OP_VALUE ? count_run(c, i, 1, 0) :
+	    count_run(c, i, 0, sc->bulk_stacks);
+	if (kind < 0) {
+		c->ngroups = r->group;
+		return;
+	}
+	for (g = r->group, k = r->first; g < c->ngroups; g++) {
+		c->groups[g].first = k;
+		k += c->groups[g].count;
+		c->groups[g].count = 0;
+	}
+	scattered = kind == RUN_VALUES ? scatter_run(c, r, RUN_VALUES) :
+	    kind == RUN_STACKS ? scatter_run(c, r, RUN_STACKS) :
+	    scatter_run(c, r, RUN_STATES);
+	if (!scattered) {
+		c->ngroups = r->group;	/* one by one, then */
+		return;
+	}
+	r->kind = (run_kind)kind;
 	r->ngroups = c->ngroups - r->group;
 }
 
