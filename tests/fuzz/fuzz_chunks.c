@@ -145,6 +145,17 @@ on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 	text_printf(t, "\n");
 }
 
+/* A bulk run is never empty, and how much was read is a share. */
+static void
+bulk_checked(const char *what, size_t n, double done)
+{
+	if (n == 0 || !(done >= 0 && done <= 1)) {
+		fprintf(stderr, "fuzz_chunks: bulk %s: n %zu, done %g\n", what,
+		    n, done);
+		abort();
+	}
+}
+
 /* A bulk run reads as the same data one by one would. */
 static void
 on_data(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
@@ -152,11 +163,7 @@ on_data(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
 {
 	size_t i;
 
-	if (n == 0 || !(done >= 0 && done <= 1)) {
-		fprintf(stderr, "fuzz_chunks: bulk data: n %zu, done %g\n", n,
-		    done);
-		abort();
-	}
+	bulk_checked("data", n, done);
 	for (i = 0; i < n; i++)
 		on_datum(ctx, cat, entity, times[i], states[i],
 		    CATALOG_NO_TAG);
@@ -185,11 +192,7 @@ on_stack(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
 {
 	size_t i;
 
-	if (n == 0 || !(done >= 0 && done <= 1)) {
-		fprintf(stderr, "fuzz_chunks: bulk stacks: n %zu, done %g\n",
-		    n, done);
-		abort();
-	}
+	bulk_checked("stacks", n, done);
 	for (i = 0; i < n; i++) {
 		if (ops[i] > INGEST_POP || states[i] >= cat->nstates)
 			abort();
@@ -215,11 +218,7 @@ on_values(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
 {
 	size_t i;
 
-	if (n == 0 || !(done >= 0 && done <= 1)) {
-		fprintf(stderr, "fuzz_chunks: bulk values: n %zu, done %g\n",
-		    n, done);
-		abort();
-	}
+	bulk_checked("values", n, done);
 	for (i = 0; i < n; i++) {
 		if (value_is_string(values[i]))
 			abort();	/* strings are never taken in bulk */
