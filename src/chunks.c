@@ -376,6 +376,8 @@ short_names_reset(short_names *t)
 	if (t->keys == NULL) {
 		t->keys = xmalloc(SHORT_SLOTS * sizeof (uint64_t));
 		t->ids = xmalloc(SHORT_SLOTS * sizeof (uint32_t));
+	} else if (t->n == 0) {
+		return;		/* still empty: a trace without tags, say */
 	}
 	memset(t->keys, 0, SHORT_SLOTS * sizeof (uint64_t));
 	t->n = 0;

@@ -1274,10 +1274,11 @@ store_append_stacked(store *s, uint32_t entity, const uint64_t *times,
 		bug("store_append_stacked on an entity with no state");
 	if (c->borrowed)
 		own(s, c);
-	if (c->count + n > c->cap)
-		column_reserve(s, c, c->count + n);
+	/* Nested first: a store with nested entities never goes to disk. */
 	if (c->depth == NULL)
 		make_nested(s, c);
+	if (c->count + n > c->cap && column_reserve(s, c, c->count + n))
+		bug("a store with nested entities went to disk");
 	if (c->count + n > c->populated)
 		column_populate(c, c->count + n);
 	for (i = 0, k = c->count; i < n; i++, k++) {
