@@ -24,8 +24,12 @@ BUILD	= build
 CFLAGS	+= $(CFLAGS_BASE) $(OPT) $(PKG_CFLAGS) -Isrc -I$(BUILD)
 LDLIBS	+= $(PKG_LIBS) -lm
 
+# src/ holds one folder per layer, lowest first (src/README.md); a file
+# uses only its own layer and those below (tests/layers.sh checks).
+LAYERS	= base store ingest trace coalesce output render serve lua cli
+SRC	= $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 # The core: every module but main.c, also linked into the unit tests.
-CORE_SRC = $(filter-out src/main.c,$(wildcard src/*.c))
+CORE_SRC = $(filter-out src/cli/main.c,$(SRC))
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/lua_modules.o \
 	$(BUILD)/viewer_assets.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
@@ -43,15 +47,17 @@ PIC	= $(BUILD)/pic
 
 all: $(BIN) $(SO)
 
-$(BIN): $(BUILD)/main.o $(CORE_OBJ)
+$(BIN): $(BUILD)/cli/main.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/%.o: src/%.c | $(BUILD)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # statemap.so: the same module for plain lua5.4 (require "statemap").
-# Lua's symbols come from the interpreter that loads it.
-PIC_SRC = $(filter-out src/main.c src/lua_script.c src/lua_repl.c,$(wildcard src/*.c))
+# Lua's symbols come from the interpreter that loads it; the commands
+# (src/cli) are not part of it.
+PIC_SRC = $(filter-out src/cli/%,$(SRC))
 PIC_OBJ = $(PIC_SRC:src/%.c=$(PIC)/%.o) $(PIC)/lua_modules.o \
 	$(PIC)/viewer_assets.o
 # The same flags as the program's, but never a sanitizer (lua5.4, which
@@ -62,28 +68,29 @@ $(SO): $(PIC_OBJ)
 	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd libmicrohttpd) -lm
 
 $(PIC)/%.o: src/%.c | $(PIC)
+	@mkdir -p $(@D)
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(PIC)/lua_modules.o: $(BUILD)/lua_modules.c src/lua_modules.h | $(PIC)
+$(PIC)/lua_modules.o: $(BUILD)/lua_modules.c src/lua/lua_modules.h | $(PIC)
 	$(CC) $(PIC_CFLAGS) -c -o $@ $<
 
 # The lua/ modules, compiled into the binary.
-$(BUILD)/lua_modules.c: src/embed.lua $(LUA_MODS) | $(BUILD)
-	lua5.4 src/embed.lua $@ $(LUA_MODS)
+$(BUILD)/lua_modules.c: src/lua/embed.lua $(LUA_MODS) | $(BUILD)
+	lua5.4 src/lua/embed.lua $@ $(LUA_MODS)
 
-$(BUILD)/lua_modules.o: $(BUILD)/lua_modules.c src/lua_modules.h
+$(BUILD)/lua_modules.o: $(BUILD)/lua_modules.c src/lua/lua_modules.h
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 # The SVG viewer's script and style sheet, compiled into the binary.
-VIEWER_FILES = src/viewer.js src/viewer.css
-$(BUILD)/viewer_assets.c: src/embed_text.lua $(VIEWER_FILES) | $(BUILD)
-	lua5.4 src/embed_text.lua $@ viewer.h viewer_js=src/viewer.js \
-	    viewer_css=src/viewer.css
+VIEWER_FILES = src/output/viewer.js src/output/viewer.css
+$(BUILD)/viewer_assets.c: src/output/embed_text.lua $(VIEWER_FILES) | $(BUILD)
+	lua5.4 src/output/embed_text.lua $@ output/viewer.h viewer_js=src/output/viewer.js \
+	    viewer_css=src/output/viewer.css
 
-$(BUILD)/viewer_assets.o: $(BUILD)/viewer_assets.c src/viewer.h
+$(BUILD)/viewer_assets.o: $(BUILD)/viewer_assets.c src/output/viewer.h
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(PIC)/viewer_assets.o: $(BUILD)/viewer_assets.c src/viewer.h | $(PIC)
+$(PIC)/viewer_assets.o: $(BUILD)/viewer_assets.c src/output/viewer.h | $(PIC)
 	$(CC) $(PIC_CFLAGS) -c -o $@ $<
 
 $(BUILD)/test_%: tests/unit/test_%.c $(CORE_OBJ) | $(BUILD)
@@ -92,7 +99,7 @@ $(BUILD)/test_%: tests/unit/test_%.c $(CORE_OBJ) | $(BUILD)
 $(BUILD) $(PIC):
 	mkdir -p $@
 
--include $(wildcard $(BUILD)/*.d $(PIC)/*.d)
+-include $(wildcard $(BUILD)/*/*.d $(PIC)/*/*.d)
 
 $(BUILD)/integration/test_%: tests/integration/test_%.c tests/unit/unit.h
 	@mkdir -p $(BUILD)/integration
@@ -151,8 +158,9 @@ $(BUILD)/scanrate: bench/scanrate.c $(CORE_OBJ) | $(BUILD)
 FUZZ_SECONDS ?= 60
 FUZZERS	= json ingest duration cache serve writers lua chunks
 FOBJ	= build-fuzz/obj
-FUZZ_SRC = $(filter-out src/main.c src/lua_%.c src/render.c src/pngout.c,$(wildcard src/*.c))
-FUZZ_LUA_SRC = $(filter-out src/main.c src/lua_repl.c,$(wildcard src/*.c))
+FUZZ_SRC = $(filter-out src/cli/main.c src/cli/script.c src/cli/repl.c \
+	src/lua/% src/render/%,$(SRC))
+FUZZ_LUA_SRC = $(filter-out src/cli/main.c src/cli/repl.c,$(SRC))
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc -I$(BUILD) \
 	-Itests/fuzz $(shell pkg-config --cflags lua5.4 cairo libmicrohttpd 2>/dev/null) \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
@@ -194,6 +202,7 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_LINK) -o $@ $^ $(FUZZ_LIBS)
 
 $(FOBJ)/%.o: src/%.c | $(FOBJ)
+	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FOBJ)/%.o: $(BUILD)/%.c | $(FOBJ)
@@ -202,12 +211,12 @@ $(FOBJ)/%.o: $(BUILD)/%.c | $(FOBJ)
 $(FOBJ):
 	mkdir -p $@
 
--include $(wildcard $(FOBJ)/*.d)
+-include $(wildcard $(FOBJ)/*/*.d)
 
 # fuzz_lua's prelude, and the generator alone (-DFUZZ_LUA_MAIN), which
 # writes the program of each input for tests/fuzz/lua-valgrind.sh.
-$(BUILD)/fuzz_lua_prelude.c: src/embed_text.lua tests/fuzz/fuzz_lua_prelude.lua | $(BUILD)
-	lua5.4 src/embed_text.lua $@ fuzz_lua_prelude.h \
+$(BUILD)/fuzz_lua_prelude.c: src/output/embed_text.lua tests/fuzz/fuzz_lua_prelude.lua | $(BUILD)
+	lua5.4 src/output/embed_text.lua $@ fuzz_lua_prelude.h \
 	    fuzz_lua_prelude=tests/fuzz/fuzz_lua_prelude.lua
 
 $(BUILD)/fuzz_lua_gen: tests/fuzz/fuzz_lua.c $(BUILD)/fuzz_lua_prelude.c \
@@ -227,7 +236,7 @@ install: statemap-lua statemap.so
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(LUA_CMOD) \
 	    $(DESTDIR)$(DATADIR)/lua $(SHARE_DIRS:%=$(DESTDIR)$(DATADIR)/%)
 	install -m 755 statemap-lua $(DESTDIR)$(BINDIR)/statemap-lua
-	install -m 644 src/statemap-lua.1 $(DESTDIR)$(MANDIR)/statemap-lua.1
+	install -m 644 src/cli/statemap-lua.1 $(DESTDIR)$(MANDIR)/statemap-lua.1
 	install -m 755 statemap.so $(DESTDIR)$(LUA_CMOD)/statemap.so
 	install -m 644 README.md $(DESTDIR)$(DATADIR)/README.md
 	install -m 644 $(LUA_MODS) $(DESTDIR)$(DATADIR)/lua/

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "json.h"
-#include "scan.h"
+#include "base/json.h"
+#include "ingest/scan.h"
 
 #define BYTES	((size_t)64 << 20)
 #define PASSES	9

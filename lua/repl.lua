@@ -1,6 +1,6 @@
 -- repl.lua: the Lua half of the REPL (statemap-lua -i): loading the
 -- traces, evaluating what is typed, showing results, help() and the
--- candidates for Tab completion. src/lua_repl.c reads the lines (with
+-- candidates for Tab completion. src/cli/repl.c reads the lines (with
 -- GNU readline on a terminal) and calls feed, finish and complete.
 local sm = require "statemap"
 local help = require "statemap.help"
@@ -440,7 +440,7 @@ end
 ---------------------------------------------------------------- starting
 
 -- Loading a big file shows the same progress line on stderr as the
--- classic command (src/progress.c: on a terminal, after about a second).
+-- classic command (src/base/progress.c: on a terminal, after about a second).
 local function load_trace(path, options)
 	-- Through pcall, so that the message is the file's, without a
 	-- position in this module.

@@ -1,4 +1,4 @@
-// viewer.test.js: drives the SVG viewer (src/viewer.js) in headless
+// viewer.test.js: drives the SVG viewer (src/output/viewer.js) in headless
 // Chromium through playwright-core and checks what a user would see.
 //
 //   node viewer.test.js DIR ARTEFACTS

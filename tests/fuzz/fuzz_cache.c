@@ -30,10 +30,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache.h"
-#include "catalog.h"
-#include "ingest.h"
-#include "store.h"
+#include "store/cache.h"
+#include "store/catalog.h"
+#include "ingest/ingest.h"
+#include "store/store.h"
 
 static cache_key key;
 static char *entry_path;

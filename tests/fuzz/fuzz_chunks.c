@@ -35,9 +35,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "ingest.h"
-#include "util.h"
+#include "store/catalog.h"
+#include "ingest/ingest.h"
+#include "base/util.h"
 
 /* A growing text: what one parse gave, for comparing with the other. */
 typedef struct text {

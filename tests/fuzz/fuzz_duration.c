@@ -1,11 +1,11 @@
 /*
- * libFuzzer harness for the time-option parser (src/duration.c): any
+ * libFuzzer harness for the time-option parser (src/base/duration.c): any
  * text; what parses must format and parse back to no more than it was.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "duration.h"
+#include "base/duration.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

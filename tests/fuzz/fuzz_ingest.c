@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce.h"
-#include "ingest.h"
-#include "jsonout.h"
-#include "smap.h"
-#include "store.h"
-#include "svg.h"
+#include "coalesce/coalesce.h"
+#include "ingest/ingest.h"
+#include "output/jsonout.h"
+#include "coalesce/smap.h"
+#include "store/store.h"
+#include "output/svg.h"
 
 typedef struct sink {
 	smap *map;

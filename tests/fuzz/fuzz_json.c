@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for src/json.c: any bytes as a document and as a
+ * libFuzzer harness for src/base/json.c: any bytes as a document and as a
  * stream of values; and every string the parser accepts, written back
  * with json_write_string, must parse to the same bytes.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "base/json.h"
 
 static json_arena *arena;
 

@@ -9,13 +9,13 @@
  *
  * Errors are what many of them should give; crashes, sanitizer reports,
  * leaks and hangs are what the harness is for.  The program runs in a
- * fresh Lua state made as script mode makes it (lua_script_state: the
+ * fresh Lua state made as script mode makes it (script_state: the
  * standard libraries, statemap, a memory limit of 64 MB), with an
  * instruction budget instead of a timeout, so that it is the same every
  * run.
  *
  * Debian's liblua5.4 is not instrumented: ASan sees our code read
- * memory Lua freed (Lua allocates through lua_script.c, which is), but
+ * memory Lua freed (Lua allocates through script.c, which is), but
  * not what liblua itself does wrong when a binding misuses it (a stack
  * index out of range, a value used after its slot was popped).  For that
  * the same programs run under valgrind with the normal build: the
@@ -25,7 +25,7 @@
  *
  * The traces and pictures are in a directory of our own under $TMPDIR,
  * removed at exit, as is the cache statemap.load writes
- * (XDG_CACHE_HOME), emptied before every input.  lua_script_state takes
+ * (XDG_CACHE_HOME), emptied before every input.  script_state takes
  * SIGINT for Ctrl-C in scripts: stop a long run with SIGUSR1 (libFuzzer
  * then ends as after -max_total_time, with its final statistics).
  */
@@ -554,7 +554,7 @@ remove_dir(void)
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "lua_script.h"
+#include "cli/script.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -612,7 +612,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	fclose(out);
 	remove_tree(cache);	/* each program starts without a cache */
 
-	if ((L = lua_script_state(&limits)) == NULL)
+	if ((L = script_state(&limits)) == NULL)
 		abort();
 	lua_createtable(L, 1, 1);
 	lua_pushstring(L, "fuzz.lua");
@@ -630,7 +630,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	/* Only running out of budget or memory between two operations
 	 * gets here as an error: both are fine. */
 	(void) lua_pcall(L, 0, 0, 0);
-	lua_script_close(L);
+	script_close(L);
 	free(src);
 	return (0);
 }

@@ -1,6 +1,6 @@
 /*
  * fuzz_lua_prelude.h: tests/fuzz/fuzz_lua_prelude.lua, embedded by
- * src/embed_text.lua for fuzz_lua.c.
+ * src/output/embed_text.lua for fuzz_lua.c.
  */
 #ifndef SM_FUZZ_LUA_PRELUDE_H
 #define SM_FUZZ_LUA_PRELUDE_H

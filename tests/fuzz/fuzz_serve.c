@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for the live server's request handling
- * (src/request.c, and through it src/viewport.c and src/page.c): the
+ * (src/serve/request.c, and through it src/output/viewport.c and src/serve/page.c): the
  * input is "METHOD\nHOST\nURI" (HOST "-" for none), answered over three
  * small stacked traces (tags, zero-length intervals, hostile names, the
  * last a slice whose window begins after 0).
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "request.h"
-#include "served.h"
-#include "trace.h"
+#include "base/json.h"
+#include "serve/request.h"
+#include "serve/served_traces.h"
+#include "trace/trace.h"
 
 #define TOKEN	"0123456789abcdef0123456789abcdef"
 

@@ -3,7 +3,7 @@
  * read through the coalescer as the classic command reads a file, then
  * written as -T json and as SVG, and the output checked:
  *
- *   - the -T json document parses (src/json.h) and no object in it holds
+ *   - the -T json document parses (src/base/json.h) and no object in it holds
  *     a key twice;
  *   - the SVG is well-formed XML (outcheck.c, a checker of our own);
  *   - its data block (the JSON in the CDATA section the viewer reads)
@@ -22,13 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce.h"
-#include "ingest.h"
-#include "json.h"
-#include "jsonout.h"
+#include "coalesce/coalesce.h"
+#include "ingest/ingest.h"
+#include "base/json.h"
+#include "output/jsonout.h"
 #include "outcheck.h"
-#include "smap.h"
-#include "svg.h"
+#include "coalesce/smap.h"
+#include "output/svg.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

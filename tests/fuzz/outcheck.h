@@ -16,7 +16,7 @@
  * document type declaration is refused (svg.c writes none).  Namespaces
  * are not checked: svg.c uses no prefixes.
  *
- * json_find_duplicate walks a parsed JSON document (src/json.h) for an
+ * json_find_duplicate walks a parsed JSON document (src/base/json.h) for an
  * object that holds a key twice.
  */
 #ifndef SM_OUTCHECK_H
@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "json.h"
+#include "base/json.h"
 
 /*
  * NULL if the len bytes at doc are a well-formed XML document, else why

@@ -1,5 +1,5 @@
 /*
- * test_repl_pty.c: the REPL on a terminal (src/lua_repl.c with GNU
+ * test_repl_pty.c: the REPL on a terminal (src/cli/repl.c with GNU
  * readline), driven through a pseudo-terminal: the banner and prompts,
  * results, multi-line statements, Tab completion, errors, Ctrl-C during a
  * long loop and at a continuation prompt, Ctrl-D, and the history file

@@ -1,5 +1,5 @@
--- Tests for statemap.new (src/lua_builder.c, src/builder.c) and t:write
--- (src/writer.c): a trace built call by call answers like the file that
+-- Tests for statemap.new (src/lua/lua_builder.c, src/trace/builder.c) and t:write
+-- (src/trace/writer.c): a trace built call by call answers like the file that
 -- says the same, and writing any trace (built, loaded, derived) then
 -- loading the file gives the same trace back.
 local sm = require "statemap"

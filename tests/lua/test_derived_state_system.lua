@@ -1,5 +1,5 @@
--- Traces derived from one with values and nested states (src/transform.c,
--- src/merge_traces.c, store_view and store_append_depth in src/store.c):
+-- Traces derived from one with values and nested states (src/trace/transform.c,
+-- src/trace/merge_traces.c, store_view and store_append_depth in src/store/store.c):
 -- t:slice, t:keep, t:map, t:shift and statemap.merge keep value entities
 -- and stacks, so that their queries answer as the source's do; t:write of
 -- each reads back to the same answers.

@@ -19,7 +19,7 @@ local SM = os.getenv("SM") or (top .. "/statemap-lua")
 local p = assert(io.popen("'" .. SM .. "' --help"))
 local help = p:read("a")
 p:close()
-local man, readme = read("src/statemap-lua.1"), read("README.md")
+local man, readme = read("src/cli/statemap-lua.1"), read("README.md")
 -- The man page writes a dash as \-.
 local man_text = man:gsub("\\%-", "-")
 
@@ -33,14 +33,15 @@ end
 
 -- Environment variables the sources read, by getenv or size_from_env.
 local vars = {}
-for _, f in ipairs({ "cache.c", "debug.c", "lua_repl.c", "progress.c", "threads.c",
-    "chunks.c", "outfile.c", "source.c", "trace.c", "spill.c" }) do
-	local ok, text = pcall(read, "src/" .. f)
+local sources = assert(io.popen("ls '" .. top .. "'/src/*/*.c"))
+for f in sources:lines() do
+	local ok, text = pcall(read, f:sub(#top + 2))
 	if ok then
 		for v in text:gmatch('getenv%("([A-Z_]+)"%)') do vars[v] = true end
 		for v in text:gmatch('size_from_env%("([A-Z_]+)"') do vars[v] = true end
 	end
 end
+sources:close()
 check("docs: the sources read environment variables", vars.STATEMAP_THREADS ~= nil)
 for v in pairs(vars) do
 	check("docs: the man page has " .. v, man_text:find(v, 1, true) ~= nil)
@@ -72,10 +73,10 @@ local named = {}
 for cell in (arch or ""):gmatch("\n| ([^|]+) |") do
 	for m in cell:gmatch("`([%w_]+)`") do named[m] = true end
 end
-local ls = assert(io.popen("ls '" .. top .. "/src'"))
+local ls = assert(io.popen("ls '" .. top .. "'/src/*/*.h"))
 local modules = {}
 for f in ls:lines() do
-	local m = f:match("^([%w_]+)%.h$")
+	local m = f:match("([%w_]+)%.h$")
 	if m and m ~= "version" then modules[m] = true end
 end
 ls:close()

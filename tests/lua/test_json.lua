@@ -1,4 +1,4 @@
--- Tests for statemap.json (src/lua_json.c).
+-- Tests for statemap.json (src/lua/lua_json.c).
 local json = require("statemap").json
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local unit = require "unit"

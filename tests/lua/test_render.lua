@@ -1,4 +1,4 @@
--- Tests for statemap.render (src/lua_render.c); the pixels themselves are
+-- Tests for statemap.render (src/lua/lua_render.c); the pixels themselves are
 -- checked in tests/unit/test_render.c.
 local sm = require "statemap"
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path

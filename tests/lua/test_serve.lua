@@ -1,4 +1,4 @@
--- Tests for statemap.serve (src/lua_serve.c) that need no client: its
+-- Tests for statemap.serve (src/lua/lua_serve.c) that need no client: its
 -- arguments, and the errors that come before serving (so nothing here
 -- blocks).  Serving itself is tests/golden/serve's, through curl.
 local sm = require "statemap"

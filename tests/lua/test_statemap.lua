@@ -1,4 +1,4 @@
--- Tests for the statemap Lua module (src/lua_statemap.c).
+-- Tests for the statemap Lua module (src/lua/lua_statemap.c).
 local sm = require "statemap"
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local unit = require "unit"

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 #include "unit.h"
 
 static char scratch[256];	/* the test's own directory */

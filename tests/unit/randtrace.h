@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #ifdef RANDTRACE_WITH_TRACE
-#include "error.h"
-#include "trace.h"
+#include "base/error.h"
+#include "trace/trace.h"
 #endif
 
 #ifdef RANDTRACE_SEED

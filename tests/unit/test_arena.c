@@ -1,12 +1,12 @@
 /*
- * Tests for src/arena.c: alignment, no overlap between allocations, room
+ * Tests for src/base/arena.c: alignment, no overlap between allocations, room
  * for one larger than a block, and the accounting.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "unit.h"
 
 #define N	2000

@@ -1,5 +1,5 @@
 /*
- * Tests for the cache of loaded traces (src/cache.c) through trace_load,
+ * Tests for the cache of loaded traces (src/store/cache.c) through trace_load,
  * as scripts use it: a damaged entry (a bit flipped anywhere), a trace
  * edited with its size and mtime kept, a cache directory or entry that
  * others could write or that is a symbolic link, an entry written while

@@ -1,15 +1,15 @@
 /*
- * Tests for src/cache.h's own functions: the size limit and how
+ * Tests for src/store/cache.h's own functions: the size limit and how
  * STATEMAP_CACHE_SIZE is read, where the directory is, cache_clear, and
  * entries made up with cache_seal (a right checksum for the wrong
  * content), so that every check behind the checksum is seen to reject:
  * states, tags and times out of range or order, offsets, counts,
  * lengths, names.  The offsets of the header's fields are those of
- * src/cache.c's `header`.
+ * src/store/cache.c's `header`.
  */
 #include <stdint.h>
 
-#include "cache.h"
+#include "store/cache.h"
 #include "cachetest.h"
 
 /* Where cache.c's header keeps what these tests change. */

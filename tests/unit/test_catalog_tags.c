@@ -1,5 +1,5 @@
 /*
- * Tests for catalog_tag_id's numbering of tags (src/catalog.c): random
+ * Tests for catalog_tag_id's numbering of tags (src/store/catalog.c): random
  * (state, name) pairs with a fixed seed, small states (found by name id
  * in tag_by_name) and large ones (the key lookup alone), checked against
  * a naive table numbering pairs in order of first appearance, and
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog.h"
+#include "store/catalog.h"
 #include "unit.h"
 
 #define NAMES	300

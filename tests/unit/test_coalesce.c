@@ -1,13 +1,13 @@
 /*
- * Tests for src/coalesce.c: hand-computed cases for each way a rectangle
+ * Tests for src/coalesce/coalesce.c: hand-computed cases for each way a rectangle
  * can be merged, and properties (time is conserved exactly; the budget
  * holds) over random streams checked against the store.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce.h"
-#include "store.h"
+#include "coalesce/coalesce.h"
+#include "store/store.h"
 #include "unit.h"
 
 static coalesce_tag *tag_buf;

@@ -3,7 +3,7 @@
  */
 #include <math.h>
 
-#include "color.h"
+#include "base/color.h"
 #include "unit.h"
 
 /* Parses a NUL-terminated string, expecting the colour want ("#rrggbb"). */

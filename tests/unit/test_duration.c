@@ -1,7 +1,7 @@
 /*
  * test_duration.c: duration_parse and duration_format.
  */
-#include "duration.h"
+#include "base/duration.h"
 #include "unit.h"
 
 /* Parses text, expecting success and want nanoseconds. */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fixed.h"
+#include "output/fixed.h"
 #include "unit.h"
 
 #define RANDTRACE_SEED	0x9e3779b97f4a7c15u

@@ -1,13 +1,13 @@
 /*
- * Tests for src/ingest.c: every payload kind, and for each kind of bad
+ * Tests for src/ingest/ingest.c: every payload kind, and for each kind of bad
  * input the message and its exact line and column.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "ingest.h"
-#include "store.h"
+#include "ingest/ingest.h"
+#include "store/store.h"
 #include "unit.h"
 
 typedef struct seen {

@@ -1,8 +1,8 @@
-/* Tests for src/intern.c: dense ids, lookups, growth, odd bytes. */
+/* Tests for src/base/intern.c: dense ids, lookups, growth, odd bytes. */
 #include <stdio.h>
 #include <string.h>
 
-#include "intern.h"
+#include "base/intern.h"
 #include "unit.h"
 
 int

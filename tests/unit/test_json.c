@@ -1,5 +1,5 @@
 /*
- * Tests for src/json.c: the RFC 8259 parser (values, escapes, UTF-8,
+ * Tests for src/base/json.c: the RFC 8259 parser (values, escapes, UTF-8,
  * errors with offsets, incomplete input, depth) and the safe string
  * writer, plus the JSONTestSuite conformance files: every y_ accepted,
  * every n_ rejected, every i_ survived.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "base/json.h"
 #include "unit.h"
 
 static json_arena *arena;

@@ -1,5 +1,5 @@
 /*
- * Tests for src/jsonout.c's rectangles: every number as printf writes it
+ * Tests for src/output/jsonout.c's rectangles: every number as printf writes it
  * (the digits are formatted in place, eight at a time), at each power of
  * ten and its neighbours, each power of two and random values, with
  * hundreds of tags so that the line buffer fills and is written midway,
@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "jsonout.h"
+#include "store/catalog.h"
+#include "output/jsonout.h"
 #define RANDTRACE_SEED	0x9e3779b97f4a7c15ULL
 #include "randtrace.h"
 #include "unit.h"
-#include "util.h"
+#include "base/util.h"
 
 #define VALUES	1000
 

@@ -1,8 +1,8 @@
-/* Tests for src/label.c: entity labels, composed and cut. */
+/* Tests for src/output/label.c: entity labels, composed and cut. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "label.h"
+#include "output/label.h"
 #include "unit.h"
 
 static char buf[256];

@@ -1,7 +1,7 @@
-/* Tests for src/natural.c: natural order of entity names. */
+/* Tests for src/base/natural.c: natural order of entity names. */
 #include <string.h>
 
-#include "natural.h"
+#include "base/natural.h"
 #include "unit.h"
 
 static int

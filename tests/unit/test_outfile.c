@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "base/outfile.h"
 #include "unit.h"
 
 #define KB	((size_t)1024)

@@ -1,5 +1,5 @@
 /*
- * Tests for src/pngout.c: PNGs of several sizes, one band and many, read
+ * Tests for src/render/pngout.c: PNGs of several sizes, one band and many, read
  * back with Cairo (libpng, which checks every CRC and the zlib checksum)
  * must give back every pixel; a failed write is reported.
  */
@@ -12,7 +12,7 @@
 
 #include <zlib.h>
 
-#include "pngout.h"
+#include "render/pngout.h"
 #include "unit.h"
 
 static uint32_t

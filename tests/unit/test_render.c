@@ -1,5 +1,5 @@
 /*
- * Tests for src/render.c: the pixel-exact strip (each column the
+ * Tests for src/render/render.c: the pixel-exact strip (each column the
  * time-weighted blend of its states) and a whole PNG read back through
  * Cairo, pixel by pixel.
  */
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "builder.h"
-#include "render.h"
+#include "trace/builder.h"
+#include "render/render.h"
 #include "unit.h"
 
 /*

@@ -1,5 +1,5 @@
 /*
- * Tests for src/request.c (and the page of src/page.c): every check a
+ * Tests for src/serve/request.c (and the page of src/serve/page.c): every check a
  * request to the live server must pass, in order, with the status and
  * the one-line JSON error of each; parameters at and past their limits;
  * the routes' replies.  No network: request_answer is called directly.
@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "page.h"
-#include "request.h"
-#include "served.h"
+#include "base/json.h"
+#include "serve/page.h"
+#include "serve/request.h"
+#include "serve/served_traces.h"
 #include "unit.h"
 #define RANDTRACE_WITH_TRACE
 #include "randtrace.h"

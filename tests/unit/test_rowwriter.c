@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rowwriter.h"
-#include "threads.h"
+#include "output/rowwriter.h"
+#include "base/threads.h"
 #include "unit.h"
 
 typedef struct rows_ctx {

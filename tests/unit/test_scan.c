@@ -1,5 +1,5 @@
 /*
- * Tests for src/scan.c: digits read a word at a time against a plain
+ * Tests for src/ingest/scan.c: digits read a word at a time against a plain
  * digit loop; the bytes names may hold; and the shaped scan against
  * scan_datum on a hundred thousand generated records, whole and cut
  * short, most of them in layouts seen before; and the quick reading of
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scan.h"
+#include "ingest/scan.h"
 #include "unit.h"
 
 /* The rule for digits, written the obvious way. */

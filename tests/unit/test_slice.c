@@ -1,6 +1,6 @@
 /*
- * Tests for transform_slice (src/transform.c) and store_view
- * (src/store.c): a slice is a view of its source's columns, and must
+ * Tests for transform_slice (src/trace/transform.c) and store_view
+ * (src/store/store.c): a slice is a view of its source's columns, and must
  * answer every question exactly as the copying slice it replaced did.
  *
  * The copy is made here the old way (every transition of every entity
@@ -19,14 +19,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jsonout.h"
-#include "page.h"
-#include "series.h"
-#include "served.h"
-#include "smap.h"
-#include "trace.h"
-#include "transform.h"
-#include "viewport.h"
+#include "output/jsonout.h"
+#include "serve/page.h"
+#include "store/count_series.h"
+#include "serve/served_traces.h"
+#include "coalesce/smap.h"
+#include "trace/trace.h"
+#include "trace/transform.h"
+#include "output/viewport.h"
 #include "unit.h"
 #define RANDTRACE_SEED 0x9e3779b97f4a7c15ULL
 #define RANDTRACE_WITH_TRACE

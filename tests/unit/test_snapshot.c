@@ -1,5 +1,5 @@
 /*
- * Tests for snapshot_states (src/snapshot.c): whatever positions and
+ * Tests for snapshot_states (src/store/snapshot.c): whatever positions and
  * last time it starts from, with or without an index of any spacing, it
  * must give what store_states_at gives, on columns of every shape (even,
  * bunched at one end, runs of equal times, one transition, none) and
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runlimit.h"
-#include "snapshot.h"
-#include "store.h"
+#include "base/runlimit.h"
+#include "store/snapshot.h"
+#include "store/store.h"
 #include "unit.h"
 #define RANDTRACE_SEED 0x2545f4914f6cdd1dULL
 #include "randtrace.h"

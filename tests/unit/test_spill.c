@@ -1,5 +1,5 @@
 /*
- * Tests for src/spill.c through the store (store.h): a store made to go
+ * Tests for src/store/spill.c through the store (store.h): a store made to go
  * to disk by a tiny budget (STATEMAP_SPILL_BYTES) holds exactly what the
  * same appends give in memory, and says why when it cannot go to disk.
  */
@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "spill.h"
-#include "store.h"
+#include "store/spill.h"
+#include "store/store.h"
 #include "unit.h"
 
 #define NT	STORE_NONE

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the generic state system's core: the summary (summary.h)
+ * Unit tests for the generic state system's core: the summary (value_summary.h)
  * against a linear scan over random values (fixed seed), a nested
  * entity's stacks in the store against a stack kept by hand, value
  * entities beside state ones in the store's queries, and the attribute
@@ -8,10 +8,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "store.h"
-#include "summary.h"
-#include "threads.h"
-#include "tree.h"
+#include "store/store.h"
+#include "store/value_summary.h"
+#include "base/threads.h"
+#include "store/tree.h"
 #include "unit.h"
 
 static uint64_t rng_state = 21;

@@ -1,11 +1,11 @@
 /*
- * Tests for src/store.c: each query on a small hand-built trace, with
+ * Tests for src/store/store.c: each query on a small hand-built trace, with
  * equal times (zero-length intervals), bounds and entity sets.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
+#include "store/store.h"
 #include "unit.h"
 
 #define NT	STORE_NONE

@@ -1,5 +1,5 @@
 /*
- * Tests for src/taglog.c: one entity's log driven as coalesce.c drives
+ * Tests for src/coalesce/taglog.c: one entity's log driven as coalesce.c drives
  * it, by random steps with a fixed seed (new ranges, additions, merges of
  * neighbouring ranges, compactions when due, full settlings), checked
  * after every step against a dense array of times per range.
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "taglog.h"
+#include "coalesce/taglog.h"
 #define RANDTRACE_SEED	0x2545f4914f6cdd1dULL
 #include "randtrace.h"
 #include "unit.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "threads.h"
+#include "base/threads.h"
 #include "unit.h"
 
 typedef struct job {

@@ -1,12 +1,12 @@
 /*
- * Tests for src/transform.c that the Lua tests cannot reach: what the
+ * Tests for src/trace/transform.c that the Lua tests cannot reach: what the
  * transforms do when a store's times break its own rules, as they do when
  * a mapped cache entry is written over after it was checked.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "transform.h"
+#include "trace/transform.h"
 #include "unit.h"
 
 /*

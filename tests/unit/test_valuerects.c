@@ -1,5 +1,5 @@
 /*
- * Tests for src/valuerects.c: hand cases (a merged rectangle's min, max,
+ * Tests for src/coalesce/valuerects.c: hand cases (a merged rectangle's min, max,
  * mean and strings; null time), then random streams (fixed seed) checked
  * against a naive reference: the rectangles' edges must be those of the
  * state coalescer (coalesce.c) fed the same data, since the merging rule
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce.h"
+#include "coalesce/coalesce.h"
 #include "unit.h"
-#include "valuerects.h"
+#include "coalesce/valuerects.h"
 
 static uint64_t seed = 0x9e3779b97f4a7c15ULL;
 

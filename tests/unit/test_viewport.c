@@ -1,5 +1,5 @@
 /*
- * Tests for src/viewport.c: a window's answer, exact or binned.
+ * Tests for src/output/viewport.c: a window's answer, exact or binned.
  *
  * Exact answers are compared byte for byte (but for each rectangle's "n")
  * with what the reference coalescer gives through smap_from_trace with a
@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "jsonout.h"
-#include "smap.h"
-#include "threads.h"
-#include "trace.h"
-#include "viewport.h"
+#include "base/json.h"
+#include "output/jsonout.h"
+#include "coalesce/smap.h"
+#include "base/threads.h"
+#include "trace/trace.h"
+#include "output/viewport.h"
 #include "unit.h"
 #define RANDTRACE_SEED 88172645463325252ULL
 #define RANDTRACE_WITH_TRACE

@@ -1,0 +1,187 @@
+#include "base/intern.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/*
+ * Names live in large blocks that never move, so pointers handed out stay
+ * valid as the table grows; the hash table holds ids only and is rebuilt
+ * from the stored hashes when it doubles.
+ */
+#define BLOCK_SIZE	(256 * 1024)
+
+typedef struct name_ref {
+	const char *ptr;
+	size_t len;
+	uint64_t hash;
+} name_ref;
+
+typedef struct block {
+	struct block *prev;
+	size_t used, size;
+	char data[];
+} block;
+
+struct intern {
+	name_ref *names;	/* by id */
+	uint32_t count, cap;
+	uint32_t *slots;	/* open addressing: id + 1, 0 is empty */
+	size_t nslots;		/* a power of two */
+	block *blocks;
+};
+
+/* FNV-1a: short keys, good enough spread, no alignment games. */
+static uint64_t
+hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return (h ^ (h >> 29));
+}
+
+intern *
+intern_new(void)
+{
+	intern *tab = xcalloc(1, sizeof (*tab));
+
+	tab->nslots = 64;
+	tab->slots = xcalloc(tab->nslots, sizeof (uint32_t));
+	return (tab);
+}
+
+void
+intern_free(intern *tab)
+{
+	block *b, *prev;
+
+	if (tab == NULL)
+		return;
+	for (b = tab->blocks; b != NULL; b = prev) {
+		prev = b->prev;
+		free(b);
+	}
+	free(tab->names);
+	free(tab->slots);
+	free(tab);
+}
+
+static const char *
+store_copy(intern *tab, const char *name, size_t len)
+{
+	block *b = tab->blocks;
+	char *p;
+
+	if (b == NULL || b->size - b->used < len + 1) {
+		size_t size = len + 1 > BLOCK_SIZE ? len + 1 : BLOCK_SIZE;
+
+		b = xmalloc(sizeof (block) + size);
+		b->prev = tab->blocks;
+		b->used = 0;
+		b->size = size;
+		tab->blocks = b;
+	}
+	p = b->data + b->used;
+	if (len > 0)
+		memcpy(p, name, len);
+	p[len] = '\0';
+	b->used += len + 1;
+	return (p);
+}
+
+static void
+grow_slots(intern *tab)
+{
+	size_t nslots = tab->nslots * 2, mask = nslots - 1;
+	uint32_t *slots = xcalloc(nslots, sizeof (uint32_t));
+	uint32_t id;
+
+	for (id = 0; id < tab->count; id++) {
+		size_t i = tab->names[id].hash & mask;
+
+		while (slots[i] != 0)
+			i = (i + 1) & mask;
+		slots[i] = id + 1;
+	}
+	free(tab->slots);
+	tab->slots = slots;
+	tab->nslots = nslots;
+}
+
+static size_t
+find_slot(const intern *tab, const char *name, size_t len, uint64_t hash)
+{
+	size_t mask = tab->nslots - 1, i = hash & mask;
+
+	for (;;) {
+		uint32_t s = tab->slots[i];
+		const name_ref *r;
+
+		if (s == 0)
+			return (i);
+		r = &tab->names[s - 1];
+		if (r->hash == hash && r->len == len &&
+		    memcmp(r->ptr, name, len) == 0)
+			return (i);
+		i = (i + 1) & mask;
+	}
+}
+
+uint32_t
+intern_find(const intern *tab, const char *name, size_t len)
+{
+	uint64_t hash = hash_bytes(name, len);
+	uint32_t s = tab->slots[find_slot(tab, name, len, hash)];
+
+	return (s == 0 ? INTERN_NONE : s - 1);
+}
+
+uint32_t
+intern_add(intern *tab, const char *name, size_t len, int *added)
+{
+	uint64_t hash = hash_bytes(name, len);
+	size_t slot = find_slot(tab, name, len, hash);
+	uint32_t id;
+
+	if (added != NULL)
+		*added = 0;
+	if (tab->slots[slot] != 0)
+		return (tab->slots[slot] - 1);
+
+	if (tab->count == tab->cap) {
+		tab->cap = tab->cap == 0 ? 64 : tab->cap * 2;
+		tab->names = xrealloc(tab->names,
+		    tab->cap * sizeof (name_ref));
+	}
+	id = tab->count++;
+	tab->names[id].ptr = store_copy(tab, name, len);
+	tab->names[id].len = len;
+	tab->names[id].hash = hash;
+	tab->slots[slot] = id + 1;
+	/* Keep the load factor under one half. */
+	if ((size_t)tab->count * 2 > tab->nslots)
+		grow_slots(tab);
+	if (added != NULL)
+		*added = 1;
+	return (id);
+}
+
+const char *
+intern_name(const intern *tab, uint32_t id, size_t *len)
+{
+	if (len != NULL)
+		*len = tab->names[id].len;
+	return (tab->names[id].ptr);
+}
+
+uint32_t
+intern_count(const intern *tab)
+{
+	return (tab->count);
+}

@@ -1,0 +1,545 @@
+/*
+ * main.c: the command line.  Parses arguments and hands over to the
+ * classic statemap command or to a Lua script; nothing else lives here.
+ */
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/cache.h"
+#include "cli/classic.h"
+#include "coalesce/coalesce.h"
+#include "output/detail.h"
+#include "base/duration.h"
+#include "base/fatal.h"
+#include "cli/repl.h"
+#include "cli/script.h"
+#include "cli/serve_command.h"
+#include "output/svg.h"
+#include "base/version.h"
+
+#define EXIT_USAGE	2
+
+static const char usage_text[] =
+"Usage: statemap-lua [OPTIONS] FILE...        classic statemap of FILEs\n"
+"       statemap-lua [--timeout TIME] [--memory-limit SIZE] [--no-cache]\n"
+"                    SCRIPT.lua [ARGS...]     run a Lua script\n"
+"       statemap-lua --interactive [-E CODE]... [SCRIPT.lua] [FILE...]\n"
+"                                              Lua REPL over FILEs\n"
+"       statemap-lua -E CODE [-E CODE]... [SCRIPT.lua] [FILE...]\n"
+"                                              run Lua code over FILEs\n"
+"\n"
+"Options for the classic statemap (FILE may be - for standard input;\n"
+"several files are stacked, the first one fixing the time bounds):\n"
+"  -b, --begin TIME         start at this offset into the trace\n"
+"  -e, --end TIME           end at this offset\n"
+"  -d, --duration TIME      span this long (with -b or -e, or from 0)\n"
+"                           TIME: a number (1500, 1.5, 2e6) with ns (the\n"
+"                           default), us, ms or s\n"
+"  -c, --coalesce N         at most about N rectangles (default 25000)\n"
+"  -s, --sortby STATE       sort entities by time in STATE, descending\n"
+"                           (default: by name, in natural order)\n"
+"  -S, --stacksortby STATE  sort stacked statemaps by time in STATE\n"
+"  -i, --ignore-tags        ignore tags in the input (-i alone is --interactive\n"
+"                           when standard output is a terminal and -o is not\n"
+"                           given)\n"
+"  -h, --state-height PX    height of each entity's strip (default 10)\n"
+"  -f, --filter REGEX       only entities whose names match REGEX\n"
+"                           (POSIX extended regular expression)\n"
+"  -n, --dry-run            read and coalesce, but write nothing\n"
+"  -o, --output FILE        write to FILE instead of standard output\n"
+"  -T, --format FORMAT      svg (default) or json\n"
+"      --labels WHAT        label rows with both (default: the name and the\n"
+"                           description), name or description\n"
+"      --detail SIZE        embed finer coalescings for zooming into the\n"
+"                           SVG, within SIZE bytes (K, M, G; default 4M for\n"
+"                           up to 2 million transitions; 0: none)\n"
+"      --no-cache           neither use nor write the cache of traces that\n"
+"                           scripts load (the classic statemap streams)\n"
+"      --clear-cache        remove every entry of that cache, and exit\n"
+"      --serve              serve the statemap over HTTP until Ctrl-C:\n"
+"                           zoom and pan with answers from the loaded\n"
+"                           traces (-b/-e/-d: the first window)\n"
+"      --port N             the port to serve on (default 0: any free one)\n"
+"      --bind ADDR          the address to serve on (default 127.0.0.1)\n"
+"\n"
+"Lua mode (the REPL, or code given with -E):\n"
+"      --interactive        load the FILEs (the first is t, all are traces),\n"
+"                           run the -E code and SCRIPT.lua, then read Lua\n"
+"                           statements from standard input and print results\n"
+"                           (history: $XDG_STATE_HOME/statemap-lua/history\n"
+"                           or ~/.statemap_lua_history; help() at the prompt)\n"
+"  -E, --eval CODE          run CODE (several run in order)\n"
+"  -b, -e, -d TIME          load the FILEs with this window\n"
+"      --ignore-tags        load the FILEs without tags\n"
+"      --timeout TIME       stop a script or session running longer (a bare\n"
+"                           number is seconds)\n"
+"      --memory-limit SIZE  stop one needing more (512M, 2G)\n"
+"\n"
+"      --help               show this help\n"
+"      --version            show the version\n";
+
+static void
+usage_error(const char *fmt, const char *arg)
+{
+	fputs("statemap-lua: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'statemap-lua --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static int64_t
+parse_time_option(const char *name, const char *text)
+{
+	const char *why = NULL;
+	int64_t v;
+	char msg[256];
+
+	if (!duration_parse(text, &v, &why)) {
+		snprintf(msg, sizeof (msg), "invalid %s \"%%s\": %s",
+		    name, why);
+		usage_error(msg, text);
+	}
+	return (v);
+}
+
+static unsigned long long
+parse_count(const char *name, const char *text, unsigned long long max)
+{
+	char *end;
+	unsigned long long v;
+	char msg[256];
+
+	if (text[0] >= '0' && text[0] <= '9') {
+		v = strtoull(text, &end, 10);
+		if (*end == '\0' && v >= 1 && v <= max)
+			return (v);
+	}
+	snprintf(msg, sizeof (msg), "invalid %s \"%%s\": expected an "
+	    "integer from 1 to %llu", name, max);
+	usage_error(msg, text);
+	return (0);
+}
+
+/* -b, -e and -d: any two of the three, or one alone. */
+static void
+resolve_bounds(classic_options *o, const char *b, const char *e,
+    const char *d)
+{
+	int64_t begin = 0, end = 0, duration;
+
+	if (b != NULL)
+		begin = parse_time_option("begin", b);
+	if (e != NULL) {
+		end = parse_time_option("end", e);
+		if (end == 0)
+			usage_error("invalid end \"%s\": must be after 0", e);
+	}
+	if (d != NULL) {
+		duration = parse_time_option("duration", d);
+		if (duration == 0)
+			usage_error("invalid duration \"%s\": must be more "
+			    "than 0", d);
+		if (b != NULL && e != NULL)
+			usage_error("%s", "cannot give all of --begin, --end "
+			    "and --duration: give any two");
+		if (e != NULL) {
+			if (duration > end)
+				usage_error("%s", "--duration cannot exceed "
+				    "--end");
+			begin = end - duration;
+		} else {
+			if (begin > INT64_MAX - duration)
+				usage_error("%s", "--begin plus --duration is "
+				    "too large");
+			end = begin + duration;
+		}
+	}
+	if (e != NULL && end <= begin)
+		usage_error("%s", "--begin must be before --end");
+	o->begin = begin;
+	o->end = end;
+}
+
+static int
+is_script(const char *arg)
+{
+	size_t len = strlen(arg);
+
+	return (len > 4 && strcmp(arg + len - 4, ".lua") == 0);
+}
+
+/* A size with an optional K, M or G suffix (powers of 1024). */
+static size_t
+parse_size(const char *name, const char *text)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+	char msg[128];
+
+	v = strtoull(text, &end, 10);
+	if (end != text && text[0] != '-') {
+		if (*end == 'K' || *end == 'k')
+			shift = 10;
+		else if (*end == 'M' || *end == 'm')
+			shift = 20;
+		else if (*end == 'G' || *end == 'g')
+			shift = 30;
+		if (shift != 0)
+			end++;
+		if (*end == '\0' && v > 0 && v < (1ULL << (62 - shift)))
+			return ((size_t)(v << shift));
+	}
+	snprintf(msg, sizeof (msg), "invalid %s \"%%s\": expected a size "
+	    "such as 512M or 2G", name);
+	usage_error(msg, text);
+	return (0);
+}
+
+/* --timeout TIME (a bare number is seconds) or --memory-limit SIZE. */
+static void
+limit_option(const char *name, const char *value, script_limits *limits)
+{
+	if (strcmp(name, "--timeout") == 0) {
+		char *end;
+		double secs = strtod(value, &end);
+
+		if (end != value && *end == '\0' && secs > 0 && secs < 1e9 &&
+		    value[0] != '-')
+			limits->timeout_ns = (uint64_t)(secs * 1e9);
+		else if ((limits->timeout_ns = (uint64_t)
+		    parse_time_option("timeout", value)) == 0)
+			usage_error("invalid timeout \"%s\": must be more "
+			    "than 0", value);
+	} else {
+		limits->memory_bytes = parse_size("memory limit", value);
+	}
+}
+
+static int
+is_limit_option(const char *a)
+{
+	return (strcmp(a, "--timeout") == 0 ||
+	    strcmp(a, "--memory-limit") == 0);
+}
+
+/*
+ * Script mode: [--timeout TIME] [--memory-limit SIZE] [--no-cache]
+ * SCRIPT.lua ARGS...
+ * Returns the index of the script in argv, or 0 if this is not script
+ * mode.
+ */
+static int
+script_options(int argc, char **argv, script_limits *limits)
+{
+	int i = 1, limited = 0;
+
+	memset(limits, 0, sizeof (*limits));
+	for (;;) {
+		if (i < argc && strcmp(argv[i], "--no-cache") == 0) {
+			cache_disable();
+			i++;
+		} else if (i + 1 < argc && is_limit_option(argv[i])) {
+			limit_option(argv[i], argv[i + 1], limits);
+			limited = 1;
+			i += 2;
+		} else {
+			break;
+		}
+	}
+	if (i < argc && is_script(argv[i]))
+		return (i);
+	if (limited)
+		usage_error("%s", "--timeout and --memory-limit go before a "
+		    "script (SCRIPT.lua)");
+	return (0);
+}
+
+/* The index of the first argument after the script-mode options. */
+static int
+first_operand(int argc, char **argv)
+{
+	int i = 1;
+
+	for (;;) {
+		if (i < argc && strcmp(argv[i], "--no-cache") == 0)
+			i++;
+		else if (i + 1 < argc && is_limit_option(argv[i]))
+			i += 2;
+		else
+			return (i);
+	}
+}
+
+static int
+is_output_option(const char *a)
+{
+	return (strncmp(a, "-o", 2) == 0 || strcmp(a, "--output") == 0 ||
+	    strncmp(a, "--output=", 9) == 0);
+}
+
+static int
+is_eval_option(const char *a)
+{
+	return (strcmp(a, "-E") == 0 || strcmp(a, "--eval") == 0);
+}
+
+/* The option at argv[*i] that takes a value: returns the value and steps
+ * over it, or exits with a usage error if there is none. */
+static char *
+option_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		usage_error("option %s needs a value", argv[*i]);
+	return (argv[++*i]);
+}
+
+/*
+ * Lua mode is --interactive; -i alone when standard output is a terminal
+ * and there is no -o (the original tool's -i, --ignore-tags, always has
+ * its SVG redirected or sent to -o, so both uses keep working); or -E
+ * CODE.  An option means one thing whatever its value looks like: -e is
+ * --end everywhere (in Lua mode, with -b and -d, the window the FILEs
+ * are loaded with).  Returns 0 for the classic command, else fills r.
+ */
+static int
+lua_mode(int argc, char **argv, repl_options *r)
+{
+	int i, repl = 0, short_i = 0, output = 0, code = 0, rest = 0;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--interactive") == 0)
+			repl = 1;
+		else if (strcmp(argv[i], "-i") == 0)
+			short_i = 1;
+		else if (is_output_option(argv[i]) ||
+		    strcmp(argv[i], "--serve") == 0)
+			output = 1;	/* -i is then --ignore-tags */
+		else if (is_eval_option(argv[i]))
+			code = 1;
+	}
+	if (short_i && !output && isatty(STDOUT_FILENO))
+		repl = 1;
+	if (!repl && !code)
+		return (0);
+	memset(r, 0, sizeof (*r));
+	r->interactive = repl;
+	if ((r->files = calloc((size_t)argc, sizeof (char *))) == NULL ||
+	    (r->chunks = calloc((size_t)argc, sizeof (char *))) == NULL) {
+		fputs("statemap-lua: out of memory\n", stderr);
+		exit(1);
+	}
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (rest || r->script != NULL) {
+			/* After the script, like lua: its arguments. */
+			r->files[r->nfiles++] = argv[i];
+		} else if (strcmp(a, "--") == 0) {
+			rest = 1;
+		} else if (strcmp(a, "--interactive") == 0) {
+			continue;
+		} else if (strcmp(a, "--no-cache") == 0) {
+			cache_disable();
+		} else if (strcmp(a, "-i") == 0) {
+			r->ignore_tags |= !repl;
+		} else if (strcmp(a, "--ignore-tags") == 0 ||
+		    strcmp(a, "--ignoreTags") == 0) {
+			r->ignore_tags = 1;
+		} else if (is_eval_option(a)) {
+			r->chunks[r->nchunks++] = option_value(argc, argv, &i);
+		} else if (strcmp(a, "-b") == 0 || strcmp(a, "--begin") == 0) {
+			r->begin = option_value(argc, argv, &i);
+		} else if (strcmp(a, "-e") == 0 || strcmp(a, "--end") == 0) {
+			r->end = option_value(argc, argv, &i);
+		} else if (strcmp(a, "-d") == 0 ||
+		    strcmp(a, "--duration") == 0) {
+			r->duration = option_value(argc, argv, &i);
+		} else if (is_limit_option(a)) {
+			limit_option(a, option_value(argc, argv, &i),
+			    &r->limits);
+		} else if (a[0] == '-' && a[1] != '\0') {
+			usage_error("option %s is not one of Lua mode (-i, "
+			    "--interactive, -E CODE, -b, -e, -d, "
+			    "--ignore-tags, --no-cache)", a);
+		} else if (is_script(a)) {
+			r->script = a;
+		} else {
+			r->files[r->nfiles++] = argv[i];
+		}
+	}
+	/* The same checks as the classic command's, before any loading. */
+	{
+		classic_options bounds;
+
+		resolve_bounds(&bounds, r->begin, r->end, r->duration);
+	}
+	if (repl) {
+		for (i = 0; i < r->nfiles; i++)
+			if (strcmp(r->files[i], "-") == 0)
+				usage_error("%s", "the REPL reads its statements "
+				    "from standard input, so a trace cannot "
+				    "come from there (-)");
+	}
+	return (1);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "begin", required_argument, NULL, 'b' },
+		{ "end", required_argument, NULL, 'e' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "coalesce", required_argument, NULL, 'c' },
+		{ "sortby", required_argument, NULL, 's' },
+		{ "stacksortby", required_argument, NULL, 'S' },
+		{ "ignore-tags", no_argument, NULL, 'i' },
+		{ "ignoreTags", no_argument, NULL, 'i' },
+		{ "state-height", required_argument, NULL, 'h' },
+		{ "stateHeight", required_argument, NULL, 'h' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'H' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "no-cache", no_argument, NULL, 'C' },
+		{ "labels", required_argument, NULL, 'L' },
+		{ "serve", no_argument, NULL, 'W' },
+		{ "port", required_argument, NULL, 'P' },
+		{ "bind", required_argument, NULL, 'B' },
+		{ "detail", required_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 }
+	};
+	classic_options o;
+	const char *b = NULL, *e = NULL, *d = NULL, *filter = NULL;
+	const char *port = NULL, *bind = NULL;	/* --serve */
+	int serve = 0, detail_given = 0;
+	regex_t re;
+	script_limits limits;
+	repl_options ro;
+	int c, i, rv;
+
+	if (argc == 2 && strcmp(argv[1], "--clear-cache") == 0)
+		return (cache_clear(stdout) < 0 ? 1 : 0);
+	/* Ctrl-C is the Lua interrupt in Lua modes (script.h). */
+	fatal_handle_signals(0);
+	i = first_operand(argc, argv);
+	if (!(i < argc && is_script(argv[i])) && lua_mode(argc, argv, &ro)) {
+		rv = repl_run(&ro);
+		free(ro.files);
+		free(ro.chunks);
+		return (rv);
+	}
+	if ((i = script_options(argc, argv, &limits)) > 0)
+		return (script_run(argc - i, argv + i, &limits));
+
+	opterr = 0;		/* our own messages, without argv[0]'s path */
+	memset(&o, 0, sizeof (o));
+	o.coalesce = COALESCE_BUDGET;
+	o.strip_height = SVG_STRIP_HEIGHT;
+	o.format = FORMAT_SVG;
+	o.detail = DETAIL_AUTO;
+	while ((c = getopt_long(argc, argv, ":b:e:d:c:s:S:ih:f:no:T:",
+	    longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': b = optarg; break;
+		case 'e': e = optarg; break;
+		case 'd': d = optarg; break;
+		case 'c':
+			o.coalesce = parse_count("coalesce target", optarg,
+			    1000000000ULL);
+			break;
+		case 's': o.sortby = optarg; break;
+		case 'S': o.stacksortby = optarg; break;
+		case 'i': o.ignore_tags = 1; break;
+		case 'h':
+			o.strip_height = (unsigned)parse_count("state height",
+			    optarg, 1000);
+			break;
+		case 'f': filter = optarg; break;
+		case 'n': o.dry_run = 1; break;
+		case 'o': o.output = optarg; break;
+		case 'T':
+			if (strcmp(optarg, "svg") == 0)
+				o.format = FORMAT_SVG;
+			else if (strcmp(optarg, "json") == 0)
+				o.format = FORMAT_JSON;
+			else
+				usage_error("unknown format \"%s\": expected "
+				    "svg or json", optarg);
+			break;
+		case 'C': cache_disable(); break;	/* classic never caches */
+		case 'L':
+			if (label_mode_parse(optarg, &o.labels) != 0)
+				usage_error("unknown label mode \"%s\": expected "
+				    "both, name or description", optarg);
+			break;
+		case 'D':
+			if (detail_parse_size(optarg, &o.detail) != 0)
+				usage_error("invalid detail size \"%s\": expected "
+				    "bytes, with K, M or G, up to 1G (0: none)",
+				    optarg);
+			detail_given = 1;
+			break;
+		case 'W': serve = 1; break;
+		case 'P': port = optarg; break;
+		case 'B': bind = optarg; break;
+		case 'H':
+			fputs(usage_text, stdout);
+			return (0);
+		case 'V':
+			printf("statemap-lua %s\n", STATEMAP_VERSION);
+			return (0);
+		case ':':
+			usage_error("option %s needs a value",
+			    argv[optind - 1]);
+			break;
+		default:
+			if (optopt != 0) {
+				char opt[3] = { '-', (char)optopt, '\0' };
+
+				usage_error("unknown option %s", opt);
+			}
+			usage_error("unknown option %s", argv[optind - 1]);
+			break;
+		}
+	}
+	if (optind >= argc)
+		usage_error("%s", "no trace file given (use - for standard "
+		    "input)");
+	resolve_bounds(&o, b, e, d);
+	if (filter != NULL) {
+		int err = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
+
+		if (err != 0) {
+			char msg[256];
+
+			regerror(err, &re, msg, sizeof (msg));
+			fprintf(stderr, "statemap-lua: invalid filter \"%s\": "
+			    "%s\n", filter, msg);
+			return (EXIT_USAGE);
+		}
+		o.filter = &re;
+	}
+	if (!serve && (port != NULL || bind != NULL))
+		usage_error("%s", "--port and --bind go with --serve");
+	if (detail_given && (serve || o.format == FORMAT_JSON))
+		usage_error("%s", "--detail is for the SVG: it does not go with "
+		    "--serve or -T json");
+	if (serve) {
+		rv = serve_command(&o, argv + optind, argc - optind, port,
+		    bind);
+	} else {
+		fatal_handle_signals(1);
+		rv = classic_run(&o, argv + optind, argc - optind);
+	}
+	if (filter != NULL)
+		regfree(&re);
+	return (rv);
+}

@@ -1,0 +1,603 @@
+/*
+ * lua_builder.c: statemap.new{...} and the builder object it returns
+ * (builder.h): a trace made call by call, then b:finish() gives it as a
+ * trace object with every query and transform.
+ *
+ * The store a builder fills counts against the script's memory limit as
+ * it grows (checked every so many calls, so the check costs nothing);
+ * the trace object charges it anew when it takes it over.
+ */
+#include "lua/lua_builder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "trace/builder.h"
+#include "lua/lua_json.h"
+#include "lua/lua_object.h"
+#include "lua/lua_trace.h"
+#include "base/runlimit.h"
+#include "base/util.h"
+
+#define BUILDER_MT	"statemap.builder"
+/* Calls between two looks at the builder's memory. */
+#define CHARGE_EVERY	4096
+
+typedef struct lbuilder {
+	builder *b;
+	size_t charged;		/* its memory, counted against the limit */
+	unsigned calls;
+} lbuilder;
+
+static lbuilder *
+check_lbuilder(lua_State *L, const char *call)
+{
+	lbuilder *lb = luaL_checkudata(L, 1, BUILDER_MT);
+
+	if (lb->b == NULL)
+		luaL_error(L, "%s: this builder has finished", call);
+	return (lb);
+}
+
+/* Charges what the builder grew by, now and then; stops at the limit. */
+static void
+charge(lua_State *L, lbuilder *lb, int now)
+{
+	size_t mem;
+	const char *why;
+
+	if (!now && ++lb->calls % CHARGE_EVERY != 0)
+		return;
+	mem = builder_memory(lb->b);
+	if (mem > lb->charged) {
+		runlimit_charge(mem - lb->charged);
+		lb->charged = mem;
+	}
+	if (runlimit_check(0, &why) != 0)
+		lua_trace_stopped(L, why);
+}
+
+static void
+uncharge(lbuilder *lb)
+{
+	runlimit_credit(lb->charged);
+	lb->charged = 0;
+}
+
+/* The state at idx: a name or a value. */
+static uint32_t
+check_state(lua_State *L, lbuilder *lb, int idx, const char *call)
+{
+	if (lua_type(L, idx) == LUA_TSTRING) {
+		size_t len;
+		const char *name = lua_tolstring(L, idx, &len);
+		int64_t s = builder_state(lb->b, name, len);
+
+		if (s < 0)
+			luaL_error(L, "%s: unknown state \"%s\"", call, name);
+		return ((uint32_t)s);
+	}
+	if (lua_isinteger(L, idx)) {
+		lua_Integer s = lua_tointeger(L, idx);
+
+		if (s < 0 || s >= (lua_Integer)builder_nstates(lb->b))
+			luaL_error(L, "%s: unknown state %I (states are 0 to "
+			    "%d)", call, s, (int)builder_nstates(lb->b) - 1);
+		return ((uint32_t)s);
+	}
+	luaL_error(L, "%s: a state is a name or a value, not %s", call,
+	    luaL_typename(L, idx));
+	return (0);
+}
+
+static const char *
+opt_tag(lua_State *L, int idx, size_t *len, const char *call)
+{
+	if (lua_isnoneornil(L, idx))
+		return (NULL);
+	if (lua_type(L, idx) != LUA_TSTRING)
+		luaL_error(L, "%s: a tag is a string, not %s", call,
+		    luaL_typename(L, idx));
+	return (lua_tolstring(L, idx, len));
+}
+
+static const char *
+check_entity(lua_State *L, int idx, size_t *len, const char *call)
+{
+	if (lua_type(L, idx) != LUA_TSTRING)
+		luaL_error(L, "%s: an entity is named by a string, not %s",
+		    call, luaL_typename(L, idx));
+	return (lua_tolstring(L, idx, len));
+}
+
+static int
+failed(lua_State *L, lbuilder *lb, const char *call)
+{
+	return (luaL_error(L, "%s: %s", call, builder_error(lb->b)));
+}
+
+typedef int (*state_call)(builder *b, uint64_t time, const char *entity,
+    size_t len, uint32_t state, const char *tag, size_t tag_len);
+
+/* b:set and b:push take the same arguments: (time, entity, state [, tag]). */
+static int
+state_datum(lua_State *L, const char *call, state_call fn)
+{
+	lbuilder *lb = check_lbuilder(L, call);
+	uint64_t t = lua_trace_check_time(L, 2);
+	size_t len, tlen = 0;
+	const char *e = check_entity(L, 3, &len, call);
+	uint32_t s = check_state(L, lb, 4, call);
+	const char *tag = opt_tag(L, 5, &tlen, call);
+
+	if (fn(lb->b, t, e, len, s, tag, tlen) != 0)
+		return (failed(L, lb, call));
+	charge(L, lb, 0);
+	return (0);
+}
+
+/* b:set(time, entity, state [, tag]) */
+static int
+b_set(lua_State *L)
+{
+	return (state_datum(L, "b:set", builder_set));
+}
+
+/* b:push(time, entity, state [, tag]) */
+static int
+b_push(lua_State *L)
+{
+	return (state_datum(L, "b:push", builder_push));
+}
+
+/* b:pop(time, entity [, state]) */
+static int
+b_pop(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:pop");
+	uint64_t t = lua_trace_check_time(L, 2);
+	size_t len;
+	const char *e = check_entity(L, 3, &len, "b:pop");
+	uint32_t s = lua_isnoneornil(L, 4) ? UINT32_MAX :
+	    check_state(L, lb, 4, "b:pop");
+
+	if (builder_pop(lb->b, t, e, len, s) != 0)
+		return (failed(L, lb, "b:pop"));
+	charge(L, lb, 0);
+	return (0);
+}
+
+/* b:value(time, entity, number | string | nil) */
+static int
+b_value(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:value");
+	uint64_t t = lua_trace_check_time(L, 2);
+	size_t len, slen;
+	const char *e = check_entity(L, 3, &len, "b:value");
+	int r;
+
+	switch (lua_type(L, 4)) {
+	case LUA_TNUMBER:
+		r = builder_number(lb->b, t, e, len,
+		    (double)lua_tonumber(L, 4));
+		break;
+	case LUA_TSTRING: {
+		const char *s = lua_tolstring(L, 4, &slen);
+
+		r = builder_string(lb->b, t, e, len, s, slen);
+		break;
+	}
+	case LUA_TNIL:
+	case LUA_TNONE:
+		r = builder_none(lb->b, t, e, len);
+		break;
+	default:
+		return (luaL_error(L, "b:value: a value is a number, a string "
+		    "or nil, not %s", luaL_typename(L, 4)));
+	}
+	if (r != 0)
+		return (failed(L, lb, "b:value"));
+	charge(L, lb, 0);
+	return (0);
+}
+
+/* b:describe(entity, text) */
+static int
+b_describe(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:describe");
+	size_t len, tlen;
+	const char *e = check_entity(L, 2, &len, "b:describe");
+	const char *text = luaL_checklstring(L, 3, &tlen);
+
+	builder_describe(lb->b, e, len, text, tlen);
+	return (0);
+}
+
+/*
+ * b:tag(state, tag, fields): defines a tag, with the members of fields
+ * (a table of names to JSON-able values, or nil) as its definition.
+ */
+static int
+b_tag(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:tag");
+	uint32_t s = check_state(L, lb, 2, "b:tag");
+	size_t tlen, mlen;
+	const char *tag = opt_tag(L, 3, &tlen, "b:tag");
+	char *members;
+
+	if (tag == NULL)
+		return (luaL_error(L, "b:tag: a tag is a string, not nil"));
+	if (lua_isnoneornil(L, 4) || (lua_type(L, 4) == LUA_TTABLE &&
+	    (lua_pushnil(L), lua_next(L, 4) == 0))) {
+		builder_tag(lb->b, s, tag, tlen, xstrndup("", 0));
+		return (0);
+	}
+	lua_settop(L, 4);
+	if (lua_type(L, 4) != LUA_TTABLE || lua_rawlen(L, 4) > 0)
+		return (luaL_error(L, "b:tag: fields are a table of names to "
+		    "values, not %s", lua_type(L, 4) == LUA_TTABLE ?
+		    "a list" : luaL_typename(L, 4)));
+	members = lua_json_encode(L, 4, &mlen);
+	/* "{...}" less its braces: the members, as a file gives them. */
+	memmove(members, members + 1, mlen - 2);
+	members[mlen - 2] = '\0';
+	builder_tag(lb->b, s, tag, tlen, members);
+	return (0);
+}
+
+/* For sorting an event's member names. */
+static int
+compare_names(const void *a, const void *b)
+{
+	return (strcmp(*(const char *const *)a, *(const char *const *)b));
+}
+
+/* Whether an event's field name is end or id, which are not members. */
+static int
+message_field(const char *name)
+{
+	return (strcmp(name, "end") == 0 || strcmp(name, "id") == 0);
+}
+
+/*
+ * The members of an event's fields (the table at idx), other than end
+ * and id: "name": value pairs in the order of their names (so that the
+ * same fields always give the same bytes), as a file has them (malloc'd
+ * in *members, NULL if none).  Raises an error naming b:event for a name
+ * that is not a string or that the event's own members take.  The names
+ * are kept in a userdata, so that an error frees them.
+ */
+static void
+event_members(lua_State *L, int idx, char **members, size_t *members_len)
+{
+	static const char *const own[] = { "time", "entity", "event",
+	    "target" };
+	const char **names;
+	size_t n = 0, i, k, len;
+	luaL_Buffer buf;
+	char *text;
+
+	*members = NULL;
+	*members_len = 0;
+	lua_pushnil(L);
+	while (lua_next(L, idx) != 0) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) != LUA_TSTRING)
+			luaL_error(L, "b:event: fields are a table of names "
+			    "to values, not a %s key", luaL_typename(L, -1));
+		for (k = 0; k < sizeof (own) / sizeof (own[0]); k++) {
+			if (strcmp(lua_tostring(L, -1), own[k]) == 0)
+				luaL_error(L, "b:event: \"%s\" is the event's "
+				    "own, not one of its fields", own[k]);
+		}
+		n += !message_field(lua_tostring(L, -1));
+		lua_pushvalue(L, -1);
+		lua_gettable(L, idx);
+		if (lua_type(L, -1) == LUA_TFUNCTION ||
+		    lua_type(L, -1) == LUA_TUSERDATA ||
+		    lua_type(L, -1) == LUA_TLIGHTUSERDATA ||
+		    lua_type(L, -1) == LUA_TTHREAD)
+			luaL_error(L, "b:event: field \"%s\" is a %s: fields "
+			    "are JSON values", lua_tostring(L, -2),
+			    luaL_typename(L, -1));
+		lua_pop(L, 1);
+	}
+	if (n == 0)
+		return;
+	names = lua_newuserdatauv(L, n * sizeof (*names), 0);
+	i = 0;
+	lua_pushnil(L);
+	while (lua_next(L, idx) != 0) {
+		lua_pop(L, 1);
+		if (!message_field(lua_tostring(L, -1)))
+			names[i++] = lua_tostring(L, -1);  /* the table's key */
+	}
+	qsort(names, n, sizeof (*names), compare_names);
+	luaL_buffinit(L, &buf);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			luaL_addstring(&buf, ", ");
+		lua_pushstring(L, names[i]);
+		text = lua_json_encode(L, -1, &len);
+		lua_pop(L, 1);
+		luaL_addlstring(&buf, text, len);
+		free(text);
+		luaL_addstring(&buf, ": ");
+		lua_getfield(L, idx, names[i]);
+		text = lua_json_encode(L, -1, &len);
+		lua_pop(L, 1);
+		luaL_addlstring(&buf, text, len);
+		free(text);
+	}
+	luaL_pushresult(&buf);
+	text = (char *)lua_tolstring(L, -1, &len);
+	*members = xstrndup(text, len);
+	*members_len = len;
+	lua_pop(L, 2);
+}
+
+/* b:event(time, entity, name [, target [, fields]]) */
+static int
+b_event(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:event");
+	uint64_t t = lua_trace_check_time(L, 2), end = CATALOG_NO_END;
+	size_t len, klen, tlen = 0, id_len = 0, members_len = 0;
+	const char *e = check_entity(L, 3, &len, "b:event");
+	const char *kind = luaL_checklstring(L, 4, &klen);
+	const char *target = NULL, *id = NULL;
+	char *members = NULL;
+
+	if (!lua_isnoneornil(L, 5))
+		target = check_entity(L, 5, &tlen, "b:event");
+	if (!lua_isnoneornil(L, 6)) {
+		lua_settop(L, 6);
+		if (lua_type(L, 6) != LUA_TTABLE || lua_rawlen(L, 6) > 0)
+			return (luaL_error(L, "b:event: fields are a table of "
+			    "names to values, not %s", lua_type(L, 6) ==
+			    LUA_TTABLE ? "a list" : luaL_typename(L, 6)));
+		lua_getfield(L, 6, "end");
+		if (!lua_isnil(L, -1)) {
+			end = lua_trace_check_time(L, -1);
+			if (end < t)
+				return (luaL_error(L, "b:event: end %I is "
+				    "before time %I: a message is received "
+				    "(end) after it is sent (time)",
+				    (lua_Integer)end, (lua_Integer)t));
+		}
+		lua_getfield(L, 6, "id");	/* kept on the stack */
+		if (!lua_isnil(L, -1)) {
+			if (lua_type(L, -1) != LUA_TSTRING)
+				return (luaL_error(L, "b:event: the event's "
+				    "\"id\" is a string, not %s",
+				    luaL_typename(L, -1)));
+			id = lua_tolstring(L, -1, &id_len);
+			if (id_len == 0)
+				return (luaL_error(L, "b:event: the event's "
+				    "\"id\" is empty: an id names a message"));
+		}
+		event_members(L, 6, &members, &members_len);
+	}
+	builder_event(lb->b, t, e, len, kind, klen, target, tlen);
+	builder_event_extra(lb->b, end, id, id_len, members, members_len);
+	free(members);
+	charge(L, lb, 0);
+	return (0);
+}
+
+/* b:finish([end]) -> the trace; the builder is then done */
+static int
+b_finish(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:finish");
+	int has_end = !lua_isnoneornil(L, 2);
+	uint64_t end = has_end ? lua_trace_check_time(L, 2) : 0;
+	trace *d;
+
+	d = builder_finish(lb->b, has_end, end);
+	builder_free(lb->b);
+	lb->b = NULL;
+	uncharge(lb);
+	lua_trace_push(L, d);
+	return (1);
+}
+
+static int
+builder_gc(lua_State *L)
+{
+	lbuilder *lb = luaL_checkudata(L, 1, BUILDER_MT);
+
+	builder_free(lb->b);
+	lb->b = NULL;
+	uncharge(lb);
+	return (0);
+}
+
+static int
+builder_tostring(lua_State *L)
+{
+	lbuilder *lb = luaL_checkudata(L, 1, BUILDER_MT);
+
+	lua_pushstring(L, lb->b == NULL ? "<builder: finished>" :
+	    "<builder>");
+	return (1);
+}
+
+/* The states of statemap.new: a list of names, or name = {value, color}. */
+static catalog_state *
+check_states(lua_State *L, int idx, uint32_t *n)
+{
+	catalog_state *states;
+	lua_Integer len;
+	size_t count = 0, i;
+
+	if (lua_type(L, idx) != LUA_TTABLE)
+		luaL_error(L, "statemap.new: states is a list of names or a "
+		    "table of name = {value =, color =}");
+	len = (lua_Integer)lua_rawlen(L, idx);
+	if (len > 0) {
+		if (len > STORE_MAX_STATES)
+			luaL_error(L, "statemap.new: too many states");
+		states = lua_trace_scratch(L, (size_t)len, sizeof (*states));
+		for (i = 0; i < (size_t)len; i++) {
+			size_t l;
+
+			lua_rawgeti(L, idx, (lua_Integer)i + 1);
+			if (lua_type(L, -1) != LUA_TSTRING)
+				luaL_error(L, "statemap.new: state %d is not "
+				    "a name", (int)i + 1);
+			states[i].name = (char *)lua_tolstring(L, -1, &l);
+			states[i].name_len = l;
+			lua_pop(L, 1);
+		}
+		count = (size_t)len;
+	} else {
+		lua_pushnil(L);
+		while (lua_next(L, idx) != 0) {
+			count++;
+			lua_pop(L, 1);
+		}
+		if (count > STORE_MAX_STATES)
+			luaL_error(L, "statemap.new: too many states");
+		states = lua_trace_scratch(L, count, sizeof (*states));
+		lua_pushnil(L);
+		while (lua_next(L, idx) != 0) {
+			lua_Integer v = 0;
+			size_t l;
+
+			if (lua_type(L, -2) != LUA_TSTRING ||
+			    lua_type(L, -1) != LUA_TTABLE)
+				luaL_error(L, "statemap.new: states is a list "
+				    "of names or a table of name = {value =, "
+				    "color =}");
+			lua_getfield(L, -1, "value");
+			if (!lua_isinteger(L, -1) || (v = lua_tointeger(L, -1))
+			    < 0 || (size_t)v >= count)
+				luaL_error(L, "statemap.new: the value of state "
+				    "\"%s\" must be an integer from 0 to %d",
+				    lua_tostring(L, -3), (int)count - 1);
+			lua_pop(L, 1);
+			if (states[v].name != NULL)
+				luaL_error(L, "statemap.new: two states have "
+				    "value %d", (int)v);
+			states[v].name = (char *)lua_tolstring(L, -2, &l);
+			states[v].name_len = l;
+			if (lua_getfield(L, -1, "color") != LUA_TNIL) {
+				if (lua_type(L, -1) != LUA_TSTRING)
+					luaL_error(L, "statemap.new: the color "
+					    "of state \"%s\" is not a string",
+					    states[v].name);
+				/* Anchored by the states table. */
+				states[v].color_text =
+				    (char *)lua_tostring(L, -1);
+			}
+			lua_pop(L, 2);
+		}
+	}
+	*n = (uint32_t)count;
+	return (states);
+}
+
+static const char *
+opt_field_string(lua_State *L, int idx, const char *key)
+{
+	const char *s;
+
+	if (lua_getfield(L, idx, key) == LUA_TNIL) {
+		lua_pop(L, 1);
+		return (NULL);
+	}
+	if ((s = lua_tostring(L, -1)) == NULL)
+		luaL_error(L, "statemap.new: %s is a string", key);
+	lua_pop(L, 1);	/* the string stays in the options table */
+	return (s);
+}
+
+/*
+ * statemap.new{title =, host =, entity_kind =, start = {s, ns}, states =
+ * ...} -> a builder.
+ */
+static int
+f_new(lua_State *L)
+{
+	catalog_state *scratch, *states;
+	uint32_t n, i;
+	lua_Integer sec = 0, nsec = 0;
+	const char *title, *host, *kind, *why = NULL;
+	lbuilder *lb;
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	title = opt_field_string(L, 1, "title");
+	host = opt_field_string(L, 1, "host");
+	kind = opt_field_string(L, 1, "entity_kind");
+	if (lua_getfield(L, 1, "start") != LUA_TNIL) {
+		if (lua_type(L, -1) != LUA_TTABLE)
+			return (luaL_error(L, "statemap.new: start is "
+			    "{seconds, nanoseconds}"));
+		lua_rawgeti(L, -1, 1);
+		lua_rawgeti(L, -2, 2);
+		if (!lua_isinteger(L, -2) || (sec = lua_tointeger(L, -2)) < 0 ||
+		    (!lua_isnil(L, -1) && (!lua_isinteger(L, -1) ||
+		    (nsec = lua_tointeger(L, -1)) < 0)))
+			return (luaL_error(L, "statemap.new: start is "
+			    "{seconds, nanoseconds}, non-negative integers"));
+		lua_pop(L, 2);
+	}
+	lua_pop(L, 1);
+	lua_getfield(L, 1, "states");
+	scratch = check_states(L, 2, &n);
+	lb = lua_newuserdatauv(L, sizeof (lbuilder), 0);
+	memset(lb, 0, sizeof (*lb));
+	luaL_setmetatable(L, BUILDER_MT);
+	/* Copies the builder owns: nothing can raise from here on. */
+	states = xcalloc(n > 0 ? n : 1, sizeof (*states));
+	for (i = 0; i < n; i++) {
+		states[i].name = xstrndup(scratch[i].name,
+		    scratch[i].name_len);
+		states[i].name_len = scratch[i].name_len;
+		states[i].color_text = scratch[i].color_text == NULL ? NULL :
+		    xstrndup(scratch[i].color_text,
+		    strlen(scratch[i].color_text));
+	}
+	lb->b = builder_new("(built)", states, n, &why);
+	if (lb->b == NULL)
+		return (luaL_error(L, "statemap.new: %s", why));
+	builder_meta(lb->b, title, host, kind, (uint64_t)sec, (uint64_t)nsec);
+	charge(L, lb, 1);
+	return (1);
+}
+
+void
+lua_builder_open(lua_State *L)
+{
+	static const luaL_Reg methods[] = {
+		{ "set", b_set },
+		{ "push", b_push },
+		{ "pop", b_pop },
+		{ "value", b_value },
+		{ "describe", b_describe },
+		{ "tag", b_tag },
+		{ "event", b_event },
+		{ "finish", b_finish },
+		{ NULL, NULL }
+	};
+	static const luaL_Reg fields[] = {
+		{ NULL, NULL }
+	};
+	static const luaL_Reg metamethods[] = {
+		{ "__gc", builder_gc },
+		{ "__tostring", builder_tostring },
+		{ NULL, NULL }
+	};
+	const luaL_Reg *all[] = { methods, NULL };
+
+	lua_object_class(L, BUILDER_MT, all, fields, metamethods);
+	lua_pushcfunction(L, f_new);
+	lua_setfield(L, -2, "new");
+}

@@ -1,0 +1,615 @@
+/*
+ * lua_flows.c: messages for scripts: statemap.merge{...}, t:shift(ns),
+ * t:flows{...} (an iterator over matched messages and the ones that
+ * matched nothing, flows.h) and t:align{...} (latencies and clock
+ * offsets between nodes).  The work is in merge_traces.c and flows.c;
+ * here are the arguments and the tables.
+ */
+#include "lua/lua_flows.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "base/duration.h"
+#include "trace/flows.h"
+#include "lua/lua_json.h"
+#include "lua/lua_object.h"
+#include "lua/lua_trace.h"
+#include "trace/merge_traces.h"
+
+#define FLOWS_MT	"statemap.flows"
+
+/* ---- arguments ---- */
+
+/*
+ * A signed time: an integer of ns, or a duration string with an optional
+ * leading '-' ("-1.5ms").  what names the argument in errors.
+ */
+static int64_t
+check_signed_time(lua_State *L, int idx, const char *what)
+{
+	if (lua_type(L, idx) == LUA_TSTRING) {
+		const char *s = lua_tostring(L, idx), *why = NULL;
+		int neg = s[0] == '-';
+		int64_t ns;
+
+		if (!duration_parse(s + neg, &ns, &why))
+			luaL_error(L, "%s: bad time \"%s\": %s", what, s, why);
+		return (neg ? -ns : ns);
+	}
+	if (lua_type(L, idx) == LUA_TNUMBER) {
+		int exact;
+		lua_Integer v = lua_tointegerx(L, idx, &exact);
+
+		if (exact)
+			return ((int64_t)v);
+	}
+	luaL_error(L, "%s must be ns as an integer or a string like "
+	    "\"-1.5ms\", not %s", what, luaL_typename(L, idx));
+	return (0);
+}
+
+/* ---- statemap.merge ---- */
+
+/*
+ * statemap.merge{t1, t2, ... [, offsets = {...}] [, prefixes = {...}]}
+ * -> the merged trace, and the list of its inputs' prefixes.  offsets is
+ * a list (by place) or a table by prefix (as t:align gives), of ns to add
+ * to each input's times.
+ */
+static int
+f_merge(lua_State *L)
+{
+	const trace **inputs;
+	const catalog **cats;
+	char **q;
+	int64_t *offsets;
+	size_t n, i;
+	const char *why = NULL;
+	trace *d;
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	/*
+	 * The options first, on the stack (2, 3): reading them may run the
+	 * table's __index, which must not find the traces' pointers taken
+	 * (it could take an item out of the list and collect it).  Items are
+	 * read raw, after.
+	 */
+	lua_getfield(L, 1, "prefixes");
+	lua_getfield(L, 1, "offsets");
+	if (!lua_isnil(L, 2))
+		luaL_checktype(L, 2, LUA_TTABLE);
+	if (!lua_isnil(L, 3))
+		luaL_checktype(L, 3, LUA_TTABLE);
+	n = lua_rawlen(L, 1);
+	if (n == 0)
+		return (luaL_error(L, "statemap.merge: give a list of one "
+		    "trace or more"));
+	inputs = lua_trace_scratch(L, n, sizeof (trace *));	/* 4 */
+	cats = lua_trace_scratch(L, n, sizeof (catalog *));	/* 5 */
+	offsets = lua_trace_scratch(L, n, sizeof (int64_t));	/* 6 */
+	for (i = 0; i < n; i++) {
+		lua_rawgeti(L, 1, (lua_Integer)i + 1);
+		if (lua_trace_test(L, -1) == NULL)
+			return (luaL_error(L, "statemap.merge: item %d is a "
+			    "%s, not a trace", (int)i + 1,
+			    luaL_typename(L, -1)));
+		inputs[i] = lua_trace_check(L, -1);
+		cats[i] = inputs[i]->cat;
+		lua_pop(L, 1);
+	}
+	/* The prefixes, as Lua strings in a table (7): no leak on errors. */
+	lua_createtable(L, (int)n, 0);
+	if (!lua_isnil(L, 2)) {
+		for (i = 0; i < n; i++) {
+			size_t len, j;
+			const char *p;
+
+			if (lua_rawgeti(L, 2, (lua_Integer)i + 1) !=
+			    LUA_TSTRING)
+				return (luaL_error(L, "statemap.merge: prefixes "
+				    "must be a list of %d strings", (int)n));
+			p = lua_trace_check_name(L, -1, &len, "a prefix");
+			if (!merge_traces_qualifier_ok(p, len))
+				return (luaL_error(L, "statemap.merge: prefix "
+				    "\"%s\" must not be empty, hold a '/' or "
+				    "start with '#'", p));
+			for (j = 0; j < i; j++) {
+				lua_rawgeti(L, 7, (lua_Integer)j + 1);
+				if (lua_rawequal(L, -1, -2))
+					return (luaL_error(L, "statemap.merge: "
+					    "prefix \"%s\" given twice", p));
+				lua_pop(L, 1);
+			}
+			lua_rawseti(L, 7, (lua_Integer)i + 1);
+		}
+	} else {
+		char **made = merge_traces_qualifiers(cats, n);
+
+		for (i = 0; i < n; i++) {
+			lua_pushstring(L, made[i]);
+			lua_rawseti(L, 7, (lua_Integer)i + 1);
+		}
+		merge_traces_free_names(made, n);
+	}
+	if (!lua_isnil(L, 3)) {
+		for (i = 0; i < n; i++) {
+			if (lua_rawgeti(L, 3, (lua_Integer)i + 1) == LUA_TNIL) {
+				lua_pop(L, 1);
+				lua_rawgeti(L, 7, (lua_Integer)i + 1);
+				lua_rawget(L, 3);
+			}
+			if (!lua_isnil(L, -1))
+				offsets[i] = check_signed_time(L, -1,
+				    "statemap.merge: an offset");
+			lua_pop(L, 1);
+		}
+	}
+	q = lua_trace_scratch(L, n, sizeof (char *));	/* 8 */
+	for (i = 0; i < n; i++) {
+		lua_rawgeti(L, 7, (lua_Integer)i + 1);
+		q[i] = (char *)lua_tostring(L, -1);	/* held by table 7 */
+		lua_pop(L, 1);
+	}
+	d = merge_traces(inputs, n, q, offsets, &why);
+	if (d == NULL)
+		return (luaL_error(L, "statemap.merge: %s", why));
+	lua_trace_push(L, d);
+	lua_pushvalue(L, 7);
+	return (2);
+}
+
+/* t:shift(ns) -> the trace moved by ns (may be negative) in absolute time. */
+static int
+t_shift(lua_State *L)
+{
+	trace *d = lua_trace_check(L, 1), *nd;
+	int64_t ns = check_signed_time(L, 2, "shift");
+	const char *why = NULL;
+
+	if ((nd = merge_traces_shift(d, ns, &why)) == NULL)
+		return (luaL_error(L, "shift: %s", why));
+	lua_trace_push(L, nd);
+	return (1);
+}
+
+/* ---- nodes ---- */
+
+/*
+ * The nodes named by a function opts.node of an entity's name (nil: the
+ * default rule), for flows_match: fills the arrays (scratch on the
+ * stack) and leaves on the stack a table holding the names, so that
+ * the pointers stay valid; or leaves nil and sets the arrays to NULL.
+ */
+static void
+push_nodes(lua_State *L, const trace *d, int opts, const char ***ent,
+    size_t **ent_len, const char ***ev, size_t **ev_len)
+{
+	const catalog *cat = d->cat;
+	uint32_t nent = catalog_nentities(cat);
+	uint32_t nev = intern_count(cat->event_entities), k;
+	int fn, names;
+
+	*ent = *ev = NULL;
+	*ent_len = *ev_len = NULL;
+	if (lua_isnoneornil(L, opts) || lua_getfield(L, opts, "node") ==
+	    LUA_TNIL) {
+		if (!lua_isnoneornil(L, opts))
+			lua_pop(L, 1);
+		lua_pushnil(L);
+		return;
+	}
+	if (!lua_isfunction(L, -1))
+		luaL_error(L, "node must be a function of an entity's name, "
+		    "not %s", luaL_typename(L, -1));
+	fn = lua_gettop(L);
+	lua_newtable(L);
+	names = lua_gettop(L);
+	*ent = lua_trace_scratch(L, nent, sizeof (char *));
+	lua_rawseti(L, names, -1);
+	*ent_len = lua_trace_scratch(L, nent, sizeof (size_t));
+	lua_rawseti(L, names, -2);
+	*ev = lua_trace_scratch(L, nev, sizeof (char *));
+	lua_rawseti(L, names, -3);
+	*ev_len = lua_trace_scratch(L, nev, sizeof (size_t));
+	lua_rawseti(L, names, -4);
+	for (k = 0; k < nent + nev; k++) {
+		size_t len;
+		const char *name = k < nent ? catalog_entity_name(cat, k, &len) :
+		    intern_name(cat->event_entities, k - nent, &len);
+		const char **slot = k < nent ? &(*ent)[k] : &(*ev)[k - nent];
+		size_t *slot_len = k < nent ? &(*ent_len)[k] :
+		    &(*ev_len)[k - nent];
+
+		lua_pushlstring(L, name, len);
+		if (lua_rawget(L, names) == LUA_TNIL) {
+			lua_pop(L, 1);
+			lua_pushvalue(L, fn);
+			lua_pushlstring(L, name, len);
+			lua_call(L, 1, 1);
+			if (!lua_isnil(L, -1) && lua_type(L, -1) !=
+			    LUA_TSTRING)
+				luaL_error(L, "node function returned a %s for "
+				    "\"%s\"; it must return a string or nil",
+				    luaL_typename(L, -1), name);
+			if (lua_isnil(L, -1)) {
+				lua_pop(L, 1);
+				lua_pushboolean(L, 0);
+			}
+			lua_pushlstring(L, name, len);
+			lua_pushvalue(L, -2);
+			lua_rawset(L, names);
+		}
+		if (lua_type(L, -1) == LUA_TSTRING)
+			*slot = lua_tolstring(L, -1, slot_len);
+		lua_pop(L, 1);	/* the string stays in names */
+	}
+	lua_remove(L, fn);
+}
+
+/* The flows of d with the options at opts; the names table is pushed. */
+static flows *
+match(lua_State *L, const trace *d, int opts)
+{
+	const char **ent, **ev;
+	size_t *ent_len, *ev_len;
+	const char *why = NULL;
+	flows *f;
+
+	push_nodes(L, d, opts, &ent, &ent_len, &ev, &ev_len);
+	f = flows_match(d->cat, ent, ent_len, ev, ev_len, &why);
+	if (f == NULL)
+		luaL_error(L, "%s", why);
+	return (f);
+}
+
+/* ---- t:flows ---- */
+
+typedef struct lflows {
+	flows *f;
+	flows_alignment *al;	/* t:align's, while it makes its tables */
+	int closed;
+} lflows;
+
+/* Upvalues of the iterator. */
+enum { FL_FLOWS = 1, FL_NEXT, FL_FROM, FL_TO, FL_STATUS };
+
+static void
+push_event_name(lua_State *L, const catalog *cat, uint32_t id)
+{
+	size_t len;
+	const char *s = intern_name(cat->event_entities, id, &len);
+
+	lua_pushlstring(L, s, len);
+}
+
+static void
+push_node(lua_State *L, const flows *f, uint32_t node)
+{
+	size_t len;
+	const char *s;
+
+	if (node == FLOWS_NO_NODE) {
+		lua_pushnil(L);
+		return;
+	}
+	s = intern_name(f->nodes, node, &len);
+	lua_pushlstring(L, s, len);
+}
+
+static void
+push_flow(lua_State *L, const catalog *cat, const flows *f, const flow *fl)
+{
+	const catalog_event *send = fl->send != FLOWS_NONE ?
+	    &cat->events[fl->send] : NULL;
+	const catalog_event *recv = fl->receive != FLOWS_NONE ?
+	    &cat->events[fl->receive] : NULL;
+	const catalog_event *first = send != NULL ? send : recv;
+	const char *s;
+	size_t len;
+
+	lua_createtable(L, 0, 12);
+	if ((s = catalog_event_id(cat, first, &len)) != NULL) {
+		lua_pushlstring(L, s, len);
+		lua_setfield(L, -2, "id");
+	}
+	lua_pushstring(L, flows_status_name(fl->status));
+	lua_setfield(L, -2, "status");
+	{
+		const char *kind = intern_name(cat->event_kinds, first->kind,
+		    &len);
+
+		lua_pushlstring(L, kind, len);
+		lua_setfield(L, -2, "event");
+	}
+	if (send != NULL) {
+		push_event_name(L, cat, send->entity);
+		lua_setfield(L, -2, "from");
+		lua_pushinteger(L, (lua_Integer)fl->sent);
+		lua_setfield(L, -2, "sent");
+		if (send->target != CATALOG_NO_ENTITY) {
+			push_event_name(L, cat, send->target);
+			lua_setfield(L, -2, "target");
+		}
+		if ((s = catalog_event_members(cat, send, &len)) != NULL) {
+			lua_json_push_members_len(L, s, len);
+			lua_setfield(L, -2, "fields");
+		}
+	}
+	if (recv != NULL) {
+		if (recv == send) {
+			if (send->target != CATALOG_NO_ENTITY) {
+				push_event_name(L, cat, send->target);
+				lua_setfield(L, -2, "to");
+			}
+		} else {
+			push_event_name(L, cat, recv->entity);
+			lua_setfield(L, -2, "to");
+			if ((s = catalog_event_members(cat, recv, &len)) !=
+			    NULL) {
+				lua_json_push_members_len(L, s, len);
+				lua_setfield(L, -2, send != NULL ?
+				    "receive_fields" : "fields");
+			}
+		}
+		lua_pushinteger(L, (lua_Integer)fl->received);
+		lua_setfield(L, -2, "received");
+	} else if (send->target != CATALOG_NO_ENTITY) {
+		push_event_name(L, cat, send->target);
+		lua_setfield(L, -2, "to");
+	}
+	push_node(L, f, fl->from);
+	lua_setfield(L, -2, "from_node");
+	push_node(L, f, fl->to);
+	lua_setfield(L, -2, "to_node");
+}
+
+static lflows *
+check_flows(lua_State *L, int idx)
+{
+	lflows *lf = luaL_checkudata(L, idx, FLOWS_MT);
+
+	if (lf->closed)
+		luaL_error(L, "this flows iterator was finalized");
+	return (lf);
+}
+
+static int
+flows_next(lua_State *L)
+{
+	lflows *lf = check_flows(L, lua_upvalueindex(FL_FLOWS));
+	lua_Integer i = lua_tointeger(L, lua_upvalueindex(FL_NEXT));
+	uint64_t from = (uint64_t)lua_tointeger(L, lua_upvalueindex(FL_FROM));
+	uint64_t to = (uint64_t)lua_tointeger(L, lua_upvalueindex(FL_TO));
+	lua_Integer mask = lua_tointeger(L, lua_upvalueindex(FL_STATUS));
+	trace *d;
+
+	lua_getiuservalue(L, lua_upvalueindex(FL_FLOWS), 1);
+	d = lua_trace_check(L, -1);
+	for (; (size_t)i < lf->f->n; i++) {
+		const flow *fl = &lf->f->items[i];
+		uint64_t t = fl->send != FLOWS_NONE ? fl->sent : fl->received;
+
+		if (t < from || t >= to || !(mask & (1 << fl->status)))
+			continue;
+		lua_pushinteger(L, i + 1);
+		lua_replace(L, lua_upvalueindex(FL_NEXT));
+		push_flow(L, d->cat, lf->f, fl);
+		return (1);
+	}
+	lua_pushinteger(L, i);
+	lua_replace(L, lua_upvalueindex(FL_NEXT));
+	return (0);
+}
+
+static int
+flows_gc(lua_State *L)
+{
+	lflows *lf = luaL_checkudata(L, 1, FLOWS_MT);
+
+	flows_free(lf->f);
+	flows_alignment_free(lf->al);
+	lf->f = NULL;
+	lf->al = NULL;
+	lf->closed = 1;
+	return (0);
+}
+
+/* The status option: a name or a list of names, as bits; all if nil. */
+static lua_Integer
+status_mask(lua_State *L, int opts)
+{
+	lua_Integer mask = 0;
+	size_t i, n;
+
+	if (lua_getfield(L, opts, "status") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return (0xf);
+	}
+	if (lua_type(L, -1) == LUA_TSTRING) {
+		lua_createtable(L, 1, 0);
+		lua_insert(L, -2);
+		lua_rawseti(L, -2, 1);
+	}
+	if (!lua_istable(L, -1))
+		luaL_error(L, "flows: status must be a name or a list of "
+		    "names");
+	n = lua_rawlen(L, -1);
+	for (i = 1; i <= n; i++) {
+		const char *s;
+		int k, found = 0;
+
+		lua_rawgeti(L, -1, (lua_Integer)i);
+		s = lua_tostring(L, -1);
+		for (k = 0; s != NULL && k < 4; k++) {
+			if (strcmp(s, flows_status_name((flow_status)k)) == 0) {
+				mask |= 1 << k;
+				found = 1;
+			}
+		}
+		if (!found)
+			luaL_error(L, "flows: unknown status %s: use matched, "
+			    "lost, duplicate or unsent", s != NULL ? s :
+			    luaL_typename(L, -1));
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return (mask);
+}
+
+/*
+ * t:flows{from=, to=, status=, node=} -> an iterator over the trace's
+ * messages: {id=, status=, event=, from=, to=, target=, sent=,
+ * received=, fields=, receive_fields=, from_node=, to_node=}.
+ */
+static int
+t_flows(lua_State *L)
+{
+	trace *d = lua_trace_check(L, 1);
+	lflows *lf;
+	uint64_t from = d->begin, to = d->end;
+	lua_Integer mask;
+
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		lua_settop(L, 2);
+	} else {
+		lua_settop(L, 1);	/* t:flows(nil) as t:flows() */
+		lua_newtable(L);
+	}
+	if (lua_getfield(L, 2, "from") != LUA_TNIL)
+		from = lua_trace_check_time(L, -1);
+	if (lua_getfield(L, 2, "to") != LUA_TNIL)
+		to = lua_trace_check_time(L, -1);
+	lua_pop(L, 2);
+	mask = status_mask(L, 2);
+	lf = lua_newuserdatauv(L, sizeof (lflows), 1);	/* 3 */
+	memset(lf, 0, sizeof (*lf));
+	luaL_setmetatable(L, FLOWS_MT);
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, 3, 1);
+	lf->f = match(L, d, 2);
+	lua_pop(L, 1);	/* the node names */
+	lua_pushinteger(L, 0);
+	lua_pushinteger(L, (lua_Integer)from);
+	lua_pushinteger(L, (lua_Integer)to);
+	lua_pushinteger(L, mask);
+	lua_pushcclosure(L, flows_next, 5);
+	return (1);
+}
+
+/* ---- t:align ---- */
+
+static void
+push_number_or_nil(lua_State *L, double v)
+{
+	if (isnan(v))
+		lua_pushnil(L);
+	else
+		lua_pushnumber(L, v);
+}
+
+/*
+ * t:align{node=, reference=} -> {reference=, offsets = {node = ns},
+ * pairs = { {a=, b=, latency=, offset=, messages_ab=, messages_ba=,
+ * mean_ab=, mean_ba=} }}.
+ */
+static int
+t_align(lua_State *L)
+{
+	trace *d = lua_trace_check(L, 1);
+	lflows *lf;
+	flows_alignment *al;
+	uint32_t reference = FLOWS_NO_NODE;
+	size_t i;
+
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		lua_settop(L, 2);
+	} else {
+		lua_settop(L, 1);	/* t:flows(nil) as t:flows() */
+		lua_newtable(L);
+	}
+	/* The flows in a userdata, freed by the collector if we raise. */
+	lf = lua_newuserdatauv(L, sizeof (lflows), 1);	/* 3 */
+	memset(lf, 0, sizeof (*lf));
+	luaL_setmetatable(L, FLOWS_MT);
+	lf->f = match(L, d, 2);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 2, "reference") != LUA_TNIL) {
+		size_t len;
+		const char *s = luaL_checklstring(L, -1, &len);
+
+		reference = intern_find(lf->f->nodes, s, len);
+		if (reference == INTERN_NONE)
+			return (luaL_error(L, "align: no node \"%s\"", s));
+	}
+	lua_pop(L, 1);
+	/* Held by the userdata: an error making the tables frees it. */
+	al = lf->al = flows_align(lf->f, reference);
+	lua_createtable(L, 0, 3);
+	push_node(L, lf->f, al->nnodes > 0 ? al->reference : FLOWS_NO_NODE);
+	lua_setfield(L, -2, "reference");
+	lua_createtable(L, 0, (int)al->nnodes);
+	for (i = 0; i < al->nnodes; i++) {
+		if (!al->has_offset[i])
+			continue;
+		push_node(L, lf->f, (uint32_t)i);
+		lua_pushinteger(L, (lua_Integer)al->offsets[i]);
+		lua_rawset(L, -3);
+	}
+	lua_setfield(L, -2, "offsets");
+	lua_createtable(L, (int)al->npairs, 0);
+	for (i = 0; i < al->npairs; i++) {
+		const flows_pair *p = &al->pairs[i];
+
+		lua_createtable(L, 0, 8);
+		push_node(L, lf->f, p->a);
+		lua_setfield(L, -2, "a");
+		push_node(L, lf->f, p->b);
+		lua_setfield(L, -2, "b");
+		lua_pushinteger(L, (lua_Integer)p->n_ab);
+		lua_setfield(L, -2, "messages_ab");
+		lua_pushinteger(L, (lua_Integer)p->n_ba);
+		lua_setfield(L, -2, "messages_ba");
+		push_number_or_nil(L, p->mean_ab);
+		lua_setfield(L, -2, "mean_ab");
+		push_number_or_nil(L, p->mean_ba);
+		lua_setfield(L, -2, "mean_ba");
+		push_number_or_nil(L, p->latency);
+		lua_setfield(L, -2, "latency");
+		push_number_or_nil(L, p->offset);
+		lua_setfield(L, -2, "offset");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "pairs");
+	flows_alignment_free(al);
+	lf->al = NULL;
+	return (1);
+}
+
+const luaL_Reg lua_flows_methods[] = {
+	{ "shift", t_shift },
+	{ "flows", t_flows },
+	{ "align", t_align },
+	{ NULL, NULL }
+};
+
+void
+lua_flows_open(lua_State *L)
+{
+	static const luaL_Reg none[] = { { NULL, NULL } };
+	static const luaL_Reg metamethods[] = {
+		{ "__gc", flows_gc },
+		{ NULL, NULL }
+	};
+	const luaL_Reg *methods[] = { none, NULL };
+
+	lua_object_class(L, FLOWS_MT, methods, none, metamethods);
+	lua_pushcfunction(L, f_merge);
+	lua_setfield(L, -2, "merge");
+}

@@ -1,0 +1,314 @@
+/*
+ * lua_series.c: t:count_series and the series object it returns: how
+ * many entities are in some states over time, as steps kept in C
+ * (count_series.h), read by index or iterated without a table per step.
+ *
+ *   #s                 the number of steps
+ *   s[i]               {time=, count=}: the old shape, so that
+ *                      `for _, p in ipairs(s)` still works (a table per
+ *                      step read: use the methods below in loops)
+ *   s:time(i), s:count(i)   one field of step i, no table
+ *   for i, time, count in s:each() do ... end
+ *   s:at(time)         the count at a time
+ *   s:stats()          {min=, max=, mean=} weighted by time
+ *   s:table()          every step as {time=, count=}, a plain Lua table
+ *   s.begin, s.finish  the range counted
+ *
+ * Indexing returns nil outside 1..#s, as a table would.
+ */
+#include "lua/lua_series.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "base/duration.h"
+#include "lua/lua_object.h"
+#include "lua/lua_trace.h"
+#include "base/runlimit.h"
+#include "store/count_series.h"
+
+#define SERIES_MT	"statemap.series"
+
+typedef struct lseries {
+	series sr;
+	size_t charged;		/* its memory, counted against the limit */
+	int closed;		/* finalized: the arrays are freed */
+} lseries;
+
+static lseries *
+check_series(lua_State *L, int idx)
+{
+	lseries *s = luaL_checkudata(L, idx, SERIES_MT);
+
+	if (s->closed)
+		luaL_error(L, "this series was finalized (garbage collected): "
+		    "it can no longer be used");
+	return (s);
+}
+
+/* Step i (1-based) of s, or SIZE_MAX if there is none. */
+static size_t
+step_of(lua_State *L, const lseries *s, int idx)
+{
+	int exact;
+	lua_Integer i = lua_tointegerx(L, idx, &exact);
+
+	if (!exact)
+		luaL_typeerror(L, idx, "step number (an integer)");
+	if (i < 1 || (lua_Unsigned)i > s->sr.n)
+		return (SIZE_MAX);
+	return ((size_t)i - 1);
+}
+
+static void
+push_step(lua_State *L, const series *sr, size_t k)
+{
+	lua_createtable(L, 0, 2);
+	lua_pushinteger(L, (lua_Integer)sr->time[k]);
+	lua_setfield(L, -2, "time");
+	lua_pushinteger(L, (lua_Integer)sr->count[k]);
+	lua_setfield(L, -2, "count");
+}
+
+/* s[i] -> {time=, count=}; s.name -> a method or field */
+static int
+series_index(lua_State *L)
+{
+	lseries *s = check_series(L, 1);
+	size_t k;
+
+	if (lua_type(L, 2) == LUA_TNUMBER) {
+		if ((k = step_of(L, s, 2)) == SIZE_MAX)
+			return (0);
+		push_step(L, &s->sr, k);
+		return (1);
+	}
+	lua_pushvalue(L, 2);
+	if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
+		return (1);
+	if (lua_type(L, 2) == LUA_TSTRING) {
+		const char *key = lua_tostring(L, 2);
+
+		if (strcmp(key, "begin") == 0) {
+			lua_pushinteger(L, (lua_Integer)s->sr.begin);
+			return (1);
+		}
+		if (strcmp(key, "finish") == 0) {
+			lua_pushinteger(L, (lua_Integer)s->sr.finish);
+			return (1);
+		}
+	}
+	return (0);
+}
+
+static int
+series_len(lua_State *L)
+{
+	lua_pushinteger(L, (lua_Integer)check_series(L, 1)->sr.n);
+	return (1);
+}
+
+static int
+series_tostring(lua_State *L)
+{
+	lseries *s = check_series(L, 1);
+	char span[64];
+
+	duration_format(s->sr.finish - s->sr.begin, span, sizeof (span));
+	lua_pushfstring(L, "<series: %I steps over %s>",
+	    (lua_Integer)s->sr.n, span);
+	return (1);
+}
+
+static int
+series_gc(lua_State *L)
+{
+	lseries *s = luaL_checkudata(L, 1, SERIES_MT);
+
+	series_free(&s->sr);
+	runlimit_credit(s->charged);
+	s->charged = 0;
+	s->closed = 1;
+	return (0);
+}
+
+/* s:time(i) -> the time step i starts (nil if none) */
+static int
+s_time(lua_State *L)
+{
+	lseries *s = check_series(L, 1);
+	size_t k = step_of(L, s, 2);
+
+	if (k == SIZE_MAX)
+		return (0);
+	lua_pushinteger(L, (lua_Integer)s->sr.time[k]);
+	return (1);
+}
+
+/* s:count(i) -> the count of step i (nil if none) */
+static int
+s_count(lua_State *L)
+{
+	lseries *s = check_series(L, 1);
+	size_t k = step_of(L, s, 2);
+
+	if (k == SIZE_MAX)
+		return (0);
+	lua_pushinteger(L, (lua_Integer)s->sr.count[k]);
+	return (1);
+}
+
+/* The iterator of s:each(): (s, i) -> i + 1, time, count */
+static int
+each_next(lua_State *L)
+{
+	lseries *s = check_series(L, 1);
+	lua_Integer i = luaL_checkinteger(L, 2);
+
+	if (i < 0 || (lua_Unsigned)i >= s->sr.n)
+		return (0);
+	lua_pushinteger(L, i + 1);
+	lua_pushinteger(L, (lua_Integer)s->sr.time[i]);
+	lua_pushinteger(L, (lua_Integer)s->sr.count[i]);
+	return (3);
+}
+
+/* for i, time, count in s:each() do ... end */
+static int
+s_each(lua_State *L)
+{
+	check_series(L, 1);
+	lua_pushcfunction(L, each_next);
+	lua_pushvalue(L, 1);
+	lua_pushinteger(L, 0);
+	return (3);
+}
+
+/* s:at(time) -> the count at that time; nil outside [begin, finish) */
+static int
+s_at(lua_State *L)
+{
+	lseries *s = check_series(L, 1);
+	size_t k = series_find(&s->sr, lua_trace_check_time(L, 2));
+
+	if (k == SIZE_MAX)
+		return (0);
+	lua_pushinteger(L, (lua_Integer)s->sr.count[k]);
+	return (1);
+}
+
+/* s:stats() -> {min=, max=, mean=}, the mean weighted by time */
+static int
+s_stats(lua_State *L)
+{
+	lseries *s = check_series(L, 1);
+	const series *sr = &s->sr;
+	uint32_t min = UINT32_MAX, max = 0;
+	double sum = 0;
+	size_t k;
+
+	if (sr->n == 0)
+		return (0);
+	for (k = 0; k < sr->n; k++) {
+		uint64_t end = k + 1 < sr->n ? sr->time[k + 1] : sr->finish;
+
+		if (sr->count[k] < min)
+			min = sr->count[k];
+		if (sr->count[k] > max)
+			max = sr->count[k];
+		sum += (double)sr->count[k] * (double)(end - sr->time[k]);
+	}
+	lua_createtable(L, 0, 3);
+	lua_pushinteger(L, (lua_Integer)min);
+	lua_setfield(L, -2, "min");
+	lua_pushinteger(L, (lua_Integer)max);
+	lua_setfield(L, -2, "max");
+	lua_pushnumber(L, (lua_Number)(sum /
+	    (double)(sr->finish - sr->begin)));
+	lua_setfield(L, -2, "mean");
+	return (1);
+}
+
+/* s:table() -> { {time=, count=}, ... } */
+static int
+s_table(lua_State *L)
+{
+	lseries *s = check_series(L, 1);
+	size_t k;
+
+	lua_createtable(L, s->sr.n > INT_MAX ? INT_MAX : (int)s->sr.n, 0);
+	for (k = 0; k < s->sr.n; k++) {
+		push_step(L, &s->sr, k);
+		lua_rawseti(L, -2, (lua_Integer)k + 1);
+	}
+	return (1);
+}
+
+/*
+ * t:count_series(states [, from, to]) -> a series: how many entities
+ * are in any of `states`, at from and at each change before to.
+ */
+static int
+t_count_series(lua_State *L)
+{
+	trace *d = lua_trace_check(L, 1);
+	uint64_t from = lua_trace_opt_time(L, 3, d->begin);
+	uint64_t to = lua_trace_opt_time(L, 4, d->end);
+	const unsigned char *counted;
+	lseries *s;
+	const char *why;
+	size_t kb;
+
+	lua_settop(L, 4);
+	counted = lua_trace_state_set(L, d->cat, 2, "count_series");
+	/* Made first, so that it frees whatever an error leaves in it. */
+	s = lua_newuserdatauv(L, sizeof (lseries), 0);
+	memset(s, 0, sizeof (*s));
+	luaL_setmetatable(L, SERIES_MT);
+	if (from < d->begin)
+		from = d->begin;
+	if (to > d->end)
+		to = d->end;
+	if (series_count(d->st, counted, from, to, &s->sr, &why) != 0)
+		return (lua_trace_stopped(L, why));
+	/* As for a trace (lua_trace_push): the collector and the limit
+	 * learn of the C memory behind the few bytes of userdata. */
+	s->charged = series_memory(&s->sr);
+	runlimit_charge(s->charged);
+	kb = s->charged / 1024;
+	if (kb > 0)
+		lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+	if (runlimit_check(0, &why) != 0)
+		return (lua_trace_stopped(L, why));
+	return (1);
+}
+
+const luaL_Reg lua_series_methods[] = {
+	{ "count_series", t_count_series },
+	{ NULL, NULL }
+};
+
+void
+lua_series_open(lua_State *L)
+{
+	static const luaL_Reg methods[] = {
+		{ "time", s_time },
+		{ "count", s_count },
+		{ "each", s_each },
+		{ "at", s_at },
+		{ "stats", s_stats },
+		{ "table", s_table },
+		{ NULL, NULL }
+	};
+	static const luaL_Reg metamethods[] = {
+		{ "__len", series_len },
+		{ "__tostring", series_tostring },
+		{ "__gc", series_gc },
+		{ NULL, NULL }
+	};
+
+	lua_object_sequence_class(L, SERIES_MT, methods, series_index,
+	    metamethods);
+}

@@ -1,0 +1,1755 @@
+#include "store/cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Header only: nothing to link, and the hash loops inline here. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "base/arena.h"
+#include "base/color.h"
+#include "base/fatal.h"
+#include "base/json.h"
+#include "base/runlimit.h"
+#include "store/spill.h"
+#include "base/util.h"
+
+#define CACHE_MAGIC	"SMLCACHE"
+#define CACHE_VERSION	4	/* 3: events with an end, an id, members;
+				 * 4: nested and value entities */
+#define CACHE_ENDIAN	0x01020304u
+#define EDGE_BYTES	65536	/* hashed at each end of the trace file */
+#define NO_STRING	UINT64_MAX
+#define DEFAULT_LIMIT	((uint64_t)1 << 30)
+#define MAX_LIMIT	((uint64_t)1 << 62)	/* sums of sizes stay exact */
+#define STALE_TMP_SEC	3600	/* a temporary file this old was abandoned */
+#define CHUNK		8192	/* transitions checked and hashed at a time */
+#define PREFIX		"statemap-lua: "
+
+static int disabled;
+
+/*
+ * The file starts with this header; all offsets are from the start of
+ * the file.  Native byte order (checked by `endian`): a cache is a local
+ * file of one machine, not an interchange format.  checksum is the XXH3
+ * (64 bits) of the whole file with checksum itself read as 0.
+ */
+typedef struct header {
+	char magic[8];
+	uint32_t version, endian;
+	uint64_t checksum;
+	uint64_t src_size, src_mtime_sec, src_mtime_nsec;
+	uint64_t src_ctime_sec, src_ctime_nsec, src_dev, src_ino;
+	uint64_t src_head, src_tail;
+	uint64_t file_size;
+	uint64_t meta_off, meta_len;
+	uint64_t cols_off, ncols;
+} header;
+
+/*
+ * Where an entity's columns are; tag_off 0 when it has no tags.  kind is
+ * its store_kind.  A nested entity adds the depth of each transition
+ * (depth_off); a value entity has no transitions (count 0) but vcount
+ * values, their times at vtime_off and the values at value_off.
+ */
+typedef struct col_desc {
+	uint64_t count, time_off, state_off, tag_off;
+	uint64_t kind, depth_off;
+	uint64_t vcount, vtime_off, value_off;
+} col_desc;
+
+struct cache_entry {
+	void *map;		/* the whole file, read-only */
+	size_t len;
+	void *copies;		/* states and tags, checked (xmalloc'd) */
+	arena *copies_arena;	/* or here, when they are big */
+	void *copies_map;	/* or in a temporary file, past the budget */
+	size_t copies_len;
+	uint64_t dev, ino;	/* the file: never evicted while mapped */
+	char *path;		/* the file, named if it changes while mapped */
+	int watch;		/* the mapping's registration with fatal.h */
+	cache_entry *next;	/* in in_use */
+};
+
+/* Entries this process has mapped, which eviction leaves alone. */
+static pthread_mutex_t in_use_lock = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry *in_use;
+
+static char * __attribute__((format(printf, 1, 2)))
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	(void) vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return (s);
+}
+
+void
+cache_disable(void)
+{
+	disabled = 1;
+}
+
+/* ---- the size limit ---- */
+
+/*
+ * A size: digits, an optional fraction, an optional K, M, G or T (powers
+ * of 1024), an optional B or iB after it.  At most MAX_LIMIT.
+ */
+int
+cache_parse_size(const char *s, uint64_t *out)
+{
+	const char *p = s, *units = "KMGT", *u;
+	uint64_t whole = 0, mult = 1;
+	double frac = 0, scale = 1;
+	int digits = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		if (whole > MAX_LIMIT / 10)
+			return (-1);
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+			scale /= 10;
+			frac += scale * (*p - '0');
+		}
+	}
+	if (digits == 0)
+		return (-1);
+	if (((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) &&
+	    (u = strchr(units, *p & ~0x20)) != NULL) {
+		mult = (uint64_t)1 << (10 * (u - units + 1));
+		p++;
+		if (*p == 'i')
+			p++;
+	}
+	if (*p == 'B' || *p == 'b')
+		p++;
+	if (*p != '\0' || whole > MAX_LIMIT / mult ||
+	    (double)(whole * mult) + frac * (double)mult > (double)MAX_LIMIT)
+		return (-1);
+	*out = whole * mult + (uint64_t)(frac * (double)mult);
+	return (0);
+}
+
+uint64_t
+cache_size_limit(void)
+{
+	static int warned;
+	const char *s = getenv("STATEMAP_CACHE_SIZE");
+	uint64_t limit;
+
+	if (disabled)
+		return (0);
+	if (s == NULL || s[0] == '\0')
+		return (DEFAULT_LIMIT);
+	if (cache_parse_size(s, &limit) == 0)
+		return (limit);
+	if (!warned) {
+		warned = 1;
+		fprintf(stderr, PREFIX "STATEMAP_CACHE_SIZE=\"%s\" is not a "
+		    "size (such as 500M or 2G): using 1G\n", s);
+	}
+	return (DEFAULT_LIMIT);
+}
+
+/* ---- keys ---- */
+
+static int
+hash_range(int fd, uint64_t off, size_t len, uint64_t *out)
+{
+	char *buf = xmalloc(len > 0 ? len : 1);
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(buf);
+			return (-1);
+		}
+		got += (size_t)n;
+	}
+	*out = XXH3_64bits(buf, len);
+	free(buf);
+	return (0);
+}
+
+/*
+ * Whether the file system clock has moved past the file's ctime, so that
+ * any later write gives it another.  Timestamps come from a clock that
+ * ticks every few milliseconds (CLOCK_REALTIME_COARSE), so a write in the
+ * same tick as the last one would leave the ctime as it was.  1: yes; 0:
+ * not yet; -1: the times are whole seconds (a file system that keeps no
+ * finer ones, where two seconds, FAT's step, must pass: not worth waiting
+ * for).
+ */
+static int
+settled(const struct stat *sb)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_REALTIME_COARSE, &now) != 0)
+		return (-1);
+	if (sb->st_ctim.tv_nsec == 0 && sb->st_mtim.tv_nsec == 0)
+		return (now.tv_sec >= sb->st_ctim.tv_sec + 2 ? 1 : -1);
+	return (now.tv_sec > sb->st_ctim.tv_sec ||
+	    (now.tv_sec == sb->st_ctim.tv_sec &&
+	    now.tv_nsec > sb->st_ctim.tv_nsec));
+}
+
+/*
+ * fstat once the file's ctime is settled (above): at most a few ticks'
+ * wait, for a file written just now; -1 if it will not settle (whole
+ * seconds, or a ctime in the future, from a clock that was set back or
+ * a file server's).
+ */
+static int
+settled_stat(int fd, struct stat *sb)
+{
+	struct timespec tick;
+	int tries, s;
+
+	if (clock_getres(CLOCK_REALTIME_COARSE, &tick) != 0)
+		return (-1);
+	for (tries = 0; tries < 4; tries++) {
+		if (fstat(fd, sb) != 0 || (s = settled(sb)) < 0)
+			return (-1);
+		if (s > 0)
+			return (0);
+		(void) nanosleep(&tick, NULL);
+	}
+	return (-1);
+}
+
+int
+cache_key_of(const char *path, cache_key *key)
+{
+	struct stat st;
+	size_t edge;
+	int fd;
+
+	memset(key, 0, sizeof (*key));
+	if (disabled || strcmp(path, "-") == 0 || cache_size_limit() == 0)
+		return (-1);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return (-1);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    settled_stat(fd, &st) != 0) {
+		(void) close(fd);
+		return (-1);
+	}
+	key->size = (uint64_t)st.st_size;
+	key->mtime_sec = (uint64_t)st.st_mtim.tv_sec;
+	key->mtime_nsec = (uint64_t)st.st_mtim.tv_nsec;
+	key->ctime_sec = (uint64_t)st.st_ctim.tv_sec;
+	key->ctime_nsec = (uint64_t)st.st_ctim.tv_nsec;
+	key->dev = (uint64_t)st.st_dev;
+	key->ino = (uint64_t)st.st_ino;
+	edge = key->size < EDGE_BYTES ? (size_t)key->size : EDGE_BYTES;
+	if (hash_range(fd, 0, edge, &key->head) != 0 ||
+	    hash_range(fd, key->size - edge, edge, &key->tail) != 0 ||
+	    (key->path = realpath(path, NULL)) == NULL) {
+		(void) close(fd);
+		cache_key_free(key);
+		return (-1);
+	}
+	(void) close(fd);
+	return (0);
+}
+
+void
+cache_key_free(cache_key *key)
+{
+	free(key->path);
+	key->path = NULL;
+}
+
+static void
+key_to_header(const cache_key *key, header *h)
+{
+	h->src_size = key->size;
+	h->src_mtime_sec = key->mtime_sec;
+	h->src_mtime_nsec = key->mtime_nsec;
+	h->src_ctime_sec = key->ctime_sec;
+	h->src_ctime_nsec = key->ctime_nsec;
+	h->src_dev = key->dev;
+	h->src_ino = key->ino;
+	h->src_head = key->head;
+	h->src_tail = key->tail;
+}
+
+static int
+header_has_key(const header *h, const cache_key *key)
+{
+	header want;
+
+	key_to_header(key, &want);
+	return (h->src_size == want.src_size &&
+	    h->src_mtime_sec == want.src_mtime_sec &&
+	    h->src_mtime_nsec == want.src_mtime_nsec &&
+	    h->src_ctime_sec == want.src_ctime_sec &&
+	    h->src_ctime_nsec == want.src_ctime_nsec &&
+	    h->src_dev == want.src_dev && h->src_ino == want.src_ino &&
+	    h->src_head == want.src_head && h->src_tail == want.src_tail);
+}
+
+/* ---- the directory ---- */
+
+char *
+cache_directory(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	/* The spec says a relative XDG_CACHE_HOME is to be ignored. */
+	if (xdg != NULL && xdg[0] == '/')
+		return (xasprintf("%s/statemap-lua", xdg));
+	if (home == NULL || home[0] != '/')
+		return (NULL);
+	return (xasprintf("%s/.cache/statemap-lua", home));
+}
+
+/* mkdir -p, each missing directory 0700; existing ones left as they are. */
+static void
+make_dirs(const char *dir)
+{
+	char *p = xstrndup(dir, strlen(dir)), *s;
+
+	for (s = p + 1; ; s++) {
+		s = strchr(s, '/');
+		if (s != NULL)
+			*s = '\0';
+		if (p[0] != '\0')
+			(void) mkdir(p, 0700);
+		if (s == NULL)
+			break;
+		*s = '/';
+	}
+	free(p);
+}
+
+/*
+ * Opens the cache directory (making it first if create is set): a file
+ * descriptor, or -1.  *why says why a directory that is there is not to
+ * be used (NULL when there is none to use): not the user's, or writable
+ * by group or others, who could then put or change entries in it.  The
+ * directory may be a symbolic link only if the user made the link (the
+ * kernel's protected_symlinks rule, checked here too).
+ */
+static int
+open_dir(const char *dir, int create, const char **why)
+{
+	struct stat sb;
+	int fd;
+
+	*why = NULL;
+	if (create)
+		make_dirs(dir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR) &&
+	    lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+		if (sb.st_uid != geteuid()) {
+			*why = "it is owned by another user";
+			return (-1);
+		}
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return (-1);
+	if (fstat(fd, &sb) != 0)
+		*why = "it cannot be examined";
+	else if (sb.st_uid != geteuid())
+		*why = "it is owned by another user";
+	else if ((sb.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		*why = "it is writable by others";
+	if (*why != NULL) {
+		(void) close(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
+/*
+ * open_dir for loading and saving.  Says why a directory is refused, once
+ * for each directory and reason: a script that loads many traces gets
+ * one line, not one per load.
+ */
+static int
+open_dir_quietly(int create)
+{
+	static char *said;
+	char *dir = cache_directory(), *msg;
+	const char *why;
+	int fd;
+
+	if (dir == NULL)
+		return (-1);
+	fd = open_dir(dir, create, &why);
+	if (why != NULL) {
+		msg = xasprintf(PREFIX "not using the cache directory %s: %s\n",
+		    dir, why);
+		if (said == NULL || strcmp(said, msg) != 0) {
+			fputs(msg, stderr);
+			free(said);
+			said = msg;
+		} else {
+			free(msg);
+		}
+	}
+	free(dir);
+	return (fd);
+}
+
+int
+cache_directory_open(char **path)
+{
+	int fd = open_dir_quietly(1);
+
+	*path = fd >= 0 ? cache_directory() : NULL;
+	return (fd);
+}
+
+/* "0123456789abcdef.smc": the entry's name in the directory. */
+static void
+entry_name(const cache_key *key, char name[32])
+{
+	(void) snprintf(name, 32, "%016llx.smc", (unsigned long long)
+	    XXH3_64bits(key->path, strlen(key->path)));
+}
+
+char *
+cache_entry_path(const cache_key *key)
+{
+	char name[32], *dir = cache_directory(), *p;
+
+	if (dir == NULL || key->path == NULL) {
+		free(dir);
+		return (NULL);
+	}
+	entry_name(key, name);
+	p = xasprintf("%s/%s", dir, name);
+	free(dir);
+	return (p);
+}
+
+static int
+is_hex16(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return (0);
+	return (1);
+}
+
+/* 1 for an entry's name, 2 for a temporary file's, 0 for anything else. */
+static int
+kind_of_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 20 && is_hex16(name) && strcmp(name + 16, ".smc") == 0)
+		return (1);
+	if (len == 41 && is_hex16(name) && strncmp(name + 16, ".smc.", 5) == 0 &&
+	    is_hex16(name + 21) && strcmp(name + 37, ".tmp") == 0)
+		return (2);
+	return (0);
+}
+
+/* ---- entries in use ---- */
+
+static int
+is_in_use(uint64_t dev, uint64_t ino)
+{
+	cache_entry *e;
+	int found = 0;
+
+	pthread_mutex_lock(&in_use_lock);
+	for (e = in_use; e != NULL && !found; e = e->next)
+		found = e->dev == dev && e->ino == ino;
+	pthread_mutex_unlock(&in_use_lock);
+	return (found);
+}
+
+/*
+ * The only places an entry is mapped and unmapped.  A file truncated
+ * while it is mapped makes reading the pages past its new end raise
+ * SIGBUS, which fatal.h turns into "PATH: changed while being read" and
+ * exit status 1, for the mappings registered with it.  The mapping is
+ * registered before anything in it is read: the checks read every page.
+ */
+static void *
+map_entry(cache_entry *e, int fd)
+{
+	void *map;
+
+	/*
+	 * Populated at once: every page is read by the checks anyway; not
+	 * an entry bigger than the memory budget, whose first pages would
+	 * be dropped again before the checks reach them.
+	 */
+	map = mmap(NULL, e->len, PROT_READ, MAP_PRIVATE |
+	    (e->len <= spill_budget() ? MAP_POPULATE : 0), fd, 0);
+	if (map == MAP_FAILED)
+		return (NULL);
+	e->watch = fatal_watch_map(map, e->len, e->path);
+	return (map);
+}
+
+static void
+unmap_entry(cache_entry *e)
+{
+	fatal_unwatch_map(e->watch);
+	(void) munmap(e->map, e->len);
+}
+
+void
+cache_release(cache_entry *entry)
+{
+	cache_entry **p;
+
+	if (entry == NULL)
+		return;
+	pthread_mutex_lock(&in_use_lock);
+	for (p = &in_use; *p != NULL; p = &(*p)->next) {
+		if (*p == entry) {
+			*p = entry->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&in_use_lock);
+	if (entry->map != NULL)
+		unmap_entry(entry);
+	free(entry->path);
+	free(entry->copies);
+	arena_free(entry->copies_arena);
+	if (entry->copies_map != NULL)
+		(void) munmap(entry->copies_map, entry->copies_len);
+	free(entry);
+}
+
+/* ---- the layout, which writer and reader both compute ---- */
+
+/*
+ * Moves *off to the next multiple of 8 (returned) and past count items
+ * of size bytes; -1 if that would go beyond max.
+ */
+static int
+advance(uint64_t *off, uint64_t count, uint64_t size, uint64_t max,
+    uint64_t *at)
+{
+	uint64_t a;
+
+	if (*off > max || max - *off < 7)
+		return (-1);
+	a = (*off + 7) & ~(uint64_t)7;
+	if (count > (max - a) / size)
+		return (-1);
+	*at = a;
+	*off = a + count * size;
+	return (0);
+}
+
+/*
+ * Lays an entry out: the header, the names and metadata (meta_len
+ * bytes), the table of h->ncols column descriptors, then each entity's
+ * times, states, tags, depths (nested entities), value times and values
+ * (value entities) in entity order, each 8-aligned.  Fills the
+ * offsets in h and cols from the lengths, the counts and which columns
+ * have tags (tag_off != 0); -1 if the whole would be bigger than max.
+ * There is one layout for a given content, so that a reader can ask for
+ * exactly it, and check offsets by comparing them.
+ */
+static int
+lay_out(header *h, col_desc *cols, uint64_t max)
+{
+	uint64_t off = sizeof (header), i;
+
+	if (advance(&off, h->meta_len, 1, max, &h->meta_off) != 0 ||
+	    advance(&off, h->ncols, sizeof (col_desc), max, &h->cols_off) != 0)
+		return (-1);
+	for (i = 0; i < h->ncols; i++) {
+		col_desc *c = &cols[i];
+		int tagged = c->tag_off != 0;
+
+		c->time_off = c->state_off = c->tag_off = c->depth_off = 0;
+		c->vtime_off = c->value_off = 0;
+		if (c->count > 0 &&
+		    (advance(&off, c->count, 8, max, &c->time_off) != 0 ||
+		    advance(&off, c->count, 2, max, &c->state_off) != 0 ||
+		    (tagged &&
+		    advance(&off, c->count, 4, max, &c->tag_off) != 0) ||
+		    (c->kind == STORE_NESTED &&
+		    advance(&off, c->count, 2, max, &c->depth_off) != 0)))
+			return (-1);
+		if (c->vcount > 0 &&
+		    (advance(&off, c->vcount, 8, max, &c->vtime_off) != 0 ||
+		    advance(&off, c->vcount, 8, max, &c->value_off) != 0))
+			return (-1);
+	}
+	h->file_size = off;
+	return (0);
+}
+
+/* ---- writing ---- */
+
+typedef struct buf {
+	char *data;
+	size_t len, cap;
+} buf;
+
+static void
+put(buf *b, const void *data, size_t len)
+{
+	grow_array(&b->data, &b->cap, b->len + len, 1);
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+}
+
+static void
+put_u64(buf *b, uint64_t v)
+{
+	put(b, &v, sizeof (v));
+}
+
+static void
+put_str(buf *b, const char *s, size_t len)
+{
+	if (s == NULL) {
+		put_u64(b, NO_STRING);
+		return;
+	}
+	put_u64(b, len);
+	put(b, s, len);
+}
+
+static void
+put_cstr(buf *b, const char *s)
+{
+	put_str(b, s, s != NULL ? strlen(s) : 0);
+}
+
+static void
+write_meta(buf *b, const catalog *cat)
+{
+	uint32_t i, n;
+
+	put_cstr(b, cat->title);
+	put_cstr(b, cat->host);
+	put_cstr(b, cat->entity_kind);
+	put_u64(b, (uint64_t)cat->have_start);
+	put_u64(b, cat->start_sec);
+	put_u64(b, cat->start_nsec);
+	put_u64(b, cat->nstates);
+	for (i = 0; i < cat->nstates; i++) {
+		put_str(b, cat->states[i].name, cat->states[i].name_len);
+		put_cstr(b, cat->states[i].color_text);
+	}
+	n = catalog_nentities(cat);
+	put_u64(b, n);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *name = catalog_entity_name(cat, i, &len);
+
+		put_str(b, name, len);
+		put_cstr(b, cat->descriptions[i]);
+	}
+	n = catalog_ntags(cat);
+	put_u64(b, n);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *name = intern_name(cat->tag_names, cat->tags[i].name,
+		    &len);
+
+		put_u64(b, cat->tags[i].state);
+		put_str(b, name, len);
+		put_cstr(b, cat->tags[i].members);
+	}
+	put_u64(b, cat->nevents);
+	for (i = 0; i < cat->nevents; i++) {
+		const catalog_event *ev = &cat->events[i];
+		size_t len;
+		const char *s;
+
+		put_u64(b, ev->time);
+		s = intern_name(cat->event_entities, ev->entity, &len);
+		put_str(b, s, len);
+		s = intern_name(cat->event_kinds, ev->kind, &len);
+		put_str(b, s, len);
+		if (ev->target == CATALOG_NO_ENTITY) {
+			put_str(b, NULL, 0);
+		} else {
+			s = intern_name(cat->event_entities, ev->target, &len);
+			put_str(b, s, len);
+		}
+		put_u64(b, catalog_event_end(cat, ev));
+		s = catalog_event_id(cat, ev, &len);
+		put_str(b, s, len);
+		s = catalog_event_members(cat, ev, &len);
+		put_str(b, s, len);
+	}
+	n = intern_count(cat->value_strings);
+	put_u64(b, n);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *text = intern_name(cat->value_strings, i, &len);
+
+		put_str(b, text, len);
+	}
+	put_u64(b, cat->nrecords);
+	put_u64(b, cat->ndata);
+	put_u64(b, (uint64_t)cat->have_data);
+	put_u64(b, cat->last_time);
+}
+
+/* A file being written in layout order, hashed as it goes. */
+typedef struct writer {
+	FILE *f;
+	uint64_t off;
+	XXH3_state_t hash;
+} writer;
+
+static void
+emit(writer *w, const void *data, size_t len)
+{
+	(void) fwrite(data, 1, len, w->f);
+	XXH3_64bits_update(&w->hash, data, len);
+	w->off += len;
+}
+
+/* Zeros up to at, where the layout puts the next part. */
+static void
+emit_at(writer *w, uint64_t at, const void *data, size_t len)
+{
+	static const char zeros[8];
+
+	emit(w, zeros, (size_t)(at - w->off));
+	emit(w, data, len);
+}
+
+/* A new file in the directory that nobody can have planted: fd or -1. */
+static int
+create_temp(int dirfd, const char *name, char tmp[64])
+{
+	int tries, fd;
+
+	for (tries = 0; tries < 16; tries++) {
+		uint64_t r;
+
+		if (getrandom(&r, sizeof (r), 0) != (ssize_t)sizeof (r))
+			return (-1);
+		(void) snprintf(tmp, 64, "%.16s.smc.%016llx.tmp", name,
+		    (unsigned long long)r);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return (fd);
+	}
+	return (-1);
+}
+
+static void evict(int dirfd, const char *keep, uint64_t limit);
+
+void
+cache_save(const cache_key *key, const catalog *cat, const store *st)
+{
+	char name[32], tmp[64];
+	buf meta = { NULL, 0, 0 };
+	header h;
+	col_desc *cols;
+	uint64_t ncols = store_nentities(st), limit = cache_size_limit(), i;
+	writer w;
+	int dirfd, fd, ok;
+
+	if (key->path == NULL || limit == 0)
+		return;
+	write_meta(&meta, cat);
+	memset(&h, 0, sizeof (h));
+	memcpy(h.magic, CACHE_MAGIC, 8);
+	h.version = CACHE_VERSION;
+	h.endian = CACHE_ENDIAN;
+	key_to_header(key, &h);
+	h.meta_len = meta.len;
+	h.ncols = ncols;
+	cols = xcalloc(ncols > 0 ? ncols : 1, sizeof (col_desc));
+	for (i = 0; i < ncols; i++) {
+		cols[i].count = store_count(st, (uint32_t)i);
+		cols[i].tag_off = store_has_tags(st, (uint32_t)i);
+		cols[i].kind = store_kind_of(st, (uint32_t)i);
+		cols[i].vcount = store_value_count(st, (uint32_t)i);
+	}
+	/* An entry bigger than the whole cache is not worth writing. */
+	if (lay_out(&h, cols, limit) != 0 ||
+	    (dirfd = open_dir_quietly(1)) < 0) {
+		free(cols);
+		free(meta.data);
+		return;
+	}
+	entry_name(key, name);
+	if ((fd = create_temp(dirfd, name, tmp)) < 0 ||
+	    (w.f = fdopen(fd, "wb")) == NULL) {
+		if (fd >= 0) {
+			(void) close(fd);
+			(void) unlinkat(dirfd, tmp, 0);
+		}
+		(void) close(dirfd);
+		free(cols);
+		free(meta.data);
+		return;
+	}
+	w.off = 0;
+	XXH3_64bits_reset(&w.hash);
+	emit(&w, &h, sizeof (h));	/* checksum 0: filled in at the end */
+	emit_at(&w, h.meta_off, meta.data, meta.len);
+	emit_at(&w, h.cols_off, cols, ncols * sizeof (col_desc));
+	for (i = 0; i < ncols; i++) {
+		uint32_t e = (uint32_t)i;
+		size_t n = (size_t)cols[i].count;
+
+		if (n > 0) {
+			emit_at(&w, cols[i].time_off, store_times(st, e), n * 8);
+			emit_at(&w, cols[i].state_off, store_states(st, e),
+			    n * 2);
+			if (cols[i].tag_off != 0)
+				emit_at(&w, cols[i].tag_off, store_tags(st, e),
+				    n * 4);
+			if (cols[i].depth_off != 0)
+				emit_at(&w, cols[i].depth_off,
+				    store_depths(st, e), n * 2);
+		}
+		if (cols[i].vcount > 0) {
+			n = (size_t)cols[i].vcount;
+			emit_at(&w, cols[i].vtime_off,
+			    store_value_times(st, e), n * 8);
+			emit_at(&w, cols[i].value_off, store_values(st, e),
+			    n * 8);
+		}
+	}
+	h.checksum = XXH3_64bits_digest(&w.hash);
+	/*
+	 * No fsync: an entry that a crash leaves short or zeroed fails its
+	 * checksum, and a lost entry costs a reread.
+	 */
+	ok = w.off == h.file_size && !ferror(w.f) &&
+	    fseeko(w.f, 0, SEEK_SET) == 0 &&
+	    fwrite(&h, 1, sizeof (h), w.f) == sizeof (h);
+	ok = fclose(w.f) == 0 && ok;
+	if (!ok || renameat(dirfd, tmp, dirfd, name) != 0)
+		(void) unlinkat(dirfd, tmp, 0);
+	else
+		evict(dirfd, name, limit);
+	(void) close(dirfd);
+	free(cols);
+	free(meta.data);
+}
+
+/* ---- eviction and clearing ---- */
+
+typedef struct found {
+	char name[48];
+	uint64_t size, dev, ino;
+	struct timespec used;	/* the entry's mtime: when last loaded */
+} found;
+
+static int
+compare_found(const void *pa, const void *pb)
+{
+	const found *a = pa, *b = pb;
+
+	if (a->used.tv_sec != b->used.tv_sec)
+		return (a->used.tv_sec < b->used.tv_sec ? -1 : 1);
+	if (a->used.tv_nsec != b->used.tv_nsec)
+		return (a->used.tv_nsec < b->used.tv_nsec ? -1 : 1);
+	return (strcmp(a->name, b->name));	/* the same order every time */
+}
+
+/*
+ * The directory's entries (kind 1) or temporary files (kind 2) that are
+ * regular files: an array, its length in *n; NULL if it cannot be read.
+ */
+static found *
+list_dir(int dirfd, int kind, size_t *n)
+{
+	/* Opened anew: a dup would share (and move) dirfd's offset. */
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	found *list = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (dir == NULL) {
+		if (fd >= 0)
+			(void) close(fd);
+		return (NULL);
+	}
+	while ((de = readdir(dir)) != NULL) {
+		struct stat sb;
+		found *f;
+
+		if (kind_of_name(de->d_name) != kind ||
+		    fstatat(dirfd, de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		grow_array(&list, &cap, *n + 1, sizeof (found));
+		f = &list[(*n)++];
+		/* At most 41 bytes: kind_of_name saw to that. */
+		memcpy(f->name, de->d_name, strlen(de->d_name) + 1);
+		f->size = (uint64_t)sb.st_size;
+		f->dev = (uint64_t)sb.st_dev;
+		f->ino = (uint64_t)sb.st_ino;
+		f->used = sb.st_mtim;
+	}
+	(void) closedir(dir);
+	if (list == NULL)
+		list = xmalloc(1);
+	return (list);
+}
+
+/*
+ * Removes least recently used entries until the rest fit in limit, but
+ * never keep (just written) nor one this process has mapped; and
+ * temporary files abandoned long ago.  Another process may be evicting
+ * at the same time: an entry removed twice, or removed just as another
+ * process renames a new one over it, costs at most a reread.
+ */
+static void
+evict(int dirfd, const char *keep, uint64_t limit)
+{
+	struct timespec now;
+	found *list;
+	size_t n, i;
+	uint64_t total = 0;
+
+	if ((list = list_dir(dirfd, 2, &n)) != NULL &&
+	    clock_gettime(CLOCK_REALTIME, &now) == 0) {
+		for (i = 0; i < n; i++)
+			if (list[i].used.tv_sec + STALE_TMP_SEC < now.tv_sec)
+				(void) unlinkat(dirfd, list[i].name, 0);
+	}
+	free(list);
+	if ((list = list_dir(dirfd, 1, &n)) == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		total += list[i].size;
+	qsort(list, n, sizeof (found), compare_found);
+	for (i = 0; i < n && total > limit; i++) {
+		if (strcmp(list[i].name, keep) == 0 ||
+		    is_in_use(list[i].dev, list[i].ino))
+			continue;
+		if (unlinkat(dirfd, list[i].name, 0) == 0 || errno == ENOENT)
+			total -= list[i].size;
+	}
+	free(list);
+}
+
+int
+cache_clear(FILE *report)
+{
+	char *dir = cache_directory();
+	const char *why;
+	found *list;
+	size_t n, i;
+	uint64_t bytes = 0;
+	int dirfd, removed = 0, failed = 0, kind;
+
+	if (dir == NULL) {
+		fprintf(stderr, PREFIX "no cache directory: neither "
+		    "XDG_CACHE_HOME nor HOME is an absolute path\n");
+		return (-1);
+	}
+	if ((dirfd = open_dir(dir, 0, &why)) < 0) {
+		if (why == NULL && errno == ENOENT) {
+			if (report != NULL)
+				fprintf(report, "removed 0 entries (0.0 MB) "
+				    "from %s\n", dir);
+			free(dir);
+			return (0);
+		}
+		fprintf(stderr, PREFIX "not clearing the cache directory %s: "
+		    "%s\n", dir, why != NULL ? why : strerror(errno));
+		free(dir);
+		return (-1);
+	}
+	for (kind = 1; kind <= 2; kind++) {
+		if ((list = list_dir(dirfd, kind, &n)) == NULL) {
+			fprintf(stderr, PREFIX "cannot read the cache "
+			    "directory %s: %s\n", dir, strerror(errno));
+			failed = 1;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			if (unlinkat(dirfd, list[i].name, 0) == 0) {
+				removed += kind == 1;
+				bytes += list[i].size;
+			} else if (errno != ENOENT && !failed) {
+				fprintf(stderr, PREFIX "cannot remove %s/%s: "
+				    "%s\n", dir, list[i].name, strerror(errno));
+				failed = 1;
+			}
+		}
+		free(list);
+	}
+	(void) close(dirfd);
+	if (!failed && report != NULL)
+		fprintf(report, "removed %d %s (%.1f MB) from %s\n", removed,
+		    removed == 1 ? "entry" : "entries", (double)bytes / 1e6,
+		    dir);
+	free(dir);
+	return (failed ? -1 : removed);
+}
+
+/* ---- reading: nothing is used before it is checked ---- */
+
+typedef struct cursor {
+	const char *p, *end;
+	int bad;
+} cursor;
+
+static uint64_t
+get_u64(cursor *c)
+{
+	uint64_t v;
+
+	if (c->bad || (size_t)(c->end - c->p) < sizeof (v)) {
+		c->bad = 1;
+		return (0);
+	}
+	memcpy(&v, c->p, sizeof (v));
+	c->p += sizeof (v);
+	return (v);
+}
+
+/* A string: returns its bytes (not NUL-terminated), NULL for none. */
+static const char *
+get_str(cursor *c, size_t *len)
+{
+	uint64_t n = get_u64(c);
+	const char *s;
+
+	*len = 0;
+	if (c->bad || n == NO_STRING)
+		return (NULL);
+	if (n > (uint64_t)(c->end - c->p)) {
+		c->bad = 1;
+		return (NULL);
+	}
+	s = c->p;
+	c->p += n;
+	*len = (size_t)n;
+	return (s);
+}
+
+static char *
+get_dup(cursor *c)
+{
+	size_t len;
+	const char *s = get_str(c, &len);
+
+	return (s != NULL ? xstrndup(s, len) : NULL);
+}
+
+/* A count of things that take at least min_bytes each in the stream. */
+static uint64_t
+get_count(cursor *c, size_t min_bytes)
+{
+	uint64_t n = get_u64(c);
+
+	if (n > (uint64_t)(c->end - c->p) / min_bytes)
+		c->bad = 1;
+	return (c->bad ? 0 : n);
+}
+
+/*
+ * An event's members as the ingest wrote them: JSON object members with
+ * every '<', '>' and '&' escaped, which the writers copy as they are into
+ * JSON and into the SVG's data block.
+ */
+static int
+event_members_ok(const char *s, size_t len)
+{
+	json_arena *ja;
+	json_error err;
+	json_value *v;
+	char *doc;
+	int ok;
+
+	if (memchr(s, '<', len) != NULL || memchr(s, '>', len) != NULL ||
+	    memchr(s, '&', len) != NULL)
+		return (0);
+	doc = xmalloc(len + 2);
+	doc[0] = '{';
+	memcpy(doc + 1, s, len);
+	doc[len + 1] = '}';
+	ja = json_arena_new();
+	v = json_parse_document(ja, doc, len + 2, &err);
+	ok = v != NULL && v->type == JSON_OBJECT && v->len > 0;
+	json_arena_free(ja);
+	free(doc);
+	return (ok);
+}
+
+static int
+read_meta(cursor *c, catalog *cat)
+{
+	uint64_t n, i;
+
+	cat->title = get_dup(c);
+	cat->host = get_dup(c);
+	cat->entity_kind = get_dup(c);
+	cat->have_start = get_u64(c) != 0;
+	cat->start_sec = get_u64(c);
+	cat->start_nsec = get_u64(c);
+	n = get_count(c, 16);
+	if (c->bad || n == 0 || n > STORE_MAX_STATES)
+		return (-1);
+	cat->states = xcalloc((size_t)n, sizeof (catalog_state));
+	cat->nstates = (uint32_t)n;
+	for (i = 0; i < n && !c->bad; i++) {
+		catalog_state *s = &cat->states[i];
+		size_t len;
+		const char *name = get_str(c, &len);
+		const char *text;
+
+		if (name == NULL)
+			return (-1);
+		s->name = xstrndup(name, len);
+		s->name_len = len;
+		text = get_str(c, &len);
+		if (text != NULL) {
+			if (!color_parse(text, len, &s->color))
+				return (-1);
+			s->color_text = xstrndup(text, len);
+		}
+	}
+	if (c->bad)
+		return (-1);	/* cut short: some states have no name */
+	catalog_assign_colors(cat);
+	if (catalog_index_states(cat) != 0)
+		return (-1);
+	n = get_count(c, 16);
+	for (i = 0; i < n && !c->bad; i++) {
+		size_t len, dlen;
+		const char *name = get_str(c, &len), *desc;
+
+		if (name == NULL || catalog_entity(cat, name, len) != i)
+			return (-1);
+		if ((desc = get_str(c, &dlen)) != NULL)
+			catalog_set_description(cat, (uint32_t)i, desc, dlen);
+	}
+	n = get_count(c, 24);
+	for (i = 0; i < n && !c->bad; i++) {
+		uint64_t state = get_u64(c);
+		size_t len;
+		const char *name = get_str(c, &len);
+
+		if (name == NULL || state >= cat->nstates ||
+		    catalog_tag_id(cat, (uint32_t)state, name, len) != i)
+			return (-1);
+		catalog_define_tag(cat, (uint32_t)i, get_dup(c));
+	}
+	n = get_count(c, 32);
+	for (i = 0; i < n && !c->bad; i++) {
+		uint64_t time = get_u64(c);
+		size_t elen, klen, tlen;
+		const char *ent = get_str(c, &elen);
+		const char *kind = get_str(c, &klen);
+		const char *target = get_str(c, &tlen);
+		uint64_t end = get_u64(c);
+		size_t ilen, mlen;
+		const char *id = get_str(c, &ilen);
+		const char *members = get_str(c, &mlen);
+
+		if (ent == NULL || kind == NULL ||
+		    (end != CATALOG_NO_END && end < time) ||
+		    (id != NULL && ilen == 0) ||
+		    (members != NULL && !event_members_ok(members, mlen)))
+			return (-1);
+		catalog_add_event(cat, time, ent, elen, kind, klen, target, tlen);
+		catalog_set_event_extra(cat, end, id, ilen, members, mlen);
+	}
+	n = get_count(c, 8);
+	for (i = 0; i < n && !c->bad; i++) {
+		size_t len;
+		const char *text = get_str(c, &len);
+		int added;
+
+		if (text == NULL ||
+		    intern_add(cat->value_strings, text, len, &added) != i ||
+		    !added)
+			return (-1);
+	}
+	cat->nrecords = get_u64(c);
+	cat->ndata = get_u64(c);
+	cat->have_data = get_u64(c) != 0;
+	cat->last_time = get_u64(c);
+	return (c->bad || c->p != c->end ? -1 : 0);
+}
+
+/* An entry being read: where it is, and the checksum so far. */
+typedef struct reader {
+	const char *base;
+	uint64_t off;		/* how far the checksum has got */
+	XXH3_state_t hash;
+} reader;
+
+/* Hashes the file from r->off up to at (padding) from the mapping. */
+static void
+hash_to(reader *r, uint64_t at)
+{
+	XXH3_64bits_update(&r->hash, r->base + r->off, (size_t)(at - r->off));
+	r->off = at;
+}
+
+/* Hashes a part of the file from a private copy of it. */
+static void
+hash_copy(reader *r, uint64_t at, const void *copy, size_t len)
+{
+	hash_to(r, at);
+	XXH3_64bits_update(&r->hash, copy, len);
+	r->off = at + len;
+}
+
+/*
+ * A column of times, left in the mapping: hashed, and checked to be in
+ * order, a chunk at a time while the chunk is in the cache.
+ */
+static int
+check_times(reader *r, uint64_t at, size_t n)
+{
+	const uint64_t *t = (const uint64_t *)(r->base + at);
+	uint64_t last = 0;
+	size_t i, k;
+	int bad = 0;
+
+	hash_to(r, at);
+	for (i = 0; i < n; i += CHUNK) {
+		size_t m = n - i < CHUNK ? n - i : CHUNK;
+
+		XXH3_64bits_update(&r->hash, t + i, m * 8);
+		bad |= t[i] < last;
+		for (k = 1; k < m; k++)
+			bad |= t[i + k] < t[i + k - 1];
+		last = t[i + m - 1];
+		if (bad)
+			return (-1);
+	}
+	r->off = at + n * 8;
+	return (0);
+}
+
+/*
+ * Whether any of a whole chunk of states or tags is out of range: loops
+ * of a fixed count, which compilers make vector code of at -O2.
+ */
+static int
+states_bad(const uint16_t *s, uint32_t nstates)
+{
+	size_t k;
+	int bad = 0;
+
+	for (k = 0; k < CHUNK; k++)
+		bad |= s[k] >= nstates;
+	return (bad);
+}
+
+static int
+tags_bad(const uint32_t *t, uint32_t ntags)
+{
+	size_t k;
+	int bad = 0;
+
+	for (k = 0; k < CHUNK; k++)
+		bad |= t[k] >= ntags && t[k] != STORE_NONE;
+	return (bad);
+}
+
+/*
+ * A column of states copied to private memory, where they are checked
+ * and hashed: values from the mapping could change after the check, and
+ * queries index arrays by them.
+ */
+static int
+copy_states(reader *r, uint64_t at, size_t n, uint16_t *to, uint32_t nstates)
+{
+	size_t i, k;
+	int bad = 0;
+
+	hash_to(r, at);
+	for (i = 0; i < n; i += CHUNK) {
+		size_t m = n - i < CHUNK ? n - i : CHUNK;
+
+		memcpy(to + i, r->base + at + i * 2, m * 2);
+		if (m == CHUNK) {
+			bad = states_bad(to + i, nstates);
+		} else {
+			for (k = 0; k < m; k++)
+				bad |= to[i + k] >= nstates;
+		}
+		if (bad)
+			return (-1);
+		XXH3_64bits_update(&r->hash, to + i, m * 2);
+	}
+	r->off = at + n * 2;
+	return (0);
+}
+
+/* The same for tags: each a tag id, or STORE_NONE. */
+static int
+copy_tags(reader *r, uint64_t at, size_t n, uint32_t *to, uint32_t ntags)
+{
+	size_t i, k;
+	int bad = 0;
+
+	hash_to(r, at);
+	for (i = 0; i < n; i += CHUNK) {
+		size_t m = n - i < CHUNK ? n - i : CHUNK;
+
+		memcpy(to + i, r->base + at + i * 4, m * 4);
+		if (m == CHUNK) {
+			bad = tags_bad(to + i, ntags);
+		} else {
+			for (k = 0; k < m; k++)
+				bad |= to[i + k] >= ntags &&
+				    to[i + k] != STORE_NONE;
+		}
+		if (bad)
+			return (-1);
+		XXH3_64bits_update(&r->hash, to + i, m * 4);
+	}
+	r->off = at + n * 4;
+	return (0);
+}
+
+/* A part of the file copied to private memory and hashed there. */
+static void
+copy_hashed(reader *r, uint64_t at, void *to, size_t len)
+{
+	hash_to(r, at);
+	memcpy(to, r->base + at, len);
+	XXH3_64bits_update(&r->hash, to, len);
+	r->off = at + len;
+}
+
+static int
+times_in_order(const uint64_t *t, size_t n)
+{
+	size_t i;
+	int bad = 0;
+
+	for (i = 1; i < n; i++)
+		bad |= t[i] < t[i - 1];
+	return (!bad);
+}
+
+/*
+ * A nested entity, copied out, checked and replayed into the store
+ * (which makes its links down the stacks again): each depth must be one
+ * that a plain datum (1), a push on a state (one deeper) or a pop (one
+ * shallower, from 2 or more) leads to.
+ */
+static int
+replay_nested(reader *r, const col_desc *c, const catalog *cat, store *st,
+    uint32_t entity)
+{
+	size_t n = (size_t)c->count, i;
+	uint64_t *time = xmalloc(n * sizeof (uint64_t));
+	uint16_t *state = xmalloc(n * sizeof (uint16_t));
+	uint16_t *depth = xmalloc(n * sizeof (uint16_t));
+	uint32_t *tag = c->tag_off != 0 ? xmalloc(n * sizeof (uint32_t)) :
+	    NULL;
+	uint32_t now;
+	int ok = 0;
+
+	copy_hashed(r, c->time_off, time, n * sizeof (uint64_t));
+	if (!times_in_order(time, n) ||
+	    copy_states(r, c->state_off, n, state, cat->nstates) != 0 ||
+	    (tag != NULL &&
+	    copy_tags(r, c->tag_off, n, tag, catalog_ntags(cat)) != 0))
+		goto out;
+	copy_hashed(r, c->depth_off, depth, n * sizeof (uint16_t));
+	for (i = 0; i < n; i++) {
+		uint32_t d = depth[i];
+
+		/* The store's own depth: what store_append_depth checks. */
+		now = store_depth_now(st, entity);
+		if (!(d == 1 || (now >= 1 && d == now + 1) ||
+		    (now >= 2 && d + 1 == now)))
+			goto out;
+		store_append_depth(st, entity, time[i], state[i],
+		    tag != NULL ? tag[i] : STORE_NONE, d);
+	}
+	ok = 1;
+out:
+	free(time);
+	free(state);
+	free(depth);
+	free(tag);
+	return (ok ? 0 : -1);
+}
+
+/*
+ * A value entity, copied out and checked: times in order, each value a
+ * number, none, or a string the catalog has.
+ */
+static int
+replay_values(reader *r, const col_desc *c, const catalog *cat, store *st,
+    uint32_t entity)
+{
+	size_t n = (size_t)c->vcount, i;
+	uint64_t *time = xmalloc(n * sizeof (uint64_t));
+	sm_value *value = xmalloc(n * sizeof (sm_value));
+	uint32_t nstrings = intern_count(cat->value_strings);
+	int bad = 0;
+
+	copy_hashed(r, c->vtime_off, time, n * sizeof (uint64_t));
+	copy_hashed(r, c->value_off, value, n * sizeof (sm_value));
+	for (i = 0; i < n; i++) {
+		sm_value v = value[i];
+
+		if (value_is_string(v))
+			bad |= value_string_id(v) >= nstrings ||
+			    (v >> 32) != (VALUE_STRING >> 32);
+		else if (value_is_number(v))
+			bad |= isnan(value_to_double(v));
+		else
+			bad |= !value_is_none(v);
+	}
+	bad |= !times_in_order(time, n);
+	if (!bad)
+		store_append_values(st, entity, time, value, n);
+	free(time);
+	free(value);
+	return (bad ? -1 : 0);
+}
+
+/*
+ * Gives back the pages wholly within [from, to) of the mapping, once
+ * replayed into the store: nothing reads them again, and a trace of
+ * nested or value entities would otherwise hold both its entry and the
+ * store made from it.
+ */
+static void
+drop_replayed(const reader *r, uint64_t from, uint64_t to)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)r->base + (uintptr_t)from;
+	uintptr_t b = (uintptr_t)r->base + (uintptr_t)to;
+
+	a = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	b &= ~((uintptr_t)page - 1);
+	if (b > a)
+		(void) madvise((void *)a, (size_t)(b - a), MADV_DONTNEED);
+}
+
+/*
+ * A nested or value entity's columns (c->kind), replayed into the store,
+ * then their pages given back.  -1 if they are not sound.
+ */
+static int
+replay_column(reader *r, const col_desc *c, const catalog *cat, store *st,
+    uint32_t entity)
+{
+	uint64_t from = c->kind == STORE_NESTED ? c->time_off : c->vtime_off;
+
+	if (c->kind == STORE_VALUES && c->vcount == 0)
+		return (0);
+	if ((c->kind == STORE_NESTED ? replay_nested(r, c, cat, st, entity) :
+	    replay_values(r, c, cat, st, entity)) != 0)
+		return (-1);
+	drop_replayed(r, from, r->off);
+	return (0);
+}
+
+/* Round up to 8 bytes: the copies keep their columns 8-aligned. */
+#define ALIGN8(n)	(((n) + 7) & ~(uint64_t)7)
+
+/*
+ * Copies bigger than the memory budget (spill.h) go to an unnamed
+ * temporary file of this process's own, mapped shared: no other process
+ * can open it by name to change what was checked, and the kernel pages
+ * it in and out like the entry itself.  Its blocks are allocated first,
+ * so that a write through the mapping cannot meet a full disk (which
+ * would be SIGBUS).  NULL if that cannot be had: then memory after all.
+ */
+static char *
+copies_on_disk(cache_entry *e, uint64_t bytes)
+{
+	char why[SPILL_WHY];
+	void *map;
+	int fd;
+
+	if (bytes > SIZE_MAX || bytes > (uint64_t)INT64_MAX ||
+	    (fd = spill_temp_file(why)) < 0)
+		return (NULL);
+	if (posix_fallocate(fd, 0, (off_t)bytes) != 0) {
+		(void) close(fd);
+		return (NULL);
+	}
+	map = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    fd, 0);
+	(void) close(fd);
+	if (map == MAP_FAILED)
+		return (NULL);
+	e->copies_map = map;
+	e->copies_len = (size_t)bytes;
+	return (map);
+}
+
+/*
+ * The columns: checked against the layout, states and tags copied, every
+ * byte hashed in file order.  Fills st and e->copies (or the others).
+ */
+static int
+read_columns(reader *r, const header *h, const col_desc *cols,
+    const catalog *cat, store *st, cache_entry *e)
+{
+	uint32_t ntags = catalog_ntags(cat);
+	uint64_t i, bytes = 0;
+	char *copies, *next;
+	const char *why;
+
+	for (i = 0; i < h->ncols; i++) {
+		const col_desc *c = &cols[i];
+
+		/* Each kind with the columns it may have, and no others. */
+		if (c->kind == STORE_STATES ? c->vcount != 0 :
+		    c->kind == STORE_NESTED ? c->vcount != 0 || c->count == 0 :
+		    c->kind == STORE_VALUES ? c->count != 0 : 1)
+			return (-1);
+		if (c->kind != STORE_STATES)
+			continue;
+		bytes += ALIGN8(c->count * 2);
+		if (c->tag_off != 0)
+			bytes += ALIGN8(c->count * 4);
+	}
+	/* Big copies in huge pages, which fill without a fault per 4 KiB. */
+	if (bytes > spill_budget() &&
+	    (copies = copies_on_disk(e, bytes)) != NULL) {
+		/* copies_map, made read-only once filled */
+	} else if (bytes >= ((uint64_t)2 << 20)) {
+		e->copies_arena = arena_new();
+		copies = arena_alloc(e->copies_arena, (size_t)bytes);
+	} else {
+		copies = e->copies = xmalloc(bytes > 0 ? (size_t)bytes : 1);
+	}
+	next = copies;
+	for (i = 0; i < h->ncols; i++) {
+		const col_desc *c = &cols[i];
+		size_t n = (size_t)c->count;
+		uint16_t *state;
+		uint32_t *tag = NULL;
+
+		/*
+		 * Replayed columns are memory a script's limit counts: past
+		 * it, the entry is left for a fresh load, which stops with
+		 * the reason.
+		 */
+		if (c->kind != STORE_STATES) {
+			if (replay_column(r, c, cat, st, (uint32_t)i) != 0 ||
+			    runlimit_check(store_memory(st), &why) != 0)
+				return (-1);
+			continue;
+		}
+		if (n == 0)
+			continue;
+		state = (uint16_t *)next;
+		next += ALIGN8(c->count * 2);
+		if (c->tag_off != 0) {
+			tag = (uint32_t *)next;
+			next += ALIGN8(c->count * 4);
+		}
+		if (check_times(r, c->time_off, n) != 0 ||
+		    copy_states(r, c->state_off, n, state, cat->nstates) != 0 ||
+		    (tag != NULL &&
+		    copy_tags(r, c->tag_off, n, tag, ntags) != 0))
+			return (-1);
+		store_adopt(st, (uint32_t)i,
+		    (const uint64_t *)(r->base + c->time_off), state, tag, n);
+	}
+	if (e->copies_map != NULL)
+		(void) mprotect(e->copies_map, e->copies_len, PROT_READ);
+	hash_to(r, h->file_size);
+	return (0);
+}
+
+/* The header as it is hashed: its checksum read as 0.  Returns that. */
+static uint64_t
+header_for_hash(const void *from, header *h)
+{
+	uint64_t sum;
+
+	memcpy(h, from, sizeof (*h));
+	sum = h->checksum;
+	h->checksum = 0;
+	return (sum);
+}
+
+/*
+ * Whether the entry (len bytes from base, at least a header) is sound and
+ * for key: then fills *catp, *stp and e's copies.  Every part that is
+ * used is first copied out of the mapping, then checked, then hashed, so
+ * that what is checked is what is hashed and what is used.
+ */
+static int
+read_entry(const char *base, size_t len, const cache_key *key,
+    const char *name, catalog **catp, store **stp, cache_entry *e)
+{
+	header h, want;
+	col_desc *got = NULL, *cols = NULL;
+	char *meta = NULL;
+	catalog *cat = NULL;
+	store *st = NULL;
+	uint64_t sum, off = sizeof (header);
+	reader r;
+	cursor c;
+
+	sum = header_for_hash(base, &h);
+	if (memcmp(h.magic, CACHE_MAGIC, 8) != 0 ||
+	    h.version != CACHE_VERSION || h.endian != CACHE_ENDIAN ||
+	    h.file_size != (uint64_t)len || !header_has_key(&h, key))
+		return (-1);
+	/* The one layout for these lengths and counts, and no other. */
+	want = h;
+	if (advance(&off, h.meta_len, 1, len, &want.meta_off) != 0 ||
+	    advance(&off, h.ncols, sizeof (col_desc), len, &want.cols_off) != 0 ||
+	    want.meta_off != h.meta_off || want.cols_off != h.cols_off)
+		return (-1);
+	got = xcalloc(h.ncols + 1, sizeof (col_desc));
+	cols = xcalloc(h.ncols + 1, sizeof (col_desc));
+	memcpy(got, base + h.cols_off, (size_t)h.ncols * sizeof (col_desc));
+	memcpy(cols, got, (size_t)h.ncols * sizeof (col_desc));
+	if (lay_out(&want, cols, len) != 0 || want.file_size != h.file_size ||
+	    memcmp(cols, got, (size_t)h.ncols * sizeof (col_desc)) != 0)
+		goto reject;
+	meta = xmalloc(h.meta_len + 1);
+	memcpy(meta, base + h.meta_off, (size_t)h.meta_len);
+	cat = catalog_new(name);
+	c.p = meta;
+	c.end = meta + h.meta_len;
+	c.bad = 0;
+	if (read_meta(&c, cat) != 0 || h.ncols > catalog_nentities(cat))
+		goto reject;
+	st = store_new(cat->nstates);
+	/* Replayed columns stay in memory, as a fresh load keeps nested and
+	 * value entities: none of them may go to disk half way. */
+	store_in_memory(st);
+	r.base = base;
+	XXH3_64bits_reset(&r.hash);
+	XXH3_64bits_update(&r.hash, &h, sizeof (h));
+	r.off = sizeof (h);
+	hash_copy(&r, h.meta_off, meta, (size_t)h.meta_len);
+	hash_copy(&r, h.cols_off, cols, (size_t)h.ncols * sizeof (col_desc));
+	if (read_columns(&r, &h, cols, cat, st, e) != 0 ||
+	    XXH3_64bits_digest(&r.hash) != sum)
+		goto reject;
+	free(got);
+	free(cols);
+	free(meta);
+	*catp = cat;
+	*stp = st;
+	return (0);
+reject:
+	free(got);
+	free(cols);
+	free(meta);
+	store_free(st);
+	catalog_free(cat);
+	return (-1);
+}
+
+int
+cache_load(const cache_key *key, const char *name, catalog **catp,
+    store **stp, cache_entry **entryp)
+{
+	char entry[32];
+	struct stat sb;
+	cache_entry *e;
+	int dirfd, fd;
+
+	if (key->path == NULL || (dirfd = open_dir_quietly(0)) < 0)
+		return (0);
+	entry_name(key, entry);
+	/* Not through a symbolic link; a FIFO would block without O_NONBLOCK. */
+	fd = openat(dirfd, entry, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC);
+	(void) close(dirfd);
+	if (fd < 0)
+		return (0);
+	/* The user's own, and nobody else may have written to it. */
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    sb.st_uid != geteuid() || (sb.st_mode & (S_IWGRP | S_IWOTH)) ||
+	    (uint64_t)sb.st_size < sizeof (header) ||
+	    (uint64_t)sb.st_size > SIZE_MAX) {
+		(void) close(fd);
+		return (0);
+	}
+	e = xcalloc(1, sizeof (*e));
+	e->len = (size_t)sb.st_size;
+	e->dev = (uint64_t)sb.st_dev;
+	e->ino = (uint64_t)sb.st_ino;
+	e->path = cache_entry_path(key);
+	e->map = map_entry(e, fd);
+	if (e->map == NULL) {
+		(void) close(fd);
+		free(e->path);
+		free(e);
+		return (0);
+	}
+	if (read_entry(e->map, e->len, key, name, catp, stp, e) != 0) {
+		(void) close(fd);
+		cache_release(e);
+		return (0);
+	}
+	/* Used now: the least recently used entries are evicted first. */
+	(void) futimens(fd, NULL);
+	(void) close(fd);
+	pthread_mutex_lock(&in_use_lock);
+	e->next = in_use;
+	in_use = e;
+	pthread_mutex_unlock(&in_use_lock);
+	*entryp = e;
+	return (1);
+}
+
+void
+cache_seal(unsigned char *entry, size_t len, const cache_key *key)
+{
+	XXH3_state_t hash;
+	header h;
+
+	if (len < sizeof (h))
+		return;
+	(void) header_for_hash(entry, &h);
+	key_to_header(key, &h);
+	XXH3_64bits_reset(&hash);
+	XXH3_64bits_update(&hash, &h, sizeof (h));
+	XXH3_64bits_update(&hash, entry + sizeof (h), len - sizeof (h));
+	h.checksum = XXH3_64bits_digest(&hash);
+	memcpy(entry, &h, sizeof (h));
+}

@@ -1,0 +1,261 @@
+#include "store/count_series.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/runlimit.h"
+#include "base/util.h"
+
+/*
+ * An entity's place in its column: the next transition that moves it
+ * into or out of the counted states is at k (if k < lim); in says
+ * whether it is in one now.
+ */
+typedef struct cursor {
+	const uint64_t *times;
+	const uint16_t *states;
+	size_t k, lim;
+	int in;
+} cursor;
+
+/* The heap holds the time of each cursor's next change, smallest first. */
+typedef struct entry {
+	uint64_t time;
+	uint32_t entity;
+} entry;
+
+/*
+ * Moves c to its next change; 0 if it has none before the range ends.
+ * A cursor comes back only after every other entity had its turn, by
+ * which time its columns have left the cache: what it will read next
+ * is fetched now (a few lines ahead), and arrives while the others run.
+ */
+static int
+advance(cursor *c, const unsigned char *counted)
+{
+	while (c->k < c->lim && (counted[c->states[c->k]] != 0) == c->in)
+		c->k++;
+	__builtin_prefetch(c->times + c->k + 16);
+	__builtin_prefetch(c->states + c->k + 64);
+	return (c->k < c->lim);
+}
+
+/*
+ * h[n] is always a sentinel of the largest time, so a last child without
+ * a sibling needs no test.  A cursor's next change comes after the other
+ * entities' turns, so an entry sinks most of the way: choosing the
+ * smaller child is the branch that cannot be predicted, and is written
+ * so that the compiler need not branch on it.
+ */
+static void
+sift_down(entry *h, size_t n, size_t i)
+{
+	entry x = h[i];
+
+	for (;;) {
+		size_t m = 2 * i + 1;
+
+		if (m >= n)
+			break;
+		m += h[m + 1].time < h[m].time;
+		if (h[m].time >= x.time)
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	h[i] = x;
+}
+
+/*
+ * Steps on their way to fn, keeping the series' invariants (times rise
+ * strictly, neighbours differ) whatever comes in: a second step at one
+ * time replaces the first, and one that changes nothing is dropped.  The
+ * last step is held until a later one (or the end) says it stands.
+ */
+typedef struct stepper {
+	series_step_fn fn;
+	void *ctx;
+	uint64_t time;		/* the held step, if held */
+	uint32_t count;
+	int held;
+	int sent;		/* a step went to fn: last_sent is its count */
+	uint32_t last_sent;
+} stepper;
+
+static int
+emit(stepper *b, uint64_t t, uint32_t count, const char **why)
+{
+	if (b->held && b->time == t) {
+		b->count = count;
+		if (b->sent && b->last_sent == count)
+			b->held = 0;
+		return (0);
+	}
+	if (b->held) {
+		if (b->count == count)
+			return (0);
+		if (b->fn(b->ctx, b->time, b->count, why) != 0)
+			return (-1);
+		b->sent = 1;
+		b->last_sent = b->count;
+	} else if (b->sent && b->last_sent == count) {
+		return (0);
+	}
+	b->time = t;
+	b->count = count;
+	b->held = 1;
+	return (0);
+}
+
+int
+series_walk(const store *s, const unsigned char *counted, uint64_t from,
+    uint64_t to, series_step_fn fn, void *ctx, const char **why)
+{
+	uint32_t ne = store_nentities(s), e;
+	cursor *cur;
+	entry *heap;
+	size_t nheap = 0, i;
+	uint64_t now, tick = 0;
+	uint32_t count = 0;
+	stepper b = { fn, ctx, 0, 0, 0, 0, 0 };
+	int rv = 0;
+
+	if (from < store_begin(s))
+		from = store_begin(s);
+	if (to > store_end(s))
+		to = store_end(s);
+	if (to <= from)
+		return (0);
+	cur = xcalloc((size_t)ne + 1, sizeof (cursor));
+	heap = xcalloc((size_t)ne + 2, sizeof (entry));
+	for (e = 0; e < ne; e++) {
+		cursor *c = &cur[e];
+		size_t n = store_count(s, e), first;
+
+		if (n == 0)
+			continue;
+		c->times = store_times(s, e);
+		c->states = store_states(s, e);
+		/* The state at from is the last transition at or before it. */
+		first = store_count_through(c->times, n, from);
+		c->lim = store_count_before(c->times, n, to);
+		if (c->lim < first)
+			c->lim = first;		/* times out of order */
+		c->k = first;
+		c->in = first > 0 && counted[c->states[first - 1]] != 0;
+		count += (uint32_t)c->in;
+		if (advance(c, counted)) {
+			heap[nheap].time = c->times[c->k];
+			heap[nheap++].entity = e;
+		}
+	}
+	heap[nheap].time = UINT64_MAX;
+	for (i = nheap / 2; i-- > 0;)
+		sift_down(heap, nheap, i);
+	rv = emit(&b, from, count, why);
+	now = from;
+	while (rv == 0 && nheap > 0) {
+		cursor *c = &cur[heap[0].entity];
+		/* Never back in time, even where a column's times go back. */
+		uint64_t t = heap[0].time > now ? heap[0].time : now;
+
+		c->in = !c->in;
+		if (c->in)
+			count++;
+		else
+			count--;
+		c->k++;
+		if (advance(c, counted)) {
+			heap[0].time = c->times[c->k];
+		} else {
+			heap[0] = heap[--nheap];
+			heap[nheap].time = UINT64_MAX;
+		}
+		sift_down(heap, nheap, 0);
+		now = t;
+		/* Every change at t is in: the count from t on is known. */
+		if (nheap == 0 || heap[0].time > t)
+			rv = emit(&b, t, count, why);
+		if (rv == 0 && (++tick & 0xffff) == 0)
+			rv = runlimit_check((size_t)ne * (sizeof (cursor) +
+			    sizeof (entry)), why);
+	}
+	if (rv == 0 && b.held)
+		rv = fn(ctx, b.time, b.count, why);
+	free(cur);
+	free(heap);
+	return (rv);
+}
+
+/* series_count's steps, gathered into arrays that double as they fill. */
+typedef struct gather {
+	series *out;
+	size_t cap;
+} gather;
+
+static int
+gather_step(void *ctx, uint64_t time, uint32_t count, const char **why)
+{
+	gather *g = ctx;
+	series *sr = g->out;
+
+	if (sr->n == g->cap) {
+		g->cap = g->cap == 0 ? 1024 : 2 * g->cap;
+		if (runlimit_check(g->cap * (sizeof (uint64_t) +
+		    sizeof (uint32_t)), why) != 0)
+			return (-1);
+		sr->time = xrealloc(sr->time, g->cap * sizeof (uint64_t));
+		sr->count = xrealloc(sr->count, g->cap * sizeof (uint32_t));
+	}
+	sr->time[sr->n] = time;
+	sr->count[sr->n++] = count;
+	return (0);
+}
+
+int
+series_count(const store *s, const unsigned char *counted, uint64_t from,
+    uint64_t to, series *out, const char **why)
+{
+	gather g = { out, 0 };
+
+	memset(out, 0, sizeof (*out));
+	if (from < store_begin(s))
+		from = store_begin(s);
+	if (to > store_end(s))
+		to = store_end(s);
+	out->begin = from;
+	out->finish = to > from ? to : from;
+	if (series_walk(s, counted, from, to, gather_step, &g, why) != 0) {
+		series_free(out);
+		return (-1);
+	}
+	if (out->n > 0 && out->n < g.cap) {
+		out->time = xrealloc(out->time, out->n * sizeof (uint64_t));
+		out->count = xrealloc(out->count, out->n * sizeof (uint32_t));
+	}
+	return (0);
+}
+
+void
+series_free(series *sr)
+{
+	free(sr->time);
+	free(sr->count);
+	sr->time = NULL;
+	sr->count = NULL;
+	sr->n = 0;
+}
+
+size_t
+series_memory(const series *sr)
+{
+	return (sizeof (*sr) + sr->n * (sizeof (uint64_t) + sizeof (uint32_t)));
+}
+
+size_t
+series_find(const series *sr, uint64_t t)
+{
+	if (sr->n == 0 || t < sr->begin || t >= sr->finish)
+		return (SIZE_MAX);
+	return (store_count_through(sr->time, sr->n, t) - 1);
+}

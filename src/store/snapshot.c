@@ -1,0 +1,361 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/runlimit.h"
+#include "store/snapshot.h"
+#include "base/util.h"
+
+/* Times read at once after the last position, before galloping. */
+#define NEXT	8
+
+/*
+ * The number of times at or before t in times[0..n), searched from
+ * position p (< n): the next NEXT times at once, then forward or back
+ * by doubling steps, then by halves between the last two probes: about
+ * 2 log2(d) probes for an answer d away, all near p when d is small.  Unsorted times (a mapped cache
+ * entry written over) give some count in [0, n], as a binary search
+ * would.
+ */
+static size_t
+through_from(const uint64_t *times, size_t n, uint64_t t, size_t p)
+{
+	size_t lo, hi, step = 1;
+
+	if (times[p] <= t) {
+		/* The answer is above p.  Most steps move a few transitions:
+		 * count the next NEXT times at or before t without a branch
+		 * per time (the gallop's branches mispredict about as often
+		 * as they are taken); fewer than NEXT is the answer. */
+		if (p + 1 + NEXT <= n) {
+			size_t i, within = 0;
+
+			for (i = 1; i <= NEXT; i++)
+				within += times[p + i] <= t;
+			if (within < NEXT)
+				return (p + 1 + within);
+			p += NEXT;
+		}
+		/* Find hi with times[hi] > t. */
+		lo = p + 1;
+		for (;;) {
+			hi = p + step;
+			if (hi >= n) {
+				hi = n;
+				break;
+			}
+			if (times[hi] > t)
+				break;
+			lo = hi + 1;
+			step *= 2;
+		}
+	} else {
+		/* At or below p: find lo with times[lo - 1] <= t. */
+		hi = p;
+		for (;;) {
+			if (step > p) {
+				lo = 0;
+				break;
+			}
+			lo = p - step;
+			if (times[lo] <= t) {
+				lo++;
+				break;
+			}
+			hi = lo;
+			step *= 2;
+		}
+	}
+	/* times[lo - 1] <= t < times[hi], where those exist. */
+	return (lo + store_count_through(times + lo, hi - lo, t));
+}
+
+/*
+ * How many entities ahead a column's lines are asked for: enough to keep
+ * the core's outstanding misses busy, few enough that none is dropped
+ * (asking for every entity's lines first overflows the queue, and the
+ * search then waits for most of them again).  A power of two: the
+ * columns looked up for the prefetch wait in a ring for the search.
+ */
+#define AHEAD	16
+
+/*
+ * A search starts from the last position when the time moved by fewer
+ * than this many of the entity's transitions on average; farther, from
+ * the index, or without one from where the time would fall if its
+ * transitions were spread evenly over the store's span (a jump across
+ * the trace then costs a few probes near the answer instead of a gallop
+ * and a binary search of cold lines, each a miss).
+ */
+#define NEAR	32.0
+
+/* Transitions per entity between two times of the index, on average. */
+#define PER_BUCKET	8
+
+/*
+ * A far search (each a few misses) costs about what reading this many
+ * transitions' times in order does when making the index: it is made
+ * once far searches add up to the store's transitions over this.
+ */
+#define FAR_COST	256
+
+/* Entities whose index entries are filled together: a line of them. */
+#define BLOCK	16
+
+struct snapshot_index {
+	uint64_t begin, width;	/* time b is begin + b * width */
+	uint32_t ntimes, nentities;
+	/* first[b * nentities + e]: how many of e's times are before time
+	 * b: where e's search starts for a time in [time b, time b + 1). */
+	uint32_t *first;
+};
+
+snapshot_index *
+snapshot_index_make(const store *s, size_t per_bucket)
+{
+	uint32_t ne = store_nentities(s), e0, e;
+	uint64_t begin = store_begin(s), end = store_end(s), span, total = 0;
+	uint64_t nt;
+	snapshot_index *ix;
+
+	if (end <= begin || ne == 0)
+		return (NULL);
+	span = end - begin;
+	for (e = 0; e < ne; e++) {
+		if (store_count(s, e) > UINT32_MAX)
+			return (NULL);
+		total += store_count(s, e);
+	}
+	nt = total / ((uint64_t)ne * (per_bucket > 0 ? per_bucket : 1));
+	if (nt > span)
+		nt = span;
+	if (nt < 2 || nt > UINT32_MAX || span > UINT64_MAX / 2)
+		return (NULL);
+	ix = xmalloc(sizeof (*ix));
+	ix->begin = begin;
+	ix->ntimes = (uint32_t)nt;
+	ix->nentities = ne;
+	/* One more than span / ntimes, so every time before end has a
+	 * bucket below ntimes. */
+	ix->width = span / nt + 1;
+	ix->first = xmalloc((size_t)nt * ne * sizeof (uint32_t));
+	for (e0 = 0; e0 < ne; e0 += BLOCK) {
+		uint32_t eend = ne - e0 < BLOCK ? ne : e0 + BLOCK, b;
+		size_t at[BLOCK] = { 0 };
+
+		for (b = 0; b < ix->ntimes; b++) {
+			uint64_t bound = begin + b * ix->width;
+			uint32_t *row = ix->first + (size_t)b * ne;
+
+			for (e = e0; e < eend; e++) {
+				const uint64_t *times = store_times(s, e);
+				size_t n = store_count(s, e), j = at[e - e0];
+
+				while (j < n && times[j] < bound)
+					j++;
+				at[e - e0] = j;
+				row[e] = (uint32_t)j;
+			}
+		}
+	}
+	return (ix);
+}
+
+/* The index's row for t: its entities' positions at its last time <= t. */
+static inline const uint32_t *
+index_row(const snapshot_index *ix, uint64_t t)
+{
+	return (ix->first + (size_t)((t - ix->begin) / ix->width) *
+	    ix->nentities);
+}
+
+size_t
+snapshot_index_start(const snapshot_index *ix, uint32_t e, uint64_t t)
+{
+	return (index_row(ix, t)[e]);
+}
+
+size_t
+snapshot_index_bytes(const snapshot_index *ix)
+{
+	return (ix == NULL ? 0 : sizeof (*ix) +
+	    (size_t)ix->ntimes * ix->nentities * sizeof (uint32_t));
+}
+
+void
+snapshot_index_free(snapshot_index *ix)
+{
+	if (ix == NULL)
+		return;
+	free(ix->first);
+	free(ix);
+}
+
+void
+snapshot_cursor_init(snapshot_cursor *c, const store *s)
+{
+	uint32_t e;
+
+	memset(c, 0, sizeof (*c));
+	c->last = UINT64_MAX;
+	c->nentities = store_nentities(s);
+	c->pos = xcalloc((size_t)c->nentities + 1, sizeof (size_t));
+	c->cols = xcalloc((size_t)c->nentities + 1, sizeof (snapshot_column));
+	for (e = 0; e < c->nentities; e++) {
+		c->cols[e].count = store_count(s, e);
+		c->cols[e].times = store_times(s, e);
+		c->cols[e].states = store_states(s, e);
+	}
+	c->charged = ((size_t)c->nentities + 1) *
+	    (sizeof (size_t) + sizeof (snapshot_column));
+	runlimit_charge(c->charged);
+}
+
+void
+snapshot_cursor_free(snapshot_cursor *c)
+{
+	free(c->pos);
+	free(c->cols);
+	snapshot_index_free(c->index);
+	runlimit_credit(c->charged);
+	memset(c, 0, sizeof (*c));
+}
+
+/*
+ * Makes the cursor's index, if far searches have added up to its cost
+ * and the memory limit has room for it; an estimate of its size is
+ * checked first, so a trace too large for the limit never reads its
+ * columns for it.
+ */
+static void
+consider_index(const store *s, snapshot_cursor *c)
+{
+	const char *why;
+	uint64_t total = store_total(s);
+	size_t bytes;
+
+	if (c->index != NULL || c->no_index ||
+	    c->far_work < total / FAR_COST)
+		return;
+	bytes = (size_t)(total / PER_BUCKET) * sizeof (uint32_t);
+	if (runlimit_check(bytes, &why) != 0) {
+		/* Interrupted or timed out: the caller hears of it.  Out
+		 * of memory: far searches go on without it. */
+		if (!runlimit_interrupted() && !runlimit_expired())
+			c->no_index = 1;
+		c->far_work = 0;
+		return;
+	}
+	c->index = snapshot_index_make(s, PER_BUCKET);
+	if (c->index == NULL) {
+		c->no_index = 1;
+		return;
+	}
+	bytes = snapshot_index_bytes(c->index);
+	c->charged += bytes;
+	runlimit_charge(bytes);
+}
+
+typedef struct column {
+	const uint64_t *times;
+	const uint16_t *states;
+	size_t n, start;
+} column;
+
+/* How a call's searches start: the time, and how far it moved. */
+typedef struct plan {
+	double moved, at;
+	const uint32_t *row;	/* the index's row for the time, or NULL */
+	uint64_t far;		/* searches that did not start at pos */
+} plan;
+
+/*
+ * Looks up entity e's column, where its search starts, and asks for the
+ * lines the search reads first.
+ */
+static inline void
+prefetch_entity(const snapshot_cursor *cur, uint32_t e, plan *pl, column *c)
+{
+	const snapshot_column *sc = &cur->cols[e];
+	size_t p;
+	double moved;
+
+	c->n = sc->count;
+	if (c->n == 0)
+		return;
+	c->times = sc->times;
+	c->states = sc->states;
+	moved = pl->moved * (double)c->n;
+	if (moved < (pl->row != NULL ? PER_BUCKET : NEAR)) {
+		p = cur->pos[e];
+	} else {
+		pl->far++;
+		p = pl->row != NULL ? pl->row[e] :
+		    (size_t)(pl->at * (double)c->n);
+	}
+	p = p < c->n ? p : c->n - 1;
+	c->start = p;
+	/*
+	 * The search reads the NEXT times after p, and the state it answers
+	 * is nearly always among theirs: both ends of each, whose lines
+	 * may differ.  Without the states' far end, waiting for the answer's
+	 * state was four tenths of snapshot_states when stepping.
+	 */
+	__builtin_prefetch(c->times + p);
+	__builtin_prefetch(c->times + p + NEXT);
+	__builtin_prefetch(c->states + p);
+	__builtin_prefetch(c->states + p + NEXT);
+}
+
+uint32_t
+snapshot_states(const store *s, snapshot_cursor *c, uint64_t t,
+    uint32_t *states)
+{
+	uint32_t ne = store_nentities(s), e, have = 0;
+	uint64_t begin = store_begin(s), end = store_end(s);
+	size_t *pos = c->pos;
+	double span;
+	column ring[AHEAD];
+	plan pl;
+
+	if (t < begin || t >= end) {
+		for (e = 0; e < ne; e++)
+			states[e] = STORE_NONE;
+		return (0);
+	}
+	/* As fractions of the span: how far t is from the last time asked
+	 * (all of it if none was), and where t is. */
+	span = (double)(end - begin);
+	pl.moved = c->last == UINT64_MAX ? 1.0 :
+	    (double)(t > c->last ? t - c->last : c->last - t) / span;
+	pl.at = (double)(t - begin) / span;
+	pl.far = 0;
+	pl.row = NULL;
+	if (c->index != NULL)
+		pl.row = index_row(c->index, t);
+	c->last = t;
+	for (e = 0; e < ne && e < AHEAD; e++)
+		prefetch_entity(c, e, &pl, &ring[e]);
+	for (e = 0; e < ne; e++) {
+		column col = ring[e % AHEAD];
+		size_t k;
+
+		if (e + AHEAD < ne)
+			prefetch_entity(c, e + AHEAD, &pl, &ring[e % AHEAD]);
+		states[e] = STORE_NONE;
+		if (col.n == 0)
+			continue;
+		k = through_from(col.times, col.n, t, col.start);
+		if (k == 0)
+			continue;
+		pos[e] = k - 1;
+		/* Its interval ends at the next time, or at the end: past t
+		 * unless the times are out of order. */
+		if (k < col.n && col.times[k] <= t)
+			continue;
+		states[e] = col.states[k - 1];
+		have++;
+	}
+	c->far_work += pl.far;
+	consider_index(s, c);
+	return (have);
+}

@@ -1,0 +1,371 @@
+#include "store/tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/natural.h"
+#include "base/utf8.h"
+#include "base/util.h"
+
+/*
+ * Nodes are numbered: the root 0, and every path (a whole name or a
+ * prefix of one ending before a '/') its id in paths plus one.  The
+ * children of node n are child[first[n]] to child[first[n + 1] - 1].
+ */
+struct tree {
+	intern *paths;
+	uint32_t nnodes;	/* the root included */
+	uint32_t nentities;
+	uint32_t *entity;	/* per node */
+	uint32_t *parent;	/* per node (the root's is TREE_NONE) */
+	uint32_t *first;	/* nnodes + 1 */
+	uint32_t *child;
+};
+
+/* The node of the prefix of len bytes, adding it if new. */
+static uint32_t
+node_of(tree *t, const char *path, size_t len, uint32_t parent)
+{
+	int added;
+	uint32_t node = intern_add(t->paths, path, len, &added) + 1;
+
+	if (added) {
+		size_t cap = t->nnodes;
+
+		/* Arrays grow by doubling: nnodes is a power of two then. */
+		if ((t->nnodes & (t->nnodes - 1)) == 0) {
+			cap = t->nnodes * 2;
+			t->entity = xrealloc(t->entity, cap * sizeof (uint32_t));
+			t->parent = xrealloc(t->parent, cap * sizeof (uint32_t));
+		}
+		t->entity[node] = TREE_NONE;
+		t->parent[node] = parent;
+		t->nnodes++;
+	}
+	return (node);
+}
+
+typedef struct sort_item {
+	const char *last;	/* the last component */
+	size_t len;
+	uint32_t node;
+} sort_item;
+
+static int
+compare_items(const void *pa, const void *pb)
+{
+	const sort_item *a = pa, *b = pb;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int r = natural_compare(a->last, a->len, b->last, b->len);
+
+	/* Natural order may call two names equal ("a 1", "a1"): bytes. */
+	if (r == 0 && (r = memcmp(a->last, b->last, n)) == 0)
+		r = a->len < b->len ? -1 : a->len > b->len;
+	return (r != 0 ? r : (a->node < b->node ? -1 : 1));
+}
+
+tree *
+tree_build(const intern *entities)
+{
+	tree *t = xcalloc(1, sizeof (*t));
+	uint32_t e, n, i, *fill;
+	sort_item *items;
+
+	t->paths = intern_new();
+	t->nentities = intern_count(entities);
+	t->nnodes = 1;
+	t->entity = xmalloc(sizeof (uint32_t));
+	t->parent = xmalloc(sizeof (uint32_t));
+	t->entity[TREE_ROOT] = TREE_NONE;
+	t->parent[TREE_ROOT] = TREE_NONE;
+	for (e = 0; e < t->nentities; e++) {
+		size_t len, k;
+		const char *name = intern_name(entities, e, &len);
+		uint32_t parent = TREE_ROOT, node;
+
+		for (k = 0; k < len; k++) {
+			if (name[k] == '/')
+				parent = node_of(t, name, k, parent);
+		}
+		/* Apart: node_of may move t->entity. */
+		node = node_of(t, name, len, parent);
+		t->entity[node] = e;
+	}
+	/* The children of each node, in one array, by counting. */
+	n = t->nnodes;
+	t->first = xcalloc((size_t)n + 1, sizeof (uint32_t));
+	t->child = xmalloc((size_t)n * sizeof (uint32_t));
+	for (i = 1; i < n; i++)
+		t->first[t->parent[i] + 1]++;
+	for (i = 0; i < n; i++)
+		t->first[i + 1] += t->first[i];
+	fill = xcalloc(n, sizeof (uint32_t));
+	for (i = 1; i < n; i++) {
+		uint32_t p = t->parent[i];
+
+		t->child[t->first[p] + fill[p]++] = i;
+	}
+	free(fill);
+	items = xmalloc((size_t)n * sizeof (sort_item));
+	for (i = 0; i < n; i++) {
+		uint32_t a = t->first[i], b = t->first[i + 1], k;
+
+		if (b - a < 2)
+			continue;
+		for (k = a; k < b; k++) {
+			size_t len, plen = 0;
+			const char *path = tree_path(t, t->child[k], &len);
+
+			if (i != TREE_ROOT) {
+				tree_path(t, i, &plen);
+				plen++;		/* and the '/' */
+			}
+			items[k - a].last = path + plen;
+			items[k - a].len = len - plen;
+			items[k - a].node = t->child[k];
+		}
+		qsort(items, b - a, sizeof (sort_item), compare_items);
+		for (k = a; k < b; k++)
+			t->child[k] = items[k - a].node;
+	}
+	free(items);
+	return (t);
+}
+
+void
+tree_free(tree *t)
+{
+	if (t == NULL)
+		return;
+	intern_free(t->paths);
+	free(t->entity);
+	free(t->parent);
+	free(t->first);
+	free(t->child);
+	free(t);
+}
+
+uint32_t
+tree_nentities(const tree *t)
+{
+	return (t->nentities);
+}
+
+uint32_t
+tree_find(const tree *t, const char *path, size_t len)
+{
+	uint32_t id = intern_find(t->paths, path, len);
+
+	return (id == INTERN_NONE ? TREE_NONE : id + 1);
+}
+
+uint32_t
+tree_nchildren(const tree *t, uint32_t node)
+{
+	return (t->first[node + 1] - t->first[node]);
+}
+
+const uint32_t *
+tree_children(const tree *t, uint32_t node)
+{
+	return (t->child + t->first[node]);
+}
+
+const char *
+tree_path(const tree *t, uint32_t node, size_t *len)
+{
+	if (node == TREE_ROOT) {
+		*len = 0;
+		return (NULL);
+	}
+	return (intern_name(t->paths, node - 1, len));
+}
+
+uint32_t
+tree_entity(const tree *t, uint32_t node)
+{
+	return (t->entity[node]);
+}
+
+/* ---- patterns ---- */
+
+/* One character of s (a whole UTF-8 character if it is one). */
+static size_t
+char_len(const char *s, size_t n)
+{
+	int k = utf8_char((const unsigned char *)s, n);
+
+	return (k > 0 ? (size_t)k : 1);
+}
+
+/*
+ * Whether the set at p ("[...]", plen bytes from its '[') holds the
+ * character c (clen bytes); *used gets the set's length, 0 if the '['
+ * opens no set (then it is a literal '[').  Ranges compare bytes, so
+ * they are meant for ASCII.
+ */
+static int
+set_match(const char *p, size_t plen, const char *c, size_t clen,
+    size_t *used)
+{
+	size_t i = 1;
+	int negate = 0, found = 0;
+
+	if (i < plen && (p[i] == '!' || p[i] == '^')) {
+		negate = 1;
+		i++;
+	}
+	/* A ']' first is a member, not the end. */
+	for (; i < plen && (p[i] != ']' || i == 1 + (size_t)negate); ) {
+		size_t k = char_len(p + i, plen - i);
+
+		if (i + k + 1 < plen && p[i + k] == '-' && p[i + k + 1] != ']') {
+			size_t k2 = char_len(p + i + k + 1, plen - i - k - 1);
+
+			if (clen == 1 && k == 1 && k2 == 1 &&
+			    (unsigned char)*c >= (unsigned char)p[i] &&
+			    (unsigned char)*c <= (unsigned char)p[i + 2])
+				found = 1;
+			i += k + 1 + k2;
+			continue;
+		}
+		if (k == clen && memcmp(p + i, c, k) == 0)
+			found = 1;
+		i += k;
+	}
+	if (i >= plen) {
+		*used = 0;
+		return (0);
+	}
+	*used = i + 1;
+	return (found != negate);
+}
+
+/*
+ * Whether one component matches one pattern component: '*' backtracks
+ * to its last position only, which is enough (a later '*' can take over
+ * anything an earlier one would have taken).
+ */
+static int
+component_match(const char *p, size_t plen, const char *s, size_t slen)
+{
+	size_t pi = 0, si = 0, star_p = SIZE_MAX, star_s = 0;
+
+	while (si < slen) {
+		if (pi < plen && p[pi] == '*') {
+			star_p = ++pi;
+			star_s = si;
+			continue;
+		}
+		if (pi < plen) {
+			size_t clen = char_len(s + si, slen - si), used = 0;
+			int ok = 0;
+
+			if (p[pi] == '?') {
+				ok = 1;
+				used = 1;
+			} else if (p[pi] == '[') {
+				ok = set_match(p + pi, plen - pi, s + si, clen,
+				    &used);
+				if (used == 0) {	/* a plain '[' */
+					used = 1;
+					ok = s[si] == '[';
+				}
+			} else {
+				size_t at = pi;
+
+				if (p[at] == '\\' && at + 1 < plen)
+					at++;
+				used = char_len(p + at, plen - at);
+				ok = used == clen &&
+				    memcmp(p + at, s + si, clen) == 0;
+				used += at - pi;
+			}
+			if (ok) {
+				pi += used;
+				si += clen;
+				continue;
+			}
+		}
+		if (star_p == SIZE_MAX)
+			return (0);
+		pi = star_p;
+		star_s += char_len(s + star_s, slen - star_s);
+		si = star_s;
+	}
+	while (pi < plen && p[pi] == '*')
+		pi++;
+	return (pi == plen);
+}
+
+/* The end of the component that starts at i (a '/' or the end). */
+static size_t
+component_end(const char *s, size_t len, size_t i, int pattern)
+{
+	while (i < len && s[i] != '/') {
+		if (pattern && s[i] == '\\' && i + 1 < len)
+			i++;
+		i++;
+	}
+	return (i);
+}
+
+static int
+is_globstar(const char *p, size_t i, size_t end)
+{
+	return (end - i == 2 && p[i] == '*' && p[i + 1] == '*');
+}
+
+/* Matches pattern from pi against name from ni, component by component. */
+static int
+path_match(const char *p, size_t plen, size_t pi, const char *s,
+    size_t slen, size_t si, int at_end_p, int at_end_s)
+{
+	for (;;) {
+		size_t pe, se;
+
+		if (at_end_p)
+			return (at_end_s);
+		pe = component_end(p, plen, pi, 1);
+		if (is_globstar(p, pi, pe)) {
+			int last;
+
+			/* Several in a row are one. */
+			while (pe < plen && is_globstar(p, pe + 1,
+			    component_end(p, plen, pe + 1, 1)))
+				pe = component_end(p, plen, pe + 1, 1);
+			last = pe >= plen;
+			if (last)	/* everything below: one or more */
+				return (!at_end_s);
+			/* Zero or more components, then the rest. */
+			for (;;) {
+				if (path_match(p, plen, pe + 1, s, slen, si, 0,
+				    at_end_s))
+					return (1);
+				if (at_end_s)
+					return (0);
+				se = component_end(s, slen, si, 0);
+				if (se >= slen)
+					at_end_s = 1;
+				else
+					si = se + 1;
+			}
+		}
+		if (at_end_s)
+			return (0);
+		se = component_end(s, slen, si, 0);
+		if (!component_match(p + pi, pe - pi, s + si, se - si))
+			return (0);
+		at_end_p = pe >= plen;
+		at_end_s = se >= slen;
+		pi = pe + 1;
+		si = se + 1;
+	}
+}
+
+int
+tree_glob_match(const char *pattern, size_t plen, const char *name,
+    size_t nlen)
+{
+	return (path_match(pattern, plen, 0, name, nlen, 0, 0, 0));
+}

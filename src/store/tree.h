@@ -1,0 +1,65 @@
+/*
+ * tree.h: the attribute tree of a trace: entity names as paths.
+ *
+ * An entity named "Threads/42/Status" is the attribute Status under the
+ * node 42 under the node Threads, as in the seed's state system: the
+ * path is the identity, and a node may be an entity and have children
+ * too ("Threads/42" may be an entity of its own).  Names are split at
+ * every '/', nothing else (an empty component is a component); a name
+ * without '/' is a node at the top.  Nodes that are only prefixes
+ * ("Threads") exist in the tree without being entities.
+ *
+ * The tree is made from the entity names once (catalog_tree) and never
+ * changes.  Children are in natural order of their last component
+ * (natural.h: cpu2 before cpu10), so listings need no sorting.
+ *
+ * Patterns (tree_glob_match) select names by path, with the shell's and
+ * gitignore's rules: '/' separates components, which wildcards never
+ * cross; '*' is any run of characters within a component, '?' any one
+ * character, [abc], [a-z] and [!a-z] (or [^a-z]) one of a set, '\'
+ * takes the next character literally.  A component that is exactly two
+ * stars stands for any number of components: as the last one, for one
+ * or more (the pattern CPUs, slash, two stars: everything below CPUs,
+ * but not CPUs itself); anywhere else, for zero or more (two stars,
+ * slash, Status: every Status at any depth).
+ *
+ * Ownership: the tree owns its copies of the paths.
+ */
+#ifndef SM_TREE_H
+#define SM_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/intern.h"
+
+#define TREE_NONE	UINT32_MAX
+#define TREE_ROOT	0	/* the node above the top: no path */
+
+typedef struct tree tree;
+
+/* The tree of the names in entities (ids are entity ids). */
+tree *tree_build(const intern *entities);
+void tree_free(tree *t);
+
+/* How many entities it was made from. */
+uint32_t tree_nentities(const tree *t);
+
+/* The node of a path ("" is a node of its own), or TREE_NONE. */
+uint32_t tree_find(const tree *t, const char *path, size_t len);
+
+/* A node's children, in natural order of their last component. */
+uint32_t tree_nchildren(const tree *t, uint32_t node);
+const uint32_t *tree_children(const tree *t, uint32_t node);
+
+/* A node's full path (NULL for the root). */
+const char *tree_path(const tree *t, uint32_t node, size_t *len);
+
+/* The entity a node is, or TREE_NONE if it is only a prefix. */
+uint32_t tree_entity(const tree *t, uint32_t node);
+
+/* Whether name matches the pattern (see above). */
+int tree_glob_match(const char *pattern, size_t plen, const char *name,
+    size_t nlen);
+
+#endif

@@ -1,0 +1,371 @@
+#include "trace/builder.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* What an entity's data have made it, as in records.c. */
+enum {
+	KIND_NEW,		/* no datum yet */
+	KIND_STATES,		/* states (plain or nested) */
+	KIND_VALUES,		/* values, all none so far */
+	KIND_NUMBERS,
+	KIND_STRINGS
+};
+
+struct builder {
+	catalog *cat;
+	store *st;
+	uint64_t *last_time;	/* per entity */
+	uint8_t *kind;		/* per entity */
+	size_t cap;
+	uint64_t latest;	/* the latest time of any datum */
+	char error[512];
+};
+
+static int
+fail(builder *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->error, sizeof (b->error), fmt, ap);
+	va_end(ap);
+	return (-1);
+}
+
+builder *
+builder_new(const char *name, catalog_state *states, uint32_t n,
+    const char **why)
+{
+	builder *b;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *c = states[i].color_text;
+
+		if (c != NULL && !color_parse(c, strlen(c), &states[i].color)) {
+			*why = "a colour is not #rrggbb, #rgb or a CSS colour "
+			    "name";
+			goto bad;
+		}
+	}
+	if (n == 0 || n > STORE_MAX_STATES) {
+		*why = n == 0 ? "a trace needs at least one state" :
+		    "too many states (at most 65535)";
+		goto bad;
+	}
+	b = xcalloc(1, sizeof (*b));
+	b->cat = catalog_new(name);
+	b->cat->states = states;
+	b->cat->nstates = n;
+	if (catalog_index_states(b->cat) != 0) {
+		*why = "two states have one name";
+		builder_free(b);
+		return (NULL);
+	}
+	catalog_assign_colors(b->cat);
+	b->cat->have_start = 1;
+	b->st = store_new(n);
+	/* Pops read the columns as they grow: they stay in memory. */
+	store_in_memory(b->st);
+	return (b);
+bad:
+	for (i = 0; i < n; i++) {
+		free(states[i].name);
+		free(states[i].color_text);
+	}
+	free(states);
+	return (NULL);
+}
+
+void
+builder_free(builder *b)
+{
+	if (b == NULL)
+		return;
+	catalog_free(b->cat);
+	store_free(b->st);
+	free(b->last_time);
+	free(b->kind);
+	free(b);
+}
+
+const char *
+builder_error(const builder *b)
+{
+	return (b->error);
+}
+
+void
+builder_meta(builder *b, const char *title, const char *host,
+    const char *entity_kind, uint64_t start_sec, uint64_t start_nsec)
+{
+	if (entity_kind != NULL) {
+		free(b->cat->entity_kind);
+		b->cat->entity_kind = xstrndup(entity_kind,
+		    strlen(entity_kind));
+	}
+	if (title != NULL) {
+		free(b->cat->title);
+		b->cat->title = xstrndup(title, strlen(title));
+	}
+	if (host != NULL) {
+		free(b->cat->host);
+		b->cat->host = xstrndup(host, strlen(host));
+	}
+	b->cat->start_sec = start_sec;
+	b->cat->start_nsec = start_nsec;
+}
+
+int64_t
+builder_state(const builder *b, const char *name, size_t len)
+{
+	return (catalog_state_by_name(b->cat, name, len));
+}
+
+uint32_t
+builder_nstates(const builder *b)
+{
+	return (b->cat->nstates);
+}
+
+size_t
+builder_memory(const builder *b)
+{
+	return (store_memory(b->st) + b->cap * (sizeof (uint64_t) + 1));
+}
+
+/* The entity's id, with room for its per-entity fields. */
+static uint32_t
+entity_of(builder *b, const char *name, size_t len)
+{
+	uint32_t e = catalog_entity(b->cat, name, len);
+
+	if (e >= b->cap) {
+		size_t cap = b->cap == 0 ? 64 : b->cap * 2;
+
+		while (cap <= e)
+			cap *= 2;
+		b->last_time = xrealloc(b->last_time, cap * sizeof (uint64_t));
+		b->kind = xrealloc(b->kind, cap);
+		memset(b->last_time + b->cap, 0, (cap - b->cap) *
+		    sizeof (uint64_t));
+		memset(b->kind + b->cap, KIND_NEW, cap - b->cap);
+		b->cap = cap;
+	}
+	return (e);
+}
+
+/*
+ * Checks a datum's time and kind for entity (named name, len): want is
+ * KIND_STATES or a value kind.  Returns the entity, or UINT32_MAX.
+ */
+static uint32_t
+check(builder *b, uint64_t time, const char *name, size_t len, int want)
+{
+	uint32_t e = entity_of(b, name, len);
+	int k = b->kind[e];
+
+	if (k != KIND_NEW && time < b->last_time[e]) {
+		fail(b, "time %" PRIu64 " for entity \"%.*s\" is before its "
+		    "previous time %" PRIu64 ": time must not go backwards "
+		    "for an entity", time, (int)len, name, b->last_time[e]);
+		return (UINT32_MAX);
+	}
+	if (k == KIND_NEW || k == want)
+		return (e);
+	if (k == KIND_STATES || want == KIND_STATES) {
+		fail(b, "entity \"%.*s\" has %s, so it cannot take %s: an "
+		    "entity is a value entity or a state entity, not both",
+		    (int)len, name, k == KIND_STATES ? "states" : "values",
+		    want == KIND_STATES ? "a state" : "a value");
+		return (UINT32_MAX);
+	}
+	/* Values: none goes with either kind, and sets neither. */
+	if (k == KIND_VALUES || want == KIND_VALUES)
+		return (e);
+	fail(b, "entity \"%.*s\" has %s values, so a value of it is %s or "
+	    "nil", (int)len, name, k == KIND_NUMBERS ? "number" : "string",
+	    k == KIND_NUMBERS ? "a number" : "a string");
+	return (UINT32_MAX);
+}
+
+static void
+taken(builder *b, uint32_t e, uint64_t time, int kind)
+{
+	b->last_time[e] = time;
+	if (b->kind[e] == KIND_NEW || b->kind[e] == KIND_VALUES)
+		b->kind[e] = (uint8_t)kind;
+	if (time > b->latest)
+		b->latest = time;
+	b->cat->ndata++;
+	b->cat->nrecords++;
+	b->cat->have_data = 1;
+}
+
+static uint32_t
+tag_of(builder *b, uint32_t state, const char *tag, size_t len)
+{
+	return (tag == NULL ? STORE_NONE :
+	    catalog_tag_id(b->cat, state, tag, len));
+}
+
+int
+builder_set(builder *b, uint64_t time, const char *entity, size_t len,
+    uint32_t state, const char *tag, size_t tag_len)
+{
+	uint32_t e = check(b, time, entity, len, KIND_STATES);
+
+	if (e == UINT32_MAX)
+		return (-1);
+	store_append(b->st, e, time, state, tag_of(b, state, tag, tag_len));
+	taken(b, e, time, KIND_STATES);
+	return (0);
+}
+
+int
+builder_push(builder *b, uint64_t time, const char *entity, size_t len,
+    uint32_t state, const char *tag, size_t tag_len)
+{
+	uint32_t e, depth;
+
+	/* Found, not added: a refused call leaves no entity behind. */
+	if (intern_find(b->cat->entities, entity, len) == INTERN_NONE)
+		depth = 0;
+	else if ((e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
+		return (-1);
+	else
+		depth = store_depth_now(b->st, e);
+	if (depth == 0)
+		return (fail(b, "entity \"%.*s\" has no state yet: a push "
+		    "enters a state on top of another, so give the entity "
+		    "its first state with b:set", (int)len, entity));
+	if (depth >= STORE_MAX_DEPTH)
+		return (fail(b, "entity \"%.*s\" would be %u states deep: "
+		    "at most %u are supported", (int)len, entity,
+		    depth + 1, (unsigned)STORE_MAX_DEPTH));
+	store_push(b->st, e, time, state, tag_of(b, state, tag, tag_len));
+	taken(b, e, time, KIND_STATES);
+	return (0);
+}
+
+int
+builder_pop(builder *b, uint64_t time, const char *entity, size_t len,
+    uint32_t state)
+{
+	uint32_t e = UINT32_MAX, top;
+
+	if (intern_find(b->cat->entities, entity, len) != INTERN_NONE &&
+	    (e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
+		return (-1);
+	if (e == UINT32_MAX || store_depth_now(b->st, e) < 2)
+		return (fail(b, "entity \"%.*s\" has nothing pushed (pop of "
+		    "an empty stack)", (int)len, entity));
+	top = store_states(b->st, e)[store_count(b->st, e) - 1];
+	if (state != UINT32_MAX && state != top)
+		return (fail(b, "pop of state \"%s\" on entity \"%.*s\", "
+		    "whose top state is \"%s\"", b->cat->states[state].name,
+		    (int)len, entity, b->cat->states[top].name));
+	store_pop(b->st, e, time);
+	taken(b, e, time, KIND_STATES);
+	return (0);
+}
+
+static int
+value(builder *b, uint64_t time, const char *entity, size_t len, int kind,
+    sm_value v)
+{
+	uint32_t e = check(b, time, entity, len, kind);
+
+	if (e == UINT32_MAX)
+		return (-1);
+	store_append_value(b->st, e, time, v);
+	taken(b, e, time, kind);
+	return (0);
+}
+
+int
+builder_number(builder *b, uint64_t time, const char *entity, size_t len,
+    double v)
+{
+	if (!isfinite(v))
+		return (fail(b, "a value is a finite number, a string or "
+		    "nil, never NaN or an infinity (a file could not hold "
+		    "it)"));
+	return (value(b, time, entity, len, KIND_NUMBERS, value_number(v)));
+}
+
+int
+builder_string(builder *b, uint64_t time, const char *entity, size_t len,
+    const char *s, size_t slen)
+{
+	uint32_t e = check(b, time, entity, len, KIND_STRINGS);
+
+	if (e == UINT32_MAX)
+		return (-1);
+	return (value(b, time, entity, len, KIND_STRINGS,
+	    value_string(intern_add(b->cat->value_strings, s, slen, NULL))));
+}
+
+int
+builder_none(builder *b, uint64_t time, const char *entity, size_t len)
+{
+	return (value(b, time, entity, len, KIND_VALUES, VALUE_NONE));
+}
+
+void
+builder_describe(builder *b, const char *entity, size_t len,
+    const char *text, size_t text_len)
+{
+	catalog_set_description(b->cat, entity_of(b, entity, len), text,
+	    text_len);
+	b->cat->nrecords++;
+}
+
+void
+builder_tag(builder *b, uint32_t state, const char *tag, size_t len,
+    char *members)
+{
+	catalog_define_tag(b->cat, catalog_tag_id(b->cat, state, tag, len),
+	    members);
+	b->cat->nrecords++;
+}
+
+void
+builder_event(builder *b, uint64_t time, const char *entity, size_t len,
+    const char *kind, size_t kind_len, const char *target,
+    size_t target_len)
+{
+	catalog_add_event(b->cat, time, entity, len, kind, kind_len, target,
+	    target_len);
+	b->cat->nrecords++;
+}
+
+void
+builder_event_extra(builder *b, uint64_t end, const char *id,
+    size_t id_len, const char *members, size_t members_len)
+{
+	catalog_set_event_extra(b->cat, end, id, id_len, members, members_len);
+}
+
+trace *
+builder_finish(builder *b, int has_end, uint64_t end)
+{
+	trace *d = xcalloc(1, sizeof (*d));
+
+	d->cat = b->cat;
+	d->st = b->st;
+	b->cat = NULL;
+	b->st = NULL;
+	d->cat->last_time = b->latest;
+	d->begin = 0;
+	d->end = has_end ? end : b->latest;
+	store_finish(d->st, d->begin, d->end);
+	return (d);
+}

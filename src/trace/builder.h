@@ -1,0 +1,92 @@
+/*
+ * builder.h: a trace built in memory, call by call (the seed's "state
+ * provider"): what statemap.new gives scripts.
+ *
+ * A builder holds a catalog and a store, as a loaded trace does, and
+ * checks each call by the rules of the input format (records.h): times
+ * never go backwards for an entity; an entity holds states (plain or
+ * nested) or values, never both; values of an entity are all numbers or
+ * all strings (and nones); a push needs a state under it, a pop something
+ * pushed, and the state it names (if any) on top.  builder_finish makes
+ * the trace, whose end is the given time or else the latest time of any
+ * datum, like a file's.
+ *
+ * Every call returns 0, or -1 with builder_error saying why (the caller
+ * names the call); a refused call changes nothing.
+ *
+ * Ownership: the builder owns its catalog and store until builder_finish
+ * hands them to the trace it returns; builder_free frees what is left.
+ */
+#ifndef SM_BUILDER_H
+#define SM_BUILDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/trace.h"
+
+typedef struct builder builder;
+
+/*
+ * A builder for the given states (value order: names all different, at
+ * least one, at most STORE_MAX_STATES; colour texts optional, NULL:
+ * generated).  Takes states (and their strings) over, even on failure.
+ * Returns NULL with *why on a bad state.
+ */
+builder *builder_new(const char *name, catalog_state *states, uint32_t n,
+    const char **why);
+void builder_free(builder *b);
+
+/* The last error. */
+const char *builder_error(const builder *b);
+
+/* The metadata (strings copied; NULL leaves one unset). */
+void builder_meta(builder *b, const char *title, const char *host,
+    const char *entity_kind, uint64_t start_sec, uint64_t start_nsec);
+
+/* A state's value by name, or -1. */
+int64_t builder_state(const builder *b, const char *name, size_t len);
+uint32_t builder_nstates(const builder *b);
+
+/* Data.  tag NULL: untagged.  pop's state UINT32_MAX: any top. */
+int builder_set(builder *b, uint64_t time, const char *entity, size_t len,
+    uint32_t state, const char *tag, size_t tag_len);
+int builder_push(builder *b, uint64_t time, const char *entity, size_t len,
+    uint32_t state, const char *tag, size_t tag_len);
+int builder_pop(builder *b, uint64_t time, const char *entity, size_t len,
+    uint32_t state);
+/* A value: a number (not NaN), a string, or none. */
+int builder_number(builder *b, uint64_t time, const char *entity,
+    size_t len, double v);
+int builder_string(builder *b, uint64_t time, const char *entity,
+    size_t len, const char *s, size_t slen);
+int builder_none(builder *b, uint64_t time, const char *entity, size_t len);
+
+void builder_describe(builder *b, const char *entity, size_t len,
+    const char *text, size_t text_len);
+/* Defines a tag; members are JSON object members without braces (taken). */
+void builder_tag(builder *b, uint32_t state, const char *tag, size_t len,
+    char *members);
+void builder_event(builder *b, uint64_t time, const char *entity,
+    size_t len, const char *kind, size_t kind_len, const char *target,
+    size_t target_len);
+/*
+ * Makes the last event a message event (catalog_set_event_extra): its
+ * end (CATALOG_NO_END: none, else not before its time), id (NULL: none)
+ * and other members (NULL: none; JSON object members without braces, as
+ * a file gives them, none named time, entity, event, target, end or id).
+ */
+void builder_event_extra(builder *b, uint64_t end, const char *id,
+    size_t id_len, const char *members, size_t members_len);
+
+/* Bytes it holds. */
+size_t builder_memory(const builder *b);
+
+/*
+ * The trace: its window [0, end), end the given one (has_end) or the
+ * latest datum's time.  The builder is then empty: any further call but
+ * builder_free is a caller's bug.
+ */
+trace *builder_finish(builder *b, int has_end, uint64_t end);
+
+#endif
