@@ -66,23 +66,27 @@ local t = sm.load(top .. "/examples/data/db-threads.out", { cache = false })
 check("docs: examples/data/README.md counts db-threads' threads", n == #t:entities(),
 	tostring(n) .. " said, " .. #t:entities() .. " there")
 
--- The README's architecture map names every module of src/, and only those.
-local arch = readme:match("\n## Architecture\n(.-)\n## ")
-check("docs: the README has an architecture section", arch ~= nil)
+-- src/README.md names every module of src/ in its layer's section, and
+-- only those.
+local map = read("src/README.md")
 local named = {}
-for cell in (arch or ""):gmatch("\n| ([^|]+) |") do
-	for m in cell:gmatch("`([%w_]+)`") do named[m] = true end
+for part in (map .. "\n### "):gmatch("(.-)\n### ") do
+	local layer, section = part:match("^(%w+)/\n(.*)$")
+	for cell in (section or ""):gmatch("\n| ([^|]+) |") do
+		for m in cell:gmatch("`([%w_]+)`") do named[layer .. "/" .. m] = true end
+	end
 end
-local ls = assert(io.popen("ls '" .. top .. "'/src/*/*.h"))
+check("docs: src/README.md has the layers' sections", next(named) ~= nil)
+local ls = assert(io.popen("cd '" .. top .. "/src' && ls */*.h"))
 local modules = {}
 for f in ls:lines() do
-	local m = f:match("([%w_]+)%.h$")
-	if m and m ~= "version" then modules[m] = true end
+	local m = f:match("^(%w+/[%w_]+)%.h$")
+	if m then modules[m] = true end
 end
 ls:close()
 for m in pairs(modules) do
-	check("docs: the architecture map names " .. m, named[m] ~= nil)
+	check("docs: src/README.md names " .. m .. " in its layer", named[m] ~= nil)
 end
 for m in pairs(named) do
-	check("docs: the architecture map's " .. m .. " is in src/", modules[m] ~= nil)
+	check("docs: src/README.md's " .. m .. " is in src/", modules[m] ~= nil)
 end
