@@ -108,8 +108,9 @@ $(BUILD)/integration/test_%: tests/integration/test_%.c tests/unit/unit.h
 # Every test program, built but not run (CI builds them with clang too).
 build-tests: $(UNIT_BIN) $(ITEST_BIN)
 
+# make test ONLY=NAME runs one test, golden case or group (tests/run).
 test: $(BIN) $(UNIT_BIN) $(ITEST_BIN) $(SO)
-	@BIN=$(BIN) BUILD=$(BUILD) sh tests/run
+	@BIN=$(BIN) BUILD=$(BUILD) ONLY="$(ONLY)" sh tests/run
 
 # Only the browser tests (headless Chromium driven by Playwright; run
 # `npm ci` in tests/browser first).
