@@ -12,7 +12,7 @@
 #include "base/duration.h"
 #include "base/error.h"
 #include "ingest/ingest.h"
-#include "output/jsonout.h"
+#include "output/smap_json.h"
 #include "base/outfile.h"
 #include "coalesce/smap.h"
 #include "store/spill.h"
@@ -405,7 +405,7 @@ write_output(const classic_options *o, const smap *maps, size_t n,
 		return (-1);
 	}
 	if (o->format == FORMAT_JSON)
-		jsonout_write(of.fp, maps, n, order);
+		smap_json_write(of.fp, maps, n, order);
 	else
 		svg_write(of.fp, maps, n, order, &so);
 	rv = outfile_commit(&of, err);

@@ -1,5 +1,6 @@
 /*
- * jsonout.h: coalesced statemaps as JSON, for other programs (-T json).
+ * jsonout.h: the pieces of the -T json document (smap_json.h writes it
+ * whole), for other programs:
  *
  *   {"statemaps": [ {"title", "host", "entityKind", "start": [s, ns],
  *     "begin", "end", "states": [...], "tags": [...],
@@ -26,14 +27,11 @@
 
 #define JSONOUT_MAX_EVENTS	5000
 
-/* order[i] is the index in maps of the i-th statemap to write. */
-void jsonout_write(FILE *out, const smap *maps, size_t n,
-    const size_t *order);
-
 /*
- * The document piece by piece, for writers whose rectangles come from
- * elsewhere (viewport.h): jsonout_write is made of these, so the same
- * statemap gives the same bytes either way.  `first` says whether the
+ * The document piece by piece: smap_json.h writes coalesced statemaps
+ * with these, and writers whose rectangles come from elsewhere
+ * (viewport.h, detail.h) use them too, so the same statemap gives the
+ * same bytes either way.  `first` says whether the
  * piece is the first of its list (no comma before it).
  *
  *   jsonout_open

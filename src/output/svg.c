@@ -7,13 +7,14 @@
 #include "base/color.h"
 #include "base/duration.h"
 #include "output/fixed.h"
-#include "output/jsonout.h"
+#include "output/smap_json.h"
 #include "output/label.h"
 #include "output/rowwriter.h"
 #include "base/utf8.h"
 #include "base/util.h"
 #include "output/valuesvg.h"
 #include "output/viewer.h"
+#include "output/xml_escape.h"
 
 /* Layout, in pixels. */
 #define LEGEND_X	20
@@ -29,36 +30,6 @@
 #define LEGEND_CHARS	20	/* characters on a line of a legend name */
 #define SWATCH_BORDER	"#888"	/* so that white states show */
 #define NODATA_KEY	35	/* the height of the "no data" key */
-
-void
-svg_escape(FILE *out, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		switch (c) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default:
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-				fputs("\xef\xbf\xbd", out);	/* U+FFFD */
-			} else if (c == 0xef && len - i >= 3 &&
-			    (unsigned char)s[i + 1] == 0xbf &&
-			    ((unsigned char)s[i + 2] & 0xfe) == 0xbe) {
-				/* U+FFFE and U+FFFF are not XML characters. */
-				fputs("\xef\xbf\xbd", out);
-				i += 2;
-			} else {
-				fputc(c, out);
-			}
-		}
-	}
-}
 
 /*
  * The JSON data block is character data too, but a JSON string may hold
@@ -154,7 +125,7 @@ write_json_cdata(FILE *out, const smap *maps, size_t n, const size_t *order)
 	json_filter f;
 	FILE *fp = json_filter_open(&f, out);
 
-	jsonout_write(fp, maps, n, order);
+	smap_json_write(fp, maps, n, order);
 	fclose(fp);
 }
 
@@ -177,7 +148,7 @@ write_detail(FILE *out, const svg_options *opts)
 static void
 escape_cstring(FILE *out, const char *s)
 {
-	svg_escape(out, s, strlen(s));
+	xml_escape(out, s, strlen(s));
 }
 
 /*
@@ -354,17 +325,17 @@ write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
 		fprintf(out, "<text x=\"%u\" y=\"%u\" font-size=\"10\" "
 		    "text-anchor=\"middle\" class=\"statemap-legendlabel "
 		    "sansserif\">", cx, *y);
-		svg_escape(out, st->name, ln.n1);
+		xml_escape(out, st->name, ln.n1);
 		if (ln.n2 > 0) {
 			fprintf(out, "<tspan x=\"%u\" dy=\"11\">%s", cx,
 			    ln.cut ? "\xe2\x80\xa6" : "");
-			svg_escape(out, st->name + ln.at2, ln.n2);
+			xml_escape(out, st->name + ln.at2, ln.n2);
 			fputs("</tspan>", out);
 			*y += 11;
 		}
 		fputs("<title>", out);
 		if (ln.cut) {
-			svg_escape(out, st->name, st->name_len);
+			xml_escape(out, st->name, st->name_len);
 			fputs(": ", out);
 		}
 		fprintf(out, "%s in all</title></text>\n",
@@ -402,7 +373,7 @@ write_entity_title(FILE *out, const smap *m, uint32_t e)
 	escape_cstring(out, cat->entity_kind != NULL ? cat->entity_kind :
 	    "Entity");
 	fputc(' ', out);
-	svg_escape(out, name, len);
+	xml_escape(out, name, len);
 	if (cat->descriptions[e] != NULL) {
 		fputs(": ", out);
 		escape_cstring(out, cat->descriptions[e]);
@@ -600,17 +571,17 @@ write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
 		if (mode == LABEL_BOTH && shown > len + 1 &&
 		    memcmp(buf, name, len) == 0 && buf[len] == ' ') {
 			/* The name, then the description in grey. */
-			svg_escape(out, buf, len);
+			xml_escape(out, buf, len);
 			fputs("<tspan class=\"statemap-label-description\">",
 			    out);
-			svg_escape(out, buf + len, shown - len);
+			xml_escape(out, buf + len, shown - len);
 			fputs("</tspan>", out);
 		} else {
-			svg_escape(out, buf, shown);
+			xml_escape(out, buf, shown);
 		}
 		if (label_length(name, len, desc, mode) > shown) {
 			fputs("<title>", out);
-			svg_escape(out, buf, label_compose(name, len, desc,
+			xml_escape(out, buf, label_compose(name, len, desc,
 			    mode, LABEL_TITLE_MAX, buf));
 			fputs("</title>", out);
 		}

@@ -62,10 +62,4 @@ uint64_t svg_span(const smap *m);
 void svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
     const svg_options *opts);
 
-/*
- * Writes len bytes as XML character data (also safe in attributes):
- * & < > " ' escaped; characters XML 1.0 forbids become U+FFFD.
- */
-void svg_escape(FILE *out, const char *s, size_t len);
-
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "base/color.h"
-#include "output/svg.h"
+#include "output/xml_escape.h"
 #include "coalesce/valuerects.h"
 
 #define VALUE_FILL	"#3b6fb6"
@@ -91,7 +91,7 @@ write_number(FILE *out, double d)
 	char buf[40];
 
 	snprintf(buf, sizeof (buf), "%.6g", d);
-	svg_escape(out, buf, strlen(buf));
+	xml_escape(out, buf, strlen(buf));
 }
 
 void

@@ -8,6 +8,7 @@
 
 #include "base/json.h"
 #include "output/svg.h"
+#include "output/xml_escape.h"
 #include "base/util.h"
 #include "output/viewer.h"
 #include "output/viewport.h"
@@ -158,7 +159,7 @@ page_html(const served *s, const char *token, uint64_t generation,
 	    "<meta charset=\"utf-8\">\n"
 	    "<meta name=\"referrer\" content=\"no-referrer\">\n"
 	    "<link rel=\"icon\" href=\"data:,\">\n<title>", out);
-	svg_escape(out, s->title, strlen(s->title));
+	xml_escape(out, s->title, strlen(s->title));
 	fprintf(out, "</title>\n<link rel=\"stylesheet\" "
 	    "href=\"/viewer.css?token=%s\">\n</head>\n<body>\n", token);
 	fputs("<script type=\"application/json\" id=\"statemap-live\">"

@@ -12,6 +12,7 @@
 #include "coalesce/coalesce.h"
 #include "ingest/ingest.h"
 #include "output/jsonout.h"
+#include "output/smap_json.h"
 #include "coalesce/smap.h"
 #include "store/store.h"
 #include "output/svg.h"
@@ -101,7 +102,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		store_finish(s.st, 0, m.cat->last_time);
 		m.end = coalesce_end(m.co);
 		if (smap_sort(&m, size % 2 ? "entity" : NULL, &err) == 0) {
-			jsonout_write(null, &m, 1, &order);
+			smap_json_write(null, &m, 1, &order);
 			svg_write(null, &m, 1, &order, &so);
 		}
 		counts = calloc(m.cat->nstates, sizeof (uint64_t));

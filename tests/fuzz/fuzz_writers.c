@@ -26,6 +26,7 @@
 #include "ingest/ingest.h"
 #include "base/json.h"
 #include "output/jsonout.h"
+#include "output/smap_json.h"
 #include "outcheck.h"
 #include "coalesce/smap.h"
 #include "output/svg.h"
@@ -201,7 +202,7 @@ check_output(const smap *maps, size_t n, const size_t *order,
 
 	if ((f = open_memstream(&json, &jlen)) == NULL)
 		abort();
-	jsonout_write(f, maps, n, order);
+	smap_json_write(f, maps, n, order);
 	fclose(f);
 	a = check_json(ja, "-T json", json, jlen, json, jlen);
 

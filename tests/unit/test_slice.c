@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "output/jsonout.h"
+#include "output/smap_json.h"
 #include "serve/page.h"
 #include "store/count_series.h"
 #include "serve/served_traces.h"
@@ -255,7 +256,7 @@ capture_smap(const trace *d, uint64_t budget)
 	smap_from_trace(&m, d, all, n, budget, d->begin, d->end);
 	smap_sort(&m, NULL, &err);
 	out = open_memstream(&buf, &len);
-	jsonout_write(out, &m, 1, &zero);
+	smap_json_write(out, &m, 1, &zero);
 	fclose(out);
 	smap_free(&m);
 	free(all);

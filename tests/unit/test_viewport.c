@@ -17,6 +17,7 @@
 
 #include "base/json.h"
 #include "output/jsonout.h"
+#include "output/smap_json.h"
 #include "coalesce/smap.h"
 #include "base/threads.h"
 #include "trace/trace.h"
@@ -118,7 +119,7 @@ capture_classic(const trace *d, uint64_t b, uint64_t e, uint32_t **order,
 	smap_from_trace(&m, d, all, n, 1000000000, b, e);
 	smap_sort(&m, NULL, &err);
 	out = open_memstream(&buf, &len);
-	jsonout_write(out, &m, 1, &zero);
+	smap_json_write(out, &m, 1, &zero);
 	fclose(out);
 	*order = calloc(m.nentities + 1, sizeof (uint32_t));
 	memcpy(*order, m.order, m.nentities * sizeof (uint32_t));
@@ -528,7 +529,7 @@ test_to_smaps(void)
 	v = viewport_compute(&p, 1, &q);
 	viewport_to_smaps(v, &m);
 	out = open_memstream(&buf, &len);
-	jsonout_write(out, &m, 1, &zero);
+	smap_json_write(out, &m, 1, &zero);
 	fclose(out);
 	viewport_free(v);
 	smap_free(&m);
