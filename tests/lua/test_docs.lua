@@ -19,9 +19,8 @@ local SM = os.getenv("SM") or (top .. "/statemap-lua")
 local p = assert(io.popen("'" .. SM .. "' --help"))
 local help = p:read("a")
 p:close()
-local man, readme = read("src/cli/statemap-lua.1"), read("README.md")
--- The man page writes a dash as \-.
-local man_text = man:gsub("\\%-", "-")
+-- The man page's source (src/cli/md2man.lua makes the roff of it).
+local man_text, readme = read("src/cli/statemap-lua.1.md"), read("README.md")
 
 local options = {}
 for opt in help:gmatch("%-%-[%a][%w%-]*") do options[opt] = true end
