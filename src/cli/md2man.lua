@@ -73,7 +73,7 @@ local function inline(s)
 			out[#out + 1] = chars(ticks)
 			pos = b + 1
 		else
-			local code = s:sub(b + 1, c - 1)
+			local code = s:sub(b + 1, c - 1):gsub("\n", " ")
 			if code:find("^ .* $") then code = code:sub(2, -2) end
 			out[#out + 1] = "\\fB" .. chars(code, true) .. "\\fR"
 			pos = d + 1
@@ -204,12 +204,20 @@ end
 local out = {}
 local function emit(s) out[#out + 1] = s end
 
+-- A paragraph's lines go through inline() together, so that a code span
+-- may run over a line end (it becomes a space, as in Markdown); the lines
+-- stay as they were written.
 local function para_text(ls)
+	local joined = {}
 	for _, l in ipairs(ls) do
 		-- A line ending in two spaces or a backslash is a hard break.
 		local hard = l:find("  $") or l:find("\\$")
-		local t = l:gsub("\\$", ""):gsub("%s+$", "")
-		emit(textline(inline(t)))
+		joined[#joined + 1] = l:gsub("\\$", ""):gsub("%s+$", "") .. (hard and "\2" or "")
+	end
+	local text = inline(table.concat(joined, "\n"))
+	for line in (text .. "\n"):gmatch("(.-)\n") do
+		local hard = line:find("\2", 1, true)
+		emit(textline((line:gsub("\2", ""))))
 		if hard then emit(".br") end
 	end
 end
