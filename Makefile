@@ -3,7 +3,7 @@
 PREFIX	?= /usr/local
 BINDIR	= $(PREFIX)/bin
 DATADIR	= $(PREFIX)/share/statemap-lua
-MANDIR	= $(PREFIX)/share/man/man1
+MANDIR	= $(PREFIX)/share/man
 # Where lua5.4 looks for C modules: Debian's package.cpath holds
 # /usr/local/lib/lua/5.4 and /usr/lib/lua/5.4, so the default PREFIX and
 # PREFIX=/usr need nothing more; any other needs LUA_CPATH (see README).
@@ -45,7 +45,7 @@ BIN	?= statemap-lua
 SO	?= statemap.so
 PIC	= $(BUILD)/pic
 
-all: $(BIN) $(SO)
+all: $(BIN) $(SO) man
 
 $(BIN): $(BUILD)/cli/main.o $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
@@ -93,6 +93,21 @@ $(BUILD)/viewer_assets.o: $(BUILD)/viewer_assets.c src/output/viewer.h
 $(PIC)/viewer_assets.o: $(BUILD)/viewer_assets.c src/output/viewer.h | $(PIC)
 	$(CC) $(PIC_CFLAGS) -c -o $@ $<
 
+# The man pages: each is written in Markdown beside what it describes
+# (the command, the Lua API, the input format) and made into roff by
+# src/cli/md2man.lua; `man -l build/man/statemap-lua.1` shows one.
+MAN_SRC	= src/cli/statemap-lua.1.md src/lua/statemap-lua-api.3.md \
+	src/ingest/statemap-lua-format.5.md
+MAN	= $(patsubst %.md,$(BUILD)/man/%,$(notdir $(MAN_SRC)))
+VERSION	:= $(shell sed -n 's/^.*STATEMAP_VERSION[^"]*"\(.*\)".*$$/\1/p' src/base/version.h)
+vpath %.md $(sort $(dir $(MAN_SRC)))
+
+man: $(MAN)
+
+$(BUILD)/man/%: %.md src/cli/md2man.lua src/base/version.h
+	@mkdir -p $(@D)
+	lua5.4 src/cli/md2man.lua $< $@ $(VERSION)
+
 $(BUILD)/test_%: tests/unit/test_%.c $(CORE_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
@@ -109,7 +124,7 @@ $(BUILD)/integration/test_%: tests/integration/test_%.c tests/unit/unit.h
 build-tests: $(UNIT_BIN) $(ITEST_BIN)
 
 # make test ONLY=NAME runs one test, golden case or group (tests/run).
-test: $(BIN) $(UNIT_BIN) $(ITEST_BIN) $(SO)
+test: $(BIN) $(UNIT_BIN) $(ITEST_BIN) $(SO) $(MAN)
 	@BIN=$(BIN) BUILD=$(BUILD) ONLY="$(ONLY)" sh tests/run
 
 # Only the browser tests (headless Chromium driven by Playwright; run
@@ -229,15 +244,19 @@ $(BUILD)/fuzz_lua_gen: tests/fuzz/fuzz_lua.c $(BUILD)/fuzz_lua_prelude.c \
 fuzz-valgrind: $(BIN) $(BUILD)/fuzz_lua_gen
 	@BIN=$(BIN) BUILD=$(BUILD) sh tests/fuzz/lua-valgrind.sh $(FUZZ_INPUTS)
 
-# The program, its man page, the Lua module for plain lua5.4, and under
-# share/statemap-lua the README, the lua/ modules (compiled in; these are
-# for reading), the examples and the converters.  DESTDIR stages it.
-SHARE_DIRS = examples examples/data contrib contrib/lib contrib/img
-install: statemap-lua statemap.so
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(LUA_CMOD) \
+# The program, its man pages (man1, man3, man5), the Lua module for plain
+# lua5.4, and under share/statemap-lua the README, the lua/ modules
+# (compiled in; these are for reading), the examples and the converters.
+# DESTDIR stages it.
+SHARE_DIRS = examples examples/data examples/img contrib contrib/lib contrib/img
+install: statemap-lua statemap.so $(MAN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUA_CMOD) \
 	    $(DESTDIR)$(DATADIR)/lua $(SHARE_DIRS:%=$(DESTDIR)$(DATADIR)/%)
 	install -m 755 statemap-lua $(DESTDIR)$(BINDIR)/statemap-lua
-	install -m 644 src/cli/statemap-lua.1 $(DESTDIR)$(MANDIR)/statemap-lua.1
+	for p in $(MAN); do \
+		d=$(DESTDIR)$(MANDIR)/man$${p##*.}; \
+		install -d $$d && install -m 644 $$p $$d/ || exit 1; \
+	done
 	install -m 755 statemap.so $(DESTDIR)$(LUA_CMOD)/statemap.so
 	install -m 644 README.md $(DESTDIR)$(DATADIR)/README.md
 	install -m 644 $(LUA_MODS) $(DESTDIR)$(DATADIR)/lua/
@@ -251,4 +270,4 @@ install: statemap-lua statemap.so
 clean:
 	rm -rf build build-asan build-clang build-fuzz build-pic statemap-lua statemap.so
 
-.PHONY: all build-tests test test-browser check-asan bench test-large fuzz fuzz-valgrind install clean
+.PHONY: all man build-tests test test-browser check-asan bench test-large fuzz fuzz-valgrind install clean

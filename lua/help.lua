@@ -1,13 +1,14 @@
 -- help.lua: the one source of the Lua API's reference text.
 --
--- Each entry is one row of an API table in README.md's "Lua" section,
--- written exactly as it appears there (markdown: `code` spans), so that
--- help() in the REPL and the README say the same thing; tests/lua/
--- test_help.lua fails, naming the row, when the two differ. Entries with
--- prose = true are documented in the README's text rather than a table;
--- the test checks that their signature appears there.
+-- Each entry is one row of an API table of the Lua API's man page
+-- (src/lua/statemap-lua-api.3.md, statemap-lua-api(3)), written exactly as
+-- it appears there (markdown: `code` spans), so that help() in the REPL
+-- and the man page say the same thing; tests/lua/test_help.lua fails,
+-- naming the row, when the two differ. Entries with prose = true are
+-- documented in the page's text rather than a table; the test checks
+-- that their signature appears there.
 --
--- Adding an API function: add its row to the README table and the same
+-- Adding an API function: add its row to the page's table and the same
 -- row here (the test prints the line to paste).
 local help = {}
 

@@ -245,7 +245,7 @@ function repl.help(what)
 		for _, entry in ipairs(help.entries) do
 			out[#out + 1] = "  " .. help.plain(entry[1])
 		end
-		out[#out + 1] = 'help("name") or help(t.name) describes one; README.md has examples.'
+		out[#out + 1] = 'help("name") or help(t.name) describes one; man statemap-lua-api has the rest.'
 	else
 		for _, entry in ipairs(find_entries(what)) do
 			out[#out + 1] = entry_line(entry)

@@ -1,16 +1,18 @@
 -- Keeps lua/help.lua (what help() says in the REPL) and the API tables of
--- README.md the same: every README table row that documents an API name
--- (its first cell starts with `statemap.`, `t.`, `t:`, `e.`, `e:`, `b:`
--- or `json.`) must be an entry of help.lua with the same two cells, and every
--- entry must be such a row (or, marked prose, appear in the README's
--- text). A failure prints the Lua line to paste into help.lua.
+-- the Lua API's man page (src/lua/statemap-lua-api.3.md) the same: every
+-- table row there that documents an API name (its first cell starts with
+-- `statemap.`, `t.`, `t:`, `e.`, `e:`, `b:` or `json.`) must be an entry
+-- of help.lua with the same two cells, and every entry must be such a row
+-- (or, marked prose, appear in the page's text). A failure prints the Lua
+-- line to paste into help.lua.
 local help = require "statemap.help"
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local unit = require "unit"
 local check = unit.check
 
-local f = assert(io.open("README.md"))
-local readme = f:read("a")
+local PAGE = "src/lua/statemap-lua-api.3.md"
+local f = assert(io.open(PAGE))
+local page = f:read("a")
 f:close()
 
 local API = { "statemap%.", "t[.:]", "e[.:]", "b:", "json%." }
@@ -22,9 +24,9 @@ local function documents_api(cell)
 	return false
 end
 
--- The README's API rows, in order: {signature, description}.
+-- The page's API rows, in order: {signature, description}.
 local rows, row_of = {}, {}
-for line in readme:gmatch("[^\n]+") do
+for line in page:gmatch("[^\n]+") do
 	local sig, rest = line:match("^| (`.-`[^|]*) |(.*)$")
 	if sig and documents_api(sig) then
 		local desc = rest:gsub("|%s*$", ""):match("^%s*(.-)%s*$")
@@ -32,7 +34,7 @@ for line in readme:gmatch("[^\n]+") do
 		row_of[sig] = desc
 	end
 end
-check("README has API rows", #rows > 20, #rows)
+check("the API page has API rows", #rows > 20, #rows)
 
 local function lua_string(s)
 	return '"' .. s:gsub('[\\"]', "\\%0") .. '"'
@@ -43,7 +45,7 @@ for _, entry in ipairs(help.entries) do entry_of[entry[1]] = entry end
 
 for _, row in ipairs(rows) do
 	local entry = entry_of[row[1]]
-	check("help has README's " .. row[1],
+	check("help has the API page's " .. row[1],
 	    entry ~= nil and entry[2] == row[2] and not entry.prose,
 	    "put this entry in lua/help.lua: { " .. lua_string(row[1]) ..
 	    ",\n\t  " .. lua_string(row[2]) .. " },")
@@ -51,12 +53,12 @@ end
 
 for _, entry in ipairs(help.entries) do
 	if entry.prose then
-		check("README's text has " .. entry[1],
-		    readme:find(entry[1], 1, true) ~= nil and row_of[entry[1]] == nil,
-		    "not in README.md, or in a table (then drop prose = true)")
+		check("the API page's text has " .. entry[1],
+		    page:find(entry[1], 1, true) ~= nil and row_of[entry[1]] == nil,
+		    "not in " .. PAGE .. ", or in a table (then drop prose = true)")
 	else
-		check("README has help's " .. entry[1], row_of[entry[1]] ~= nil,
-		    "add the row to README.md's API tables, or drop the entry")
+		check("the API page has help's " .. entry[1], row_of[entry[1]] ~= nil,
+		    "add the row to " .. PAGE .. "'s API tables, or drop the entry")
 	end
 end
 
