@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "coalesce/coalesce.h"
-#include "output/detail.h"
 #include "base/duration.h"
 #include "trace/flows.h"
 #include "base/intern.h"
@@ -20,7 +19,6 @@
 #include "render/pngout.h"
 #include "base/runlimit.h"
 #include "coalesce/smap.h"
-#include "output/svg.h"
 #include "base/threads.h"
 #include "base/utf8.h"
 #include "base/util.h"
@@ -325,7 +323,6 @@ render_defaults(render_options *o, const trace *d)
 	o->foreground = black;
 	o->empty = white;	/* under the no-data hatch */
 	o->legend = 1;
-	o->detail = DETAIL_AUTO;
 }
 
 /* ---- drawing ---- */
@@ -2451,63 +2448,6 @@ check_args(const render_options *o, const render_panel *panels,
 	return (0);
 }
 
-/* The command line's statemap, with the panels' traces and order. */
-static int
-render_interactive(const char *path, const render_options *o,
-    const render_panel *panels, size_t n, sm_error *err)
-{
-	smap *maps = xcalloc(n, sizeof (smap));
-	size_t *order = xcalloc(n, sizeof (size_t)), i;
-	const char *stopped = NULL;
-	char *detail = NULL;
-	svg_options so;
-	outfile of;
-	int rv = -1;
-
-	svg_defaults(&so);
-	so.strip_height = o->row_height;
-	so.strip_width = o->width;
-	so.labels = o->labels;
-	for (i = 0; i < n; i++) {
-		smap_from_trace(&maps[i], panels[i].d, panels[i].entities,
-		    panels[i].nentities, o->budget, o->t0, o->t1);
-		if (maps[i].stopped != NULL && stopped == NULL)
-			stopped = maps[i].stopped;
-		order[i] = i;
-	}
-	if (stopped == NULL && o->detail != 0) {
-		/* The command line's detail, from the traces at hand. */
-		const trace **traces = xcalloc(n, sizeof (trace *));
-		uint64_t data = 0;
-
-		for (i = 0; i < n; i++) {
-			traces[i] = panels[i].d;
-			data += store_total(panels[i].d->st);
-		}
-		if (!detail_merged(maps, n))
-			so.detail_exact = 1;
-		else
-			detail = detail_json(maps, n, order,
-			    (const trace *const *)traces,
-			    so.strip_width, o->budget, detail_bytes(o->detail,
-			    data), &so.detail_len);
-		so.detail = detail;
-		free(traces);
-	}
-	if (stopped != NULL)
-		error_at(err, path, 0, 0, "%s", stopped);
-	else if (outfile_open(&of, path, err) == 0) {
-		svg_write(of.fp, maps, n, order, &so);
-		rv = outfile_commit(&of, err);
-	}
-	free(detail);
-	for (i = 0; i < n; i++)
-		smap_free(&maps[i]);
-	free(maps);
-	free(order);
-	return (rv);
-}
-
 int
 render_file(const char *path, const render_options *o,
     const render_panel *panels, size_t npanels, render_layout *layout,
@@ -2527,18 +2467,6 @@ render_file(const char *path, const render_options *o,
 		error_set(err, "render: \"%s\": the name must end in .png, "
 		    ".svg or .pdf", path);
 		return (-1);
-	}
-	if (o->interactive) {
-		if (format != RENDER_SVG) {
-			error_set(err, "render: interactive output is SVG: "
-			    "name the file .svg");
-			return (-1);
-		}
-		if (npanels == 0 || o->t1 <= o->t0) {
-			error_set(err, "render: no panels, or an empty span");
-			return (-1);
-		}
-		return (render_interactive(path, o, panels, npanels, err));
 	}
 	if (check_args(o, panels, npanels, err) != 0)
 		return (-1);
