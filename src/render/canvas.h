@@ -5,8 +5,9 @@
  * in a second; text, cleaned for Cairo and measured; colours; the hatch
  * that marks no data; runs of per-column colours in vector output.
  *
- * Ownership: a canvas owns its scratch text, its rows and the legend's
- * times (canvas_free), not its surface or options.
+ * Ownership: a canvas owns its scratch text, the panels as drawn with
+ * their rows, and the legend's times (canvas_free); not its Cairo
+ * context, surface or options.
  */
 #ifndef SM_RENDER_CANVAS_H
 #define SM_RENDER_CANVAS_H
