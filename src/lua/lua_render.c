@@ -22,6 +22,7 @@
 #include "lua/lua_trace.h"
 #include "render/render.h"
 #include "output/svg.h"
+#include "output/svg_traces.h"
 
 /*
  * A table in f_render's stack slot 2 keeps what must live until render
@@ -276,6 +277,46 @@ push_layout(lua_State *L, const render_layout *lay,
 	lua_setfield(L, -2, "strips");
 }
 
+/*
+ * interactive = true: the command line's statemap (svg_traces.h) of the
+ * panels' traces and orders, instead of a picture; it returns nothing.
+ */
+static int
+write_interactive(lua_State *L, const char *output, const render_options *o,
+    const render_panel *panels, size_t npanels, uint64_t detail)
+{
+	svg_traces_input in;
+	svg_traces_map *maps;
+	size_t i;
+	sm_error err;
+	char msg[sizeof (err.message) + sizeof (err.file) + 64];
+
+	if (render_format_of(output) != RENDER_SVG)
+		return (luaL_error(L, "render: interactive output is SVG: "
+		    "name the file .svg"));
+	maps = lua_newuserdatauv(L, (npanels + 1) * sizeof (*maps), 0);
+	for (i = 0; i < npanels; i++) {
+		maps[i].d = panels[i].d;
+		maps[i].entities = panels[i].entities;
+		maps[i].nentities = panels[i].nentities;
+	}
+	memset(&in, 0, sizeof (in));
+	in.maps = maps;
+	in.nmaps = npanels;
+	in.t0 = o->t0;
+	in.t1 = o->t1;
+	in.budget = o->budget;
+	in.strip_width = o->width;
+	in.strip_height = o->row_height;
+	in.labels = o->labels;
+	in.detail = detail;
+	if (svg_traces_write(output, &in, &err) != 0) {
+		error_format(&err, msg, sizeof (msg));
+		return (luaL_error(L, "%s", msg));
+	}
+	return (0);
+}
+
 static int
 f_render(lua_State *L)
 {
@@ -283,7 +324,8 @@ f_render(lua_State *L)
 	render_panel *panels;
 	render_layout lay;
 	size_t npanels, i;
-	int list;
+	int list, interactive;
+	uint64_t detail;
 	const char *output;
 	sm_error err;
 	char msg[sizeof (err.message) + sizeof (err.file) + 64];
@@ -324,9 +366,9 @@ f_render(lua_State *L)
 	}
 
 	render_defaults(&o, panels[0].d);
-	o.interactive = opt_boolean(L, 1, "interactive", 0);
-	o.detail = opt_detail(L, 1, o.detail);
-	if (o.interactive)
+	interactive = opt_boolean(L, 1, "interactive", 0);
+	detail = opt_detail(L, 1, DETAIL_AUTO);
+	if (interactive)
 		o.width = SVG_STRIP_WIDTH;
 	o.width = (unsigned)opt_integer(L, 1, "width", o.width, 1, 32767);
 	o.row_height = (unsigned)opt_integer(L, 1, "row_height",
@@ -350,6 +392,9 @@ f_render(lua_State *L)
 	o.t1 = opt_time_field(L, 1, "to", o.t1);
 	if (o.t1 <= o.t0)
 		return (luaL_error(L, "render: the time span is empty"));
+	if (interactive)
+		return (write_interactive(L, output, &o, panels, npanels,
+		    detail));
 
 	lay.panel_y = lua_newuserdatauv(L, npanels * sizeof (unsigned), 0);
 	/* Each strip's place: arrays held in KEEP until render returns. */
@@ -371,8 +416,6 @@ f_render(lua_State *L)
 		error_format(&err, msg, sizeof (msg));
 		return (luaL_error(L, "%s", msg));
 	}
-	if (o.interactive)
-		return (0);
 	push_layout(L, &lay, panels, npanels);
 	return (1);
 }

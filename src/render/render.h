@@ -61,11 +61,11 @@ typedef struct render_panel {
 	unsigned row_height;		/* 0: the options' row height */
 	int events;			/* draw the trace's events */
 	/*
-	 * Pictures only (not the interactive statemap):
-	 * nested_rows draws a nested entity as one sub-row per depth of
-	 * its stack (a flame chart: the bottom state on top, deeper
-	 * frames below, at most RENDER_MAX_DEPTH_ROWS), not its top state
-	 * in one strip; group puts entities whose names are paths in a
+	 * Pictures only (the interactive statemap, svg_traces.h, has
+	 * neither): nested_rows draws a nested entity as one sub-row per
+	 * depth of its stack (a flame chart: the bottom state on top,
+	 * deeper frames below, at most RENDER_MAX_DEPTH_ROWS), not its top
+	 * state in one strip; group puts entities whose names are paths in a
 	 * tree ("proc/12/t1" under "proc/12" under "proc"): each level a
 	 * header row naming it (by the rest of its path under the level
 	 * above, indented by depth), its entities and inner levels under
@@ -94,19 +94,6 @@ typedef struct render_panel {
 #define RENDER_FONT_SIZE	11
 
 typedef struct render_options {
-	/*
-	 * The command line's interactive statemap (an .svg, svg.h) with
-	 * these panels' traces, order, colours and derived states, instead
-	 * of a picture: width is then its strips' width, and only the
-	 * panels, the span, budget and labels count.
-	 */
-	int interactive;
-	/*
-	 * With interactive: bytes of finer coalescings embedded for zooming
-	 * (detail.h), 0 for none, DETAIL_AUTO (the default) as the command
-	 * line's default.
-	 */
-	uint64_t detail;
 	label_mode labels;		/* entity labels (label.h) */
 	const char *title;		/* NULL: the first trace's title */
 	unsigned width;			/* of the whole picture, pixels */
@@ -123,11 +110,9 @@ typedef struct render_options {
 } render_options;
 
 /*
- * Fills o with the defaults for a picture of d: RENDER_WIDTH wide (an
- * interactive statemap's strips are SVG_STRIP_WIDTH), RENDER_ROW_HEIGHT
- * rows, all of d's window, COALESCE_BUDGET rectangles, names and
- * descriptions as labels, black on white, the hatch on white, the
- * default detail.
+ * Fills o with the defaults for a picture of d: RENDER_WIDTH wide,
+ * RENDER_ROW_HEIGHT rows, all of d's window, COALESCE_BUDGET rectangles,
+ * names and descriptions as labels, black on white, the hatch on white.
  */
 void render_defaults(render_options *o, const trace *d);
 
@@ -145,9 +130,8 @@ typedef struct render_layout {
 
 /*
  * Draws the panels stacked top to bottom into path, in the format its
- * extension names (or the interactive statemap), atomically (a failure
- * leaves nothing at path).  layout may be NULL (it is not filled for an
- * interactive statemap).  Returns 0, or -1 with err filled.
+ * extension names, atomically (a failure leaves nothing at path).
+ * layout may be NULL.  Returns 0, or -1 with err filled.
  */
 int render_file(const char *path, const render_options *o,
     const render_panel *panels, size_t npanels, render_layout *layout,

@@ -1,4 +1,4 @@
--- statemap.render of the generic state system (src/render/render.c): value
+-- statemap.render of the generic state system (src/render/): value
 -- strips with their range, nested entities one sub-row per depth
 -- (nested = "rows"), groups by path prefix (group = true), in PNG, SVG
 -- and PDF.  The pixels are checked in tests/unit/test_render.c; here the

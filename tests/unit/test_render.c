@@ -1,5 +1,5 @@
 /*
- * Tests for src/render/render.c: the pixel-exact strip (each column the
+ * Tests for src/render/ (render.h): the pixel-exact strip (each column the
  * time-weighted blend of its states) and a whole PNG read back through
  * Cairo, pixel by pixel.
  */
