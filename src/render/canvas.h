@@ -19,7 +19,7 @@
 
 #include "base/color.h"
 #include "render/layout.h"
-#include "render/render.h"
+#include "render/options.h"
 
 /* Between the labels' column and the strips, pixels. */
 #define LABEL_GAP	6

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "render/render.h"
+#include "render/options.h"
 
 /*
  * Where a panel's rows are, from its first row's top: each entity's

@@ -10,6 +10,7 @@
 
 #include "trace/builder.h"
 #include "render/render.h"
+#include "render/state_strips.h"
 #include "unit.h"
 
 /*
