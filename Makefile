@@ -81,11 +81,21 @@ $(BUILD)/lua_modules.c: src/lua/embed.lua $(LUA_MODS) | $(BUILD)
 $(BUILD)/lua_modules.o: $(BUILD)/lua_modules.c src/lua/lua_modules.h
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-# The SVG viewer's script and style sheet, compiled into the binary.
-VIEWER_FILES = src/output/viewer.js src/output/viewer.css
+# The SVG viewer's script and style sheet, compiled into the binary.  The
+# script is these files joined in this order (src/output/viewer.js says
+# what each is): its modules, each one function, then main, inside the
+# one function that viewer_open.js opens and viewer_close.js closes.
+VIEWER_JS = src/output/viewer_open.js src/output/viewer_data.js \
+	src/output/viewer_dom.js src/output/viewer_format.js \
+	src/output/viewer_rows.js src/output/viewer_layout.js \
+	src/output/viewer_panel.js src/output/viewer_input.js \
+	src/output/viewer_legend.js src/output/viewer_events.js \
+	src/output/viewer_paint.js src/output/viewer_source.js \
+	src/output/viewer.js src/output/viewer_close.js
+VIEWER_FILES = $(VIEWER_JS) src/output/viewer.css
 $(BUILD)/viewer_assets.c: src/output/embed_text.lua $(VIEWER_FILES) | $(BUILD)
-	lua5.4 src/output/embed_text.lua $@ output/viewer.h viewer_js=src/output/viewer.js \
-	    viewer_css=src/output/viewer.css
+	lua5.4 src/output/embed_text.lua $@ output/viewer.h \
+	    $(VIEWER_JS:%=viewer_js=%) viewer_css=src/output/viewer.css
 
 $(BUILD)/viewer_assets.o: $(BUILD)/viewer_assets.c src/output/viewer.h
 	$(CC) $(CFLAGS) -c -o $@ $<

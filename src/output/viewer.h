@@ -1,6 +1,7 @@
 /*
- * viewer.h: the interactive viewer (src/output/viewer.js, src/output/viewer.css),
- * embedded at build time by src/output/embed_text.lua, which refuses a file
+ * viewer.h: the interactive viewer (src/output/viewer.js with its modules,
+ * joined in the Makefile's VIEWER_JS order; src/output/viewer.css),
+ * embedded at build time by src/output/embed_text.lua, which refuses a text
  * containing "]]>" so that each can sit in a CDATA section.
  */
 #ifndef SM_VIEWER_H

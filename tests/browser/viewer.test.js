@@ -317,36 +317,36 @@ async function hostile(page) {
 	eq('hostile: no element injected', await page.$$eval('b', (e) => e.length), 0);
 }
 
-// big.out: 1000 entities, 25000 rectangles (the default budget).
+// big.out: 1000 entities, 25000 rectangles (the default budget).  What
+// each interaction does; how long it takes is bench/viewer's (figures,
+// never a check: a busy machine is slow).
 async function big(page) {
 	const n = await page.$$eval('.statemap-map g > rect', (r) => r.length);
 	check('big: the largest default output', n >= 24000, n + ' rectangles');
-	const times = await page.evaluate(() => {
-		const t0 = performance.now();
-		document.getElementById('statemap-zoomin').dispatchEvent(new MouseEvent('click'));
-		const t1 = performance.now();
-		document.getElementById('statemap-panright').dispatchEvent(new MouseEvent('click'));
-		const t2 = performance.now();
-		return [t1 - t0, t2 - t1];
-	});
-	// Bounds far above what it takes (tens of ms here) so that a busy
-	// machine cannot fail them; they catch a viewer that takes seconds.
-	console.log('INFO viewer: big: zoom ' + times[0].toFixed(1) + 'ms, pan ' + times[1].toFixed(1) + 'ms');
-	check('big: zoom and pan take well under a second', times[0] < 1000 && times[1] < 1000, JSON.stringify(times));
+	const v0 = await page.evaluate(() => window.statemapViewer.view());
+	await page.evaluate(() => document.getElementById('statemap-zoomin').dispatchEvent(new MouseEvent('click')));
+	const v1 = await page.evaluate(() => window.statemapViewer.view());
+	check('big: the zoom button halves the span about its middle', v1.width === v0.width / 2 &&
+	    v1.t0 === v0.t0 + v0.width / 4, JSON.stringify([v0, v1]));
+	await page.evaluate(() => document.getElementById('statemap-panright').dispatchEvent(new MouseEvent('click')));
 	const v = await page.evaluate(() => window.statemapViewer.view());
+	check('big: the pan button moves the view a quarter of it', v.width === v1.width &&
+	    Math.abs(v.t0 - v1.t0 - v1.width / 4) < 1e-6 * v1.width, JSON.stringify([v1, v]));
 	const p = await pointFor(page, 0, 500, v.t0 + v.width / 2);
-	const t = Date.now();
 	await page.mouse.click(p.x, p.y);
 	await page.waitForFunction(() => document.querySelectorAll('#statemap-panel text').length > 3);
-	check('big: a click answers within 3 seconds', Date.now() - t < 3000, (Date.now() - t) + 'ms');
-	const sel = Date.now();
+	const name = (await labelNames(page, '.statemap-labels text'))[500];
+	const pc = await panel(page);
+	check('big: a click shows the entity under it and its rectangle', pc[0].startsWith('time: ') &&
+	    pc.includes('Entity ' + name) &&
+	    pc.some((t) => /^state: [abc]$/.test(t) || t === 'blend of states:'), JSON.stringify([name, pc.slice(0, 6)]));
 	await page.click('#statemap-legend-0-0');
-	check('big: a state selection within 3 seconds', Date.now() - sel < 3000, (Date.now() - sel) + 'ms');
-	const deep = Date.now();
+	check('big: a state selection', await page.$eval('#statemap-legend-0-0',
+	    (r) => r.classList.contains('statemap-legend-selected')) &&
+	    (await panel(page)).includes('state a selected'), JSON.stringify(await panel(page)));
 	await page.keyboard.type('1ms');
 	await page.keyboard.press('Enter');
-	check('big: a deep zoom within 3 seconds', Date.now() - deep < 3000 &&
-	    (await spanLabel(page)).startsWith('span = 1.000ms'), (Date.now() - deep) + 'ms');
+	check('big: a deep zoom', (await spanLabel(page)).startsWith('span = 1.000ms'), await spanLabel(page));
 }
 
 // Clicks the element matching sel whose text is exactly txt.
