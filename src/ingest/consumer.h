@@ -4,9 +4,9 @@
  * each datum, run of data, value or stack is handed to, and the options
  * with which the consumer says what it takes.
  *
- * A header of its own, below ingest.h and records.h: records.c calls
- * these functions and ingest.c uses records, so neither header can hold
- * them without the two including each other.
+ * A header of its own, below ingest.h and records.h: the files of
+ * records call these functions and ingest.c uses records, so neither
+ * header can hold them without the two including each other.
  */
 #ifndef SM_CONSUMER_H
 #define SM_CONSUMER_H
