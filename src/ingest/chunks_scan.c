@@ -193,7 +193,7 @@ keep_run(chunk *c, const window *w, const scanned *run, size_t n)
  */
 #define QUICK_RUN	32
 
-/* Proposes the runs of data in a chunk (see above). */
+/* Proposes the runs of data in a chunk (chunks.h). */
 static void
 scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 {

@@ -3,8 +3,8 @@
  * lists them): what a datum, once checked, does to its entity's
  * bookkeeping (its kind, last time and stack) and hands the consumer.
  * The data records read as JSON (records_data.c) and those the scanner
- * read (records_deliver.c) both end here; inline, as they were beside
- * the scanner's, for they run once a datum.
+ * read (records_deliver.c) both end here.  Inline, as they were when one
+ * file held both: they run once a datum.
  */
 #ifndef SM_RECORDS_CHANGES_H
 #define SM_RECORDS_CHANGES_H

@@ -1,6 +1,6 @@
 /*
  * records_internal.h: private to the files of records (records.h is the
- * contract), which it splits by what they read:
+ * contract), split by what each reads:
  *
  *   records.c           errors, entities and their bookkeeping, the end
  *   records_members.c   a record's members, checked; written back as JSON
@@ -13,9 +13,10 @@
  *
  * records_changes.h has what a checked datum does to its entity.
  *
- * It does not include records.h: records.c, under the others, includes
- * this, and the layers check would see the two headers as a circle.  The
- * records are named by their struct here, which records.h completes.
+ * It does not include records.h: records.c, which the others call,
+ * includes this, and records.h is records.c's own header, so the layers
+ * check would see a circle (records -> records_internal -> records).  The
+ * records are named here by their struct, which records.h completes.
  */
 #ifndef SM_RECORDS_INTERNAL_H
 #define SM_RECORDS_INTERNAL_H

@@ -10,9 +10,9 @@
  *                   shaped scans that try it first
  *
  * Each reads the bytes with the word-at-a-time helpers here.  There is no
- * scan.c: every file of the scanner includes scan.h, so a scan.c that
- * called one (as the module's own file, it would be scan.h's node in the
- * layers check) would make a circle.
+ * scan.c: in the layers check it would be one module with scan.h, which
+ * every file here includes, so it could call none of them without a
+ * circle.
  */
 #ifndef SM_SCAN_INTERNAL_H
 #define SM_SCAN_INTERNAL_H
@@ -35,8 +35,8 @@ enum {
 
 /*
  * Eight input bytes as a number whose low byte is the first of them, on
- * any machine: the word-at-a-time code below counts bytes from the low
- * end.
+ * any machine: the scanner's word-at-a-time code counts bytes from the
+ * low end.
  */
 static inline uint64_t
 scan_load_le64(const char *p)
