@@ -24,7 +24,7 @@
 
 #define BYTES	((size_t)64 << 20)
 #define PASSES	9
-#define RUN	32	/* as chunks.c reads them */
+#define RUN	32	/* as chunks_scan.c reads them */
 
 /* What was read, kept where the compiler cannot drop the reading. */
 static volatile uint64_t observed;

@@ -1,9 +1,9 @@
 /*
  * ingest.c: the reader's loop.  Records are parsed one after another
  * (plain data by the scanner, anything else by the JSON parser) and
- * handed to records.c for their meaning; a large mapped file is parsed
- * on several threads by chunks.c, which falls back on this loop for
- * everything its threads could not propose.
+ * handed to records (records.h) for their meaning; a large mapped file
+ * is parsed on several threads by chunks.c, which falls back on this
+ * loop for everything its threads could not propose.
  */
 #include "ingest/ingest.h"
 

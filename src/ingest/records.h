@@ -25,7 +25,7 @@
 
 #include "store/catalog.h"
 #include "base/error.h"
-#include "ingest/ingest.h"
+#include "ingest/consumer.h"
 #include "base/json.h"
 #include "ingest/reader.h"
 

@@ -121,7 +121,7 @@ int scan_datum_shaped(scan_shapes *s, const char *buf, size_t len,
  * The same as scan_datum and scan_datum_shaped, also reading the datum
  * of the generic state system that names its state (a push or a pop:
  * digits below nstates, or a name of plain bytes, left for the caller
- * to look up) or has a value, as records.c reads one: "value" and
+ * to look up) or has a value, as records_data.c reads one: "value" and
  * "pop" without "tag", "state" and "push" with an optional one.  A
  * number is read exactly as the general parser reads it (strtod's
  * double, correctly rounded; a finite one only), a string of plain
@@ -136,7 +136,7 @@ int scan_record_shaped(scan_shapes *s, const char *buf, size_t len,
 /*
  * Scans the data from *pos on as scan_record_shaped does, each after
  * JSON spaces, into d[0..max), while each starts before stop and is read
- * quickly (in a shape already learnt, with room around it: scan.c):
+ * quickly (in a shape already learnt, with room around it: scan_quick.c):
  * returns how many, *pos left just past the last.  It stops before
  * anything else, for scan_record_shaped to judge; for a thread that
  * reads many data in a row, one call for a run of them.

@@ -1,6 +1,7 @@
 /*
- * libFuzzer harness for the threaded parse: chunks.c and the quick
- * scanner (scan_quick_run, scan_record_shaped) against the serial parse.
+ * libFuzzer harness for the threaded parse: chunks.c, chunks_scan.c and
+ * chunks_sort.c, and the quick scanner (scan_quick_run,
+ * scan_record_shaped) against the serial parse.
  *
  * Each input is written to a temporary file and read by ingest_file on
  * at least two scanning threads (STATEMAP_THREADS, set once), with chunks

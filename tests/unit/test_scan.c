@@ -1,9 +1,10 @@
 /*
- * Tests for src/ingest/scan.c: digits read a word at a time against a plain
- * digit loop; the bytes names may hold; and the shaped scan against
- * scan_datum on a hundred thousand generated records, whole and cut
- * short, most of them in layouts seen before; and the quick reading of
- * a layout against the unshaped scans, on each side of its limits.
+ * Tests for the scanner (src/ingest/scan.h): digits read a word at a time
+ * against a plain digit loop; the bytes names may hold; and the shaped
+ * scan against scan_datum on a hundred thousand generated records, whole
+ * and cut short, most of them in layouts seen before; and the quick
+ * reading of a layout against the unshaped scans, on each side of its
+ * limits.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,88 @@
+/*
+ * records_changes.h: private to the files of records (records_internal.h
+ * lists them): what a datum, once checked, does to its entity's
+ * bookkeeping (its kind, last time and stack) and hands the consumer.
+ * The data records read as JSON (records_data.c) and those the scanner
+ * read (records_deliver.c) both end here.  Inline, as they were when one
+ * file held both: they run once a datum.
+ */
+#ifndef SM_RECORDS_CHANGES_H
+#define SM_RECORDS_CHANGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/util.h"
+#include "ingest/consumer.h"
+#include "ingest/records.h"
+#include "ingest/records_internal.h"
+#include "store/value.h"
+
+/* Pops the top state (which is state) of a checked nested entity. */
+static inline void
+records_pop(records *r, uint32_t entity, uint64_t time, uint32_t state)
+{
+	r->stacks[entity].n--;
+	r->last_time[entity] = time;
+	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_POP, state,
+	    NULL, 0);
+}
+
+/* Pushes state on a checked entity that has a state (tag as a datum's). */
+static inline void
+records_push(records *r, uint32_t entity, uint64_t time, uint32_t state,
+    const char *tag, size_t tag_len)
+{
+	records_stack *st = &r->stacks[entity];
+
+	if (st->n == st->cap) {
+		st->cap = st->cap == 0 ? 8 : st->cap * 2;
+		st->states = xrealloc(st->states, st->cap * sizeof (uint16_t));
+	}
+	st->states[st->n++] = (uint16_t)state;
+	r->kind[entity] = RECORDS_NESTED;
+	r->last_time[entity] = time;
+	if (r->opts->ignore_tags)
+		tag = NULL;
+	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_PUSH, state,
+	    tag, tag == NULL ? 0 : tag_len);
+}
+
+/* A plain datum of a nested entity: it replaces the whole stack. */
+static inline void
+records_set_nested(records *r, uint32_t entity, uint64_t time,
+    uint32_t state, const char *tag, size_t tag_len)
+{
+	r->stacks[entity].n = 0;
+	r->last_time[entity] = time;
+	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_SET, state,
+	    tag, tag_len);
+}
+
+/*
+ * What a value of an entity whose data have made it k makes it
+ * (RECORDS_VALUES...), or RECORDS_NEW if the value does not fit it.
+ */
+static inline uint8_t
+records_value_kind(uint8_t k, sm_value v)
+{
+	uint8_t want;
+
+	if (k != RECORDS_NEW && k < RECORDS_VALUES)
+		return (RECORDS_NEW);
+	want = value_is_number(v) ? RECORDS_NUMBERS : value_is_string(v) ?
+	    RECORDS_STRINGS : k == RECORDS_NEW ? RECORDS_VALUES : k;
+	return (k > RECORDS_VALUES && want != k ? RECORDS_NEW : want);
+}
+
+/* A checked value, which makes its entity want (records_value_kind). */
+static inline void
+records_set_value(records *r, uint32_t entity, uint64_t time, sm_value v,
+    uint8_t want)
+{
+	r->kind[entity] = want;
+	r->last_time[entity] = time;
+	r->opts->value(r->ctx, r->cat, entity, time, v);
+}
+
+#endif

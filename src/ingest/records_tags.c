@@ -1,0 +1,73 @@
+/*
+ * records_tags.c: the records that describe what data refer to: tag
+ * definitions (a tag's state and members, kept as JSON) and entity
+ * descriptions.
+ */
+#include "ingest/records.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ingest/records_internal.h"
+
+int
+records_take_description(records *r, const json_value *obj,
+    const records_fields *f)
+{
+	const json_value *allowed[] = { f->entity, f->description };
+	uint32_t entity;
+
+	if (records_only_members(r, f, "an entity description", allowed,
+	    2) != 0 ||
+	    records_need_member(r, obj, f->entity, "entity",
+	    "entity description") != 0 ||
+	    records_expect_type(r, f->entity, JSON_STRING, "entity") != 0 ||
+	    records_expect_type(r, f->description, JSON_STRING,
+	    "description") != 0)
+		return (-1);
+	entity = records_entity(r, f->entity->str, f->entity->len);
+	if (entity != CATALOG_NO_ENTITY)
+		catalog_set_description(r->cat, entity, f->description->str,
+		    f->description->len);
+	return (0);
+}
+
+int
+records_take_tag_definition(records *r, const json_value *obj,
+    const records_fields *f)
+{
+	const json_value *m;
+	uint32_t state, tag;
+	char *members = NULL;
+	unsigned char *last;
+	size_t size = 0, i;
+	FILE *out;
+	int n = 0;
+
+	if (records_need_metadata(r, obj, "tag definition") != 0 ||
+	    records_parse_state(r, f->state, &state) != 0 ||
+	    records_expect_type(r, f->tag, JSON_STRING, "tag") != 0)
+		return (-1);
+	if (r->opts->ignore_tags)
+		return (0);
+	tag = catalog_tag_id(r->cat, state, f->tag->str, f->tag->len);
+	if ((out = open_memstream(&members, &size)) == NULL) {
+		error_set(r->err, "out of memory");
+		return (-1);
+	}
+	last = records_last_uses(obj);
+	for (m = obj->child, i = 0; m != NULL; m = m->next, i++) {
+		if (!last[i] || m == f->state || m == f->tag)
+			continue;
+		if (n++ > 0)
+			fputs(", ", out);
+		json_write_string(out, m->key, m->key_len);
+		fputs(": ", out);
+		records_write_value(out, m);
+	}
+	free(last);
+	fclose(out);
+	catalog_define_tag(r->cat, tag, members);
+	return (0);
+}
