@@ -71,7 +71,11 @@ for f in src/*/*.c src/*/*.h; do
 done
 
 # calls: which object defines each global symbol, and who takes it.
-objs=$(cd "$BUILD" 2>/dev/null && ls */*.o 2>/dev/null | grep -E "^($(echo $LAYERS | tr ' ' '|'))/")
+# Objects of sources that still exist (an old build may hold others).
+objs=$(cd "$BUILD" 2>/dev/null && ls */*.o 2>/dev/null |
+    grep -E "^($(echo $LAYERS | tr ' ' '|'))/" | while read -r o; do
+	[ -f "$top/src/${o%.o}.c" ] && echo "$o"
+done)
 if [ -z "$objs" ]; then
 	echo "FAIL layers: no objects in $BUILD/ (build first: make)"
 	exit 0
