@@ -40,7 +40,7 @@ typedef struct vrect {
 /* A panel as this query sees it. */
 typedef struct vpanel {
 	const struct viewport_panel *p;
-	const trace *t;		/* p's, for the files without viewport.h */
+	const trace *t;		/* p->t, for files without viewport.h */
 	int64_t begin, end;	/* the window in this trace's own time */
 	uint64_t lo, hi;	/* clipped to the trace's window; empty if lo >= hi */
 	uint64_t end_field;	/* "end" in the document */
