@@ -50,6 +50,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coalesce/taglog.h"
+
 #define COALESCE_NONE	UINT32_MAX
 /* The original tool's rectangle budget (-c), the default everywhere. */
 #define COALESCE_BUDGET	25000
@@ -57,10 +59,11 @@
 
 typedef struct coalesce coalesce;
 
-typedef struct coalesce_tag {
-	uint32_t tag;		/* tag id */
-	uint64_t time;		/* ns spent in it within the rectangle */
-} coalesce_tag;
+/*
+ * A rectangle's time in one tag: tag id and ns spent in it within the
+ * rectangle.  The tag logs (taglog.h), which keep them, own the type.
+ */
+typedef taglog_pair coalesce_tag;
 
 typedef struct coalesce_rect {
 	uint64_t start;		/* ns since the metadata start */

@@ -9,6 +9,7 @@ typedef struct erows {
 	uint32_t *row;		/* row id per depth - 1 */
 	size_t nrows, cap;
 	uint32_t depth;		/* of the stack now; 0: not begun */
+	uint32_t shown;		/* rows to write: see depthrows_finish */
 } erows;
 
 struct depthrows {
@@ -115,10 +116,48 @@ depthrows_set(depthrows *d, uint32_t entity, uint64_t time, uint32_t state,
 	coalesce_datum(d->co, row_of(d, e, 1), time, state, tag);
 }
 
+/*
+ * Whether a row has a rectangle writers write: one with time in a state
+ * other than absent (they leave out zero-length and all-absent ones).
+ */
+static int
+row_has_time(const depthrows *d, uint32_t row)
+{
+	coalesce_rect r;
+	uint32_t x, s;
+
+	for (x = coalesce_first(d->co, row); x != COALESCE_NONE;
+	    x = coalesce_next(d->co, x)) {
+		coalesce_get(d->co, x, &r);
+		if (r.duration == 0)
+			continue;
+		for (s = 0; s < d->absent; s++)
+			if (r.states[s] > 0)
+				return (1);
+	}
+	return (0);
+}
+
+/*
+ * A row is made when the stack first reaches its depth, but a frame
+ * pushed and popped at one time, or only outside the bounds, gives it
+ * nothing to write: the rows shown end at the deepest with time (the
+ * ones above it have time too, at the same moments).  Depth 1 stays,
+ * so that an entity once nested is still written as one.
+ */
 void
 depthrows_finish(depthrows *d, uint64_t last_time)
 {
+	size_t i;
+
 	coalesce_finish(d->co, last_time);
+	for (i = 0; i < d->nents; i++) {
+		erows *e = &d->ents[i];
+
+		e->shown = (uint32_t)e->nrows;
+		while (e->shown > 1 && !row_has_time(d, e->row[e->shown - 1]))
+			e->shown--;
+	}
 }
 
 uint32_t
@@ -126,7 +165,7 @@ depthrows_ndepths(const depthrows *d, uint32_t entity)
 {
 	if (d == NULL || entity >= d->nents)
 		return (0);
-	return ((uint32_t)d->ents[entity].nrows);
+	return (d->ents[entity].shown);
 }
 
 const coalesce *

@@ -42,7 +42,12 @@ void depthrows_set(depthrows *d, uint32_t entity, uint64_t time,
 /* Closes the rows as coalesce_finish does. */
 void depthrows_finish(depthrows *d, uint64_t last_time);
 
-/* How many depths an entity reached: 0 if it was never nested. */
+/*
+ * How many depth rows an entity has to write (after depthrows_finish):
+ * 0 if it was never nested, else depth 1 to the deepest whose frames
+ * held time within the bounds.  A depth reached only by a frame pushed
+ * and popped at one time, or only outside the bounds, has no row.
+ */
 uint32_t depthrows_ndepths(const depthrows *d, uint32_t entity);
 
 /* The coalescer and the row (its entity id) of an entity's depth. */

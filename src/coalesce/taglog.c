@@ -20,7 +20,7 @@
  * those it keeps to the next array, which taglog_cut makes this one.
  */
 struct taglog_side {
-	coalesce_tag *now, *next;
+	taglog_pair *now, *next;
 	uint32_t nnow, nnext;
 	size_t now_cap, next_cap;
 };
@@ -57,7 +57,7 @@ reserve(taglog *l, uint32_t need)
 static __attribute__((noinline)) uint64_t
 side_word(taglog *l, uint32_t tag, uint64_t time, int next)
 {
-	coalesce_tag **side;
+	taglog_pair **side;
 	uint32_t *n;
 	size_t *cap;
 
@@ -68,7 +68,7 @@ side_word(taglog *l, uint32_t tag, uint64_t time, int next)
 	cap = next ? &l->side->next_cap : &l->side->now_cap;
 	if (*n == UINT32_MAX)
 		out_of_memory((size_t)-1);
-	grow_array(side, cap, (size_t)*n + 1, sizeof (coalesce_tag));
+	grow_array(side, cap, (size_t)*n + 1, sizeof (taglog_pair));
 	(*side)[*n].tag = tag;
 	(*side)[*n].time = time;
 	return ((uint64_t)SIDE_TAG << TIME_BITS | (*n)++);
@@ -93,10 +93,10 @@ taglog_side_word(taglog *l, uint32_t tag, uint64_t time)
 }
 
 /* The entry a word stands for. */
-static inline coalesce_tag
+static inline taglog_pair
 word_entry(const taglog *l, uint64_t w)
 {
-	coalesce_tag t;
+	taglog_pair t;
 
 	if (WORD_TAG(w) == SIDE_TAG)
 		return (l->side->now[w & TIME_MASK]);
@@ -105,14 +105,14 @@ word_entry(const taglog *l, uint64_t w)
 	return (t);
 }
 
-coalesce_tag
+taglog_pair
 taglog_entry(const taglog *l, uint32_t i)
 {
 	return (word_entry(l, l->v[i]));
 }
 
 void
-taglog_read(const taglog *l, uint32_t lo, uint32_t hi, coalesce_tag *out)
+taglog_read(const taglog *l, uint32_t lo, uint32_t hi, taglog_pair *out)
 {
 	uint32_t i;
 
@@ -137,12 +137,12 @@ taglog_sorter_free(taglog_sorter *s)
 /* ---- sorting a range by tag ---- */
 
 static void
-insertion_sort(coalesce_tag *a, uint32_t n)
+insertion_sort(taglog_pair *a, uint32_t n)
 {
 	uint32_t i, j;
 
 	for (i = 1; i < n; i++) {
-		coalesce_tag x = a[i];
+		taglog_pair x = a[i];
 
 		for (j = i; j > 0 && a[j - 1].tag > x.tag; j--)
 			a[j] = a[j - 1];
@@ -156,11 +156,11 @@ insertion_sort(coalesce_tag *a, uint32_t n)
  * which a partition that stops on equal keys handles in n log n.
  */
 static void
-sort_tags(coalesce_tag *a, uint32_t n)
+sort_tags(taglog_pair *a, uint32_t n)
 {
 	while (n > 16) {
 		uint32_t mid = n / 2, i = 0, j = n - 1, pivot;
-		coalesce_tag x;
+		taglog_pair x;
 
 		if (a[mid].tag < a[0].tag) {
 			x = a[mid]; a[mid] = a[0]; a[0] = x;
@@ -198,7 +198,7 @@ sort_tags(coalesce_tag *a, uint32_t n)
 
 /* Sums neighbours of one tag in a sorted array; returns the new length. */
 static uint32_t
-fold(coalesce_tag *a, uint32_t n)
+fold(taglog_pair *a, uint32_t n)
 {
 	uint32_t i, k = 0;
 
@@ -319,7 +319,7 @@ sorted_fold(taglog *l, uint32_t lo, uint32_t n, uint32_t to,
 {
 	uint32_t i;
 
-	grow_array(&s->scratch, &s->scratch_cap, n, sizeof (coalesce_tag));
+	grow_array(&s->scratch, &s->scratch_cap, n, sizeof (taglog_pair));
 	for (i = 0; i < n; i++)
 		s->scratch[i] = taglog_entry(l, lo + i);
 	sort_tags(s->scratch, n);
@@ -357,7 +357,7 @@ taglog_cut(taglog *l, uint32_t n, uint32_t open)
 	l->open = open;
 	if (sd != NULL) {
 		/* The side entries still named are the next array's. */
-		coalesce_tag *old = sd->now;
+		taglog_pair *old = sd->now;
 		size_t cap = sd->now_cap;
 
 		sd->now = sd->next;
@@ -370,7 +370,7 @@ taglog_cut(taglog *l, uint32_t n, uint32_t open)
 }
 
 void
-taglog_append_range(taglog *l, const coalesce_tag *tags, uint32_t n)
+taglog_append_range(taglog *l, const taglog_pair *tags, uint32_t n)
 {
 	uint32_t i;
 

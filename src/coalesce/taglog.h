@@ -34,9 +34,17 @@
 #ifndef SM_TAGLOG_H
 #define SM_TAGLOG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "coalesce/coalesce.h"
+/*
+ * A tag and the time in it: what an entry stands for, unpacked.  The
+ * coalescer hands its readers these (coalesce.h's coalesce_tag).
+ */
+typedef struct taglog_pair {
+	uint32_t tag;		/* tag id */
+	uint64_t time;		/* ns */
+} taglog_pair;
 
 typedef struct taglog {
 	uint64_t *v;		/* entries: read them with taglog_entry */
@@ -53,10 +61,10 @@ typedef struct taglog {
 void taglog_free(taglog *l);
 
 /* Entry i of the log (i < n). */
-coalesce_tag taglog_entry(const taglog *l, uint32_t i);
+taglog_pair taglog_entry(const taglog *l, uint32_t i);
 
 /* Entries lo to hi (at most n) of the log, copied to out. */
-void taglog_read(const taglog *l, uint32_t lo, uint32_t hi, coalesce_tag *out);
+void taglog_read(const taglog *l, uint32_t lo, uint32_t hi, taglog_pair *out);
 
 /* How many entries are kept in the side array (for tests). */
 uint32_t taglog_side_entries(const taglog *l);
@@ -68,7 +76,7 @@ uint32_t taglog_side_entries(const taglog *l);
  */
 typedef struct taglog_sorter {
 	uint64_t *sums;		/* by tag id, made on first use */
-	coalesce_tag *scratch;
+	taglog_pair *scratch;
 	size_t scratch_cap;
 } taglog_sorter;
 
@@ -144,6 +152,6 @@ uint32_t taglog_settle_range(taglog *l, uint32_t lo, uint32_t hi, uint32_t to,
 void taglog_cut(taglog *l, uint32_t n, uint32_t open);
 
 /* Appends a settled range of n entries (ascending, distinct tags). */
-void taglog_append_range(taglog *l, const coalesce_tag *tags, uint32_t n);
+void taglog_append_range(taglog *l, const taglog_pair *tags, uint32_t n);
 
 #endif

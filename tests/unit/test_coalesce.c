@@ -643,13 +643,19 @@ test_against_model(void)
 		coalesce *c;
 		model m;
 
-		/* Bounds: none, inside, before or past the data. */
-		if (rng() % 3 == 0)
-			begin = (int64_t)(rng() % (n * step / 2 + 1)) -
-			    (rng() % 5 == 0 ? (int64_t)(n * step) : 0);
-		if (rng() % 3 == 0)
-			end = (int64_t)(rng() % (n * step + 1)) -
-			    (rng() % 8 == 0 ? (int64_t)(n * step) : 0);
+		/*
+		 * Bounds: none, inside, before or past the data.  One draw
+		 * per statement: the operands of - are evaluated in no set
+		 * order, and compilers differ.
+		 */
+		if (rng() % 3 == 0) {
+			begin = (int64_t)(rng() % (n * step / 2 + 1));
+			begin -= rng() % 5 == 0 ? (int64_t)(n * step) : 0;
+		}
+		if (rng() % 3 == 0) {
+			end = (int64_t)(rng() % (n * step + 1));
+			end -= rng() % 8 == 0 ? (int64_t)(n * step) : 0;
+		}
 		c = coalesce_new(nstates, budget, begin, end);
 		memset(&m, 0, sizeof (m));
 		m.nstates = nstates;

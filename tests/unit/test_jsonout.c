@@ -38,8 +38,12 @@ edge_values(uint64_t *v)
 		v[n++] = ((uint64_t)1 << k) - 1;
 		v[n++] = (uint64_t)1 << k;
 	}
-	while (n < VALUES)
-		v[n++] = next() >> below(64);
+	/* Two statements: the operands of >> are evaluated in no set order. */
+	while (n < VALUES) {
+		uint64_t bits = next();
+
+		v[n++] = bits >> below(64);
+	}
 	return (n);
 }
 

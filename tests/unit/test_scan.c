@@ -161,6 +161,11 @@ check_names(void)
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
+/*
+ * Draws are one to a statement wherever their order matters: the order in
+ * which a call's arguments, or an operator's operands, are evaluated is
+ * unspecified, and gcc and clang would make different records.
+ */
 static uint32_t
 next_random(void)
 {
@@ -210,15 +215,21 @@ put_digits(char *p, int max)
 static size_t
 put_name(char *p)
 {
-	/* Now and then past 16 bytes, where the quick reading stops. */
-	int n = oddity(2) ? 0 : 1 + (int)(next_random() % (chance(10) ? 24 :
-	    11)), i;
+	int n = 0, i;
 
+	if (!oddity(2)) {
+		uint32_t r = next_random();
+
+		/* Now and then past 16 bytes, where the quick reading stops. */
+		n = 1 + (int)(r % (chance(10) ? 24 : 11));
+	}
 	for (i = 0; i < n; i++)
 		p[i] = (char)('a' + next_random() % 26);
-	if (oddity(2) && n > 0)
-		p[next_random() % (unsigned)n] = "\"\\\x01\x7f\xc3 "[
-		    next_random() % 6];
+	if (oddity(2) && n > 0) {
+		uint32_t at = next_random() % (unsigned)n;
+
+		p[at] = "\"\\\x01\x7f\xc3 "[next_random() % 6];
+	}
 	return ((size_t)n);
 }
 
@@ -247,13 +258,15 @@ put_record(char *p)
 	for (i = 0; i < nmembers; i++) {
 		int m = oddity(1) ? (int)(next_random() % 4) : order[i];
 
-		if (i > 0)
-			n += (size_t)sprintf(p + n, "%s,%s", space(layout),
-			    space(layout + 1));
+		if (i > 0) {
+			n += (size_t)sprintf(p + n, "%s,", space(layout));
+			n += (size_t)sprintf(p + n, "%s", space(layout + 1));
+		}
 		switch (m) {
 		case 0:
-			n += (size_t)sprintf(p + n, "\"time\"%s:%s",
-			    space(layout + 2), space(layout));
+			n += (size_t)sprintf(p + n, "\"time\"%s:",
+			    space(layout + 2));
+			n += (size_t)sprintf(p + n, "%s", space(layout));
 			if (quoted || chance(2))
 				p[n++] = '"';
 			n += put_digits(p + n, chance(5) ? 22 : 12);
@@ -280,8 +293,11 @@ put_record(char *p)
 		}
 	}
 	n += (size_t)sprintf(p + n, "%s}", space(layout));
-	if (oddity(1))
-		p[next_random() % n] = (char)next_random();	/* a bad byte */
+	if (oddity(1)) {
+		size_t at = next_random() % n;
+
+		p[at] = (char)next_random();	/* a bad byte */
+	}
 	return (n);
 }
 
@@ -816,17 +832,24 @@ check_shared_heads(void)
 
 	for (i = 0; i < NRECORDS; i++) {
 		unsigned tail = (unsigned)(next_random() % 8);
-		unsigned v = (unsigned)(next_random() % (chance(3) ? 20 : 9));
+		unsigned v = (unsigned)next_random();
+		const char *high, *name;
+		unsigned id;
 		size_t n;
 
+		v %= chance(3) ? 20 : 9;
+		high = chance(2) ? "123456789012345" : "";
+		name = chance(2) ? "a name of seventeen" : "e";
+		id = (unsigned)(next_random() % 50);
 		start[i] = len;
 		len += (size_t)sprintf(buf + len, "{\"time\": \"%s%zu\", "
-		    "\"entity\": \"%s%u\", ", chance(2) ? "123456789012345" :
-		    "", 1000 + i, chance(2) ? "a name of seventeen" : "e",
-		    (unsigned)(next_random() % 50));
+		    "\"entity\": \"%s%u\", ", high, 1000 + i, name, id);
 		n = (size_t)sprintf(buf + len, tails[tail], v, v);
-		if (chance(1))
-			buf[len + next_random() % n] = (char)next_random();
+		if (chance(1)) {
+			size_t at = len + next_random() % n;
+
+			buf[at] = (char)next_random();
+		}
 		len += n;
 		buf[len++] = '\n';
 	}
@@ -863,18 +886,22 @@ put_number(char *p)
 		n += k;
 	}
 	if (chance(50)) {
-		int k = 1 + (int)(next_random() % (chance(10) ? 30 : 8)), i;
+		uint32_t r = next_random();
+		int k = 1 + (int)(r % (chance(10) ? 30 : 8)), i;
 
 		p[n++] = '.';
 		for (i = 0; i < k; i++)
 			p[n++] = (char)('0' + next_random() % 10);
 	}
 	if (chance(30)) {
+		uint32_t r;
+
 		p[n++] = chance(50) ? 'e' : 'E';
 		if (chance(50))
 			p[n++] = chance(50) ? '-' : '+';
-		n += (size_t)snprintf(p + n, 8, "%u", next_random() %
-		    (chance(20) ? 400 : 30));
+		r = next_random();
+		n += (size_t)snprintf(p + n, 8, "%u", r % (chance(20) ? 400 :
+		    30));
 	}
 	return (n);
 }

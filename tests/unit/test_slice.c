@@ -53,10 +53,14 @@ random_trace(uint32_t nent, uint32_t n, int tagged)
 	    "\"io\": {\"value\": 2}, \"wait\": {\"value\": 3}}}\n");
 	fprintf(f, "{\"entity\": \"e1\", \"description\": \"first\"}\n");
 	for (i = 0; i < n; i++) {
+		uint32_t e, state;
+
 		t += below(8) == 0 ? 0 : 1 + below(below(4) == 0 ? 3000 : 40);
+		/* One draw a statement: arguments come in no set order. */
+		e = (uint32_t)below(nent);
+		state = (uint32_t)below(4);
 		fprintf(f, "{\"time\": \"%" PRIu64 "\", \"entity\": \"e%u\", "
-		    "\"state\": %u", t, (uint32_t)below(nent),
-		    (uint32_t)below(4));
+		    "\"state\": %u", t, e, state);
 		if (tagged && below(3) == 0)
 			fprintf(f, ", \"tag\": \"g%u\"", (uint32_t)below(5));
 		fputs("}\n", f);
@@ -432,8 +436,8 @@ test_view_is_copy(void)
 	const char *what = NULL;
 
 	for (round = 0; round < 16; round++) {
-		trace *d = random_trace(1 + (uint32_t)below(12),
-		    (uint32_t)below(2500), round % 2);
+		uint32_t nent = 1 + (uint32_t)below(12);
+		trace *d = random_trace(nent, (uint32_t)below(2500), round % 2);
 		int w;
 
 		for (w = 0; w < 12; w++) {

@@ -75,7 +75,7 @@ same(const owner *o, int i, int settled)
 	memset(sum, 0, sizeof (sum));
 	memset(has, 0, sizeof (has));
 	for (k = lo; k < hi; k++) {
-		coalesce_tag e = taglog_entry(&o->log, k);
+		taglog_pair e = taglog_entry(&o->log, k);
 		uint32_t t = model_tag(e.tag);
 
 		if (t >= NAIVE_TAGS || (settled && k > lo &&
@@ -252,7 +252,7 @@ static void
 test_sort_ways(void)
 {
 	static const uint32_t scale[] = { 1, 7, 1000003 };
-	static coalesce_tag in[20000];
+	static taglog_pair in[20000];
 	taglog l;
 	taglog_sorter sorter;
 	uint32_t k, i, n;
@@ -276,7 +276,7 @@ test_sort_ways(void)
 		n = taglog_settle_range(&l, 0, l.n, 0, &sorter);
 		taglog_cut(&l, n, 0);
 		for (i = 0; i < n; i++) {
-			coalesce_tag e = taglog_entry(&l, i);
+			taglog_pair e = taglog_entry(&l, i);
 
 			if ((i > 0 && taglog_entry(&l, i - 1).tag >= e.tag) ||
 			    e.tag % scale[k] != 0 ||

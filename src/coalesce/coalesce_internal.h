@@ -1,0 +1,256 @@
+/*
+ * coalesce_internal.h: private to the files of the coalescer, whose
+ * contract is coalesce.h:
+ *
+ *   coalesce.c        the interface: data fed, the end, rectangles put
+ *                     and read
+ *   coalesce_merge.c  a datum's rectangle made or merged on arrival,
+ *                     and the lightest merged with a neighbour
+ *   coalesce_set.c    the ordered set of rectangles by weight
+ *   coalesce_rects.c  the rectangles' arrays: a new rectangle, a tag log
+ *                     compacted, and at the end the arrays renumbered in
+ *                     entity order and every log settled
+ *
+ * The arrays they share, and what reads them on every datum (inline).
+ * It does not include coalesce.h, which coalesce.c alone implements:
+ * the others are under it.  So "no rectangle" and "no tag" have names
+ * of their own here, which coalesce.c checks are coalesce.h's.
+ */
+#ifndef SM_COALESCE_INTERNAL_H
+#define SM_COALESCE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coalesce/taglog.h"
+
+#define RECT_NONE	UINT32_MAX	/* COALESCE_NONE */
+#define RECT_NO_TAG	UINT32_MAX	/* COALESCE_NO_TAG */
+
+typedef struct coalesce coalesce;
+
+/*
+ * A rectangle is kept in three parallel arrays, by how often each part
+ * is read.  Weights are what merging compares, and a weight reads a
+ * rectangle's duration and its neighbours', so those (and the links)
+ * are together in 16 bytes; the start, the entity and the tags are read
+ * once per merge; the time per state (nstates per rectangle) only when
+ * the rectangle is made.
+ *
+ * While data come, a rectangle does not hold its own time per state and
+ * count but its entity's running totals when it began (the entity's
+ * "totals": time per state and intervals so far).  What a rectangle
+ * stands for is then the difference between its totals and the next
+ * one's (or the entity's, for the last), whatever merged into it: a
+ * merge adds nothing up and reads neither rectangle's times, and a
+ * datum merged on arrival adds to its entity's totals alone.
+ * coalesce_finish turns the totals into times
+ * (coalesce_rects_renumber).
+ */
+typedef struct rect {
+	uint64_t duration;
+	uint32_t prev, next;
+} rect;
+
+typedef struct rect_info {
+	uint64_t start;
+	uint32_t entity;
+	uint32_t tag_lo;	/* its first entry in its entity's tag log */
+	/*
+	 * The intervals with time it stands for (saturating at UINT32_MAX);
+	 * while data come, its entity's count of them when it began.
+	 */
+	uint64_t count;
+} rect_info;
+
+typedef struct entity {
+	uint64_t start;		/* when the open state began */
+	uint32_t first, last;
+	uint32_t nrects;
+	uint32_t state, tag;
+	uint64_t count;		/* intervals with time so far */
+	unsigned char seen;	/* had a datum within the end bound */
+	unsigned char has_state;
+} ent_state;
+
+/*
+ * An entry of the ordered set (coalesce_set.c).  Entries carry the
+ * weight, so sifting compares without touching the rectangles (which
+ * would be a cache miss per comparison); only equal weights, which are
+ * rare, read the rest of the key from them.  A rectangle's start and
+ * entity never change while it is in the set.
+ */
+typedef struct heap_entry {
+	uint64_t weight;
+	uint32_t rect;
+	uint32_t unused;
+} heap_entry;
+
+struct coalesce {
+	uint32_t nstates;
+	uint64_t budget;
+	int64_t begin, end;
+	uint64_t end_used;
+
+	rect *rects;
+	rect_info *info;	/* parallel to rects */
+	/*
+	 * nstates per rect, parallel to rects: the time in each state, or
+	 * while data come, its entity's totals when it began.
+	 */
+	uint64_t *state_time;
+	/*
+	 * Each rectangle's position in the heap, or RECT_NONE; apart from
+	 * the rectangles because sifting writes it at every level, and a
+	 * small dense array stays in cache where the rectangles do not.
+	 */
+	uint32_t *heap_pos;
+	size_t nrects, rects_cap;
+	uint32_t free_list;	/* through rect.next */
+
+	ent_state *ents;
+	/* Each entity's time per state so far, nstates per entity. */
+	uint64_t *totals;
+	size_t nents, ents_cap;
+	/*
+	 * Each entity's tag log (taglog.h), parallel to ents; NULL until
+	 * the first tag, so that a trace without tags pays nothing for it.
+	 */
+	taglog *logs;
+
+	heap_entry *heap;	/* heap_mem + HEAP_SKEW: see heap_reserve */
+	heap_entry *heap_mem;
+	size_t heap_len, heap_cap;
+	/*
+	 * The top of the heap is known to hold its true weight: set by
+	 * coalesce_set_fresh_top, cleared by anything that may change the
+	 * heap or a weight.  A datum merged on arrival changes only its own
+	 * entity's weights, so it leaves the flag alone unless the top is
+	 * in that entity: the next datum then compares with the top as it
+	 * is, without reading the top's rectangles again.
+	 */
+	int top_fresh;
+	uint32_t top_entity;
+
+	taglog_sorter sorter;	/* for settling tag logs */
+	/* Filled by coalesce_put: rectangles hold their own times. */
+	int from_puts;
+};
+
+/* ---- the arrays, read everywhere ---- */
+
+static inline uint64_t *
+states_of(const coalesce *c, uint32_t r)
+{
+	return (&c->state_time[(size_t)r * c->nstates]);
+}
+
+static inline uint64_t *
+totals_of(const coalesce *c, uint32_t id)
+{
+	return (&c->totals[(size_t)id * c->nstates]);
+}
+
+/* At most UINT32_MAX: a count that large only says "very many". */
+static inline uint64_t
+count_clamp(uint64_t n)
+{
+	return (n > UINT32_MAX ? UINT32_MAX : n);
+}
+
+/* Where a rectangle's tags end: where the next one's begin. */
+static inline uint32_t
+tag_hi(const coalesce *c, uint32_t r)
+{
+	uint32_t next = c->rects[r].next;
+
+	return (next != RECT_NONE ? c->info[next].tag_lo :
+	    c->logs[c->info[r].entity].n);
+}
+
+/* How many tags a rectangle has in its entity's log. */
+static inline uint32_t
+tags_of(const coalesce *c, uint32_t r)
+{
+	if (c->logs == NULL || c->logs[c->info[r].entity].v == NULL)
+		return (0);
+	return (tag_hi(c, r) - c->info[r].tag_lo);
+}
+
+/* ---- coalesce_set.c: the ordered set ---- */
+
+/* The rest of the key, for equal weights: start, entity, then index. */
+static inline int
+coalesce_set_key_less(const coalesce *c, uint64_t start, uint32_t entity,
+    uint32_t r, uint32_t other)
+{
+	const rect_info *o = &c->info[other];
+
+	if (start != o->start)
+		return (start < o->start);
+	if (entity != o->entity)
+		return (entity < o->entity);
+	/*
+	 * Only zero-length rectangles can tie this far (the reference then
+	 * corrupts its own state); the index keeps us deterministic.
+	 */
+	return (r < other);
+}
+
+/* Takes a rectangle out of the set, if it is in. */
+void coalesce_set_remove(coalesce *c, uint32_t r);
+
+/*
+ * Called when a rectangle's weight may have changed: one not in the set
+ * enters it; one in it keeps its entry as it is (see coalesce_set.c).
+ */
+void coalesce_set_reweigh(coalesce *c, uint32_t r);
+
+/* Brings a rectangle's key up to its weight where it is, or puts it in. */
+void coalesce_set_rekey(coalesce *c, uint32_t r);
+
+/* Makes the top of the set the smallest true key, if not known to be. */
+void coalesce_set_refresh_top(coalesce *c);
+
+static inline void
+coalesce_set_fresh_top(coalesce *c)
+{
+	if (!c->top_fresh)
+		coalesce_set_refresh_top(c);
+}
+
+/* ---- coalesce_merge.c: merging ---- */
+
+/*
+ * Closes the entity's open state, up to end, as its newest rectangle
+ * (merged on arrival into the one before it when that changes nothing);
+ * a final one (at the end) takes no part in merging.
+ */
+void coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final);
+
+/*
+ * Takes the lightest rectangle out of the set, merged with a neighbour
+ * if it has one.
+ */
+void coalesce_merge_trim(coalesce *c);
+
+/* ---- coalesce_rects.c: the rectangles' arrays ---- */
+
+/* A new rectangle's index (its links and times to be set), not in the set. */
+uint32_t coalesce_rects_alloc(coalesce *c);
+
+/*
+ * Compacts an entity's tag log (taglog.h), its rectangles' ranges first
+ * to last, with the sorter given.
+ */
+void coalesce_rects_compact_tags(coalesce *c, uint32_t id,
+    taglog_sorter *sorter);
+
+/*
+ * At the end: the rectangles renumbered in the order readers walk them,
+ * their totals turned into times; then (with tags) every log settled.
+ */
+void coalesce_rects_renumber(coalesce *c);
+void coalesce_rects_settle_logs(coalesce *c);
+
+#endif
