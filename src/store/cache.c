@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +19,12 @@
 #include <xxhash.h>
 
 #include "base/arena.h"
+#include "base/byte_size.h"
 #include "base/color.h"
 #include "base/fatal.h"
 #include "base/json.h"
 #include "base/runlimit.h"
+#include "store/cache_directory.h"
 #include "store/spill.h"
 #include "base/util.h"
 
@@ -34,7 +35,6 @@
 #define EDGE_BYTES	65536	/* hashed at each end of the trace file */
 #define NO_STRING	UINT64_MAX
 #define DEFAULT_LIMIT	((uint64_t)1 << 30)
-#define MAX_LIMIT	((uint64_t)1 << 62)	/* sums of sizes stay exact */
 #define STALE_TMP_SEC	3600	/* a temporary file this old was abandoned */
 #define CHUNK		8192	/* transitions checked and hashed at a time */
 #define PREFIX		"statemap-lua: "
@@ -88,23 +88,6 @@ struct cache_entry {
 static pthread_mutex_t in_use_lock = PTHREAD_MUTEX_INITIALIZER;
 static cache_entry *in_use;
 
-static char * __attribute__((format(printf, 1, 2)))
-xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	(void) vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return (s);
-}
-
 void
 cache_disable(void)
 {
@@ -112,47 +95,6 @@ cache_disable(void)
 }
 
 /* ---- the size limit ---- */
-
-/*
- * A size: digits, an optional fraction, an optional K, M, G or T (powers
- * of 1024), an optional B or iB after it.  At most MAX_LIMIT.
- */
-int
-cache_parse_size(const char *s, uint64_t *out)
-{
-	const char *p = s, *units = "KMGT", *u;
-	uint64_t whole = 0, mult = 1;
-	double frac = 0, scale = 1;
-	int digits = 0;
-
-	for (; *p >= '0' && *p <= '9'; p++, digits++) {
-		if (whole > MAX_LIMIT / 10)
-			return (-1);
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
-			scale /= 10;
-			frac += scale * (*p - '0');
-		}
-	}
-	if (digits == 0)
-		return (-1);
-	if (((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) &&
-	    (u = strchr(units, *p & ~0x20)) != NULL) {
-		mult = (uint64_t)1 << (10 * (u - units + 1));
-		p++;
-		if (*p == 'i')
-			p++;
-	}
-	if (*p == 'B' || *p == 'b')
-		p++;
-	if (*p != '\0' || whole > MAX_LIMIT / mult ||
-	    (double)(whole * mult) + frac * (double)mult > (double)MAX_LIMIT)
-		return (-1);
-	*out = whole * mult + (uint64_t)(frac * (double)mult);
-	return (0);
-}
 
 uint64_t
 cache_size_limit(void)
@@ -165,7 +107,7 @@ cache_size_limit(void)
 		return (0);
 	if (s == NULL || s[0] == '\0')
 		return (DEFAULT_LIMIT);
-	if (cache_parse_size(s, &limit) == 0)
+	if (byte_size_parse(s, &limit) == 0)
 		return (limit);
 	if (!warned) {
 		warned = 1;
@@ -318,120 +260,7 @@ header_has_key(const header *h, const cache_key *key)
 	    h->src_head == want.src_head && h->src_tail == want.src_tail);
 }
 
-/* ---- the directory ---- */
-
-char *
-cache_directory(void)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-
-	/* The spec says a relative XDG_CACHE_HOME is to be ignored. */
-	if (xdg != NULL && xdg[0] == '/')
-		return (xasprintf("%s/statemap-lua", xdg));
-	if (home == NULL || home[0] != '/')
-		return (NULL);
-	return (xasprintf("%s/.cache/statemap-lua", home));
-}
-
-/* mkdir -p, each missing directory 0700; existing ones left as they are. */
-static void
-make_dirs(const char *dir)
-{
-	char *p = xstrndup(dir, strlen(dir)), *s;
-
-	for (s = p + 1; ; s++) {
-		s = strchr(s, '/');
-		if (s != NULL)
-			*s = '\0';
-		if (p[0] != '\0')
-			(void) mkdir(p, 0700);
-		if (s == NULL)
-			break;
-		*s = '/';
-	}
-	free(p);
-}
-
-/*
- * Opens the cache directory (making it first if create is set): a file
- * descriptor, or -1.  *why says why a directory that is there is not to
- * be used (NULL when there is none to use): not the user's, or writable
- * by group or others, who could then put or change entries in it.  The
- * directory may be a symbolic link only if the user made the link (the
- * kernel's protected_symlinks rule, checked here too).
- */
-static int
-open_dir(const char *dir, int create, const char **why)
-{
-	struct stat sb;
-	int fd;
-
-	*why = NULL;
-	if (create)
-		make_dirs(dir);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR) &&
-	    lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode)) {
-		if (sb.st_uid != geteuid()) {
-			*why = "it is owned by another user";
-			return (-1);
-		}
-		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	}
-	if (fd < 0)
-		return (-1);
-	if (fstat(fd, &sb) != 0)
-		*why = "it cannot be examined";
-	else if (sb.st_uid != geteuid())
-		*why = "it is owned by another user";
-	else if ((sb.st_mode & (S_IWGRP | S_IWOTH)) != 0)
-		*why = "it is writable by others";
-	if (*why != NULL) {
-		(void) close(fd);
-		return (-1);
-	}
-	return (fd);
-}
-
-/*
- * open_dir for loading and saving.  Says why a directory is refused, once
- * for each directory and reason: a script that loads many traces gets
- * one line, not one per load.
- */
-static int
-open_dir_quietly(int create)
-{
-	static char *said;
-	char *dir = cache_directory(), *msg;
-	const char *why;
-	int fd;
-
-	if (dir == NULL)
-		return (-1);
-	fd = open_dir(dir, create, &why);
-	if (why != NULL) {
-		msg = xasprintf(PREFIX "not using the cache directory %s: %s\n",
-		    dir, why);
-		if (said == NULL || strcmp(said, msg) != 0) {
-			fputs(msg, stderr);
-			free(said);
-			said = msg;
-		} else {
-			free(msg);
-		}
-	}
-	free(dir);
-	return (fd);
-}
-
-int
-cache_directory_open(char **path)
-{
-	int fd = open_dir_quietly(1);
-
-	*path = fd >= 0 ? cache_directory() : NULL;
-	return (fd);
-}
+/* ---- entries' names ---- */
 
 /* "0123456789abcdef.smc": the entry's name in the directory. */
 static void
@@ -445,13 +274,16 @@ char *
 cache_entry_path(const cache_key *key)
 {
 	char name[32], *dir = cache_directory(), *p;
+	size_t len;
 
 	if (dir == NULL || key->path == NULL) {
 		free(dir);
 		return (NULL);
 	}
 	entry_name(key, name);
-	p = xasprintf("%s/%s", dir, name);
+	len = strlen(dir) + 1 + strlen(name) + 1;
+	p = xmalloc(len);
+	(void) snprintf(p, len, "%s/%s", dir, name);
 	free(dir);
 	return (p);
 }
@@ -805,7 +637,7 @@ cache_save(const cache_key *key, const catalog *cat, const store *st)
 	}
 	/* An entry bigger than the whole cache is not worth writing. */
 	if (lay_out(&h, cols, limit) != 0 ||
-	    (dirfd = open_dir_quietly(1)) < 0) {
+	    (dirfd = cache_directory_open(1, NULL)) < 0) {
 		free(cols);
 		free(meta.data);
 		return;
@@ -983,7 +815,7 @@ cache_clear(FILE *report)
 		    "XDG_CACHE_HOME nor HOME is an absolute path\n");
 		return (-1);
 	}
-	if ((dirfd = open_dir(dir, 0, &why)) < 0) {
+	if ((dirfd = cache_directory_open_checked(dir, 0, &why)) < 0) {
 		if (why == NULL && errno == ENOENT) {
 			if (report != NULL)
 				fprintf(report, "removed 0 entries (0.0 MB) "
@@ -1692,7 +1524,7 @@ cache_load(const cache_key *key, const char *name, catalog **catp,
 	cache_entry *e;
 	int dirfd, fd;
 
-	if (key->path == NULL || (dirfd = open_dir_quietly(0)) < 0)
+	if (key->path == NULL || (dirfd = cache_directory_open(0, NULL)) < 0)
 		return (0);
 	entry_name(key, entry);
 	/* Not through a symbolic link; a FIFO would block without O_NONBLOCK. */

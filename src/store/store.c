@@ -14,6 +14,9 @@
 #include "store/spill.h"
 #include "base/util.h"
 
+/* Tags go to a spill as they are: its "no tag" must be the store's. */
+_Static_assert(SPILL_NO_TAG == STORE_NONE, "spill.h's SPILL_NO_TAG");
+
 /*
  * tag is NULL until the entity's first tagged transition: most traces
  * have no tags, and the column would be 4 of every 14 bytes.

@@ -1,6 +1,7 @@
 /*
  * Tests for src/store/cache.h's own functions: the size limit and how
- * STATEMAP_CACHE_SIZE is read, where the directory is, cache_clear, and
+ * STATEMAP_CACHE_SIZE is read, where the directory is (cache_directory.h),
+ * cache_clear, and
  * entries made up with cache_seal (a right checksum for the wrong
  * content), so that every check behind the checksum is seen to reject:
  * states, tags and times out of range or order, offsets, counts,
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "store/cache.h"
+#include "store/cache_directory.h"
 #include "cachetest.h"
 
 /* Where cache.c's header keeps what these tests change. */
