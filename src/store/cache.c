@@ -20,11 +20,10 @@
 
 #include "base/arena.h"
 #include "base/byte_size.h"
-#include "base/color.h"
 #include "base/fatal.h"
-#include "base/json.h"
 #include "base/runlimit.h"
 #include "store/cache_directory.h"
+#include "store/catalog_file.h"
 #include "store/spill.h"
 #include "base/util.h"
 
@@ -33,7 +32,6 @@
 				 * 4: nested and value entities */
 #define CACHE_ENDIAN	0x01020304u
 #define EDGE_BYTES	65536	/* hashed at each end of the trace file */
-#define NO_STRING	UINT64_MAX
 #define DEFAULT_LIMIT	((uint64_t)1 << 30)
 #define STALE_TMP_SEC	3600	/* a temporary file this old was abandoned */
 #define CHUNK		8192	/* transitions checked and hashed at a time */
@@ -408,7 +406,7 @@ advance(uint64_t *off, uint64_t count, uint64_t size, uint64_t max,
 }
 
 /*
- * Lays an entry out: the header, the names and metadata (meta_len
+ * Lays an entry out: the header, the catalog (catalog_file.h; meta_len
  * bytes), the table of h->ncols column descriptors, then each entity's
  * times, states, tags, depths (nested entities), value times and values
  * (value entities) in entity order, each 8-aligned.  Fills the
@@ -449,115 +447,6 @@ lay_out(header *h, col_desc *cols, uint64_t max)
 }
 
 /* ---- writing ---- */
-
-typedef struct buf {
-	char *data;
-	size_t len, cap;
-} buf;
-
-static void
-put(buf *b, const void *data, size_t len)
-{
-	grow_array(&b->data, &b->cap, b->len + len, 1);
-	memcpy(b->data + b->len, data, len);
-	b->len += len;
-}
-
-static void
-put_u64(buf *b, uint64_t v)
-{
-	put(b, &v, sizeof (v));
-}
-
-static void
-put_str(buf *b, const char *s, size_t len)
-{
-	if (s == NULL) {
-		put_u64(b, NO_STRING);
-		return;
-	}
-	put_u64(b, len);
-	put(b, s, len);
-}
-
-static void
-put_cstr(buf *b, const char *s)
-{
-	put_str(b, s, s != NULL ? strlen(s) : 0);
-}
-
-static void
-write_meta(buf *b, const catalog *cat)
-{
-	uint32_t i, n;
-
-	put_cstr(b, cat->title);
-	put_cstr(b, cat->host);
-	put_cstr(b, cat->entity_kind);
-	put_u64(b, (uint64_t)cat->have_start);
-	put_u64(b, cat->start_sec);
-	put_u64(b, cat->start_nsec);
-	put_u64(b, cat->nstates);
-	for (i = 0; i < cat->nstates; i++) {
-		put_str(b, cat->states[i].name, cat->states[i].name_len);
-		put_cstr(b, cat->states[i].color_text);
-	}
-	n = catalog_nentities(cat);
-	put_u64(b, n);
-	for (i = 0; i < n; i++) {
-		size_t len;
-		const char *name = catalog_entity_name(cat, i, &len);
-
-		put_str(b, name, len);
-		put_cstr(b, cat->descriptions[i]);
-	}
-	n = catalog_ntags(cat);
-	put_u64(b, n);
-	for (i = 0; i < n; i++) {
-		size_t len;
-		const char *name = intern_name(cat->tag_names, cat->tags[i].name,
-		    &len);
-
-		put_u64(b, cat->tags[i].state);
-		put_str(b, name, len);
-		put_cstr(b, cat->tags[i].members);
-	}
-	put_u64(b, cat->nevents);
-	for (i = 0; i < cat->nevents; i++) {
-		const catalog_event *ev = &cat->events[i];
-		size_t len;
-		const char *s;
-
-		put_u64(b, ev->time);
-		s = intern_name(cat->event_entities, ev->entity, &len);
-		put_str(b, s, len);
-		s = intern_name(cat->event_kinds, ev->kind, &len);
-		put_str(b, s, len);
-		if (ev->target == CATALOG_NO_ENTITY) {
-			put_str(b, NULL, 0);
-		} else {
-			s = intern_name(cat->event_entities, ev->target, &len);
-			put_str(b, s, len);
-		}
-		put_u64(b, catalog_event_end(cat, ev));
-		s = catalog_event_id(cat, ev, &len);
-		put_str(b, s, len);
-		s = catalog_event_members(cat, ev, &len);
-		put_str(b, s, len);
-	}
-	n = intern_count(cat->value_strings);
-	put_u64(b, n);
-	for (i = 0; i < n; i++) {
-		size_t len;
-		const char *text = intern_name(cat->value_strings, i, &len);
-
-		put_str(b, text, len);
-	}
-	put_u64(b, cat->nrecords);
-	put_u64(b, cat->ndata);
-	put_u64(b, (uint64_t)cat->have_data);
-	put_u64(b, cat->last_time);
-}
 
 /* A file being written in layout order, hashed as it goes. */
 typedef struct writer {
@@ -610,8 +499,8 @@ static void evict(int dirfd, const char *keep, uint64_t limit);
 void
 cache_save(const cache_key *key, const catalog *cat, const store *st)
 {
-	char name[32], tmp[64];
-	buf meta = { NULL, 0, 0 };
+	char name[32], tmp[64], *meta;
+	size_t meta_len;
 	header h;
 	col_desc *cols;
 	uint64_t ncols = store_nentities(st), limit = cache_size_limit(), i;
@@ -620,13 +509,13 @@ cache_save(const cache_key *key, const catalog *cat, const store *st)
 
 	if (key->path == NULL || limit == 0)
 		return;
-	write_meta(&meta, cat);
+	meta = catalog_file_save(cat, &meta_len);
 	memset(&h, 0, sizeof (h));
 	memcpy(h.magic, CACHE_MAGIC, 8);
 	h.version = CACHE_VERSION;
 	h.endian = CACHE_ENDIAN;
 	key_to_header(key, &h);
-	h.meta_len = meta.len;
+	h.meta_len = meta_len;
 	h.ncols = ncols;
 	cols = xcalloc(ncols > 0 ? ncols : 1, sizeof (col_desc));
 	for (i = 0; i < ncols; i++) {
@@ -639,7 +528,7 @@ cache_save(const cache_key *key, const catalog *cat, const store *st)
 	if (lay_out(&h, cols, limit) != 0 ||
 	    (dirfd = cache_directory_open(1, NULL)) < 0) {
 		free(cols);
-		free(meta.data);
+		free(meta);
 		return;
 	}
 	entry_name(key, name);
@@ -651,13 +540,13 @@ cache_save(const cache_key *key, const catalog *cat, const store *st)
 		}
 		(void) close(dirfd);
 		free(cols);
-		free(meta.data);
+		free(meta);
 		return;
 	}
 	w.off = 0;
 	XXH3_64bits_reset(&w.hash);
 	emit(&w, &h, sizeof (h));	/* checksum 0: filled in at the end */
-	emit_at(&w, h.meta_off, meta.data, meta.len);
+	emit_at(&w, h.meta_off, meta, meta_len);
 	emit_at(&w, h.cols_off, cols, ncols * sizeof (col_desc));
 	for (i = 0; i < ncols; i++) {
 		uint32_t e = (uint32_t)i;
@@ -697,7 +586,7 @@ cache_save(const cache_key *key, const catalog *cat, const store *st)
 		evict(dirfd, name, limit);
 	(void) close(dirfd);
 	free(cols);
-	free(meta.data);
+	free(meta);
 }
 
 /* ---- eviction and clearing ---- */
@@ -857,191 +746,6 @@ cache_clear(FILE *report)
 }
 
 /* ---- reading: nothing is used before it is checked ---- */
-
-typedef struct cursor {
-	const char *p, *end;
-	int bad;
-} cursor;
-
-static uint64_t
-get_u64(cursor *c)
-{
-	uint64_t v;
-
-	if (c->bad || (size_t)(c->end - c->p) < sizeof (v)) {
-		c->bad = 1;
-		return (0);
-	}
-	memcpy(&v, c->p, sizeof (v));
-	c->p += sizeof (v);
-	return (v);
-}
-
-/* A string: returns its bytes (not NUL-terminated), NULL for none. */
-static const char *
-get_str(cursor *c, size_t *len)
-{
-	uint64_t n = get_u64(c);
-	const char *s;
-
-	*len = 0;
-	if (c->bad || n == NO_STRING)
-		return (NULL);
-	if (n > (uint64_t)(c->end - c->p)) {
-		c->bad = 1;
-		return (NULL);
-	}
-	s = c->p;
-	c->p += n;
-	*len = (size_t)n;
-	return (s);
-}
-
-static char *
-get_dup(cursor *c)
-{
-	size_t len;
-	const char *s = get_str(c, &len);
-
-	return (s != NULL ? xstrndup(s, len) : NULL);
-}
-
-/* A count of things that take at least min_bytes each in the stream. */
-static uint64_t
-get_count(cursor *c, size_t min_bytes)
-{
-	uint64_t n = get_u64(c);
-
-	if (n > (uint64_t)(c->end - c->p) / min_bytes)
-		c->bad = 1;
-	return (c->bad ? 0 : n);
-}
-
-/*
- * An event's members as the ingest wrote them: JSON object members with
- * every '<', '>' and '&' escaped, which the writers copy as they are into
- * JSON and into the SVG's data block.
- */
-static int
-event_members_ok(const char *s, size_t len)
-{
-	json_arena *ja;
-	json_error err;
-	json_value *v;
-	char *doc;
-	int ok;
-
-	if (memchr(s, '<', len) != NULL || memchr(s, '>', len) != NULL ||
-	    memchr(s, '&', len) != NULL)
-		return (0);
-	doc = xmalloc(len + 2);
-	doc[0] = '{';
-	memcpy(doc + 1, s, len);
-	doc[len + 1] = '}';
-	ja = json_arena_new();
-	v = json_parse_document(ja, doc, len + 2, &err);
-	ok = v != NULL && v->type == JSON_OBJECT && v->len > 0;
-	json_arena_free(ja);
-	free(doc);
-	return (ok);
-}
-
-static int
-read_meta(cursor *c, catalog *cat)
-{
-	uint64_t n, i;
-
-	cat->title = get_dup(c);
-	cat->host = get_dup(c);
-	cat->entity_kind = get_dup(c);
-	cat->have_start = get_u64(c) != 0;
-	cat->start_sec = get_u64(c);
-	cat->start_nsec = get_u64(c);
-	n = get_count(c, 16);
-	if (c->bad || n == 0 || n > STORE_MAX_STATES)
-		return (-1);
-	cat->states = xcalloc((size_t)n, sizeof (catalog_state));
-	cat->nstates = (uint32_t)n;
-	for (i = 0; i < n && !c->bad; i++) {
-		catalog_state *s = &cat->states[i];
-		size_t len;
-		const char *name = get_str(c, &len);
-		const char *text;
-
-		if (name == NULL)
-			return (-1);
-		s->name = xstrndup(name, len);
-		s->name_len = len;
-		text = get_str(c, &len);
-		if (text != NULL) {
-			if (!color_parse(text, len, &s->color))
-				return (-1);
-			s->color_text = xstrndup(text, len);
-		}
-	}
-	if (c->bad)
-		return (-1);	/* cut short: some states have no name */
-	catalog_assign_colors(cat);
-	if (catalog_index_states(cat) != 0)
-		return (-1);
-	n = get_count(c, 16);
-	for (i = 0; i < n && !c->bad; i++) {
-		size_t len, dlen;
-		const char *name = get_str(c, &len), *desc;
-
-		if (name == NULL || catalog_entity(cat, name, len) != i)
-			return (-1);
-		if ((desc = get_str(c, &dlen)) != NULL)
-			catalog_set_description(cat, (uint32_t)i, desc, dlen);
-	}
-	n = get_count(c, 24);
-	for (i = 0; i < n && !c->bad; i++) {
-		uint64_t state = get_u64(c);
-		size_t len;
-		const char *name = get_str(c, &len);
-
-		if (name == NULL || state >= cat->nstates ||
-		    catalog_tag_id(cat, (uint32_t)state, name, len) != i)
-			return (-1);
-		catalog_define_tag(cat, (uint32_t)i, get_dup(c));
-	}
-	n = get_count(c, 32);
-	for (i = 0; i < n && !c->bad; i++) {
-		uint64_t time = get_u64(c);
-		size_t elen, klen, tlen;
-		const char *ent = get_str(c, &elen);
-		const char *kind = get_str(c, &klen);
-		const char *target = get_str(c, &tlen);
-		uint64_t end = get_u64(c);
-		size_t ilen, mlen;
-		const char *id = get_str(c, &ilen);
-		const char *members = get_str(c, &mlen);
-
-		if (ent == NULL || kind == NULL ||
-		    (end != CATALOG_NO_END && end < time) ||
-		    (id != NULL && ilen == 0) ||
-		    (members != NULL && !event_members_ok(members, mlen)))
-			return (-1);
-		catalog_add_event(cat, time, ent, elen, kind, klen, target, tlen);
-		catalog_set_event_extra(cat, end, id, ilen, members, mlen);
-	}
-	n = get_count(c, 8);
-	for (i = 0; i < n && !c->bad; i++) {
-		size_t len;
-		const char *text = get_str(c, &len);
-		int added;
-
-		if (text == NULL ||
-		    intern_add(cat->value_strings, text, len, &added) != i ||
-		    !added)
-			return (-1);
-	}
-	cat->nrecords = get_u64(c);
-	cat->ndata = get_u64(c);
-	cat->have_data = get_u64(c) != 0;
-	cat->last_time = get_u64(c);
-	return (c->bad || c->p != c->end ? -1 : 0);
-}
 
 /* An entry being read: where it is, and the checksum so far. */
 typedef struct reader {
@@ -1459,7 +1163,6 @@ read_entry(const char *base, size_t len, const cache_key *key,
 	store *st = NULL;
 	uint64_t sum, off = sizeof (header);
 	reader r;
-	cursor c;
 
 	sum = header_for_hash(base, &h);
 	if (memcmp(h.magic, CACHE_MAGIC, 8) != 0 ||
@@ -1481,11 +1184,8 @@ read_entry(const char *base, size_t len, const cache_key *key,
 		goto reject;
 	meta = xmalloc(h.meta_len + 1);
 	memcpy(meta, base + h.meta_off, (size_t)h.meta_len);
-	cat = catalog_new(name);
-	c.p = meta;
-	c.end = meta + h.meta_len;
-	c.bad = 0;
-	if (read_meta(&c, cat) != 0 || h.ncols > catalog_nentities(cat))
+	if ((cat = catalog_file_load(meta, (size_t)h.meta_len, name)) == NULL ||
+	    h.ncols > catalog_nentities(cat))
 		goto reject;
 	st = store_new(cat->nstates);
 	/* Replayed columns stay in memory, as a fresh load keeps nested and
