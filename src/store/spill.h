@@ -44,7 +44,7 @@
 #include <stdint.h>
 
 #define SPILL_WHY	512	/* room for an error line */
-/* No tag: the store's STORE_NONE, which store.c checks is the same. */
+/* No tag: the store's STORE_NONE, which store_disk.c checks is the same. */
 #define SPILL_NO_TAG	UINT32_MAX
 
 typedef struct spill spill;
