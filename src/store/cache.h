@@ -43,14 +43,15 @@
  * the times, but code that derives an index from their order (a count
  * of overlapping intervals, say) must bound it itself.  A file truncated
  * while mapped faults on access: see the SIGBUS guard comments in
- * cache.c.
+ * cache_read.c.
  *
  * How big it grows.  The entries together are kept within a size limit,
  * 1 GiB unless STATEMAP_CACHE_SIZE says otherwise (a size as
- * byte_size.h reads it: "500M", "2G"; 0 turns the cache off).  An entry is marked used (its mtime set to now) each time it is
- * loaded; after an entry is written, the least recently used entries are
- * removed until the rest fit, never one that this process has mapped.  An
- * entry bigger than the limit is not written.
+ * byte_size.h reads it: "500M", "2G"; 0 turns the cache off).  An entry
+ * is marked used (its mtime set to now) each time it is loaded; after an
+ * entry is written, the least recently used entries are removed until
+ * the rest fit, never one that this process has mapped.  An entry
+ * bigger than the limit is not written.
  *
  * Cache problems are never errors: the trace is just read again.  Only
  * whole loads are cached (no filter, tags kept): options that drop data

@@ -14,11 +14,12 @@
  * times, states and tags): for each entity in turn, its times from every
  * run, then its states, then its tags.
  *
- * What the merge writes is the layout of the cache's columns (cache.c),
- * so that a cache entry is the merge's output behind a header: for each
- * entity with transitions, its times (8 bytes each), its states (2), and
- * if any of its transitions has a tag, its tags (4; SPILL_NO_TAG for those
- * without), each array starting at a multiple of 8 bytes, zeros between.
+ * What the merge writes is the layout of the cache's columns
+ * (cache_entry.h), so that a cache entry is the merge's output behind a
+ * header: for each entity with transitions, its times (8 bytes each),
+ * its states (2), and if any of its transitions has a tag, its tags (4;
+ * SPILL_NO_TAG for those without), each array starting at a multiple of
+ * 8 bytes, zeros between.
  *
  * Where the files go.  Runs, and a store's merged columns when they are
  * not a cache entry, are unnamed temporary files (O_TMPFILE; where a
@@ -118,8 +119,8 @@ int spill_merge_file(spill *sp, uint32_t nentities, int *fd, uint64_t *len,
 
 /*
  * An unnamed temporary file where the spill's files go (above), for other
- * data too big for memory (cache.c: the checked copies of a big entry's
- * states and tags): a descriptor, or -1 with why filled.
+ * data too big for memory (cache_columns.c: the checked copies of a big
+ * entry's states and tags): a descriptor, or -1 with why filled.
  */
 int spill_temp_file(char why[SPILL_WHY]);
 
