@@ -146,6 +146,17 @@ store_make_nested(store *s, column *c)
 	s->special++;
 }
 
+uint32_t
+store_depth_now(const store *s, uint32_t entity)
+{
+	const column *c;
+
+	if (entity >= s->ncols || s->cols[entity].count == 0)
+		return (0);
+	c = &s->cols[entity];
+	return (c->depth != NULL ? c->depth[c->count - 1] : 1);
+}
+
 void
 store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag)

@@ -339,10 +339,8 @@ store_failed(const store *s, int *lost)
  * why, as when the disk fails it.
  */
 int
-store_refuse_on_disk(store *s)
+store_lost_on_disk(store *s)
 {
-	if (s->spill == NULL)
-		return (0);
 	if (!s->lost)
 		snprintf(s->why, sizeof (s->why), "nested states and values "
 		    "are kept in memory only, but plain data before them "
@@ -500,17 +498,6 @@ int
 store_plain(const store *s)
 {
 	return (s->special == 0);
-}
-
-uint32_t
-store_depth_now(const store *s, uint32_t entity)
-{
-	const column *c;
-
-	if (entity >= s->ncols || s->cols[entity].count == 0)
-		return (0);
-	c = &s->cols[entity];
-	return (c->depth != NULL ? c->depth[c->count - 1] : 1);
 }
 
 const uint16_t *

@@ -149,9 +149,15 @@ void store_own_column(store *s, column *c);
 
 /*
  * Whether the store is on disk, which nested states and values cannot
- * join: then it is lost, and says why.
+ * join: then it is lost (store_lost_on_disk), and says why.
  */
-int store_refuse_on_disk(store *s);
+int store_lost_on_disk(store *s);
+
+static inline int
+store_refuse_on_disk(store *s)
+{
+	return (s->spill != NULL && store_lost_on_disk(s));
+}
 
 /* The shared column of no tag (store.h), made as long as none_want, and
  * freed. */
