@@ -15,6 +15,12 @@
 #include "store/spill.h"
 #include "store/store.h"
 
+/*
+ * The store's memory (store_columns.h): the store made and freed, its
+ * columns made, grown and faulted in, the column of no tag its untagged
+ * entities share, and what the columns hold.
+ */
+
 /* A caller's bug: refused rather than stored wrong. */
 _Noreturn void
 store_misuse(const char *what, uint32_t state, uint32_t nstates)
