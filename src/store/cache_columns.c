@@ -1,4 +1,10 @@
-#include "store/cache_entry.h"
+/*
+ * cache_columns.c: an entry's columns read (cache.h): times checked in
+ * order where they lie, in the mapping; states and tags copied to private
+ * memory and checked there; nested and value entities copied, checked and
+ * replayed into the store.  Every byte is hashed in file order as it goes.
+ */
+#include "store/cache.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -11,17 +17,11 @@
 #include "base/arena.h"
 #include "base/runlimit.h"
 #include "base/util.h"
+#include "store/cache_internal.h"
 #include "store/catalog.h"
 #include "store/spill.h"
 #include "store/store.h"
 #include "store/value.h"
-
-/*
- * An entry's columns read (cache.h): times checked in order where they
- * lie, in the mapping; states and tags copied to private memory and
- * checked there; nested and value entities copied, checked and replayed
- * into the store.  Every byte is hashed in file order as it goes.
- */
 
 #define CHUNK		8192	/* transitions checked and hashed at a time */
 

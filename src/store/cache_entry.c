@@ -1,17 +1,16 @@
-#include "store/cache_entry.h"
+/*
+ * cache_entry.c: a cache entry's file (cache_internal.h): its name in the
+ * directory, its header and the key in it, and its layout.
+ */
+#include "store/cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
-#include "store/cache.h"
 #include "store/cache_directory.h"
-
-/*
- * A cache entry's file (cache_entry.h): its name in the directory, its
- * header and the key in it, and its layout.
- */
+#include "store/cache_internal.h"
 
 /* ---- entries' names ---- */
 

@@ -1,4 +1,9 @@
-#include "store/cache_entry.h"
+/*
+ * cache_evict.c: the entries this process has mapped, and what leaves the
+ * cache directory: the least recently used entries past the size limit,
+ * temporary files abandoned long ago, and everything at --clear-cache.
+ */
+#include "store/cache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,14 +17,8 @@
 #include <unistd.h>
 
 #include "base/util.h"
-#include "store/cache.h"
 #include "store/cache_directory.h"
-
-/*
- * The entries this process has mapped, and what leaves the cache
- * directory: the least recently used entries past the size limit,
- * temporary files abandoned long ago, and everything at --clear-cache.
- */
+#include "store/cache_internal.h"
 
 #define STALE_TMP_SEC	3600	/* a temporary file this old was abandoned */
 

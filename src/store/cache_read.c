@@ -1,4 +1,9 @@
-#include "store/cache_entry.h"
+/*
+ * cache_read.c: an entry loaded (cache.h): opened, mapped, every part
+ * checked and hashed (its catalog by catalog_file.h, its columns by
+ * cache_columns.c), and released.
+ */
+#include "store/cache.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -10,16 +15,10 @@
 #include "base/arena.h"
 #include "base/fatal.h"
 #include "base/util.h"
-#include "store/cache.h"
 #include "store/cache_directory.h"
+#include "store/cache_internal.h"
 #include "store/catalog_file.h"
 #include "store/spill.h"
-
-/*
- * An entry loaded (cache.h): opened, mapped, every part checked and
- * hashed (its catalog by catalog_file.h, its columns by cache_columns.c),
- * and released.
- */
 
 /* ---- mapping ---- */
 

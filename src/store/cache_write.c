@@ -1,4 +1,9 @@
-#include "store/cache_entry.h"
+/*
+ * cache_write.c: an entry written (cache.h): in layout order into a new
+ * file of an unpredictable name, hashed as it goes, renamed over the old
+ * entry, then the least recently used entries evicted.
+ */
+#include "store/cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,15 +14,9 @@
 #include <unistd.h>
 
 #include "base/util.h"
-#include "store/cache.h"
 #include "store/cache_directory.h"
+#include "store/cache_internal.h"
 #include "store/catalog_file.h"
-
-/*
- * An entry written (cache.h): in layout order into a new file of an
- * unpredictable name, hashed as it goes, renamed over the old entry,
- * then the least recently used entries evicted.
- */
 
 /* A file being written in layout order, hashed as it goes. */
 typedef struct writer {

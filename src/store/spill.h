@@ -15,7 +15,7 @@
  * run, then its states, then its tags.
  *
  * What the merge writes is the layout of the cache's columns
- * (cache_entry.h), so that a cache entry is the merge's output behind a
+ * (cache_internal.h), so that a cache entry is the merge's output behind a
  * header: for each entity with transitions, its times (8 bytes each),
  * its states (2), and if any of its transitions has a tag, its tags (4;
  * SPILL_NO_TAG for those without), each array starting at a multiple of

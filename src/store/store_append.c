@@ -1,16 +1,15 @@
-#include "store/store_columns.h"
+/*
+ * store_append.c: transitions appended (store.h): one, many of an entity at
+ * once, and nested ones (pushed, popped, a run of them stacked, replayed by
+ * depth).
+ */
+#include "store/store.h"
 
 #include <string.h>
 
 #include "base/util.h"
 #include "store/spill.h"
-#include "store/store.h"
-
-/*
- * Transitions appended (store.h): one, many of an entity at once, and
- * nested ones (pushed, popped, a run of them stacked, replayed by
- * depth).
- */
+#include "store/store_internal.h"
 
 /* ---- states ---- */
 

@@ -1,4 +1,9 @@
-#include "store/store_columns.h"
+/*
+ * store_disk.c: a store past its budget on disk (store.h, spill.h): when it
+ * goes, how its columns come back mapped, and store_finish, which does that
+ * and trims what stayed in memory.
+ */
+#include "store/store.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,13 +15,7 @@
 #include "base/fatal.h"
 #include "base/util.h"
 #include "store/spill.h"
-#include "store/store.h"
-
-/*
- * A store past its budget on disk (store.h, spill.h): when it goes, how
- * its columns come back mapped, and store_finish, which does that and
- * trims what stayed in memory.
- */
+#include "store/store_internal.h"
 
 /* Tags go to a spill as they are: its "no tag" must be the store's. */
 _Static_assert(SPILL_NO_TAG == STORE_NONE, "spill.h's SPILL_NO_TAG");

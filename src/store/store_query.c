@@ -1,17 +1,16 @@
-#include "store/store_columns.h"
+/*
+ * store_query.c: the store's queries (store.h): state at a time, time in
+ * each state, intervals over a range, values and their numbers, stacks.
+ * Each finds its place in a column by binary search, and bounds what it
+ * reads from a column (store_state_in, store_tag_in).
+ */
+#include "store/store.h"
 
 #include <string.h>
 
-#include "store/store.h"
+#include "store/store_internal.h"
 #include "store/value.h"
 #include "store/value_summary.h"
-
-/*
- * The store's queries (store.h): state at a time, time in each state,
- * intervals over a range, values and their numbers, stacks.  Each finds
- * its place in a column by binary search, and bounds what it reads from
- * a column (store_state_in, store_tag_in).
- */
 
 /* ---- searches ---- */
 

@@ -1,18 +1,18 @@
-#include "store/store_columns.h"
+/*
+ * store_values.c: value entities (store.h): their columns of times and
+ * values, grown as columns of states are, and their summaries
+ * (value_summary.h).
+ */
+#include "store/store.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
 #include "base/util.h"
-#include "store/store.h"
+#include "store/store_internal.h"
 #include "store/value.h"
 #include "store/value_summary.h"
-
-/*
- * Value entities (store.h): their columns of times and values, grown as
- * columns of states are, and their summaries (value_summary.h).
- */
 
 values *
 store_values_of(store *s, column *c)

@@ -1,15 +1,14 @@
-#include "store/store_columns.h"
+/*
+ * store_view.c: stores made from others (store.h): an entity's columns
+ * copied into another store, and views that read a finished store's columns
+ * in place over a slice of its time.
+ */
+#include "store/store.h"
 
 #include <string.h>
 
 #include "base/util.h"
-#include "store/store.h"
-
-/*
- * Stores made from others (store.h): an entity's columns copied into
- * another store, and views that read a finished store's columns in
- * place over a slice of its time.
- */
+#include "store/store_internal.h"
 
 /* ---- copies of entities ---- */
 

@@ -5,7 +5,7 @@
  * the wrong content), so that every check behind the checksum is seen to
  * reject: states, tags and times out of range or order, offsets, counts,
  * lengths, names.  The offsets of the header's fields are those of
- * src/store/cache_entry.h's `header`.
+ * src/store/cache_internal.h's `header`.
  */
 #include <stdint.h>
 
@@ -13,7 +13,7 @@
 #include "store/cache_directory.h"
 #include "cachetest.h"
 
-/* Where cache_entry.h's header keeps what these tests change. */
+/* Where cache_internal.h's header keeps what these tests change. */
 #define H_FILE_SIZE	96
 #define H_META_OFF	104
 #define H_META_LEN	112

@@ -54,7 +54,8 @@ full_catalog(void)
 	catalog_set_description(cat, 0, "the first", 9);
 	t = catalog_tag_id(cat, 1, "t1", 2);
 	catalog_define_tag(cat, t, strdup("\"pid\": 12"));
-	(void) catalog_tag_id(cat, 2, "t2", 2);		/* used, never defined */
+	/* A tag used but never defined. */
+	(void) catalog_tag_id(cat, 2, "t2", 2);
 	catalog_add_event(cat, 100, "cpu0", 4, "send", 4, "cpu1", 4);
 	catalog_set_event_extra(cat, 150, "m1", 2, "\"size\": 3", 9);
 	catalog_add_event(cat, 200, "other", 5, "mark", 4, NULL, 0);

@@ -121,8 +121,7 @@ test_same_as_memory(const char *name, const char *budget, uint32_t nentities,
 	}
 }
 
-/* Whether this process maps the block of none of a store
- * (store_columns.c). */
+/* Whether this process maps the block of none of a store (store.c). */
 static int
 mapped_none(void)
 {

@@ -1,19 +1,26 @@
 /*
- * store_columns.h: the store's columns and the functions its files
- * share, private to those files (store_*.c: the columns, appending,
- * values, queries, going to disk and finishing, views).  Everything else
- * includes store.h, which is the store's whole contract.
+ * store_internal.h: private to the files of the store, whose contract is
+ * store.h:
  *
- * The files, each using only those before it: store_columns.c (the
- * store's memory: columns made, grown and faulted in, the shared column
- * of no tag, what the columns hold), store_values.c (value entities and
- * their summaries), store_query.c (the queries), store_disk.c (going to
- * disk when past the budget, and store_finish, which maps the columns
- * back), store_append.c (transitions appended, nested ones too) and
- * store_view.c (views and copies of entities).
+ *   store.c         the store's memory: the store made and freed, its
+ *                   columns made, grown and faulted in, the column of no
+ *                   tag its untagged entities share, what they hold
+ *   store_values.c  value entities: their columns and summaries
+ *   store_query.c   the queries: state at a time, time in each state,
+ *                   intervals over a range, values, stacks
+ *   store_disk.c    going to disk past the budget, and store_finish,
+ *                   which maps the columns back
+ *   store_append.c  transitions appended: one, many, nested ones
+ *   store_view.c    views of a finished store, copies of entities
+ *
+ * Each uses only those above it.  The columns they share, and what they
+ * call of each other.  It does not include store.h: store.c, which the
+ * others call, includes this, and store.h is store.c's own header, so
+ * the layers check would see a circle (store -> store_internal ->
+ * store).  It names the store's type itself, as store.h does.
  */
-#ifndef SM_STORE_COLUMNS_H
-#define SM_STORE_COLUMNS_H
+#ifndef SM_STORE_INTERNAL_H
+#define SM_STORE_INTERNAL_H
 
 #include <pthread.h>
 #include <stddef.h>
@@ -21,7 +28,6 @@
 
 #include "base/arena.h"
 #include "store/spill.h"
-#include "store/store.h"
 #include "store/value.h"
 #include "store/value_summary.h"
 
@@ -58,6 +64,8 @@ typedef struct values {
 	size_t summed;
 	size_t sum_bytes;	/* counted in heap_bytes since store_finish */
 } values;
+
+typedef struct store store;
 
 /* The store itself (store.h). */
 struct store {
@@ -100,7 +108,7 @@ struct store {
 #define NESTED_BYTES	(sizeof (uint16_t) + sizeof (uint32_t))
 #define VALUE_BYTES	(sizeof (uint64_t) + sizeof (sm_value))
 
-/* ---- store_columns.c ---- */
+/* ---- store.c ---- */
 
 /*
  * A caller's bug: refused rather than stored wrong (the program stops).

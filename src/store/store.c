@@ -1,4 +1,9 @@
-#include "store/store_columns.h"
+/*
+ * store.c: the store's memory (store_internal.h): the store made and freed,
+ * its columns made, grown and faulted in, the column of no tag its untagged
+ * entities share, and what the columns hold.
+ */
+#include "store/store.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -13,13 +18,7 @@
 #include "base/fatal.h"
 #include "base/util.h"
 #include "store/spill.h"
-#include "store/store.h"
-
-/*
- * The store's memory (store_columns.h): the store made and freed, its
- * columns made, grown and faulted in, the column of no tag its untagged
- * entities share, and what the columns hold.
- */
+#include "store/store_internal.h"
 
 /* A caller's bug: refused rather than stored wrong. */
 _Noreturn void

@@ -1,18 +1,21 @@
 /*
- * cache_entry.h: a cache entry (cache.h) as the cache's files share it,
- * private to them: the file's layout, an entry in use, and what one file
- * of the cache does for the others.  Everything else includes cache.h,
- * the cache's whole contract.
+ * cache_internal.h: private to the files of the cache, whose contract is
+ * cache.h:
  *
- * The files, each using only those before it: cache_keys.c (turning the
- * cache off, its size limit, keys), cache_entry.c (an entry's name, its
- * header and its layout), cache_evict.c (entries in use, eviction,
- * clearing), cache_write.c (cache_save), cache_columns.c (an entry's
- * columns checked, copied and replayed into a store) and cache_read.c
- * (cache_load, cache_release).
+ *   cache.c          turning the cache off, its size limit, keys
+ *   cache_entry.c    an entry's file: its name, its header, its layout
+ *   cache_evict.c    the entries in use, eviction, clearing
+ *   cache_write.c    cache_save
+ *   cache_columns.c  an entry's columns checked, copied, and adopted by
+ *                    or replayed into a store
+ *   cache_read.c     cache_load and cache_release
+ *
+ * Each uses only those above it.  The entry's layout, an entry in use,
+ * and what they call of each other.  cache.c, under the others, has no
+ * use for this header.
  */
-#ifndef SM_CACHE_ENTRY_H
-#define SM_CACHE_ENTRY_H
+#ifndef SM_CACHE_INTERNAL_H
+#define SM_CACHE_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>

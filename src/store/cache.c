@@ -1,4 +1,8 @@
-#include "store/cache_entry.h"
+/*
+ * cache.c: the cache turned off, its size limit, and keys: what identifies
+ * a trace file's content (cache.h).
+ */
+#include "store/cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,17 +13,16 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Header only: nothing to link, and the hash loops inline here. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "base/byte_size.h"
 #include "base/util.h"
-#include "store/cache.h"
-
-/*
- * The cache turned off, its size limit, and keys: what identifies a
- * trace file's content (cache.h).
- */
 
 #define DEFAULT_LIMIT	((uint64_t)1 << 30)
 #define EDGE_BYTES	65536	/* hashed at each end of the trace file */
+#define PREFIX		"statemap-lua: "
 
 static int disabled;
 
