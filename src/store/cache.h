@@ -2,14 +2,10 @@
  * cache.h: a loaded trace saved as a compact binary file, so that loading
  * the same file again maps it instead of parsing it.
  *
- * Where entries live.  The cache directory is $XDG_CACHE_HOME/statemap-lua
- * (an absolute XDG_CACHE_HOME; else ~/.cache/statemap-lua), one entry per
- * trace file, named by a hash of the trace's absolute path.  It is made
- * mode 0700 when missing, and so are its missing parents (as the XDG base
- * directory spec says).  A directory that is not the user's, or that group
- * or others may write to, is not used: one line on stderr says so (once
- * per process for a given directory and reason) and traces are read
- * without the cache.  Entries are opened
+ * Where entries live.  In the cache directory (cache_directory.h: where
+ * it is, and when it is not used, which one line on stderr says, and
+ * traces are then read without the cache), one entry per trace file,
+ * named by a hash of the trace's absolute path.  Entries are opened
  * without following symbolic links and used only if they are regular
  * files of the user's that nobody else may write; they are written to a
  * new file of an unpredictable name (created exclusively, mode 0600) in
@@ -47,15 +43,15 @@
  * the times, but code that derives an index from their order (a count
  * of overlapping intervals, say) must bound it itself.  A file truncated
  * while mapped faults on access: see the SIGBUS guard comments in
- * cache.c.
+ * cache_read.c.
  *
  * How big it grows.  The entries together are kept within a size limit,
- * 1 GiB unless STATEMAP_CACHE_SIZE says otherwise (bytes, or with a
- * suffix K, M, G or T for powers of 1024: "500M", "2G"; 0 turns the cache
- * off).  An entry is marked used (its mtime set to now) each time it is
- * loaded; after an entry is written, the least recently used entries are
- * removed until the rest fit, never one that this process has mapped.  An
- * entry bigger than the limit is not written.
+ * 1 GiB unless STATEMAP_CACHE_SIZE says otherwise (a size as
+ * byte_size.h reads it: "500M", "2G"; 0 turns the cache off).  An entry
+ * is marked used (its mtime set to now) each time it is loaded; after an
+ * entry is written, the least recently used entries are removed until
+ * the rest fit, never one that this process has mapped.  An entry
+ * bigger than the limit is not written.
  *
  * Cache problems are never errors: the trace is just read again.  Only
  * whole loads are cached (no filter, tags kept): options that drop data
@@ -115,7 +111,7 @@ void cache_save(const cache_key *key, const catalog *cat, const store *st);
 /*
  * Removes every entry (and temporary file) from the cache directory, for
  * --clear-cache; other files there are left alone, and so is a directory
- * that would not be used (see above).  A process that has an entry
+ * that would not be used (cache_directory.h).  A process that has an entry
  * mapped keeps reading it until it is done.  Returns how many entries
  * were removed (0 if the directory does not exist), or -1 if there is no
  * cache directory (no absolute XDG_CACHE_HOME or HOME), it is not to be
@@ -125,23 +121,6 @@ void cache_save(const cache_key *key, const catalog *cat, const store *st);
  * MB) from DIR".  Works even when the cache is turned off.
  */
 int cache_clear(FILE *report);
-
-/* The cache directory's path (malloc'd), or NULL if there is none. */
-char *cache_directory(void);
-
-/*
- * Opens the cache directory, making it if missing, if it is to be used
- * (above; one line on stderr says why not, once): a descriptor, with its
- * path in *path (malloc'd), or -1.  Works even when the cache is turned
- * off: spill.h puts temporary files there.
- */
-int cache_directory_open(char **path);
-
-/*
- * A size as STATEMAP_CACHE_SIZE takes it: digits, an optional fraction
- * and a suffix K, M, G or T (powers of 1024).  0, or -1 if it is none.
- */
-int cache_parse_size(const char *s, uint64_t *out);
 
 /*
  * The size limit in bytes (STATEMAP_CACHE_SIZE or the default, 1 GiB);

@@ -11,11 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store/cache.h"
+#include "base/byte_size.h"
 #include "base/debug.h"
 #include "base/fatal.h"
 #include "base/runlimit.h"
-#include "store/store.h"
+#include "store/cache_directory.h"
 #include "base/util.h"
 
 /*
@@ -110,7 +110,7 @@ spill_budget(void)
 	size_t room;
 
 	if (s != NULL && s[0] != '\0') {
-		if (cache_parse_size(s, &bytes) == 0 && bytes > 0)
+		if (byte_size_parse(s, &bytes) == 0 && bytes > 0)
 			return (bytes > SIZE_MAX ? SIZE_MAX : (size_t)bytes);
 		if (!warned) {
 			warned = 1;
@@ -144,7 +144,7 @@ open_dir(char dir[PATH_MAX], char why[SPILL_WHY])
 			    "temporary files: %s", env, strerror(errno));
 		return (fd);
 	}
-	fd = cache_directory_open(&path);
+	fd = cache_directory_open(1, &path);
 	if (fd < 0) {
 		say(why, "no directory for temporary files (the cache "
 		    "directory cannot be used): set STATEMAP_SPILL_DIR");
@@ -461,7 +461,7 @@ flush(spill *sp, char why[SPILL_WHY])
 		e = sp->entity[i];
 		if (place[e]++ == 0)
 			sp->present[npresent++] = e;
-		if (sp->tag[i] != STORE_NONE)
+		if (sp->tag[i] != SPILL_NO_TAG)
 			sp->seg_tagged[e] = 1;
 	}
 	qsort(sp->present, npresent, sizeof (uint32_t), compare_entities);
@@ -536,7 +536,7 @@ spill_append(spill *sp, uint32_t entity, uint64_t time, uint16_t state,
 	sp->state[i] = state;
 	sp->tag[i] = tag;
 	sp->count[entity]++;
-	if (tag != STORE_NONE) {
+	if (tag != SPILL_NO_TAG) {
 		sp->tagged[entity] = 1;
 		if (tag >= sp->tag_limit)
 			sp->tag_limit = tag + 1;
@@ -566,7 +566,7 @@ spill_append_many(spill *sp, uint32_t entity, const uint64_t *times,
 		memcpy(sp->state + sp->n, states, k * sizeof (uint16_t));
 		for (i = 0; i < k; i++) {
 			sp->entity[sp->n + i] = entity;
-			sp->tag[sp->n + i] = STORE_NONE;
+			sp->tag[sp->n + i] = SPILL_NO_TAG;
 		}
 		sp->n += k;
 		sp->count[entity] += k;
@@ -624,7 +624,8 @@ spill_write_columns(spill *sp, uint32_t nentities,
 		if (count[e] == 0 || tag[e] == NULL)
 			continue;
 		for (i = 0; i < count[e]; i++)
-			if (tag[e][i] != STORE_NONE && tag[e][i] >= sp->tag_limit)
+			if (tag[e][i] != SPILL_NO_TAG &&
+			    tag[e][i] >= sp->tag_limit)
 				sp->tag_limit = tag[e][i] + 1;
 		if (io_put(sp, sp->fd, tag[e], count[e] * sizeof (uint32_t),
 		    why) != 0)
@@ -724,7 +725,7 @@ pad(uint64_t len, spill_write_fn write, void *ctx, char why[SPILL_WHY])
 	return (k > 0 ? write(ctx, zeros, k, why) : 0);
 }
 
-/* count tags of STORE_NONE, for an untagged segment of a tagged entity. */
+/* count tags of SPILL_NO_TAG, for an untagged segment of a tagged entity. */
 static int
 no_tags(uint64_t count, spill_write_fn write, void *ctx, char why[SPILL_WHY])
 {
@@ -732,7 +733,7 @@ no_tags(uint64_t count, spill_write_fn write, void *ctx, char why[SPILL_WHY])
 	size_t i;
 
 	for (i = 0; i < 1024; i++)
-		none[i] = STORE_NONE;
+		none[i] = SPILL_NO_TAG;
 	while (count > 0) {
 		size_t k = count < 1024 ? (size_t)count : 1024;
 

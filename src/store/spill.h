@@ -14,11 +14,12 @@
  * times, states and tags): for each entity in turn, its times from every
  * run, then its states, then its tags.
  *
- * What the merge writes is the layout of the cache's columns (cache.c),
- * so that a cache entry is the merge's output behind a header: for each
- * entity with transitions, its times (8 bytes each), its states (2), and
- * if any of its transitions has a tag, its tags (4; STORE_NONE for those
- * without), each array starting at a multiple of 8 bytes, zeros between.
+ * What the merge writes is the layout of the cache's columns
+ * (cache_internal.h), so that a cache entry is the merge's output behind a
+ * header: for each entity with transitions, its times (8 bytes each),
+ * its states (2), and if any of its transitions has a tag, its tags (4;
+ * SPILL_NO_TAG for those without), each array starting at a multiple of
+ * 8 bytes, zeros between.
  *
  * Where the files go.  Runs, and a store's merged columns when they are
  * not a cache entry, are unnamed temporary files (O_TMPFILE; where a
@@ -26,8 +27,9 @@
  * mode 0600, never through a symbolic link, and removed at once): no
  * other process can open them by name, and they vanish with the process
  * however it ends, SIGKILL included.  They are made in STATEMAP_SPILL_DIR
- * if it is set, else in the cache directory (cache.h; made if missing,
- * and used under the same rules), whether or not the cache itself is on.
+ * if it is set, else in the cache directory (cache_directory.h; made if
+ * missing, and used under the same rules), whether or not the cache
+ * itself is on.
  * Not in /tmp, which is often a tmpfs: memory again.
  *
  * Errors (no directory to use, a full disk) are one line in the caller's
@@ -43,13 +45,15 @@
 #include <stdint.h>
 
 #define SPILL_WHY	512	/* room for an error line */
+/* No tag: the store's STORE_NONE, which store_disk.c checks is the same. */
+#define SPILL_NO_TAG	UINT32_MAX
 
 typedef struct spill spill;
 
 /*
  * How many bytes a store may hold in memory before it goes to disk, and
  * the size of a spill's buffer: STATEMAP_SPILL_BYTES if set (a size as
- * STATEMAP_CACHE_SIZE takes; for tests that want the disk path on small
+ * byte_size.h reads it; for tests that want the disk path on small
  * data), else half of what the memory limit leaves (runlimit.h), else
  * what spill_set_budget set, else half of the machine's physical memory.
  * Read anew at each call.
@@ -77,7 +81,7 @@ int spill_tagged(const spill *sp, uint32_t entity);
 uint32_t spill_tag_limit(const spill *sp);
 
 /*
- * Takes a transition (tag STORE_NONE for none), or n untagged ones of
+ * Takes a transition (tag SPILL_NO_TAG for none), or n untagged ones of
  * one entity.  0, or -1 with why filled if a run could not be written.
  */
 int spill_append(spill *sp, uint32_t entity, uint64_t time, uint16_t state,
@@ -115,8 +119,8 @@ int spill_merge_file(spill *sp, uint32_t nentities, int *fd, uint64_t *len,
 
 /*
  * An unnamed temporary file where the spill's files go (above), for other
- * data too big for memory (cache.c: the checked copies of a big entry's
- * states and tags): a descriptor, or -1 with why filled.
+ * data too big for memory (cache_columns.c: the checked copies of a big
+ * entry's states and tags): a descriptor, or -1 with why filled.
  */
 int spill_temp_file(char why[SPILL_WHY]);
 

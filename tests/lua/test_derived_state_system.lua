@@ -1,5 +1,6 @@
 -- Traces derived from one with values and nested states (src/trace/transform.c,
--- src/trace/merge_traces.c, store_view and store_append_depth in src/store/store.c):
+-- src/trace/merge_traces.c, store_view and store_append_depth in
+-- src/store/store_view.c and store_append.c):
 -- t:slice, t:keep, t:map, t:shift and statemap.merge keep value entities
 -- and stacks, so that their queries answer as the source's do; t:write of
 -- each reads back to the same answers.

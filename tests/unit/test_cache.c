@@ -1,9 +1,9 @@
 /*
- * Tests for the cache of loaded traces (src/store/cache.c) through trace_load,
- * as scripts use it: a damaged entry (a bit flipped anywhere), a trace
- * edited with its size and mtime kept, a cache directory or entry that
- * others could write or that is a symbolic link, an entry written while
- * mapped, and the size limit with least-recently-used eviction.  Each
+ * Tests for the cache of loaded traces (src/store/cache_*.c) through
+ * trace_load, as scripts use it: a damaged entry (a bit flipped anywhere),
+ * a trace edited with its size and mtime kept, a cache directory or entry
+ * that others could write or that is a symbolic link, an entry written
+ * while mapped, and the size limit with least-recently-used eviction.  Each
  * must give exactly what a fresh load gives.  Everything happens in a
  * scratch directory; tests that need root (files of another user) are
  * skipped otherwise.

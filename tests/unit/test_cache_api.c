@@ -1,18 +1,19 @@
 /*
  * Tests for src/store/cache.h's own functions: the size limit and how
- * STATEMAP_CACHE_SIZE is read, where the directory is, cache_clear, and
- * entries made up with cache_seal (a right checksum for the wrong
- * content), so that every check behind the checksum is seen to reject:
- * states, tags and times out of range or order, offsets, counts,
+ * STATEMAP_CACHE_SIZE is read, where the directory is (cache_directory.h),
+ * cache_clear, and entries made up with cache_seal (a right checksum for
+ * the wrong content), so that every check behind the checksum is seen to
+ * reject: states, tags and times out of range or order, offsets, counts,
  * lengths, names.  The offsets of the header's fields are those of
- * src/store/cache.c's `header`.
+ * src/store/cache_internal.h's `header`.
  */
 #include <stdint.h>
 
 #include "store/cache.h"
+#include "store/cache_directory.h"
 #include "cachetest.h"
 
-/* Where cache.c's header keeps what these tests change. */
+/* Where cache_internal.h's header keeps what these tests change. */
 #define H_FILE_SIZE	96
 #define H_META_OFF	104
 #define H_META_LEN	112

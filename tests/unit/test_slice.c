@@ -1,6 +1,6 @@
 /*
  * Tests for transform_slice (src/trace/transform.c) and store_view
- * (src/store/store.c): a slice is a view of its source's columns, and must
+ * (src/store/store_view.c): a slice is a view of its source's columns, and must
  * answer every question exactly as the copying slice it replaced did.
  *
  * The copy is made here the old way (every transition of every entity

@@ -1,6 +1,7 @@
 /*
- * Tests for src/store/store.c: each query on a small hand-built trace, with
- * equal times (zero-length intervals), bounds and entity sets.
+ * Tests for src/store/store.h (store_*.c): each query on a small
+ * hand-built trace, with equal times (zero-length intervals), bounds and
+ * entity sets.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,8 @@
 --   backwards times that go backwards
 --   offsets   a column offset far past the end;  truncate  half the file
 --   meta      one byte of the names changed
--- Offsets are those of src/cache.c's header: meta_off at 104, cols_off
--- at 120; a column descriptor is count, time_off, state_off, tag_off.
+-- Offsets are those of src/store/cache_internal.h's header: meta_off at 104,
+-- cols_off at 120; a column descriptor is count, time_off, state_off, tag_off.
 local path, how = arg[1], arg[2]
 local f = assert(io.open(path, "rb"))
 local s = f:read("a")

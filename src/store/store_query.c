@@ -1,0 +1,382 @@
+/*
+ * store_query.c: the store's queries (store.h): state at a time, time in
+ * each state, intervals over a range, values and their numbers, stacks.
+ * Each finds its place in a column by binary search, and bounds what it
+ * reads from a column (store_state_in, store_tag_in).
+ */
+#include "store/store.h"
+
+#include <string.h>
+
+#include "store/store_internal.h"
+#include "store/value.h"
+#include "store/value_summary.h"
+
+/* ---- searches ---- */
+
+size_t
+store_count_through(const uint64_t *times, size_t count, uint64_t t)
+{
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (times[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+size_t
+store_count_before(const uint64_t *times, size_t count, uint64_t t)
+{
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (times[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/* ---- intervals as the queries give them ---- */
+
+/* The number of transitions of a column at or before t. */
+static size_t
+upper_bound(const column *c, uint64_t t)
+{
+	return (store_count_through(c->time, c->count, t));
+}
+
+static uint64_t
+interval_end(const store *s, const column *c, size_t i)
+{
+	return (i + 1 < c->count ? c->time[i + 1] : s->end);
+}
+
+/* A range clipped to the store's bounds. */
+static void
+clip_range(const store *s, uint64_t *t0, uint64_t *t1)
+{
+	if (*t0 < s->begin)
+		*t0 = s->begin;
+	if (*t1 > s->end)
+		*t1 = s->end;
+}
+
+/* States and tags read from a column are bounded here (store.h). */
+static void
+fill(const store *s, const column *c, uint32_t entity, size_t i,
+    store_interval *out)
+{
+	out->entity = entity;
+	out->state = store_state_in(c->state[i], s->nstates);
+	out->tag = c->tag != NULL ? store_tag_in(c->tag[i], s->tag_limit) :
+	    STORE_NONE;
+	out->start = c->time[i];
+	out->end = interval_end(s, c, i);
+	out->depth = c->depth != NULL ? c->depth[i] : 1;
+	out->value = VALUE_NONE;
+}
+
+/* A value entity's interval i (depth 0, no state nor tag). */
+static void
+fill_value(const store *s, const values *v, uint32_t entity, size_t i,
+    store_interval *out)
+{
+	out->entity = entity;
+	out->state = STORE_NONE;
+	out->tag = STORE_NONE;
+	out->start = v->time[i];
+	out->end = i + 1 < v->count ? v->time[i + 1] : s->end;
+	out->depth = 0;
+	out->value = v->value[i];
+}
+
+/* ---- states at a time, time in each ---- */
+
+int
+store_state_at(const store *s, uint32_t entity, uint64_t t,
+    store_interval *out)
+{
+	const column *c;
+	size_t n;
+
+	if (entity >= s->ncols || t < s->begin || t >= s->end)
+		return (0);
+	c = &s->cols[entity];
+	n = upper_bound(c, t);
+	if (n == 0)
+		return (0);
+	fill(s, c, entity, n - 1, out);
+	return (out->end > t);
+}
+
+void
+store_states_at(const store *s, uint64_t t, uint32_t *states)
+{
+	store_interval iv;
+	uint32_t e;
+
+	for (e = 0; e < s->ncols; e++)
+		states[e] = store_state_at(s, e, t, &iv) ? iv.state :
+		    STORE_NONE;
+}
+
+void
+store_count_at(const store *s, uint64_t t, uint64_t *counts)
+{
+	store_interval iv;
+	uint32_t e;
+
+	memset(counts, 0, s->nstates * sizeof (uint64_t));
+	for (e = 0; e < s->ncols; e++) {
+		if (store_state_at(s, e, t, &iv))
+			counts[iv.state]++;
+	}
+}
+
+static void
+entity_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
+    uint64_t *per_state)
+{
+	const column *c = &s->cols[entity];
+	size_t i = upper_bound(c, t0);
+
+	if (i > 0)
+		i--;		/* the interval containing t0 */
+	for (; i < c->count && c->time[i] < t1; i++) {
+		uint64_t a = c->time[i], b = interval_end(s, c, i);
+
+		if (a < t0)
+			a = t0;
+		if (b > t1)
+			b = t1;
+		if (b > a)
+			per_state[store_state_in(c->state[i], s->nstates)] +=
+			    b - a;
+	}
+}
+
+void
+store_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
+    uint64_t *per_state)
+{
+	uint32_t e;
+
+	clip_range(s, &t0, &t1);
+	if (t1 <= t0)
+		return;
+	if (entity != STORE_NONE) {
+		if (entity < s->ncols)
+			entity_time_in(s, entity, t0, t1, per_state);
+		return;
+	}
+	for (e = 0; e < s->ncols; e++)
+		entity_time_in(s, e, t0, t1, per_state);
+}
+
+/* ---- intervals over a range ---- */
+
+void
+store_iter_init(store_iter *it, const store *s, const uint32_t *entities,
+    size_t nentities, uint64_t t0, uint64_t t1)
+{
+	memset(it, 0, sizeof (*it));
+	it->s = s;
+	it->entities = entities;
+	it->nentities = entities != NULL ? nentities : s->ncols;
+	it->entity = STORE_NONE;
+	clip_range(s, &t0, &t1);
+	it->t0 = t0;
+	it->t1 = t1;
+}
+
+void
+store_iter_values(store_iter *it)
+{
+	it->values = 1;
+}
+
+/* Moves to the next entity that has transitions; 0 when there is none. */
+static int
+iter_next_entity(store_iter *it)
+{
+	const store *s = it->s;
+
+	while (it->next_entity < it->nentities) {
+		uint32_t e = it->entities != NULL ?
+		    it->entities[it->next_entity] : (uint32_t)it->next_entity;
+		const column *c;
+		const uint64_t *times;
+		size_t i, count;
+
+		it->next_entity++;
+		if (e >= s->ncols)
+			continue;
+		c = &s->cols[e];
+		if (c->vals != NULL) {
+			if (!it->values)
+				continue;
+			times = c->vals->time;
+			count = c->vals->count;
+		} else {
+			times = c->time;
+			count = c->count;
+		}
+		if (count == 0)
+			continue;
+		i = store_count_through(times, count, it->t0);
+		it->entity = e;
+		it->in_values = c->vals != NULL;
+		it->index = i > 0 ? i - 1 : 0;
+		it->count = count;
+		return (1);
+	}
+	return (0);
+}
+
+int
+store_iter_next(store_iter *it, store_interval *out)
+{
+	const store *s = it->s;
+
+	if (it->t1 <= it->t0)
+		return (0);
+	for (;;) {
+		const column *c;
+
+		if (it->entity == STORE_NONE || it->index >= it->count) {
+			if (!iter_next_entity(it))
+				return (0);
+		}
+		c = &s->cols[it->entity];
+		if ((it->in_values ? c->vals->time : c->time)[it->index] >=
+		    it->t1) {
+			it->index = it->count;	/* done with this entity */
+			continue;
+		}
+		if (it->in_values)
+			fill_value(s, c->vals, it->entity, it->index, out);
+		else
+			fill(s, c, it->entity, it->index, out);
+		it->index++;
+		if (out->start < it->t0)
+			out->start = it->t0;
+		if (out->end > it->t1)
+			out->end = it->t1;
+		if (out->end > out->start)
+			return (1);
+	}
+}
+
+/* ---- values ---- */
+
+int
+store_value_at(const store *s, uint32_t entity, uint64_t t,
+    store_interval *out)
+{
+	const values *v;
+	size_t n;
+
+	if (entity >= s->ncols || (v = s->cols[entity].vals) == NULL ||
+	    t < s->begin || t >= s->end)
+		return (0);
+	n = store_count_through(v->time, v->count, t);
+	if (n == 0)
+		return (0);
+	fill_value(s, v, entity, n - 1, out);
+	return (out->end > t);
+}
+
+/* Below this many intervals a query adds them up without a summary. */
+#define SUMMARY_WORTH	256
+
+/* Adds value i over its interval clipped to [t0, t1). */
+static void
+value_clipped(const store *s, const values *v, size_t i, uint64_t t0,
+    uint64_t t1, value_stats *st)
+{
+	uint64_t a = v->time[i], b = i + 1 < v->count ? v->time[i + 1] :
+	    s->end;
+
+	if (a < t0)
+		a = t0;
+	if (b > t1)
+		b = t1;
+	if (b > a)
+		value_stats_add(st, v->value[i], b - a);
+}
+
+void
+store_value_stats(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
+    value_stats *st)
+{
+	const values *v;
+	const summary *sum;
+	size_t a, b, i;
+
+	if (entity >= s->ncols || (v = s->cols[entity].vals) == NULL ||
+	    v->count == 0)
+		return;
+	clip_range(s, &t0, &t1);
+	if (t1 <= t0)
+		return;
+	/* a: the interval holding t0 (or the first); b: the last before t1. */
+	a = store_count_through(v->time, v->count, t0);
+	a = a > 0 ? a - 1 : 0;
+	b = store_count_before(v->time, v->count, t1);
+	if (b == 0 || b - 1 < a)
+		return;
+	b--;
+	value_clipped(s, v, a, t0, t1, st);
+	if (b == a)
+		return;
+	/* Those between lie whole in [t0, t1), their ends fixed. */
+	if (b - a > SUMMARY_WORTH && (sum = store_values_summary(v)) != NULL)
+		summary_add(sum, v->time, v->value, a + 1, b, st);
+	else
+		for (i = a + 1; i < b; i++)
+			value_stats_add(st, v->value[i],
+			    v->time[i + 1] - v->time[i]);
+	value_clipped(s, v, b, t0, t1, st);
+}
+
+/* ---- stacks ---- */
+
+uint32_t
+store_stack_at(const store *s, uint32_t entity, uint64_t t,
+    store_frame *frames, uint32_t max)
+{
+	store_interval iv;
+	const column *c;
+	size_t i;
+	uint32_t depth, k;
+
+	if (!store_state_at(s, entity, t, &iv))
+		return (0);
+	c = &s->cols[entity];
+	i = store_count_through(c->time, c->count, t) - 1;
+	depth = c->depth != NULL ? c->depth[i] : 1;
+	/* Down the links from the top: each one is an earlier interval. */
+	for (k = depth; k > 0; k--) {
+		if (k <= max) {
+			frames[k - 1].state = c->state[i];
+			frames[k - 1].tag = c->tag != NULL ? c->tag[i] :
+			    STORE_NONE;
+		}
+		if (k == 1)
+			break;
+		if (c->below[i] >= i)
+			break;		/* never: links go back in time */
+		i = c->below[i];
+	}
+	return (depth);
+}
