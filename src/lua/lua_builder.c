@@ -26,7 +26,8 @@
 #define CHARGE_EVERY	4096
 
 typedef struct lbuilder {
-	builder *b;
+	lua_object_head head;
+	builder *b;	/* NULL once finished */
 	size_t charged;		/* its memory, counted against the limit */
 	unsigned calls;
 } lbuilder;
@@ -34,7 +35,7 @@ typedef struct lbuilder {
 static lbuilder *
 check_lbuilder(lua_State *L, const char *call)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, BUILDER_MT);
+	lbuilder *lb = lua_object_check(L, 1, BUILDER_MT);
 
 	if (lb->b == NULL)
 		luaL_error(L, "%s: this builder has finished", call);
@@ -56,7 +57,7 @@ charge(lua_State *L, lbuilder *lb, int now)
 		lb->charged = mem;
 	}
 	if (runlimit_check(0, &why) != 0)
-		lua_trace_stopped(L, why);
+		luaL_error(L, "%s", why);
 }
 
 static void
@@ -415,6 +416,7 @@ builder_gc(lua_State *L)
 	builder_free(lb->b);
 	lb->b = NULL;
 	uncharge(lb);
+	lb->head.finalized = 1;
 	return (0);
 }
 
@@ -443,7 +445,7 @@ check_states(lua_State *L, int idx, uint32_t *n)
 	if (len > 0) {
 		if (len > STORE_MAX_STATES)
 			luaL_error(L, "statemap.new: too many states");
-		states = lua_trace_scratch(L, (size_t)len, sizeof (*states));
+		states = lua_object_scratch(L, (size_t)len, sizeof (*states));
 		for (i = 0; i < (size_t)len; i++) {
 			size_t l;
 
@@ -464,7 +466,7 @@ check_states(lua_State *L, int idx, uint32_t *n)
 		}
 		if (count > STORE_MAX_STATES)
 			luaL_error(L, "statemap.new: too many states");
-		states = lua_trace_scratch(L, count, sizeof (*states));
+		states = lua_object_scratch(L, count, sizeof (*states));
 		lua_pushnil(L);
 		while (lua_next(L, idx) != 0) {
 			lua_Integer v = 0;
@@ -552,9 +554,7 @@ f_new(lua_State *L)
 	lua_pop(L, 1);
 	lua_getfield(L, 1, "states");
 	scratch = check_states(L, 2, &n);
-	lb = lua_newuserdatauv(L, sizeof (lbuilder), 0);
-	memset(lb, 0, sizeof (*lb));
-	luaL_setmetatable(L, BUILDER_MT);
+	lb = lua_object_new(L, BUILDER_MT, sizeof (lbuilder), 0);
 	/* Copies the builder owns: nothing can raise from here on. */
 	states = xcalloc(n > 0 ? n : 1, sizeof (*states));
 	for (i = 0; i < n; i++) {
@@ -587,7 +587,7 @@ lua_builder_open(lua_State *L)
 		{ "finish", b_finish },
 		{ NULL, NULL }
 	};
-	static const luaL_Reg fields[] = {
+	static const luaL_Reg none[] = {
 		{ NULL, NULL }
 	};
 	static const luaL_Reg metamethods[] = {
@@ -596,6 +596,7 @@ lua_builder_open(lua_State *L)
 		{ NULL, NULL }
 	};
 	const luaL_Reg *all[] = { methods, NULL };
+	const luaL_Reg *fields[] = { none, NULL };
 
 	lua_object_class(L, BUILDER_MT, all, fields, metamethods);
 	lua_pushcfunction(L, f_new);

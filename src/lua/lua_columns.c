@@ -45,13 +45,13 @@ static const char *const column_names[NCOLUMNS] = {
 #define COLUMN_LIST	"start, finish, duration, entity, state, tag"
 
 typedef struct larray {
+	lua_object_head head;
 	column_kind kind;
 	size_t n;
 	uint64_t *u64;		/* start, finish, duration (malloc'd) */
 	uint32_t *u32;		/* entity, state, tag: codes from 1 (tag 0:
 				 * none) (malloc'd) */
 	size_t charged;		/* counted against the memory limit */
-	int closed;		/* finalized: the values are freed */
 } larray;
 
 static int
@@ -122,7 +122,7 @@ check_selection(lua_State *L, const trace *d, int opts, const char *what,
 			luaL_error(L, "%s: entities must be a list of entities "
 			    "or names", what);
 		n = lua_rawlen(L, list);
-		ids = lua_trace_scratch(L, n, sizeof (uint32_t));
+		ids = lua_object_scratch(L, n, sizeof (uint32_t));
 		for (i = 0; i < n; i++) {
 			lua_rawgeti(L, list, (lua_Integer)i + 1);
 			ids[i] = lua_trace_entity_id(L, d, lua_gettop(L));
@@ -143,7 +143,7 @@ check_selection(lua_State *L, const trace *d, int opts, const char *what,
 			luaL_error(L, "%s: states must be a list of state names",
 			    what);
 		n = lua_rawlen(L, list);
-		set = lua_trace_scratch(L, d->cat->nstates, 1);
+		set = lua_object_scratch(L, d->cat->nstates, 1);
 		for (i = 0; i < n; i++) {
 			lua_rawgeti(L, list, (lua_Integer)i + 1);
 			set[lua_trace_state(L, d->cat, -1)] = 1;
@@ -169,31 +169,12 @@ options_at(lua_State *L, int idx)
 	}
 }
 
-/* Tells the limit and the collector of memory a new object holds. */
-static void
-charge(lua_State *L, size_t bytes)
-{
-	size_t kb = bytes / 1024;
-	const char *why;
-
-	runlimit_charge(bytes);
-	if (kb > 0)
-		lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
-	if (runlimit_check(0, &why) != 0)
-		lua_trace_stopped(L, why);
-}
-
 /* ---- the array object ---- */
 
 static larray *
 check_array(lua_State *L, int idx)
 {
-	larray *a = luaL_checkudata(L, idx, ARRAY_MT);
-
-	if (a->closed)
-		luaL_error(L, "this array was finalized (garbage collected): "
-		    "it can no longer be used");
-	return (a);
+	return (lua_object_check(L, idx, ARRAY_MT));
 }
 
 /* Element i (1-based) of a, or SIZE_MAX if there is none. */
@@ -330,7 +311,7 @@ array_gc(lua_State *L)
 	a->n = 0;
 	runlimit_credit(a->charged);
 	a->charged = 0;
-	a->closed = 1;
+	a->head.finalized = 1;
 	return (0);
 }
 
@@ -485,10 +466,8 @@ t_columns(lua_State *L)
 			lua_pushvalue(L, slot[k]);
 			continue;
 		}
-		a = lua_newuserdatauv(L, sizeof (larray), 1);
-		memset(a, 0, sizeof (*a));
+		a = lua_object_new(L, ARRAY_MT, sizeof (larray), 1);
 		a->kind = k;
-		luaL_setmetatable(L, ARRAY_MT);
 		lua_pushvalue(L, 1);
 		lua_setiuservalue(L, -2, 1);
 		cols[k] = a;
@@ -502,7 +481,7 @@ t_columns(lua_State *L)
 	 * filter the bound is near the count, and is checked first.
 	 */
 	if (q.states == NULL && runlimit_check(bound * width, &why) != 0)
-		return (lua_trace_stopped(L, why));
+		return (luaL_error(L, "%s", why));
 	for (i = 0; i < NCOLUMNS; i++) {
 		if (cols[i] == NULL || bound == 0)
 			continue;
@@ -519,7 +498,7 @@ t_columns(lua_State *L)
 	out.state = cols[COL_STATE] != NULL ? cols[COL_STATE]->u32 : NULL;
 	out.tag = cols[COL_TAG] != NULL ? cols[COL_TAG]->u32 : NULL;
 	if (bound > 0 && reduce_fill(d->st, &q, &out, &n, &why) != 0)
-		return (lua_trace_stopped(L, why));
+		return (luaL_error(L, "%s", why));
 	for (i = 0; i < NCOLUMNS; i++) {
 		larray *a = cols[i];
 
@@ -532,7 +511,7 @@ t_columns(lua_State *L)
 			a->u32 = xrealloc(a->u32, (n + 1) * sizeof (uint32_t));
 		a->charged = n * (is_code(a->kind) ? sizeof (uint32_t) :
 		    sizeof (uint64_t));
-		charge(L, a->charged);
+		lua_object_charge(L, a->charged);
 	}
 	return (nasked);
 }
@@ -673,20 +652,20 @@ t_reduce(lua_State *L)
 	} else if (!fields && strcmp(name, "tag") == 0) {
 		by = REDUCE_TAG;
 		/* Tags of one name under several states are one key. */
-		key_of = lua_trace_scratch(L, ntags, sizeof (uint32_t));
+		key_of = lua_object_scratch(L, ntags, sizeof (uint32_t));
 		for (k = 0; k < ntags; k++)
 			key_of[k] = cat->tags[k].name;
 		nkeys = intern_count(cat->tag_names);
 	} else {
 		by = REDUCE_TAG;
-		key_of = lua_trace_scratch(L, ntags, sizeof (uint32_t));
+		key_of = lua_object_scratch(L, ntags, sizeof (uint32_t));
 		nkeys = field_keys(L, cat, name, key_of);
 		values = lua_gettop(L);
 	}
-	time = lua_trace_scratch(L, nkeys, sizeof (uint64_t));
-	count = lua_trace_scratch(L, nkeys, sizeof (uint64_t));
+	time = lua_object_scratch(L, nkeys, sizeof (uint64_t));
+	count = lua_object_scratch(L, nkeys, sizeof (uint64_t));
 	if (reduce_sums(d->st, &q, by, key_of, ntags, time, count, &why) != 0)
-		return (lua_trace_stopped(L, why));
+		return (luaL_error(L, "%s", why));
 	lua_createtable(L, 0, 0);
 	for (k = 0; k < nkeys; k++) {
 		size_t len;

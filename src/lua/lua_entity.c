@@ -131,7 +131,7 @@ entity_tostring(lua_State *L)
 	size_t len;
 	const char *name = catalog_entity_name(d->cat, id, &len);
 
-	lua_trace_push_quoted(L, name, len);
+	lua_object_push_quoted(L, name, len);
 	lua_pushfstring(L, "<entity %s: %I transitions>", lua_tostring(L, -1),
 	    (lua_Integer)store_count(d->st, id));
 	return (1);
@@ -204,6 +204,7 @@ lua_entity_open(lua_State *L)
 		{ NULL, NULL }
 	};
 	const luaL_Reg *all[] = { methods, lua_statesys_entity_methods, NULL };
+	const luaL_Reg *all_fields[] = { fields, NULL };
 
-	lua_object_class(L, ENTITY_MT, all, fields, metamethods);
+	lua_object_class(L, ENTITY_MT, all, all_fields, metamethods);
 }

@@ -89,9 +89,9 @@ f_merge(lua_State *L)
 	if (n == 0)
 		return (luaL_error(L, "statemap.merge: give a list of one "
 		    "trace or more"));
-	inputs = lua_trace_scratch(L, n, sizeof (trace *));	/* 4 */
-	cats = lua_trace_scratch(L, n, sizeof (catalog *));	/* 5 */
-	offsets = lua_trace_scratch(L, n, sizeof (int64_t));	/* 6 */
+	inputs = lua_object_scratch(L, n, sizeof (trace *));	/* 4 */
+	cats = lua_object_scratch(L, n, sizeof (catalog *));	/* 5 */
+	offsets = lua_object_scratch(L, n, sizeof (int64_t));	/* 6 */
 	for (i = 0; i < n; i++) {
 		lua_rawgeti(L, 1, (lua_Integer)i + 1);
 		if (lua_trace_test(L, -1) == NULL)
@@ -149,7 +149,7 @@ f_merge(lua_State *L)
 			lua_pop(L, 1);
 		}
 	}
-	q = lua_trace_scratch(L, n, sizeof (char *));	/* 8 */
+	q = lua_object_scratch(L, n, sizeof (char *));	/* 8 */
 	for (i = 0; i < n; i++) {
 		lua_rawgeti(L, 7, (lua_Integer)i + 1);
 		q[i] = (char *)lua_tostring(L, -1);	/* held by table 7 */
@@ -209,13 +209,13 @@ push_nodes(lua_State *L, const trace *d, int opts, const char ***ent,
 	fn = lua_gettop(L);
 	lua_newtable(L);
 	names = lua_gettop(L);
-	*ent = lua_trace_scratch(L, nent, sizeof (char *));
+	*ent = lua_object_scratch(L, nent, sizeof (char *));
 	lua_rawseti(L, names, -1);
-	*ent_len = lua_trace_scratch(L, nent, sizeof (size_t));
+	*ent_len = lua_object_scratch(L, nent, sizeof (size_t));
 	lua_rawseti(L, names, -2);
-	*ev = lua_trace_scratch(L, nev, sizeof (char *));
+	*ev = lua_object_scratch(L, nev, sizeof (char *));
 	lua_rawseti(L, names, -3);
-	*ev_len = lua_trace_scratch(L, nev, sizeof (size_t));
+	*ev_len = lua_object_scratch(L, nev, sizeof (size_t));
 	lua_rawseti(L, names, -4);
 	for (k = 0; k < nent + nev; k++) {
 		size_t len;
@@ -270,9 +270,9 @@ match(lua_State *L, const trace *d, int opts)
 /* ---- t:flows ---- */
 
 typedef struct lflows {
+	lua_object_head head;
 	flows *f;
 	flows_alignment *al;	/* t:align's, while it makes its tables */
-	int closed;
 } lflows;
 
 /* Upvalues of the iterator. */
@@ -371,11 +371,7 @@ push_flow(lua_State *L, const catalog *cat, const flows *f, const flow *fl)
 static lflows *
 check_flows(lua_State *L, int idx)
 {
-	lflows *lf = luaL_checkudata(L, idx, FLOWS_MT);
-
-	if (lf->closed)
-		luaL_error(L, "this flows iterator was finalized");
-	return (lf);
+	return (lua_object_check(L, idx, FLOWS_MT));
 }
 
 static int
@@ -415,7 +411,7 @@ flows_gc(lua_State *L)
 	flows_alignment_free(lf->al);
 	lf->f = NULL;
 	lf->al = NULL;
-	lf->closed = 1;
+	lf->head.finalized = 1;
 	return (0);
 }
 
@@ -487,9 +483,7 @@ t_flows(lua_State *L)
 		to = lua_trace_check_time(L, -1);
 	lua_pop(L, 2);
 	mask = status_mask(L, 2);
-	lf = lua_newuserdatauv(L, sizeof (lflows), 1);	/* 3 */
-	memset(lf, 0, sizeof (*lf));
-	luaL_setmetatable(L, FLOWS_MT);
+	lf = lua_object_new(L, FLOWS_MT, sizeof (lflows), 1);	/* 3 */
 	lua_pushvalue(L, 1);
 	lua_setiuservalue(L, 3, 1);
 	lf->f = match(L, d, 2);
@@ -535,9 +529,7 @@ t_align(lua_State *L)
 		lua_newtable(L);
 	}
 	/* The flows in a userdata, freed by the collector if we raise. */
-	lf = lua_newuserdatauv(L, sizeof (lflows), 1);	/* 3 */
-	memset(lf, 0, sizeof (*lf));
-	luaL_setmetatable(L, FLOWS_MT);
+	lf = lua_object_new(L, FLOWS_MT, sizeof (lflows), 1);	/* 3 */
 	lf->f = match(L, d, 2);
 	lua_pop(L, 1);
 	if (lua_getfield(L, 2, "reference") != LUA_TNIL) {
@@ -607,9 +599,9 @@ lua_flows_open(lua_State *L)
 		{ "__gc", flows_gc },
 		{ NULL, NULL }
 	};
-	const luaL_Reg *methods[] = { none, NULL };
+	const luaL_Reg *nothing[] = { none, NULL };
 
-	lua_object_class(L, FLOWS_MT, methods, none, metamethods);
+	lua_object_class(L, FLOWS_MT, nothing, nothing, metamethods);
 	lua_pushcfunction(L, f_merge);
 	lua_setfield(L, -2, "merge");
 }

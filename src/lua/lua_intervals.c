@@ -17,22 +17,20 @@
 #define ITER_MT		"statemap.intervals"
 
 typedef struct liter {
+	lua_object_head head;
 	store_iter it;
 	uint32_t *entities;	/* the entities asked for, or NULL: all */
 	unsigned char *states;	/* nstates flags, or NULL: all */
-	int closed;		/* finalized: arrays freed */
 } liter;
 
 /* The iterator of t:intervals: one interval per call, as a table. */
 static int
 intervals_next(lua_State *L)
 {
-	liter *it = luaL_checkudata(L, lua_upvalueindex(1), ITER_MT);
+	liter *it = lua_object_check(L, lua_upvalueindex(1), ITER_MT);
 	trace *d;
 	store_interval iv;
 
-	if (it->closed)
-		return (luaL_error(L, "this interval iterator was finalized"));
 	lua_getiuservalue(L, lua_upvalueindex(1), 1);
 	d = lua_trace_check(L, -1);
 	while (store_iter_next(&it->it, &iv)) {
@@ -81,7 +79,7 @@ intervals_gc(lua_State *L)
 	free(it->states);
 	it->entities = NULL;
 	it->states = NULL;
-	it->closed = 1;
+	it->head.finalized = 1;
 	return (0);
 }
 
@@ -102,9 +100,7 @@ t_intervals(lua_State *L)
 	else
 		lua_newtable(L);
 	lua_settop(L, 2);
-	it = lua_newuserdatauv(L, sizeof (liter), 1);
-	memset(it, 0, sizeof (*it));
-	luaL_setmetatable(L, ITER_MT);
+	it = lua_object_new(L, ITER_MT, sizeof (liter), 1);
 	lua_pushvalue(L, 1);
 	lua_setiuservalue(L, 3, 1);
 
@@ -160,7 +156,7 @@ lua_intervals_open(lua_State *L)
 		{ "__gc", intervals_gc },
 		{ NULL, NULL }
 	};
-	const luaL_Reg *methods[] = { none, NULL };
+	const luaL_Reg *nothing[] = { none, NULL };
 
-	lua_object_class(L, ITER_MT, methods, none, metamethods);
+	lua_object_class(L, ITER_MT, nothing, nothing, metamethods);
 }

@@ -32,20 +32,15 @@
 #define SERIES_MT	"statemap.series"
 
 typedef struct lseries {
+	lua_object_head head;
 	series sr;
 	size_t charged;		/* its memory, counted against the limit */
-	int closed;		/* finalized: the arrays are freed */
 } lseries;
 
 static lseries *
 check_series(lua_State *L, int idx)
 {
-	lseries *s = luaL_checkudata(L, idx, SERIES_MT);
-
-	if (s->closed)
-		luaL_error(L, "this series was finalized (garbage collected): "
-		    "it can no longer be used");
-	return (s);
+	return (lua_object_check(L, idx, SERIES_MT));
 }
 
 /* Step i (1-based) of s, or SIZE_MAX if there is none. */
@@ -130,7 +125,7 @@ series_gc(lua_State *L)
 	series_free(&s->sr);
 	runlimit_credit(s->charged);
 	s->charged = 0;
-	s->closed = 1;
+	s->head.finalized = 1;
 	return (0);
 }
 
@@ -259,29 +254,19 @@ t_count_series(lua_State *L)
 	const unsigned char *counted;
 	lseries *s;
 	const char *why;
-	size_t kb;
 
 	lua_settop(L, 4);
 	counted = lua_trace_state_set(L, d->cat, 2, "count_series");
 	/* Made first, so that it frees whatever an error leaves in it. */
-	s = lua_newuserdatauv(L, sizeof (lseries), 0);
-	memset(s, 0, sizeof (*s));
-	luaL_setmetatable(L, SERIES_MT);
+	s = lua_object_new(L, SERIES_MT, sizeof (lseries), 0);
 	if (from < d->begin)
 		from = d->begin;
 	if (to > d->end)
 		to = d->end;
 	if (series_count(d->st, counted, from, to, &s->sr, &why) != 0)
-		return (lua_trace_stopped(L, why));
-	/* As for a trace (lua_trace_push): the collector and the limit
-	 * learn of the C memory behind the few bytes of userdata. */
+		return (luaL_error(L, "%s", why));
 	s->charged = series_memory(&s->sr);
-	runlimit_charge(s->charged);
-	kb = s->charged / 1024;
-	if (kb > 0)
-		lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
-	if (runlimit_check(0, &why) != 0)
-		return (lua_trace_stopped(L, why));
+	lua_object_charge(L, s->charged);
 	return (1);
 }
 

@@ -9,6 +9,7 @@
 
 #include "lua/lua_entity.h"
 #include "lua/lua_json.h"
+#include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 #include "store/tree.h"
 #include "trace/writer.h"
@@ -161,7 +162,7 @@ e_stack_at(lua_State *L)
 		    "not states", catalog_entity_name(d->cat, id, NULL)));
 	depth = store_stack_at(d->st, id, t, few, 64);
 	if (depth > 64) {
-		frames = lua_trace_scratch(L, depth, sizeof (store_frame));
+		frames = lua_object_scratch(L, depth, sizeof (store_frame));
 		store_stack_at(d->st, id, t, frames, depth);
 	}
 	lua_createtable(L, (int)depth, 0);

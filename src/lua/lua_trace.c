@@ -42,6 +42,7 @@
  * answer costs no string and no allocation but its table.
  */
 typedef struct ltrace {
+	lua_object_head head;
 	trace *d;
 	size_t charged;		/* its memory, counted against the limit */
 	snapshot_cursor at;	/* t:at: where each entity was found */
@@ -54,28 +55,18 @@ enum { NAMES_ENTITIES = 1, NAMES_STATES };
 
 /* ---- arguments ---- */
 
-/*
- * A finalized trace (its __gc has run) has no data, yet Lua code can
- * still reach it: through an object resurrected by another finalizer.
- * Every use of it is then an error, never a dangling pointer.
- */
 trace *
 lua_trace_check(lua_State *L, int idx)
 {
-	ltrace *t = luaL_checkudata(L, idx, TRACE_MT);
-
-	if (t->d == NULL)
-		luaL_error(L, "this trace was finalized (garbage collected): "
-		    "it can no longer be used");
-	return (t->d);
+	return (((ltrace *)lua_object_check(L, idx, TRACE_MT))->d);
 }
 
 trace *
 lua_trace_test(lua_State *L, int idx)
 {
-	ltrace *t = luaL_testudata(L, idx, TRACE_MT);
+	ltrace *t = lua_object_test(L, idx, TRACE_MT);
 
-	return (t != NULL ? lua_trace_check(L, idx) : NULL);
+	return (t != NULL ? t->d : NULL);
 }
 
 /* A time: integer ns, or a duration string such as "1.5s". */
@@ -138,7 +129,7 @@ lua_trace_state_set(lua_State *L, const catalog *cat, int idx,
 	n = lua_rawlen(L, idx);
 	if (n == 0)
 		luaL_error(L, "%s needs a list of states", what);
-	set = lua_trace_scratch(L, cat->nstates, 1);
+	set = lua_object_scratch(L, cat->nstates, 1);
 	for (i = 1; i <= n; i++) {
 		lua_rawgeti(L, idx, (lua_Integer)i);
 		set[lua_trace_state(L, cat, -1)] = 1;
@@ -225,30 +216,21 @@ lua_trace_push_state_times(lua_State *L, const catalog *cat,
 	}
 }
 
-/*
- * Pushes a trace object for d, which it then owns.  The collector sees
- * only the few bytes of the userdata, not the store behind it, so it is
- * told of that memory as if Lua had allocated it: a script that derives
- * trace after trace and drops them gets them collected at the pace their
- * size calls for, not only when Lua's own heap has grown.  The memory
- * also counts against --memory-limit for as long as the trace lives.
- */
 static int
 new_object(lua_State *L)
 {
-	ltrace *t = lua_newuserdatauv(L, sizeof (ltrace), 1);
-
-	memset(t, 0, sizeof (*t));
-	luaL_setmetatable(L, TRACE_MT);
+	lua_object_new(L, TRACE_MT, sizeof (ltrace), 1);
 	return (1);
 }
 
+/*
+ * Pushes a trace object for d, which it then owns; its store is charged
+ * (lua_object_charge) for as long as the trace lives.
+ */
 void
 lua_trace_push(lua_State *L, trace *d)
 {
 	ltrace *t;
-	size_t kb;
-	const char *why;
 
 	/* Made under pcall: without memory for it, d is freed, not lost. */
 	lua_pushcfunction(L, new_object);
@@ -259,65 +241,7 @@ lua_trace_push(lua_State *L, trace *d)
 	t = lua_touserdata(L, -1);
 	t->d = d;
 	t->charged = store_memory(d->st);
-	runlimit_charge(t->charged);
-	kb = t->charged / 1024;
-	if (kb > 0)
-		lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
-	if (runlimit_check(0, &why) != 0)
-		lua_trace_stopped(L, why);
-}
-
-int
-lua_trace_stopped(lua_State *L, const char *why)
-{
-	return (luaL_error(L, "%s", why));
-}
-
-/*
- * Memory a binding needs while it works lives in userdata, so a Lua error
- * on the way (a bad argument, a script's callback raising) leaves nothing
- * behind: the collector takes it.
- */
-void *
-lua_trace_scratch(lua_State *L, size_t n, size_t size)
-{
-	void *p = lua_newuserdatauv(L, (n + 1) * size, 0);
-
-	memset(p, 0, (n + 1) * size);
-	return (p);
-}
-
-/*
- * Pushes a name for display: quoted, with control characters (a
- * terminal's escape sequences among them), quotes and backslashes
- * escaped as Lua would write them, so that printing a trace's names can
- * never drive the terminal.
- */
-void
-lua_trace_push_quoted(lua_State *L, const char *s, size_t len)
-{
-	luaL_Buffer b;
-	size_t i;
-
-	luaL_buffinit(L, &b);
-	luaL_addchar(&b, '"');
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\') {
-			luaL_addchar(&b, '\\');
-			luaL_addchar(&b, (char)c);
-		} else if (c < 0x20 || c == 0x7f) {
-			char esc[8];
-
-			snprintf(esc, sizeof (esc), "\\%03u", c);
-			luaL_addstring(&b, esc);
-		} else {
-			luaL_addchar(&b, (char)c);
-		}
-	}
-	luaL_addchar(&b, '"');
-	luaL_pushresult(&b);
+	lua_object_charge(L, t->charged);
 }
 
 /* ---- statemap.load ---- */
@@ -423,7 +347,8 @@ trace_gc(lua_State *L)
 		    "not by hand"));
 	/* The live server (statemap.serve) may hold it too. */
 	trace_release(t->d);
-	t->d = NULL;	/* lua_trace_check refuses it from now on */
+	t->d = NULL;
+	t->head.finalized = 1;	/* lua_trace_check refuses it from now on */
 	if (t->at_states != NULL)
 		snapshot_cursor_free(&t->at);
 	free(t->at_states);
@@ -442,7 +367,7 @@ trace_tostring(lua_State *L)
 	char span[64];
 
 	duration_format(d->end - d->begin, span, sizeof (span));
-	lua_trace_push_quoted(L, title, strlen(title));
+	lua_object_push_quoted(L, title, strlen(title));
 	lua_pushfstring(L, "<trace %s: %d entities, %d states, %I "
 	    "transitions, %s>", lua_tostring(L, -1),
 	    (int)catalog_nentities(d->cat), (int)d->cat->nstates,
@@ -583,7 +508,7 @@ t_at(lua_State *L)
 	 * Building the table may run finalizers, which may call t:at on
 	 * this trace: such a call gets a buffer of its own.
 	 */
-	states = lt->at_busy ? lua_trace_scratch(L, n, sizeof (uint32_t)) :
+	states = lt->at_busy ? lua_object_scratch(L, n, sizeof (uint32_t)) :
 	    lt->at_states;
 	have = snapshot_states(d->st, &lt->at, t, states);
 	push_names(L, 1, d);
@@ -627,7 +552,7 @@ int
 lua_trace_push_time_in(lua_State *L, trace *d, uint32_t entity)
 {
 	uint64_t from = lua_trace_opt_time(L, 2, d->begin), to = lua_trace_opt_time(L, 3, d->end);
-	uint64_t *times = lua_trace_scratch(L, d->cat->nstates, sizeof (uint64_t));
+	uint64_t *times = lua_object_scratch(L, d->cat->nstates, sizeof (uint64_t));
 
 	store_time_in(d->st, entity, from, to, times);
 	lua_trace_push_state_times(L, d->cat, times);
@@ -647,7 +572,7 @@ t_count_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
 	uint64_t t = lua_trace_check_time(L, 2);
-	uint64_t *counts = lua_trace_scratch(L, d->cat->nstates, sizeof (uint64_t));
+	uint64_t *counts = lua_object_scratch(L, d->cat->nstates, sizeof (uint64_t));
 
 	store_count_at(d->st, t, counts);
 	lua_trace_push_state_times(L, d->cat, counts);
@@ -717,9 +642,9 @@ t_sorted(lua_State *L)
 		    "function");
 	from = lua_trace_opt_time(L, 3, d->begin);
 	to = lua_trace_opt_time(L, 4, d->end);
-	items = lua_trace_scratch(L, n, sizeof (sort_item));
+	items = lua_object_scratch(L, n, sizeof (sort_item));
 	if (state >= 0)
-		times = lua_trace_scratch(L, d->cat->nstates, sizeof (uint64_t));
+		times = lua_object_scratch(L, d->cat->nstates, sizeof (uint64_t));
 	lua_newtable(L);	/* string keys, by ref */
 	for (i = 0; i < n; i++) {
 		sort_item *it = &items[i];
@@ -1025,8 +950,9 @@ lua_trace_open(lua_State *L)
 	const luaL_Reg *methods[] = { trace_methods, lua_transform_methods,
 	    lua_intervals_methods, lua_series_methods, lua_columns_methods,
 	    lua_flows_methods, lua_statesys_trace_methods, NULL };
+	const luaL_Reg *fields[] = { trace_fields, NULL };
 
-	lua_object_class(L, TRACE_MT, methods, trace_fields, metamethods);
+	lua_object_class(L, TRACE_MT, methods, fields, metamethods);
 	lua_entity_open(L);
 	lua_intervals_open(L);
 	lua_series_open(L);

@@ -79,14 +79,4 @@ void lua_trace_push_state_times(lua_State *L, const catalog *cat,
 const char *lua_trace_check_name(lua_State *L, int idx, size_t *len,
     const char *what);
 
-/* Zeroed scratch memory for n + 1 elements, a userdata on the stack: an
- * error on the way leaks nothing. */
-void *lua_trace_scratch(lua_State *L, size_t n, size_t size);
-
-/* Pushes s quoted for display, control characters escaped. */
-void lua_trace_push_quoted(lua_State *L, const char *s, size_t len);
-
-/* Raises why (from runlimit.h or transform.h) as an error. */
-int lua_trace_stopped(lua_State *L, const char *why);
-
 #endif

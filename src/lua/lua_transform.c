@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lua/lua_entity.h"
+#include "lua/lua_object.h"
 #include "lua/lua_selector.h"
 #include "lua/lua_trace.h"
 #include "trace/transform.h"
@@ -22,7 +23,7 @@ static int
 push_made(lua_State *L, trace *nd, const char *why)
 {
 	if (nd == NULL)
-		return (lua_trace_stopped(L, why));
+		return (luaL_error(L, "%s", why));
 	lua_trace_push(L, nd);
 	return (1);
 }
@@ -283,7 +284,7 @@ keep_or_drop(lua_State *L, int keep)
 	const char *why;
 
 	lua_selector_check(L, 2, &sel);
-	ids = lua_trace_scratch(L, n, sizeof (uint32_t));
+	ids = lua_object_scratch(L, n, sizeof (uint32_t));
 	for (i = 0; i < n; i++) {
 		if (lua_selector_match(L, &sel, 1, d, i) == keep)
 			ids[k++] = i;
