@@ -15,6 +15,7 @@
 #include <lauxlib.h>
 
 #include "trace/builder.h"
+#include "lua/lua_args.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
@@ -127,7 +128,7 @@ static int
 state_datum(lua_State *L, const char *call, state_call fn)
 {
 	lbuilder *lb = check_lbuilder(L, call);
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	size_t len, tlen = 0;
 	const char *e = check_entity(L, 3, &len, call);
 	uint32_t s = check_state(L, lb, 4, call);
@@ -158,7 +159,7 @@ static int
 b_pop(lua_State *L)
 {
 	lbuilder *lb = check_lbuilder(L, "b:pop");
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	size_t len;
 	const char *e = check_entity(L, 3, &len, "b:pop");
 	uint32_t s = lua_isnoneornil(L, 4) ? UINT32_MAX :
@@ -175,7 +176,7 @@ static int
 b_value(lua_State *L)
 {
 	lbuilder *lb = check_lbuilder(L, "b:value");
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	size_t len, slen;
 	const char *e = check_entity(L, 3, &len, "b:value");
 	int r;
@@ -347,7 +348,7 @@ static int
 b_event(lua_State *L)
 {
 	lbuilder *lb = check_lbuilder(L, "b:event");
-	uint64_t t = lua_trace_check_time(L, 2), end = CATALOG_NO_END;
+	uint64_t t = lua_args_check_time(L, 2), end = CATALOG_NO_END;
 	size_t len, klen, tlen = 0, id_len = 0, members_len = 0;
 	const char *e = check_entity(L, 3, &len, "b:event");
 	const char *kind = luaL_checklstring(L, 4, &klen);
@@ -364,7 +365,7 @@ b_event(lua_State *L)
 			    LUA_TTABLE ? "a list" : luaL_typename(L, 6)));
 		lua_getfield(L, 6, "end");
 		if (!lua_isnil(L, -1)) {
-			end = lua_trace_check_time(L, -1);
+			end = lua_args_check_time(L, -1);
 			if (end < t)
 				return (luaL_error(L, "b:event: end %I is "
 				    "before time %I: a message is received "
@@ -397,7 +398,7 @@ b_finish(lua_State *L)
 {
 	lbuilder *lb = check_lbuilder(L, "b:finish");
 	int has_end = !lua_isnoneornil(L, 2);
-	uint64_t end = has_end ? lua_trace_check_time(L, 2) : 0;
+	uint64_t end = has_end ? lua_args_check_time(L, 2) : 0;
 	trace *d;
 
 	d = builder_finish(lb->b, has_end, end);

@@ -24,6 +24,7 @@
 
 #include "base/intern.h"
 #include "base/json.h"
+#include "lua/lua_args.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 #include "store/reduce.h"
@@ -109,9 +110,9 @@ check_selection(lua_State *L, const trace *d, int opts, const char *what,
 		}
 	}
 	if (lua_getfield(L, opts, "from") != LUA_TNIL)
-		q->from = lua_trace_check_time(L, lua_gettop(L));
+		q->from = lua_args_check_time(L, lua_gettop(L));
 	if (lua_getfield(L, opts, "to") != LUA_TNIL)
-		q->to = lua_trace_check_time(L, lua_gettop(L));
+		q->to = lua_args_check_time(L, lua_gettop(L));
 	lua_pop(L, 2);
 	if (lua_getfield(L, opts, "entities") != LUA_TNIL) {
 		int list = lua_gettop(L);

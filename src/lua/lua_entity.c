@@ -8,6 +8,7 @@
 
 #include <lauxlib.h>
 
+#include "lua/lua_args.h"
 #include "lua/lua_object.h"
 #include "lua/lua_statesys.h"
 #include "lua/lua_trace.h"
@@ -55,7 +56,7 @@ e_at(lua_State *L)
 
 	if (store_kind_of(d->st, id) == STORE_VALUES)
 		return (lua_statesys_entity_value_at(L, d, id));
-	if (!store_state_at(d->st, id, lua_trace_check_time(L, 2), &iv))
+	if (!store_state_at(d->st, id, lua_args_check_time(L, 2), &iv))
 		return (0);
 	lua_trace_push_state(L, d->cat, iv.state);
 	lua_trace_push_tag(L, d->cat, iv.tag);
@@ -85,7 +86,7 @@ e_stats(lua_State *L)
 {
 	uint32_t id;
 	trace *d = lua_entity_check(L, 1, &id);
-	uint64_t from = lua_trace_opt_time(L, 2, d->begin), to = lua_trace_opt_time(L, 3, d->end);
+	uint64_t from = lua_args_opt_time(L, 2, d->begin), to = lua_args_opt_time(L, 3, d->end);
 	double min = 0, max = 0, sum = 0, total = 0;
 	store_iter it;
 	store_interval iv;

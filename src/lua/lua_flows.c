@@ -15,6 +15,7 @@
 
 #include "base/duration.h"
 #include "trace/flows.h"
+#include "lua/lua_args.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
@@ -113,7 +114,7 @@ f_merge(lua_State *L)
 			    LUA_TSTRING)
 				return (luaL_error(L, "statemap.merge: prefixes "
 				    "must be a list of %d strings", (int)n));
-			p = lua_trace_check_name(L, -1, &len, "a prefix");
+			p = lua_args_check_name(L, -1, &len, "a prefix");
 			if (!merge_traces_qualifier_ok(p, len))
 				return (luaL_error(L, "statemap.merge: prefix "
 				    "\"%s\" must not be empty, hold a '/' or "
@@ -478,9 +479,9 @@ t_flows(lua_State *L)
 		lua_newtable(L);
 	}
 	if (lua_getfield(L, 2, "from") != LUA_TNIL)
-		from = lua_trace_check_time(L, -1);
+		from = lua_args_check_time(L, -1);
 	if (lua_getfield(L, 2, "to") != LUA_TNIL)
-		to = lua_trace_check_time(L, -1);
+		to = lua_args_check_time(L, -1);
 	lua_pop(L, 2);
 	mask = status_mask(L, 2);
 	lf = lua_object_new(L, FLOWS_MT, sizeof (lflows), 1);	/* 3 */

@@ -10,6 +10,7 @@
 
 #include <lauxlib.h>
 
+#include "lua/lua_args.h"
 #include "lua/lua_object.h"
 #include "lua/lua_statesys.h"
 #include "lua/lua_trace.h"
@@ -105,9 +106,9 @@ t_intervals(lua_State *L)
 	lua_setiuservalue(L, 3, 1);
 
 	if (lua_getfield(L, 2, "from") != LUA_TNIL)
-		from = lua_trace_check_time(L, -1);
+		from = lua_args_check_time(L, -1);
 	if (lua_getfield(L, 2, "to") != LUA_TNIL)
-		to = lua_trace_check_time(L, -1);
+		to = lua_args_check_time(L, -1);
 	lua_pop(L, 2);
 	if (lua_getfield(L, 2, "entities") != LUA_TNIL) {
 		size_t i;

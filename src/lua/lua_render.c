@@ -19,6 +19,7 @@
 
 #include "base/color.h"
 #include "output/detail.h"
+#include "lua/lua_args.h"
 #include "lua/lua_trace.h"
 #include "render/render.h"
 #include "output/svg.h"
@@ -176,7 +177,7 @@ opt_time_field(lua_State *L, int t, const char *key, uint64_t dflt)
 			luaL_error(L, "render: %s must be a time: ns as a "
 			    "non-negative integer, or a string like \"1.5s\"",
 			    key);
-		v = lua_trace_check_time(L, lua_gettop(L));
+		v = lua_args_check_time(L, lua_gettop(L));
 	}
 	lua_pop(L, 1);
 	return (v);

@@ -24,6 +24,7 @@
 #include <lauxlib.h>
 
 #include "base/duration.h"
+#include "lua/lua_args.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 #include "base/runlimit.h"
@@ -186,7 +187,7 @@ static int
 s_at(lua_State *L)
 {
 	lseries *s = check_series(L, 1);
-	size_t k = series_find(&s->sr, lua_trace_check_time(L, 2));
+	size_t k = series_find(&s->sr, lua_args_check_time(L, 2));
 
 	if (k == SIZE_MAX)
 		return (0);
@@ -249,8 +250,8 @@ static int
 t_count_series(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t from = lua_trace_opt_time(L, 3, d->begin);
-	uint64_t to = lua_trace_opt_time(L, 4, d->end);
+	uint64_t from = lua_args_opt_time(L, 3, d->begin);
+	uint64_t to = lua_args_opt_time(L, 4, d->end);
 	const unsigned char *counted;
 	lseries *s;
 	const char *why;

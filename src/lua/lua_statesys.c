@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "lua/lua_args.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
@@ -104,7 +105,7 @@ lua_statesys_entity_value_at(lua_State *L, trace *d, uint32_t id)
 {
 	store_interval iv;
 
-	if (!store_value_at(d->st, id, lua_trace_check_time(L, 2), &iv))
+	if (!store_value_at(d->st, id, lua_args_check_time(L, 2), &iv))
 		return (0);
 	lua_statesys_push_value(L, d->cat, iv.value);
 	lua_pushnil(L);
@@ -116,8 +117,8 @@ lua_statesys_entity_value_at(lua_State *L, trace *d, uint32_t id)
 int
 lua_statesys_entity_stats(lua_State *L, trace *d, uint32_t id)
 {
-	uint64_t from = lua_trace_opt_time(L, 2, d->begin);
-	uint64_t to = lua_trace_opt_time(L, 3, d->end);
+	uint64_t from = lua_args_opt_time(L, 2, d->begin);
+	uint64_t to = lua_args_opt_time(L, 3, d->end);
 	value_stats st;
 
 	value_stats_init(&st);
@@ -136,7 +137,7 @@ e_value_at(lua_State *L)
 	if (store_kind_of(d->st, id) != STORE_VALUES &&
 	    store_count(d->st, id) > 0)
 		return (not_values(L, d, id, "e:value_at"));
-	if (!store_value_at(d->st, id, lua_trace_check_time(L, 2), &iv))
+	if (!store_value_at(d->st, id, lua_args_check_time(L, 2), &iv))
 		return (0);
 	lua_statesys_push_value(L, d->cat, iv.value);
 	lua_pushinteger(L, (lua_Integer)iv.start);
@@ -153,7 +154,7 @@ e_stack_at(lua_State *L)
 {
 	uint32_t id;
 	trace *d = lua_entity_check(L, 1, &id);
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	store_frame few[64], *frames = few;
 	uint32_t depth, i;
 
@@ -268,8 +269,8 @@ static int
 t_stats(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t from = lua_trace_opt_time(L, 3, d->begin);
-	uint64_t to = lua_trace_opt_time(L, 4, d->end);
+	uint64_t from = lua_args_opt_time(L, 3, d->begin);
+	uint64_t to = lua_args_opt_time(L, 4, d->end);
 	uint32_t e, n = catalog_nentities(d->cat);
 
 	if (!lua_isnoneornil(L, 2))
@@ -342,7 +343,7 @@ int
 lua_statesys_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	uint32_t e, n = catalog_nentities(d->cat);
 	int full = 0;
 

@@ -17,13 +17,13 @@
 
 #include "base/duration.h"
 #include "base/intern.h"
+#include "lua/lua_args.h"
 #include "lua/lua_columns.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_flows.h"
 #include "lua/lua_intervals.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
-#include "lua/lua_selector.h"
 #include "lua/lua_statesys.h"
 #include "lua/lua_series.h"
 #include "lua/lua_transform.h"
@@ -69,38 +69,6 @@ lua_trace_test(lua_State *L, int idx)
 	return (t != NULL ? t->d : NULL);
 }
 
-/* A time: integer ns, or a duration string such as "1.5s". */
-uint64_t
-lua_trace_check_time(lua_State *L, int idx)
-{
-	const char *why = NULL;
-	int64_t ns;
-
-	if (lua_type(L, idx) == LUA_TSTRING) {
-		if (!duration_parse(lua_tostring(L, idx), &ns, &why))
-			luaL_error(L, "bad time \"%s\": %s",
-			    lua_tostring(L, idx), why);
-		return ((uint64_t)ns);
-	}
-	/* A float with an integral value (1e9) is as good as an integer. */
-	if (lua_type(L, idx) == LUA_TNUMBER) {
-		int exact;
-		lua_Integer v = lua_tointegerx(L, idx, &exact);
-
-		if (exact && v >= 0)
-			return ((uint64_t)v);
-	}
-	luaL_typeerror(L, idx, "time (ns as a non-negative integer, "
-	    "or a string like \"1.5s\")");
-	return (0);
-}
-
-uint64_t
-lua_trace_opt_time(lua_State *L, int idx, uint64_t dflt)
-{
-	return (lua_isnoneornil(L, idx) ? dflt : lua_trace_check_time(L, idx));
-}
-
 /* The value of the state named by the string at idx. */
 uint32_t
 lua_trace_state(lua_State *L, const catalog *cat, int idx)
@@ -136,22 +104,6 @@ lua_trace_state_set(lua_State *L, const catalog *cat, int idx,
 		lua_pop(L, 1);
 	}
 	return (set);
-}
-
-/*
- * A name a script made (a new state, entity or group name) for the
- * string at idx: it reaches SVG, JSON and PDF output, which take only
- * valid UTF-8, so anything else is refused here, where the script can
- * be told which name is wrong.
- */
-const char *
-lua_trace_check_name(lua_State *L, int idx, size_t *len, const char *what)
-{
-	const char *s = lua_tolstring(L, idx, len);
-
-	if (s == NULL || !utf8_valid(s, *len))
-		luaL_error(L, "%s is not valid UTF-8 text", what);
-	return (s);
 }
 
 uint32_t
@@ -253,7 +205,7 @@ field_time(lua_State *L, int opts, const char *key, int *given)
 
 	lua_getfield(L, opts, key);
 	*given = !lua_isnil(L, -1);
-	v = *given ? (int64_t)lua_trace_check_time(L, lua_gettop(L)) : 0;
+	v = *given ? (int64_t)lua_args_check_time(L, lua_gettop(L)) : 0;
 	lua_pop(L, 1);
 	return (v);
 }
@@ -286,7 +238,7 @@ f_load(lua_State *L)
 		lua_pop(L, 1);
 		lua_getfield(L, 2, "filter");
 		if (!lua_isnil(L, -1))
-			o.filter = lua_selector_regex(L, luaL_checkstring(L, -1),
+			o.filter = lua_args_regex(L, luaL_checkstring(L, -1),
 			    "filter");
 	}
 	if (have_d) {
@@ -485,7 +437,7 @@ t_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
 	ltrace *lt = lua_touserdata(L, 1);
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	uint32_t e, n = store_nentities(d->st), have, *states;
 	int en, sn, stacked, into = !lua_isnoneornil(L, 3);
 
@@ -551,7 +503,7 @@ t_at(lua_State *L)
 int
 lua_trace_push_time_in(lua_State *L, trace *d, uint32_t entity)
 {
-	uint64_t from = lua_trace_opt_time(L, 2, d->begin), to = lua_trace_opt_time(L, 3, d->end);
+	uint64_t from = lua_args_opt_time(L, 2, d->begin), to = lua_args_opt_time(L, 3, d->end);
 	uint64_t *times = lua_object_scratch(L, d->cat->nstates, sizeof (uint64_t));
 
 	store_time_in(d->st, entity, from, to, times);
@@ -571,7 +523,7 @@ static int
 t_count_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	uint64_t *counts = lua_object_scratch(L, d->cat->nstates, sizeof (uint64_t));
 
 	store_count_at(d->st, t, counts);
@@ -640,8 +592,8 @@ t_sorted(lua_State *L)
 	    lua_type(L, 2) != LUA_TSTRING)
 		luaL_typeerror(L, 2, "nil, \"name\", a state name or a "
 		    "function");
-	from = lua_trace_opt_time(L, 3, d->begin);
-	to = lua_trace_opt_time(L, 4, d->end);
+	from = lua_args_opt_time(L, 3, d->begin);
+	to = lua_args_opt_time(L, 4, d->end);
 	items = lua_object_scratch(L, n, sizeof (sort_item));
 	if (state >= 0)
 		times = lua_object_scratch(L, d->cat->nstates, sizeof (uint64_t));
@@ -828,11 +780,11 @@ t_events(lua_State *L)
 	lua_pushinteger(L, 0);
 	lua_getfield(L, 2, "from");
 	lua_pushinteger(L, (lua_Integer)(lua_isnil(L, -1) ? d->begin :
-	    lua_trace_check_time(L, lua_gettop(L))));
+	    lua_args_check_time(L, lua_gettop(L))));
 	lua_remove(L, -2);
 	lua_getfield(L, 2, "to");
 	lua_pushinteger(L, (lua_Integer)(lua_isnil(L, -1) ? d->end :
-	    lua_trace_check_time(L, lua_gettop(L))));
+	    lua_args_check_time(L, lua_gettop(L))));
 	lua_remove(L, -2);
 	push_name_set(L, 2, "entities");
 	push_name_set(L, 2, "events");

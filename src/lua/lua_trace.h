@@ -33,11 +33,6 @@ trace *lua_trace_test(lua_State *L, int idx);
  */
 void lua_trace_push(lua_State *L, trace *d);
 
-/* A time argument: ns as a non-negative integer, or a duration string
- * such as "1.5s"; opt: dflt if none or nil. */
-uint64_t lua_trace_check_time(lua_State *L, int idx);
-uint64_t lua_trace_opt_time(lua_State *L, int idx, uint64_t dflt);
-
 /* The value of the state named by the string at idx (an error if none). */
 uint32_t lua_trace_state(lua_State *L, const catalog *cat, int idx);
 
@@ -70,13 +65,5 @@ int lua_trace_push_time_in(lua_State *L, trace *d, uint32_t entity);
 /* {state name = n} for every state (n from times[state]). */
 void lua_trace_push_state_times(lua_State *L, const catalog *cat,
     const uint64_t *times);
-
-/*
- * A name a script made (a new state, entity or group name): the string at
- * idx, which must be valid UTF-8 (it reaches SVG, JSON and PDF output);
- * what names it in the error.
- */
-const char *lua_trace_check_name(lua_State *L, int idx, size_t *len,
-    const char *what);
 
 #endif

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lua/lua_args.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_object.h"
-#include "lua/lua_selector.h"
 #include "lua/lua_trace.h"
 #include "trace/transform.h"
 #include "base/util.h"
@@ -50,7 +50,7 @@ mapped_state(lua_State *L, int names, int order, uint32_t *n)
 	{
 		size_t len;
 
-		lua_trace_check_name(L, -1, &len, "a state name the function returned");
+		lua_args_check_name(L, -1, &len, "a state name the function returned");
 	}
 	if (*n >= STORE_MAX_STATES)
 		luaL_error(L, "map makes more than %d states",
@@ -273,20 +273,46 @@ t_recolor(lua_State *L)
 	return (push_made(L, nd, why));
 }
 
+/*
+ * Whether t:keep and t:drop choose entity id of d: its name matches re,
+ * a POSIX extended regular expression, as -f does; or, without one, the
+ * function at index 2 returns true for it.
+ */
+static int
+chosen(lua_State *L, const regex_t *re, const trace *d, uint32_t id)
+{
+	int r;
+
+	if (re != NULL)
+		return (regexec(re, catalog_entity_name(d->cat, id, NULL), 0,
+		    NULL, 0) == 0);
+	lua_pushvalue(L, 2);
+	lua_entity_push(L, 1, id);
+	lua_call(L, 1, 1);
+	r = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return (r);
+}
+
 static int
 keep_or_drop(lua_State *L, int keep)
 {
 	trace *d = lua_trace_check(L, 1);
 	uint32_t i, n = catalog_nentities(d->cat), k = 0;
 	uint32_t *ids;
-	lua_selector sel;
+	const regex_t *re = NULL;
 	trace *nd;
 	const char *why;
 
-	lua_selector_check(L, 2, &sel);
+	if (lua_type(L, 2) != LUA_TFUNCTION) {
+		luaL_argexpected(L, lua_type(L, 2) == LUA_TSTRING, 2,
+		    "a regular expression (string) or a function of an "
+		    "entity");
+		re = lua_args_regex(L, lua_tostring(L, 2), "pattern");
+	}
 	ids = lua_object_scratch(L, n, sizeof (uint32_t));
 	for (i = 0; i < n; i++) {
-		if (lua_selector_match(L, &sel, 1, d, i) == keep)
+		if (chosen(L, re, d, i) == keep)
 			ids[k++] = i;
 	}
 	nd = transform_select(d, ids, k, NULL, NULL, &why);
@@ -350,7 +376,7 @@ t_rename(lua_State *L)
 			    "is a %s, not a string", old,
 			    luaL_typename(L, -1)));
 		}
-		names[i] = lua_trace_check_name(L, -1, &lens[i], "a new entity name");
+		names[i] = lua_args_check_name(L, -1, &lens[i], "a new entity name");
 		lua_rawseti(L, list, (lua_Integer)i + 1);
 		ids[i] = i;
 	}
@@ -367,8 +393,8 @@ static int
 t_slice(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1), *nd;
-	uint64_t from = lua_trace_check_time(L, 2);
-	uint64_t to = lua_trace_check_time(L, 3);
+	uint64_t from = lua_args_check_time(L, 2);
+	uint64_t to = lua_args_check_time(L, 3);
 	const char *why;
 
 	if (from < d->begin)
@@ -398,7 +424,7 @@ t_count(lua_State *L)
 	const unsigned char *counted;
 
 	if (!lua_isnoneornil(L, 3))
-		lua_trace_check_name(L, 3, &len, "the count's name");
+		lua_args_check_name(L, 3, &len, "the count's name");
 	lua_settop(L, 3);
 	counted = lua_trace_state_set(L, d->cat, 2, "count");
 	nd = transform_count(d, counted, name, len, &why);
@@ -460,7 +486,7 @@ t_group(lua_State *L)
 		lua_rawget(L, groups);
 		if (lua_isnil(L, -1)) {
 			lua_pop(L, 1);
-			names[ngroups] = lua_trace_check_name(L, -1, &lens[ngroups],
+			names[ngroups] = lua_args_check_name(L, -1, &lens[ngroups],
 			    "a group name");
 			lua_pushvalue(L, -1);
 			lua_pushinteger(L, ngroups);
