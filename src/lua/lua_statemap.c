@@ -10,6 +10,7 @@
 #include "lua/lua_flows.h"
 #include "lua/lua_builder.h"
 #include "lua/lua_json.h"
+#include "lua/lua_merge_traces.h"
 #include "lua/lua_modules.h"
 #include "lua/lua_render.h"
 #include "lua/lua_serve.h"
@@ -163,6 +164,7 @@ luaopen_statemap(lua_State *L)
 	lua_setmetatable(L, -2);
 	lua_trace_open(L);
 	lua_flows_open(L);
+	luaL_setfuncs(L, lua_merge_traces_functions, 0);
 	lua_builder_open(L);
 	lua_json_open(L);
 	lua_render_open(L);

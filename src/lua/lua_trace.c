@@ -18,14 +18,15 @@
 #include "base/duration.h"
 #include "base/intern.h"
 #include "lua/lua_args.h"
-#include "lua/lua_columns.h"
+#include "lua/lua_reduce.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_flows.h"
 #include "lua/lua_intervals.h"
 #include "lua/lua_json.h"
+#include "lua/lua_merge_traces.h"
 #include "lua/lua_object.h"
 #include "lua/lua_statesys.h"
-#include "lua/lua_series.h"
+#include "lua/lua_count_series.h"
 #include "lua/lua_transform.h"
 #include "base/natural.h"
 #include "base/runlimit.h"
@@ -900,15 +901,16 @@ lua_trace_open(lua_State *L)
 		{ NULL, NULL }
 	};
 	const luaL_Reg *methods[] = { trace_methods, lua_transform_methods,
-	    lua_intervals_methods, lua_series_methods, lua_columns_methods,
-	    lua_flows_methods, lua_statesys_trace_methods, NULL };
+	    lua_intervals_methods, lua_count_series_methods, lua_reduce_methods,
+	    lua_flows_methods, lua_merge_traces_methods,
+	    lua_statesys_trace_methods, NULL };
 	const luaL_Reg *fields[] = { trace_fields, NULL };
 
 	lua_object_class(L, TRACE_MT, methods, fields, metamethods);
 	lua_entity_open(L);
 	lua_intervals_open(L);
-	lua_series_open(L);
-	lua_columns_open(L);
+	lua_count_series_open(L);
+	lua_reduce_open(L);
 	lua_pushcfunction(L, f_load);
 	lua_setfield(L, -2, "load");
 }

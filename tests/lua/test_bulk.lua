@@ -1,6 +1,6 @@
 -- Tests for the bulk queries kept in C: t:count_series' series
--- (src/lua/lua_series.c), t:columns and its arrays, t:reduce
--- (src/lua/lua_columns.c, src/store/reduce.c) and t:at over every entity
+-- (src/lua/lua_count_series.c), t:columns and its arrays, t:reduce
+-- (src/lua/lua_reduce.c, src/store/reduce.c) and t:at over every entity
 -- (src/store/snapshot.c).  Each is checked against the slow path it stands for
 -- (t:intervals, e:at, the count entity of t:count, t:time_in) on the
 -- bundled traces, whole, sliced (views), mapped and kept; then the edges

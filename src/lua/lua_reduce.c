@@ -1,5 +1,5 @@
 /*
- * lua_columns.c: the bulk forms of t:intervals, which keep the data in
+ * lua_reduce.c: the bulk forms of t:intervals, which keep the data in
  * C (reduce.h): t:columns{...} returns typed arrays, t:reduce{...} sums
  * by a key; and the array object.
  *
@@ -14,7 +14,7 @@
  * against --memory-limit and told to the collector; it keeps its trace
  * alive (its user value) to name what the codes stand for.
  */
-#include "lua/lua_columns.h"
+#include "lua/lua_reduce.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -701,14 +701,14 @@ t_reduce(lua_State *L)
 	return (1);
 }
 
-const luaL_Reg lua_columns_methods[] = {
+const luaL_Reg lua_reduce_methods[] = {
 	{ "columns", t_columns },
 	{ "reduce", t_reduce },
 	{ NULL, NULL }
 };
 
 void
-lua_columns_open(lua_State *L)
+lua_reduce_open(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
 		{ "sum", a_sum },

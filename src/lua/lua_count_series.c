@@ -1,5 +1,5 @@
 /*
- * lua_series.c: t:count_series and the series object it returns: how
+ * lua_count_series.c: t:count_series and the series object it returns: how
  * many entities are in some states over time, as steps kept in C
  * (count_series.h), read by index or iterated without a table per step.
  *
@@ -16,7 +16,7 @@
  *
  * Indexing returns nil outside 1..#s, as a table would.
  */
-#include "lua/lua_series.h"
+#include "lua/lua_count_series.h"
 
 #include <limits.h>
 #include <string.h>
@@ -271,13 +271,13 @@ t_count_series(lua_State *L)
 	return (1);
 }
 
-const luaL_Reg lua_series_methods[] = {
+const luaL_Reg lua_count_series_methods[] = {
 	{ "count_series", t_count_series },
 	{ NULL, NULL }
 };
 
 void
-lua_series_open(lua_State *L)
+lua_count_series_open(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
 		{ "time", s_time },
