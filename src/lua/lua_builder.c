@@ -22,7 +22,6 @@
 #include "base/runlimit.h"
 #include "base/util.h"
 
-#define BUILDER_MT	"statemap.builder"
 /* Calls between two looks at the builder's memory. */
 #define CHARGE_EVERY	4096
 
@@ -36,7 +35,7 @@ typedef struct lbuilder {
 static lbuilder *
 check_lbuilder(lua_State *L, const char *call)
 {
-	lbuilder *lb = lua_object_check(L, 1, BUILDER_MT);
+	lbuilder *lb = lua_object_check(L, 1, LUA_BUILDER_TYPE);
 
 	if (lb->b == NULL)
 		luaL_error(L, "%s: this builder has finished", call);
@@ -412,7 +411,7 @@ b_finish(lua_State *L)
 static int
 builder_gc(lua_State *L)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, BUILDER_MT);
+	lbuilder *lb = luaL_checkudata(L, 1, LUA_BUILDER_TYPE);
 
 	builder_free(lb->b);
 	lb->b = NULL;
@@ -424,12 +423,30 @@ builder_gc(lua_State *L)
 static int
 builder_tostring(lua_State *L)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, BUILDER_MT);
+	lbuilder *lb = luaL_checkudata(L, 1, LUA_BUILDER_TYPE);
 
 	lua_pushstring(L, lb->b == NULL ? "<builder: finished>" :
 	    "<builder>");
 	return (1);
 }
+
+const luaL_Reg lua_builder_methods[] = {
+	{ "set", b_set },
+	{ "push", b_push },
+	{ "pop", b_pop },
+	{ "value", b_value },
+	{ "describe", b_describe },
+	{ "tag", b_tag },
+	{ "event", b_event },
+	{ "finish", b_finish },
+	{ NULL, NULL }
+};
+
+const luaL_Reg lua_builder_metamethods[] = {
+	{ "__gc", builder_gc },
+	{ "__tostring", builder_tostring },
+	{ NULL, NULL }
+};
 
 /* The states of statemap.new: a list of names, or name = {value, color}. */
 static catalog_state *
@@ -555,7 +572,7 @@ f_new(lua_State *L)
 	lua_pop(L, 1);
 	lua_getfield(L, 1, "states");
 	scratch = check_states(L, 2, &n);
-	lb = lua_object_new(L, BUILDER_MT, sizeof (lbuilder), 0);
+	lb = lua_object_new(L, LUA_BUILDER_TYPE, sizeof (lbuilder), 0);
 	/* Copies the builder owns: nothing can raise from here on. */
 	states = xcalloc(n > 0 ? n : 1, sizeof (*states));
 	for (i = 0; i < n; i++) {
@@ -574,32 +591,7 @@ f_new(lua_State *L)
 	return (1);
 }
 
-void
-lua_builder_open(lua_State *L)
-{
-	static const luaL_Reg methods[] = {
-		{ "set", b_set },
-		{ "push", b_push },
-		{ "pop", b_pop },
-		{ "value", b_value },
-		{ "describe", b_describe },
-		{ "tag", b_tag },
-		{ "event", b_event },
-		{ "finish", b_finish },
-		{ NULL, NULL }
-	};
-	static const luaL_Reg none[] = {
-		{ NULL, NULL }
-	};
-	static const luaL_Reg metamethods[] = {
-		{ "__gc", builder_gc },
-		{ "__tostring", builder_tostring },
-		{ NULL, NULL }
-	};
-	const luaL_Reg *all[] = { methods, NULL };
-	const luaL_Reg *fields[] = { none, NULL };
-
-	lua_object_class(L, BUILDER_MT, all, fields, metamethods);
-	lua_pushcfunction(L, f_new);
-	lua_setfield(L, -2, "new");
-}
+const luaL_Reg lua_builder_functions[] = {
+	{ "new", f_new },
+	{ NULL, NULL }
+};

@@ -25,12 +25,11 @@
 
 #include "base/duration.h"
 #include "lua/lua_args.h"
+#include "lua/lua_catalog.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 #include "base/runlimit.h"
 #include "store/count_series.h"
-
-#define SERIES_MT	"statemap.series"
 
 typedef struct lseries {
 	lua_object_head head;
@@ -41,7 +40,7 @@ typedef struct lseries {
 static lseries *
 check_series(lua_State *L, int idx)
 {
-	return (lua_object_check(L, idx, SERIES_MT));
+	return (lua_object_check(L, idx, LUA_COUNT_SERIES_TYPE));
 }
 
 /* Step i (1-based) of s, or SIZE_MAX if there is none. */
@@ -69,8 +68,8 @@ push_step(lua_State *L, const series *sr, size_t k)
 }
 
 /* s[i] -> {time=, count=}; s.name -> a method or field */
-static int
-series_index(lua_State *L)
+int
+lua_count_series_index(lua_State *L)
 {
 	lseries *s = check_series(L, 1);
 	size_t k;
@@ -121,7 +120,7 @@ series_tostring(lua_State *L)
 static int
 series_gc(lua_State *L)
 {
-	lseries *s = luaL_checkudata(L, 1, SERIES_MT);
+	lseries *s = luaL_checkudata(L, 1, LUA_COUNT_SERIES_TYPE);
 
 	series_free(&s->sr);
 	runlimit_credit(s->charged);
@@ -242,6 +241,23 @@ s_table(lua_State *L)
 	return (1);
 }
 
+const luaL_Reg lua_count_series_methods[] = {
+	{ "time", s_time },
+	{ "count", s_count },
+	{ "each", s_each },
+	{ "at", s_at },
+	{ "stats", s_stats },
+	{ "table", s_table },
+	{ NULL, NULL }
+};
+
+const luaL_Reg lua_count_series_metamethods[] = {
+	{ "__len", series_len },
+	{ "__tostring", series_tostring },
+	{ "__gc", series_gc },
+	{ NULL, NULL }
+};
+
 /*
  * t:count_series(states [, from, to]) -> a series: how many entities
  * are in any of `states`, at from and at each change before to.
@@ -257,9 +273,9 @@ t_count_series(lua_State *L)
 	const char *why;
 
 	lua_settop(L, 4);
-	counted = lua_trace_state_set(L, d->cat, 2, "count_series");
+	counted = lua_catalog_state_set(L, d->cat, 2, "count_series");
 	/* Made first, so that it frees whatever an error leaves in it. */
-	s = lua_object_new(L, SERIES_MT, sizeof (lseries), 0);
+	s = lua_object_new(L, LUA_COUNT_SERIES_TYPE, sizeof (lseries), 0);
 	if (from < d->begin)
 		from = d->begin;
 	if (to > d->end)
@@ -271,30 +287,7 @@ t_count_series(lua_State *L)
 	return (1);
 }
 
-const luaL_Reg lua_count_series_methods[] = {
+const luaL_Reg lua_count_series_trace_methods[] = {
 	{ "count_series", t_count_series },
 	{ NULL, NULL }
 };
-
-void
-lua_count_series_open(lua_State *L)
-{
-	static const luaL_Reg methods[] = {
-		{ "time", s_time },
-		{ "count", s_count },
-		{ "each", s_each },
-		{ "at", s_at },
-		{ "stats", s_stats },
-		{ "table", s_table },
-		{ NULL, NULL }
-	};
-	static const luaL_Reg metamethods[] = {
-		{ "__len", series_len },
-		{ "__tostring", series_tostring },
-		{ "__gc", series_gc },
-		{ NULL, NULL }
-	};
-
-	lua_object_sequence_class(L, SERIES_MT, methods, series_index,
-	    metamethods);
-}

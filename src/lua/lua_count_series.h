@@ -7,10 +7,17 @@
 
 #include <lauxlib.h>
 
-/* The trace method count_series. */
-extern const luaL_Reg lua_count_series_methods[];
+#define LUA_COUNT_SERIES_TYPE	"statemap.series"
 
-/* Registers the series metatable. */
-void lua_count_series_open(lua_State *L);
+/* The trace method count_series. */
+extern const luaL_Reg lua_count_series_trace_methods[];
+
+/*
+ * The series object, a sequence (lua_object_sequence_class): its methods,
+ * metamethods, and its __index (whose upvalue is the methods table).
+ */
+extern const luaL_Reg lua_count_series_methods[];
+extern const luaL_Reg lua_count_series_metamethods[];
+int lua_count_series_index(lua_State *L);
 
 #endif

@@ -17,8 +17,6 @@
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 
-#define FLOWS_MT	"statemap.flows"
-
 /* ---- nodes ---- */
 
 /*
@@ -213,7 +211,7 @@ push_flow(lua_State *L, const catalog *cat, const flows *f, const flow *fl)
 static lflows *
 check_flows(lua_State *L, int idx)
 {
-	return (lua_object_check(L, idx, FLOWS_MT));
+	return (lua_object_check(L, idx, LUA_FLOWS_TYPE));
 }
 
 static int
@@ -247,7 +245,7 @@ flows_next(lua_State *L)
 static int
 flows_gc(lua_State *L)
 {
-	lflows *lf = luaL_checkudata(L, 1, FLOWS_MT);
+	lflows *lf = luaL_checkudata(L, 1, LUA_FLOWS_TYPE);
 
 	flows_free(lf->f);
 	flows_alignment_free(lf->al);
@@ -256,6 +254,11 @@ flows_gc(lua_State *L)
 	lf->head.finalized = 1;
 	return (0);
 }
+
+const luaL_Reg lua_flows_metamethods[] = {
+	{ "__gc", flows_gc },
+	{ NULL, NULL }
+};
 
 /* The status option: a name or a list of names, as bits; all if nil. */
 static lua_Integer
@@ -325,7 +328,7 @@ t_flows(lua_State *L)
 		to = lua_args_check_time(L, -1);
 	lua_pop(L, 2);
 	mask = status_mask(L, 2);
-	lf = lua_object_new(L, FLOWS_MT, sizeof (lflows), 1);	/* 3 */
+	lf = lua_object_new(L, LUA_FLOWS_TYPE, sizeof (lflows), 1);	/* 3 */
 	lua_pushvalue(L, 1);
 	lua_setiuservalue(L, 3, 1);
 	lf->f = match(L, d, 2);
@@ -371,7 +374,7 @@ t_align(lua_State *L)
 		lua_newtable(L);
 	}
 	/* The flows in a userdata, freed by the collector if we raise. */
-	lf = lua_object_new(L, FLOWS_MT, sizeof (lflows), 1);	/* 3 */
+	lf = lua_object_new(L, LUA_FLOWS_TYPE, sizeof (lflows), 1);	/* 3 */
 	lf->f = match(L, d, 2);
 	lua_pop(L, 1);
 	if (lua_getfield(L, 2, "reference") != LUA_TNIL) {
@@ -426,21 +429,8 @@ t_align(lua_State *L)
 	return (1);
 }
 
-const luaL_Reg lua_flows_methods[] = {
+const luaL_Reg lua_flows_trace_methods[] = {
 	{ "flows", t_flows },
 	{ "align", t_align },
 	{ NULL, NULL }
 };
-
-void
-lua_flows_open(lua_State *L)
-{
-	static const luaL_Reg none[] = { { NULL, NULL } };
-	static const luaL_Reg metamethods[] = {
-		{ "__gc", flows_gc },
-		{ NULL, NULL }
-	};
-	const luaL_Reg *nothing[] = { none, NULL };
-
-	lua_object_class(L, FLOWS_MT, nothing, nothing, metamethods);
-}

@@ -168,7 +168,7 @@ t_shift(lua_State *L)
 	return (1);
 }
 
-const luaL_Reg lua_merge_traces_methods[] = {
+const luaL_Reg lua_merge_traces_trace_methods[] = {
 	{ "shift", t_shift },
 	{ NULL, NULL }
 };

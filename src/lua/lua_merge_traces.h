@@ -8,7 +8,7 @@
 #include <lauxlib.h>
 
 /* The trace method shift. */
-extern const luaL_Reg lua_merge_traces_methods[];
+extern const luaL_Reg lua_merge_traces_trace_methods[];
 
 /* The module's function merge. */
 extern const luaL_Reg lua_merge_traces_functions[];

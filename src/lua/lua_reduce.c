@@ -25,13 +25,13 @@
 #include "base/intern.h"
 #include "base/json.h"
 #include "lua/lua_args.h"
+#include "lua/lua_catalog.h"
+#include "lua/lua_entity.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 #include "store/reduce.h"
 #include "base/runlimit.h"
 #include "base/util.h"
-
-#define ARRAY_MT	"statemap.array"
 
 /* The columns t:columns knows, in the order of reduce_columns. */
 typedef enum column_kind {
@@ -116,40 +116,24 @@ check_selection(lua_State *L, const trace *d, int opts, const char *what,
 	lua_pop(L, 2);
 	if (lua_getfield(L, opts, "entities") != LUA_TNIL) {
 		int list = lua_gettop(L);
-		size_t i, n;
-		uint32_t *ids;
 
 		if (!lua_istable(L, list))
 			luaL_error(L, "%s: entities must be a list of entities "
 			    "or names", what);
-		n = lua_rawlen(L, list);
-		ids = lua_object_scratch(L, n, sizeof (uint32_t));
-		for (i = 0; i < n; i++) {
-			lua_rawgeti(L, list, (lua_Integer)i + 1);
-			ids[i] = lua_trace_entity_id(L, d, lua_gettop(L));
-			lua_pop(L, 1);
-		}
-		q->entities = ids;
-		q->nentities = n;
+		q->entities = lua_entity_list(L, d, list, &q->nentities);
 		lua_remove(L, list);	/* the scratch stays */
 	} else {
 		lua_pop(L, 1);
 	}
 	if (lua_getfield(L, opts, "states") != LUA_TNIL) {
 		int list = lua_gettop(L);
-		size_t i, n;
 		unsigned char *set;
 
 		if (!lua_istable(L, list))
 			luaL_error(L, "%s: states must be a list of state names",
 			    what);
-		n = lua_rawlen(L, list);
 		set = lua_object_scratch(L, d->cat->nstates, 1);
-		for (i = 0; i < n; i++) {
-			lua_rawgeti(L, list, (lua_Integer)i + 1);
-			set[lua_trace_state(L, d->cat, -1)] = 1;
-			lua_pop(L, 1);
-		}
+		lua_catalog_mark_states(L, d->cat, list, set);
 		q->states = set;
 		lua_remove(L, list);
 	} else {
@@ -175,7 +159,7 @@ options_at(lua_State *L, int idx)
 static larray *
 check_array(lua_State *L, int idx)
 {
-	return (lua_object_check(L, idx, ARRAY_MT));
+	return (lua_object_check(L, idx, LUA_REDUCE_ARRAY_TYPE));
 }
 
 /* Element i (1-based) of a, or SIZE_MAX if there is none. */
@@ -230,10 +214,10 @@ push_name(lua_State *L, const trace *d, column_kind kind, uint32_t code)
 		lua_pushlstring(L, name, len);
 		break;
 	case COL_STATE:
-		lua_trace_push_state(L, d->cat, code - 1);
+		lua_catalog_push_state(L, d->cat, code - 1);
 		break;
 	default:
-		lua_trace_push_tag(L, d->cat, code - 1);
+		lua_catalog_push_tag(L, d->cat, code - 1);
 		break;
 	}
 }
@@ -253,8 +237,8 @@ push_names(lua_State *L, const trace *d, column_kind kind)
 }
 
 /* a[i] -> the value; a.name -> a method or field */
-static int
-array_index(lua_State *L)
+int
+lua_reduce_array_index(lua_State *L)
 {
 	larray *a = check_array(L, 1);
 	size_t k;
@@ -303,7 +287,7 @@ array_tostring(lua_State *L)
 static int
 array_gc(lua_State *L)
 {
-	larray *a = luaL_checkudata(L, 1, ARRAY_MT);
+	larray *a = luaL_checkudata(L, 1, LUA_REDUCE_ARRAY_TYPE);
 
 	free(a->u64);
 	free(a->u32);
@@ -416,6 +400,22 @@ a_name(lua_State *L)
 	return (1);
 }
 
+const luaL_Reg lua_reduce_array_methods[] = {
+	{ "sum", a_sum },
+	{ "min", a_min },
+	{ "max", a_max },
+	{ "table", a_table },
+	{ "name", a_name },
+	{ NULL, NULL }
+};
+
+const luaL_Reg lua_reduce_array_metamethods[] = {
+	{ "__len", array_len },
+	{ "__tostring", array_tostring },
+	{ "__gc", array_gc },
+	{ NULL, NULL }
+};
+
 /* ---- t:columns ---- */
 
 /*
@@ -467,7 +467,7 @@ t_columns(lua_State *L)
 			lua_pushvalue(L, slot[k]);
 			continue;
 		}
-		a = lua_object_new(L, ARRAY_MT, sizeof (larray), 1);
+		a = lua_object_new(L, LUA_REDUCE_ARRAY_TYPE, sizeof (larray), 1);
 		a->kind = k;
 		lua_pushvalue(L, 1);
 		lua_setiuservalue(L, -2, 1);
@@ -676,7 +676,7 @@ t_reduce(lua_State *L)
 			continue;
 		switch (by) {
 		case REDUCE_STATE:
-			lua_trace_push_state(L, cat, k);
+			lua_catalog_push_state(L, cat, k);
 			break;
 		case REDUCE_ENTITY:
 			s = catalog_entity_name(cat, k, &len);
@@ -701,30 +701,8 @@ t_reduce(lua_State *L)
 	return (1);
 }
 
-const luaL_Reg lua_reduce_methods[] = {
+const luaL_Reg lua_reduce_trace_methods[] = {
 	{ "columns", t_columns },
 	{ "reduce", t_reduce },
 	{ NULL, NULL }
 };
-
-void
-lua_reduce_open(lua_State *L)
-{
-	static const luaL_Reg methods[] = {
-		{ "sum", a_sum },
-		{ "min", a_min },
-		{ "max", a_max },
-		{ "table", a_table },
-		{ "name", a_name },
-		{ NULL, NULL }
-	};
-	static const luaL_Reg metamethods[] = {
-		{ "__len", array_len },
-		{ "__tostring", array_tostring },
-		{ "__gc", array_gc },
-		{ NULL, NULL }
-	};
-
-	lua_object_sequence_class(L, ARRAY_MT, methods, array_index,
-	    metamethods);
-}

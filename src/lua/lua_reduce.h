@@ -8,10 +8,17 @@
 
 #include <lauxlib.h>
 
-/* The trace methods columns and reduce. */
-extern const luaL_Reg lua_reduce_methods[];
+#define LUA_REDUCE_ARRAY_TYPE	"statemap.array"
 
-/* Registers the array metatable. */
-void lua_reduce_open(lua_State *L);
+/* The trace methods columns and reduce. */
+extern const luaL_Reg lua_reduce_trace_methods[];
+
+/*
+ * The array object, a sequence (lua_object_sequence_class): its methods,
+ * metamethods, and its __index (whose upvalue is the methods table).
+ */
+extern const luaL_Reg lua_reduce_array_methods[];
+extern const luaL_Reg lua_reduce_array_metamethods[];
+int lua_reduce_array_index(lua_State *L);
 
 #endif

@@ -20,6 +20,7 @@
 #include "base/color.h"
 #include "output/detail.h"
 #include "lua/lua_args.h"
+#include "lua/lua_entity.h"
 #include "lua/lua_trace.h"
 #include "render/render.h"
 #include "output/svg.h"
@@ -224,13 +225,7 @@ read_panel(lua_State *L, int idx, render_panel *p)
 		if (!lua_istable(L, -1))
 			luaL_error(L, "render: entities must be a list of "
 			    "entities or names");
-		n = lua_rawlen(L, -1);
-		ids = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
-		for (i = 0; i < n; i++) {
-			lua_rawgeti(L, -2, (lua_Integer)i + 1);
-			ids[i] = lua_trace_entity_id(L, p->d, lua_gettop(L));
-			lua_pop(L, 1);
-		}
+		ids = lua_entity_list(L, p->d, -1, &n);
 	}
 	keep_top(L);
 	lua_pop(L, 2);		/* the array, the entities field */
@@ -378,9 +373,7 @@ f_render(lua_State *L)
 	return (1);
 }
 
-void
-lua_render_open(lua_State *L)
-{
-	lua_pushcfunction(L, f_render);
-	lua_setfield(L, -2, "render");
-}
+const luaL_Reg lua_render_functions[] = {
+	{ "render", f_render },
+	{ NULL, NULL }
+};

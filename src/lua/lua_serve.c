@@ -208,9 +208,7 @@ f_serve(lua_State *L)
 	return (0);
 }
 
-void
-lua_serve_open(lua_State *L)
-{
-	lua_pushcfunction(L, f_serve);
-	lua_setfield(L, -2, "serve");
-}
+const luaL_Reg lua_serve_functions[] = {
+	{ "serve", f_serve },
+	{ NULL, NULL }
+};

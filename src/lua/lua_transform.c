@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lua/lua_args.h"
+#include "lua/lua_catalog.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
@@ -76,7 +77,7 @@ call_mapping(lua_State *L, const catalog *cat, uint32_t state, int nargs,
 	lua_call(L, nargs, 1);
 	if (lua_isnil(L, -1)) {
 		lua_pop(L, 1);
-		lua_trace_push_state(L, cat, state);
+		lua_catalog_push_state(L, cat, state);
 	} else if (lua_type(L, -1) != LUA_TSTRING) {
 		luaL_error(L, "%s function returned a %s; it must return a "
 		    "state name (a string) or nil to keep the state", fname,
@@ -144,7 +145,7 @@ t_map(lua_State *L)
 	by_tag = lua_newuserdatauv(L, (ntags + 1) * sizeof (uint32_t), 0);
 	for (i = 0; i < cat->nstates; i++) {
 		lua_pushvalue(L, 2);
-		lua_trace_push_state(L, cat, i);
+		lua_catalog_push_state(L, cat, i);
 		lua_pushnil(L);
 		call_mapping(L, cat, i, 2, "map");
 		by_state[i] = mapped_state(L, names, order, &nnew);
@@ -152,8 +153,8 @@ t_map(lua_State *L)
 	}
 	for (i = 0; i < ntags; i++) {
 		lua_pushvalue(L, 2);
-		lua_trace_push_state(L, cat, cat->tags[i].state);
-		lua_trace_push_tag(L, cat, i);
+		lua_catalog_push_state(L, cat, cat->tags[i].state);
+		lua_catalog_push_tag(L, cat, i);
 		call_mapping(L, cat, cat->tags[i].state, 2, "map");
 		by_tag[i] = mapped_state(L, names, order, &nnew);
 		lua_pop(L, 1);
@@ -203,9 +204,9 @@ t_map_intervals(lua_State *L)
 			lua_createtable(L, 0, 5);
 			lua_pushlstring(L, ename, len);
 			lua_setfield(L, -2, "entity");
-			lua_trace_push_state(L, cat, iv.state);
+			lua_catalog_push_state(L, cat, iv.state);
 			lua_setfield(L, -2, "state");
-			lua_trace_push_tag(L, cat, iv.tag);
+			lua_catalog_push_tag(L, cat, iv.tag);
 			lua_setfield(L, -2, "tag");
 			lua_pushinteger(L, (lua_Integer)iv.start);
 			lua_setfield(L, -2, "start");
@@ -250,7 +251,7 @@ t_recolor(lua_State *L)
 		if (lua_type(L, -2) != LUA_TSTRING)
 			return (luaL_error(L, "recolor takes state names as "
 			    "keys"));
-		lua_trace_state(L, cat, -2);
+		lua_catalog_state(L, cat, -2);
 		c = luaL_checklstring(L, -1, &len);
 		if (!color_parse(c, len, &col))
 			return (luaL_error(L, "\"%s\" is not a colour: use "
@@ -262,7 +263,7 @@ t_recolor(lua_State *L)
 	while (lua_next(L, 2) != 0) {
 		size_t len;
 		const char *c = lua_tolstring(L, -1, &len);
-		uint32_t v = lua_trace_state(L, cat, -2);
+		uint32_t v = lua_catalog_state(L, cat, -2);
 
 		color_parse(c, len, &states[v].color);
 		free(states[v].color_text);
@@ -426,7 +427,7 @@ t_count(lua_State *L)
 	if (!lua_isnoneornil(L, 3))
 		lua_args_check_name(L, 3, &len, "the count's name");
 	lua_settop(L, 3);
-	counted = lua_trace_state_set(L, d->cat, 2, "count");
+	counted = lua_catalog_state_set(L, d->cat, 2, "count");
 	nd = transform_count(d, counted, name, len, &why);
 	return (push_made(L, nd, why));
 }
@@ -508,7 +509,7 @@ t_group(lua_State *L)
 			uint32_t s;
 
 			lua_rawgeti(L, 3, (lua_Integer)k);
-			s = lua_trace_state(L, d->cat, -1);
+			s = lua_catalog_state(L, d->cat, -1);
 			if (rank[s] == UINT32_MAX)
 				rank[s] = next_rank++;
 			lua_pop(L, 1);
@@ -521,7 +522,7 @@ t_group(lua_State *L)
 	return (push_made(L, nd, why));
 }
 
-const luaL_Reg lua_transform_methods[] = {
+const luaL_Reg lua_transform_trace_methods[] = {
 	{ "map", t_map },
 	{ "map_intervals", t_map_intervals },
 	{ "recolor", t_recolor },
