@@ -18,6 +18,7 @@
 #include "lua/lua_args.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 #include "base/runlimit.h"
 #include "base/util.h"
@@ -523,20 +524,17 @@ check_states(lua_State *L, int idx, uint32_t *n)
 	return (states);
 }
 
-static const char *
-opt_field_string(lua_State *L, int idx, const char *key)
-{
-	const char *s;
-
-	if (lua_getfield(L, idx, key) == LUA_TNIL) {
-		lua_pop(L, 1);
-		return (NULL);
-	}
-	if ((s = lua_tostring(L, -1)) == NULL)
-		luaL_error(L, "statemap.new: %s is a string", key);
-	lua_pop(L, 1);	/* the string stays in the options table */
-	return (s);
-}
+static const lua_option new_keys[] = {
+	{ .key = "title", .kind = LUA_OPTION_STRING },
+	{ .key = "host", .kind = LUA_OPTION_STRING },
+	{ .key = "entity_kind", .kind = LUA_OPTION_STRING },
+	{ .key = "start", .kind = LUA_OPTION_TABLE,
+	    .what = "{seconds, nanoseconds}" },
+	{ .key = "states", .kind = LUA_OPTION_TABLE,
+	    .what = "a list of names or a table of name = {value =, "
+	    "color =}" },
+	{ .key = NULL }
+};
 
 /*
  * statemap.new{title =, host =, entity_kind =, start = {s, ns}, states =
@@ -548,18 +546,19 @@ f_new(lua_State *L)
 	catalog_state *scratch, *states;
 	uint32_t n, i;
 	lua_Integer sec = 0, nsec = 0;
-	const char *title, *host, *kind, *why = NULL;
+	const char *title = NULL, *host = NULL, *kind = NULL, *why = NULL;
+	lua_options opts;
 	lbuilder *lb;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
-	title = opt_field_string(L, 1, "title");
-	host = opt_field_string(L, 1, "host");
-	kind = opt_field_string(L, 1, "entity_kind");
-	if (lua_getfield(L, 1, "start") != LUA_TNIL) {
-		if (lua_type(L, -1) != LUA_TTABLE)
-			return (luaL_error(L, "statemap.new: start is "
-			    "{seconds, nanoseconds}"));
+	lua_options_init(&opts, L, 1, "statemap.new", new_keys);
+	lua_options_keep(&opts);	/* 2: the strings, until the builder
+					 * copies them */
+	lua_options_string(&opts, "title", &title, NULL);
+	lua_options_string(&opts, "host", &host, NULL);
+	lua_options_string(&opts, "entity_kind", &kind, NULL);
+	if (lua_options_table(&opts, "start")) {
 		lua_rawgeti(L, -1, 1);
 		lua_rawgeti(L, -2, 2);
 		if (!lua_isinteger(L, -2) || (sec = lua_tointeger(L, -2)) < 0 ||
@@ -567,11 +566,11 @@ f_new(lua_State *L)
 		    (nsec = lua_tointeger(L, -1)) < 0)))
 			return (luaL_error(L, "statemap.new: start is "
 			    "{seconds, nanoseconds}, non-negative integers"));
-		lua_pop(L, 2);
+		lua_pop(L, 3);
 	}
-	lua_pop(L, 1);
-	lua_getfield(L, 1, "states");
-	scratch = check_states(L, 2, &n);
+	if (!lua_options_table(&opts, "states"))
+		lua_pushnil(L);
+	scratch = check_states(L, lua_gettop(L), &n);
 	lb = lua_object_new(L, LUA_BUILDER_TYPE, sizeof (lbuilder), 0);
 	/* Copies the builder owns: nothing can raise from here on. */
 	states = xcalloc(n > 0 ? n : 1, sizeof (*states));

@@ -6,9 +6,9 @@
 
 #include "base/color.h"
 #include "base/intern.h"
-#include "lua/lua_args.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 
 /* ---- names and values ---- */
@@ -267,15 +267,14 @@ events_next(lua_State *L)
 
 /* A list of names (or entities) as a set {name = true}, or nil. */
 static void
-push_name_set(lua_State *L, int opts, const char *key)
+push_name_set(lua_State *L, const lua_options *opts, const char *key)
 {
 	size_t i, n;
 
-	lua_getfield(L, opts, key);
-	if (lua_isnil(L, -1))
+	if (!lua_options_table(opts, key)) {
+		lua_pushnil(L);
 		return;
-	if (!lua_istable(L, -1))
-		luaL_error(L, "events: %s must be a list of names", key);
+	}
 	n = lua_rawlen(L, -1);
 	lua_createtable(L, 0, (int)n);
 	for (i = 1; i <= n; i++) {
@@ -293,6 +292,16 @@ push_name_set(lua_State *L, int opts, const char *key)
 	lua_remove(L, -2);
 }
 
+static const lua_option events_keys[] = {
+	{ .key = "from", .kind = LUA_OPTION_TIME },
+	{ .key = "to", .kind = LUA_OPTION_TIME },
+	{ .key = "entities", .kind = LUA_OPTION_TABLE,
+	    .what = "a list of names" },
+	{ .key = "events", .kind = LUA_OPTION_TABLE,
+	    .what = "a list of names" },
+	{ .key = NULL }
+};
+
 /*
  * t:events{from=, to=, entities=, events=} -> an iterator over the
  * event records in file order, as {time=, entity=, event=, target=}.
@@ -301,24 +310,19 @@ static int
 t_events(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
+	uint64_t from = d->begin, to = d->end;
+	lua_options opts;
 
-	if (!lua_isnoneornil(L, 2))
-		luaL_checktype(L, 2, LUA_TTABLE);
-	else
-		lua_newtable(L);
 	lua_settop(L, 2);
+	lua_options_init(&opts, L, 2, "events", events_keys);
+	lua_options_time(&opts, "from", &from);
+	lua_options_time(&opts, "to", &to);
 	lua_pushvalue(L, 1);
 	lua_pushinteger(L, 0);
-	lua_getfield(L, 2, "from");
-	lua_pushinteger(L, (lua_Integer)(lua_isnil(L, -1) ? d->begin :
-	    lua_args_check_time(L, lua_gettop(L))));
-	lua_remove(L, -2);
-	lua_getfield(L, 2, "to");
-	lua_pushinteger(L, (lua_Integer)(lua_isnil(L, -1) ? d->end :
-	    lua_args_check_time(L, lua_gettop(L))));
-	lua_remove(L, -2);
-	push_name_set(L, 2, "entities");
-	push_name_set(L, 2, "events");
+	lua_pushinteger(L, (lua_Integer)from);
+	lua_pushinteger(L, (lua_Integer)to);
+	push_name_set(L, &opts, "entities");
+	push_name_set(L, &opts, "events");
 	lua_pushcclosure(L, events_next, 6);
 	return (1);
 }

@@ -12,9 +12,9 @@
 #include <lauxlib.h>
 
 #include "trace/flows.h"
-#include "lua/lua_args.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 
 /* ---- nodes ---- */
@@ -26,8 +26,8 @@
  * the pointers stay valid; or leaves nil and sets the arrays to NULL.
  */
 static void
-push_nodes(lua_State *L, const trace *d, int opts, const char ***ent,
-    size_t **ent_len, const char ***ev, size_t **ev_len)
+push_nodes(lua_State *L, const trace *d, const lua_options *opts,
+    const char ***ent, size_t **ent_len, const char ***ev, size_t **ev_len)
 {
 	const catalog *cat = d->cat;
 	uint32_t nent = catalog_nentities(cat);
@@ -36,16 +36,10 @@ push_nodes(lua_State *L, const trace *d, int opts, const char ***ent,
 
 	*ent = *ev = NULL;
 	*ent_len = *ev_len = NULL;
-	if (lua_isnoneornil(L, opts) || lua_getfield(L, opts, "node") ==
-	    LUA_TNIL) {
-		if (!lua_isnoneornil(L, opts))
-			lua_pop(L, 1);
+	if (!lua_options_function(opts, "node")) {
 		lua_pushnil(L);
 		return;
 	}
-	if (!lua_isfunction(L, -1))
-		luaL_error(L, "node must be a function of an entity's name, "
-		    "not %s", luaL_typename(L, -1));
 	fn = lua_gettop(L);
 	lua_newtable(L);
 	names = lua_gettop(L);
@@ -93,7 +87,7 @@ push_nodes(lua_State *L, const trace *d, int opts, const char ***ent,
 
 /* The flows of d with the options at opts; the names table is pushed. */
 static flows *
-match(lua_State *L, const trace *d, int opts)
+match(lua_State *L, const trace *d, const lua_options *opts)
 {
 	const char **ent, **ev;
 	size_t *ent_len, *ev_len;
@@ -262,12 +256,12 @@ const luaL_Reg lua_flows_metamethods[] = {
 
 /* The status option: a name or a list of names, as bits; all if nil. */
 static lua_Integer
-status_mask(lua_State *L, int opts)
+status_mask(lua_State *L, const lua_options *opts)
 {
 	lua_Integer mask = 0;
 	size_t i, n;
 
-	if (lua_getfield(L, opts, "status") == LUA_TNIL) {
+	if (lua_options_get(opts, "status") == LUA_TNIL) {
 		lua_pop(L, 1);
 		return (0xf);
 	}
@@ -277,8 +271,7 @@ status_mask(lua_State *L, int opts)
 		lua_rawseti(L, -2, 1);
 	}
 	if (!lua_istable(L, -1))
-		luaL_error(L, "flows: status must be a name or a list of "
-		    "names");
+		lua_options_refuse(opts, "status", -1);
 	n = lua_rawlen(L, -1);
 	for (i = 1; i <= n; i++) {
 		const char *s;
@@ -302,6 +295,16 @@ status_mask(lua_State *L, int opts)
 	return (mask);
 }
 
+static const lua_option flows_keys[] = {
+	{ .key = "from", .kind = LUA_OPTION_TIME },
+	{ .key = "to", .kind = LUA_OPTION_TIME },
+	{ .key = "status", .kind = LUA_OPTION_OTHER,
+	    .what = "a name or a list of names" },
+	{ .key = "node", .kind = LUA_OPTION_FUNCTION,
+	    .what = "a function of an entity's name" },
+	{ .key = NULL }
+};
+
 /*
  * t:flows{from=, to=, status=, node=} -> an iterator over the trace's
  * messages: {id=, status=, event=, from=, to=, target=, sent=,
@@ -313,25 +316,18 @@ t_flows(lua_State *L)
 	trace *d = lua_trace_check(L, 1);
 	lflows *lf;
 	uint64_t from = d->begin, to = d->end;
+	lua_options opts;
 	lua_Integer mask;
 
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		lua_settop(L, 2);
-	} else {
-		lua_settop(L, 1);	/* t:flows(nil) as t:flows() */
-		lua_newtable(L);
-	}
-	if (lua_getfield(L, 2, "from") != LUA_TNIL)
-		from = lua_args_check_time(L, -1);
-	if (lua_getfield(L, 2, "to") != LUA_TNIL)
-		to = lua_args_check_time(L, -1);
-	lua_pop(L, 2);
-	mask = status_mask(L, 2);
+	lua_settop(L, 2);
+	lua_options_init(&opts, L, 2, "flows", flows_keys);
+	lua_options_time(&opts, "from", &from);
+	lua_options_time(&opts, "to", &to);
+	mask = status_mask(L, &opts);
 	lf = lua_object_new(L, LUA_FLOWS_TYPE, sizeof (lflows), 1);	/* 3 */
 	lua_pushvalue(L, 1);
 	lua_setiuservalue(L, 3, 1);
-	lf->f = match(L, d, 2);
+	lf->f = match(L, d, &opts);
 	lua_pop(L, 1);	/* the node names */
 	lua_pushinteger(L, 0);
 	lua_pushinteger(L, (lua_Integer)from);
@@ -352,6 +348,13 @@ push_number_or_nil(lua_State *L, double v)
 		lua_pushnumber(L, v);
 }
 
+static const lua_option align_keys[] = {
+	{ .key = "node", .kind = LUA_OPTION_FUNCTION,
+	    .what = "a function of an entity's name" },
+	{ .key = "reference", .kind = LUA_OPTION_STRING },
+	{ .key = NULL }
+};
+
 /*
  * t:align{node=, reference=} -> {reference=, offsets = {node = ns},
  * pairs = { {a=, b=, latency=, offset=, messages_ab=, messages_ba=,
@@ -364,28 +367,22 @@ t_align(lua_State *L)
 	lflows *lf;
 	flows_alignment *al;
 	uint32_t reference = FLOWS_NO_NODE;
-	size_t i;
+	lua_options opts;
+	const char *s;
+	size_t i, len;
 
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		lua_settop(L, 2);
-	} else {
-		lua_settop(L, 1);	/* t:flows(nil) as t:flows() */
-		lua_newtable(L);
-	}
+	lua_settop(L, 2);
+	lua_options_init(&opts, L, 2, "align", align_keys);
 	/* The flows in a userdata, freed by the collector if we raise. */
 	lf = lua_object_new(L, LUA_FLOWS_TYPE, sizeof (lflows), 1);	/* 3 */
-	lf->f = match(L, d, 2);
+	lf->f = match(L, d, &opts);
 	lua_pop(L, 1);
-	if (lua_getfield(L, 2, "reference") != LUA_TNIL) {
-		size_t len;
-		const char *s = luaL_checklstring(L, -1, &len);
-
+	lua_options_keep(&opts);	/* 4: the reference's name */
+	if (lua_options_string(&opts, "reference", &s, &len)) {
 		reference = intern_find(lf->f->nodes, s, len);
 		if (reference == INTERN_NONE)
 			return (luaL_error(L, "align: no node \"%s\"", s));
 	}
-	lua_pop(L, 1);
 	/* Held by the userdata: an error making the tables frees it. */
 	al = lf->al = flows_align(lf->f, reference);
 	lua_createtable(L, 0, 3);

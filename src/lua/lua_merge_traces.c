@@ -10,6 +10,7 @@
 #include "base/duration.h"
 #include "lua/lua_args.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 #include "trace/merge_traces.h"
 
@@ -45,6 +46,14 @@ check_signed_time(lua_State *L, int idx, const char *what)
 
 /* ---- statemap.merge ---- */
 
+static const lua_option merge_keys[] = {
+	{ .key = "offsets", .kind = LUA_OPTION_TABLE,
+	    .what = "a list of times, or a table of times by prefix" },
+	{ .key = "prefixes", .kind = LUA_OPTION_TABLE,
+	    .what = "a list of strings" },
+	{ .key = NULL }
+};
+
 /*
  * statemap.merge{t1, t2, ... [, offsets = {...}] [, prefixes = {...}]}
  * -> the merged trace, and the list of its inputs' prefixes.  offsets is
@@ -60,6 +69,7 @@ f_merge(lua_State *L)
 	int64_t *offsets;
 	size_t n, i;
 	const char *why = NULL;
+	lua_options opts;
 	trace *d;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
@@ -70,12 +80,11 @@ f_merge(lua_State *L)
 	 * (it could take an item out of the list and collect it).  Items are
 	 * read raw, after.
 	 */
-	lua_getfield(L, 1, "prefixes");
-	lua_getfield(L, 1, "offsets");
-	if (!lua_isnil(L, 2))
-		luaL_checktype(L, 2, LUA_TTABLE);
-	if (!lua_isnil(L, 3))
-		luaL_checktype(L, 3, LUA_TTABLE);
+	lua_options_init(&opts, L, 1, "statemap.merge", merge_keys);
+	if (!lua_options_table(&opts, "prefixes"))
+		lua_pushnil(L);
+	if (!lua_options_table(&opts, "offsets"))
+		lua_pushnil(L);
 	n = lua_rawlen(L, 1);
 	if (n == 0)
 		return (luaL_error(L, "statemap.merge: give a list of one "

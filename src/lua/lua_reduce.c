@@ -28,6 +28,7 @@
 #include "lua/lua_catalog.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 #include "store/reduce.h"
 #include "base/runlimit.h"
@@ -64,80 +65,59 @@ is_code(column_kind k)
 /* ---- selections: from, to, entities, states ---- */
 
 /*
- * Reads the selection in the options table at opts, as t:intervals
- * takes it; the arrays it needs are scratch memory left on the stack.
- * Any other string key is an error naming the method and the keys it
- * takes (a misspelt "form" would otherwise select everything): extra
- * lists the keys the method takes beyond the selection's (NULL-ended).
- * Other keys are the method's (t:columns' list of names).
+ * The keys of a selection, as t:intervals takes it, which t:columns and
+ * t:reduce take too.
+ */
+#define SELECTION_KEYS \
+	{ .key = "from", .kind = LUA_OPTION_TIME }, \
+	{ .key = "to", .kind = LUA_OPTION_TIME }, \
+	{ .key = "entities", .kind = LUA_OPTION_TABLE, \
+	    .what = "a list of entities or names" }, \
+	{ .key = "states", .kind = LUA_OPTION_TABLE, \
+	    .what = "a list of state names" }
+
+static const lua_option columns_keys[] = {
+	SELECTION_KEYS,
+	{ .key = NULL }
+};
+
+static const lua_option reduce_keys[] = {
+	SELECTION_KEYS,
+	{ .key = "by", .kind = LUA_OPTION_STRING },
+	{ .key = "field", .kind = LUA_OPTION_STRING },
+	{ .key = NULL }
+};
+
+/*
+ * Reads the selection in the options; the arrays it needs are scratch
+ * memory left on the stack.  Any other string key is an error naming the
+ * method and the keys it takes (a misspelt "form" would otherwise select
+ * everything); other keys are the method's (t:columns' list of names).
  */
 static void
-check_selection(lua_State *L, const trace *d, int opts, const char *what,
-    const char *const *extra, reduce_selection *q)
+check_selection(lua_State *L, const trace *d, const lua_options *opts,
+    reduce_selection *q)
 {
-	static const char *const keys[] = { "from", "to", "entities",
-	    "states", NULL };
-
 	memset(q, 0, sizeof (*q));
 	q->from = d->begin;
 	q->to = d->end;
-	lua_pushnil(L);
-	while (lua_next(L, opts) != 0) {
-		const char *key;
-		size_t i;
-		int known = 0;
-
-		lua_pop(L, 1);
-		if (lua_type(L, -1) != LUA_TSTRING)
-			continue;
-		key = lua_tostring(L, -1);
-		for (i = 0; keys[i] != NULL; i++)
-			known |= strcmp(key, keys[i]) == 0;
-		for (i = 0; extra[i] != NULL; i++)
-			known |= strcmp(key, extra[i]) == 0;
-		if (!known) {
-			luaL_Buffer b;
-
-			luaL_buffinit(L, &b);
-			for (i = 0; extra[i] != NULL; i++) {
-				luaL_addstring(&b, ", ");
-				luaL_addstring(&b, extra[i]);
-			}
-			luaL_pushresult(&b);
-			luaL_error(L, "%s: unknown option \"%s\" (options are "
-			    "from, to, entities, states%s)", what, key,
-			    lua_tostring(L, -1));
-		}
-	}
-	if (lua_getfield(L, opts, "from") != LUA_TNIL)
-		q->from = lua_args_check_time(L, lua_gettop(L));
-	if (lua_getfield(L, opts, "to") != LUA_TNIL)
-		q->to = lua_args_check_time(L, lua_gettop(L));
-	lua_pop(L, 2);
-	if (lua_getfield(L, opts, "entities") != LUA_TNIL) {
+	lua_options_check_keys(opts);
+	lua_options_time(opts, "from", &q->from);
+	lua_options_time(opts, "to", &q->to);
+	if (lua_options_table(opts, "entities")) {
 		int list = lua_gettop(L);
 
-		if (!lua_istable(L, list))
-			luaL_error(L, "%s: entities must be a list of entities "
-			    "or names", what);
 		q->entities = lua_entity_list(L, d, list, &q->nentities);
 		lua_remove(L, list);	/* the scratch stays */
-	} else {
-		lua_pop(L, 1);
 	}
-	if (lua_getfield(L, opts, "states") != LUA_TNIL) {
+	if (lua_options_table(opts, "states")) {
 		int list = lua_gettop(L);
 		unsigned char *set;
 
-		if (!lua_istable(L, list))
-			luaL_error(L, "%s: states must be a list of state names",
-			    what);
 		set = lua_object_scratch(L, d->cat->nstates, 1);
 		lua_catalog_mark_states(L, d->cat, list, set);
 		q->states = set;
 		lua_remove(L, list);
-	} else {
-		lua_pop(L, 1);
 	}
 }
 
@@ -426,12 +406,12 @@ const luaL_Reg lua_reduce_array_metamethods[] = {
 static int
 t_columns(lua_State *L)
 {
-	static const char *const no_extra[] = { NULL };
 	trace *d = lua_trace_check(L, 1);
 	larray *cols[NCOLUMNS] = { NULL };
 	int slot[NCOLUMNS];	/* where each array is on the stack */
 	reduce_columns out;
 	reduce_selection q;
+	lua_options opts;
 	int nasked, i;
 	size_t n = 0, bound, width = 0;
 	const char *why;
@@ -442,7 +422,8 @@ t_columns(lua_State *L)
 		return (luaL_error(L, "columns: name the columns to return, "
 		    "such as t:columns{\"state\", \"duration\"} (columns are "
 		    COLUMN_LIST ")"));
-	check_selection(L, d, 2, "columns", no_extra, &q);
+	lua_options_init(&opts, L, 2, "columns", columns_keys);
+	check_selection(L, d, &opts, &q);
 	luaL_checkstack(L, nasked + 8, "too many columns");
 	bound = reduce_bound(d->st, &q);
 	for (i = 1; i <= nasked; i++) {
@@ -611,15 +592,15 @@ field_keys(lua_State *L, const catalog *cat, const char *field,
 static int
 t_reduce(lua_State *L)
 {
-	static const char *const extra[] = { "by", "field", NULL };
 	trace *d = lua_trace_check(L, 1);
 	const catalog *cat = d->cat;
 	reduce_selection q;
 	reduce_key by;
-	const char *name, *why;
+	lua_options opts;
+	const char *name, *field, *why;
 	uint32_t nkeys, ntags = catalog_ntags(cat), k, *key_of = NULL;
 	uint64_t *time, *count;
-	int values = 0, fields;
+	int values = 0, has_by, fields;
 
 	options_at(L, 2);
 	lua_pushnil(L);
@@ -629,21 +610,18 @@ t_reduce(lua_State *L)
 			return (luaL_error(L, "reduce: options are named: "
 			    "t:reduce{by = \"state\", from = ..., to = ...}"));
 	}
-	lua_getfield(L, 2, "by");
-	lua_getfield(L, 2, "field");
-	if (!lua_isnil(L, -2) && !lua_isnil(L, -1))
+	lua_options_init(&opts, L, 2, "reduce", reduce_keys);
+	lua_options_keep(&opts);	/* the name, while it is used */
+	has_by = lua_options_string(&opts, "by", &name, NULL);
+	fields = lua_options_string(&opts, "field", &field, NULL);
+	if (has_by && fields)
 		return (luaL_error(L, "reduce: give by or field, not both"));
-	if (lua_isnil(L, -2) && lua_isnil(L, -1))
+	if (fields)
+		name = field;
+	else if (!has_by)
 		return (luaL_error(L, "reduce: by is required: \"state\", "
 		    "\"entity\", \"tag\" or the name of a tag field"));
-	fields = !lua_isnil(L, -1);
-	if (!fields)
-		lua_pop(L, 1);
-	if (lua_type(L, -1) != LUA_TSTRING)
-		return (luaL_error(L, "reduce: %s must be a string, not a %s",
-		    fields ? "field" : "by", luaL_typename(L, -1)));
-	name = lua_tostring(L, -1);	/* kept alive on the stack */
-	check_selection(L, d, 2, "reduce", extra, &q);
+	check_selection(L, d, &opts, &q);
 	if (!fields && strcmp(name, "state") == 0) {
 		by = REDUCE_STATE;
 		nkeys = cat->nstates;

@@ -11,6 +11,7 @@
 #include "lua/lua_args.h"
 #include "lua/lua_catalog.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 
 /* The user value's fields: lists of names, by id + 1. */
@@ -59,6 +60,11 @@ wants_intervals(lua_State *L, int idx)
 	return (yes);
 }
 
+static const lua_option at_keys[] = {
+	{ .key = "intervals", .kind = LUA_OPTION_BOOLEAN },
+	{ .key = NULL }
+};
+
 /*
  * t:at(time [, {intervals = true}]) of a trace with values, or asking for
  * whole intervals: entity by entity from the store, with values and the
@@ -70,14 +76,11 @@ full_at(lua_State *L)
 	trace *d = lua_trace_check(L, 1);
 	uint64_t t = lua_args_check_time(L, 2);
 	uint32_t e, n = catalog_nentities(d->cat);
+	lua_options opts;
 	int full = 0;
 
-	if (!lua_isnoneornil(L, 3)) {
-		luaL_checktype(L, 3, LUA_TTABLE);
-		lua_getfield(L, 3, "intervals");
-		full = lua_toboolean(L, -1);
-		lua_pop(L, 1);
-	}
+	lua_options_init(&opts, L, 3, "at", at_keys);
+	lua_options_boolean(&opts, "intervals", &full);
 	lua_createtable(L, 0, (int)n);
 	for (e = 0; e < n; e++) {
 		store_interval iv;

@@ -12,6 +12,7 @@
 #include "lua/lua_catalog.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 
 /* ---- t:intervals ---- */
@@ -103,6 +104,16 @@ intervals_gc(lua_State *L)
 	return (0);
 }
 
+static const lua_option intervals_keys[] = {
+	{ .key = "from", .kind = LUA_OPTION_TIME },
+	{ .key = "to", .kind = LUA_OPTION_TIME },
+	{ .key = "entities", .kind = LUA_OPTION_TABLE,
+	    .what = "a list of entities or names" },
+	{ .key = "states", .kind = LUA_OPTION_TABLE,
+	    .what = "a list of state names" },
+	{ .key = NULL }
+};
+
 /*
  * t:intervals{from=, to=, entities={...}, states={...}} -> an iterator
  * over the intervals overlapping [from, to), clipped, entity by entity.
@@ -113,26 +124,20 @@ t_intervals(lua_State *L)
 	trace *d = lua_trace_check(L, 1);
 	uint64_t from = d->begin, to = d->end;
 	size_t n = 0;
+	lua_options opts;
 	liter *it;
 
-	if (!lua_isnoneornil(L, 2))
-		luaL_checktype(L, 2, LUA_TTABLE);
-	else
-		lua_newtable(L);
 	lua_settop(L, 2);
+	lua_options_init(&opts, L, 2, "intervals", intervals_keys);
 	it = lua_object_new(L, LUA_STORE_INTERVALS_TYPE, sizeof (liter), 1);
 	lua_pushvalue(L, 1);
 	lua_setiuservalue(L, 3, 1);
 
-	if (lua_getfield(L, 2, "from") != LUA_TNIL)
-		from = lua_args_check_time(L, -1);
-	if (lua_getfield(L, 2, "to") != LUA_TNIL)
-		to = lua_args_check_time(L, -1);
-	lua_pop(L, 2);
-	if (lua_getfield(L, 2, "entities") != LUA_TNIL) {
+	lua_options_time(&opts, "from", &from);
+	lua_options_time(&opts, "to", &to);
+	if (lua_options_table(&opts, "entities")) {
 		size_t i;
 
-		luaL_checktype(L, -1, LUA_TTABLE);
 		n = lua_rawlen(L, -1);
 		if ((it->entities = calloc(n + 1, sizeof (uint32_t))) == NULL)
 			return (luaL_error(L, "out of memory"));
@@ -141,15 +146,14 @@ t_intervals(lua_State *L)
 			it->entities[i] = lua_entity_id(L, d, lua_gettop(L));
 			lua_pop(L, 1);
 		}
+		lua_pop(L, 1);
 	}
-	lua_pop(L, 1);
-	if (lua_getfield(L, 2, "states") != LUA_TNIL) {
-		luaL_checktype(L, -1, LUA_TTABLE);
+	if (lua_options_table(&opts, "states")) {
 		if ((it->states = calloc(d->cat->nstates, 1)) == NULL)
 			return (luaL_error(L, "out of memory"));
 		lua_catalog_mark_states(L, d->cat, lua_gettop(L), it->states);
+		lua_pop(L, 1);
 	}
-	lua_pop(L, 1);
 	store_iter_init(&it->it, d->st, it->entities, n, from, to);
 	store_iter_values(&it->it);
 	lua_pushcclosure(L, intervals_next, 1);

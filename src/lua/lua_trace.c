@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "lua/lua_args.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 
 typedef struct ltrace {
 	lua_object_head head;
@@ -84,17 +85,15 @@ lua_trace_snapshot_of(lua_State *L, int idx)
 
 /* ---- statemap.load ---- */
 
-static int64_t
-field_time(lua_State *L, int opts, const char *key, int *given)
-{
-	int64_t v;
-
-	lua_getfield(L, opts, key);
-	*given = !lua_isnil(L, -1);
-	v = *given ? (int64_t)lua_args_check_time(L, lua_gettop(L)) : 0;
-	lua_pop(L, 1);
-	return (v);
-}
+static const lua_option load_keys[] = {
+	{ .key = "begin", .kind = LUA_OPTION_TIME },
+	{ .key = "end", .kind = LUA_OPTION_TIME },
+	{ .key = "duration", .kind = LUA_OPTION_TIME },
+	{ .key = "ignore_tags", .kind = LUA_OPTION_BOOLEAN },
+	{ .key = "filter", .kind = LUA_OPTION_STRING },
+	{ .key = "cache", .kind = LUA_OPTION_BOOLEAN },
+	{ .key = NULL }
+};
 
 /*
  * statemap.load(path [, {begin=, ["end"]=, duration=, ignore_tags=,
@@ -103,43 +102,43 @@ field_time(lua_State *L, int opts, const char *key, int *given)
 static int
 f_load(lua_State *L)
 {
-	const char *path = luaL_checkstring(L, 1);
+	const char *path = luaL_checkstring(L, 1), *filter;
+	lua_options opts;
 	trace_options o;
 	trace *d;
 	sm_error err;
-	int have_b = 0, have_e = 0, have_d = 0;
-	int64_t dur = 0;
+	int have_b, have_e, have_d, cache = 1;
+	uint64_t begin = 0, end = 0, dur = 0;
 	char msg[sizeof (err.message) + sizeof (err.file) + 64];
 
 	memset(&o, 0, sizeof (o));
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		o.begin = field_time(L, 2, "begin", &have_b);
-		o.end = field_time(L, 2, "end", &have_e);
-		dur = field_time(L, 2, "duration", &have_d);
-		lua_getfield(L, 2, "ignore_tags");
-		o.ignore_tags = lua_toboolean(L, -1);
-		lua_getfield(L, 2, "cache");
-		o.no_cache = !lua_isnil(L, -1) && !lua_toboolean(L, -1);
-		lua_pop(L, 1);
-		lua_getfield(L, 2, "filter");
-		if (!lua_isnil(L, -1))
-			o.filter = lua_args_regex(L, luaL_checkstring(L, -1),
-			    "filter");
-	}
+	lua_settop(L, 2);
+	lua_options_init(&opts, L, 2, "statemap.load", load_keys);
+	lua_options_keep(&opts);
+	have_b = lua_options_time(&opts, "begin", &begin);
+	have_e = lua_options_time(&opts, "end", &end);
+	have_d = lua_options_time(&opts, "duration", &dur);
+	o.begin = (int64_t)begin;
+	o.end = (int64_t)end;
+	lua_options_boolean(&opts, "ignore_tags", &o.ignore_tags);
+	lua_options_boolean(&opts, "cache", &cache);
+	o.no_cache = !cache;
+	/* The regex stays on the stack while the trace loads. */
+	if (lua_options_string(&opts, "filter", &filter, NULL))
+		o.filter = lua_args_regex(L, filter, "filter");
 	if (have_d) {
 		if (have_b && have_e)
 			return (luaL_error(L, "give at most two of begin, "
 			    "end and duration"));
 		if (have_e) {
-			if (dur > o.end)
+			if ((int64_t)dur > o.end)
 				return (luaL_error(L, "duration exceeds end"));
-			o.begin = o.end - dur;
+			o.begin = o.end - (int64_t)dur;
 		} else {
-			if (dur > INT64_MAX - o.begin)
+			if ((int64_t)dur > INT64_MAX - o.begin)
 				return (luaL_error(L, "begin plus duration is "
 				    "beyond 2^63 ns"));
-			o.end = o.begin + dur;
+			o.end = o.begin + (int64_t)dur;
 		}
 	}
 	if (o.end != 0 && o.end <= o.begin)

@@ -295,7 +295,7 @@ do
 	    "columns: entities must be a list")
 	check_error("reduce: by required", function() t:reduce{} end, "reduce: by is required")
 	check_error("reduce: by and field", function() t:reduce{ by = "state", field = "pid" } end, "reduce: give by or field, not both")
-	check_error("reduce: by not a string", function() t:reduce{ by = 1 } end, "reduce: by must be a string, not a number")
+	check_error("reduce: by not a string", function() t:reduce{ by = 1 } end, "reduce: by must be a string, not 1")
 	check_error("reduce: a misspelt option", function() t:reduce{ by = "state", too = 3 } end,
 	    'reduce: unknown option "too" (options are from, to, entities, states, by, field)')
 	check_error("reduce: positional options", function() t:reduce{ "state" } end, "reduce: options are named")
