@@ -30,20 +30,29 @@ lua_options_keep(lua_options *o)
 	o->keep = lua_gettop(o->L);
 }
 
-/* The declaration of key; asking for one the function did not declare
- * is a mistake of the binding's. */
+/*
+ * The declaration of key; asking for one the function did not declare
+ * is a mistake of the binding's.  The key is most often the very string
+ * of the declaration (one literal in one file): that is looked for
+ * first, for the bulk queries' sake.
+ */
 static const lua_option *
 declared(const lua_options *o, const char *key, lua_option_kind kind)
 {
 	const lua_option *k;
 
-	for (k = o->keys; k->key != NULL; k++) {
-		if (strcmp(k->key, key) == 0 && k->kind == kind)
-			return (k);
+	for (k = o->keys; k->key != NULL && k->key != key; k++)
+		continue;
+	if (k->key == NULL) {
+		for (k = o->keys; k->key != NULL; k++) {
+			if (strcmp(k->key, key) == 0)
+				break;
+		}
 	}
-	luaL_error(o->L, "%s: option %s is read but not declared as such",
-	    o->fname, key);
-	return (NULL);
+	if (k->key == NULL || k->kind != kind)
+		luaL_error(o->L, "%s: option %s is read but not declared as "
+		    "such", o->fname, key);
+	return (k);
 }
 
 /* ---- errors ---- */

@@ -611,7 +611,6 @@ t_reduce(lua_State *L)
 			    "t:reduce{by = \"state\", from = ..., to = ...}"));
 	}
 	lua_options_init(&opts, L, 2, "reduce", reduce_keys);
-	lua_options_keep(&opts);	/* the name, while it is used */
 	has_by = lua_options_string(&opts, "by", &name, NULL);
 	fields = lua_options_string(&opts, "field", &field, NULL);
 	if (has_by && fields)
@@ -621,6 +620,9 @@ t_reduce(lua_State *L)
 	else if (!has_by)
 		return (luaL_error(L, "reduce: by is required: \"state\", "
 		    "\"entity\", \"tag\" or the name of a tag field"));
+	/* Kept on the stack while it is used (an __index may have made
+	 * it): a table to keep it in would cost more than the call. */
+	name = lua_pushstring(L, name);
 	check_selection(L, d, &opts, &q);
 	if (!fields && strcmp(name, "state") == 0) {
 		by = REDUCE_STATE;
