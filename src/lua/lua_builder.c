@@ -15,18 +15,20 @@
 #include <lauxlib.h>
 
 #include "trace/builder.h"
+#include "lua/lua_args.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 #include "base/runlimit.h"
 #include "base/util.h"
 
-#define BUILDER_MT	"statemap.builder"
 /* Calls between two looks at the builder's memory. */
 #define CHARGE_EVERY	4096
 
 typedef struct lbuilder {
-	builder *b;
+	lua_object_head head;
+	builder *b;	/* NULL once finished */
 	size_t charged;		/* its memory, counted against the limit */
 	unsigned calls;
 } lbuilder;
@@ -34,7 +36,7 @@ typedef struct lbuilder {
 static lbuilder *
 check_lbuilder(lua_State *L, const char *call)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, BUILDER_MT);
+	lbuilder *lb = lua_object_check(L, 1, LUA_BUILDER_TYPE);
 
 	if (lb->b == NULL)
 		luaL_error(L, "%s: this builder has finished", call);
@@ -56,7 +58,7 @@ charge(lua_State *L, lbuilder *lb, int now)
 		lb->charged = mem;
 	}
 	if (runlimit_check(0, &why) != 0)
-		lua_trace_stopped(L, why);
+		luaL_error(L, "%s", why);
 }
 
 static void
@@ -126,7 +128,7 @@ static int
 state_datum(lua_State *L, const char *call, state_call fn)
 {
 	lbuilder *lb = check_lbuilder(L, call);
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	size_t len, tlen = 0;
 	const char *e = check_entity(L, 3, &len, call);
 	uint32_t s = check_state(L, lb, 4, call);
@@ -157,7 +159,7 @@ static int
 b_pop(lua_State *L)
 {
 	lbuilder *lb = check_lbuilder(L, "b:pop");
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	size_t len;
 	const char *e = check_entity(L, 3, &len, "b:pop");
 	uint32_t s = lua_isnoneornil(L, 4) ? UINT32_MAX :
@@ -174,7 +176,7 @@ static int
 b_value(lua_State *L)
 {
 	lbuilder *lb = check_lbuilder(L, "b:value");
-	uint64_t t = lua_trace_check_time(L, 2);
+	uint64_t t = lua_args_check_time(L, 2);
 	size_t len, slen;
 	const char *e = check_entity(L, 3, &len, "b:value");
 	int r;
@@ -346,7 +348,7 @@ static int
 b_event(lua_State *L)
 {
 	lbuilder *lb = check_lbuilder(L, "b:event");
-	uint64_t t = lua_trace_check_time(L, 2), end = CATALOG_NO_END;
+	uint64_t t = lua_args_check_time(L, 2), end = CATALOG_NO_END;
 	size_t len, klen, tlen = 0, id_len = 0, members_len = 0;
 	const char *e = check_entity(L, 3, &len, "b:event");
 	const char *kind = luaL_checklstring(L, 4, &klen);
@@ -363,7 +365,7 @@ b_event(lua_State *L)
 			    LUA_TTABLE ? "a list" : luaL_typename(L, 6)));
 		lua_getfield(L, 6, "end");
 		if (!lua_isnil(L, -1)) {
-			end = lua_trace_check_time(L, -1);
+			end = lua_args_check_time(L, -1);
 			if (end < t)
 				return (luaL_error(L, "b:event: end %I is "
 				    "before time %I: a message is received "
@@ -396,7 +398,7 @@ b_finish(lua_State *L)
 {
 	lbuilder *lb = check_lbuilder(L, "b:finish");
 	int has_end = !lua_isnoneornil(L, 2);
-	uint64_t end = has_end ? lua_trace_check_time(L, 2) : 0;
+	uint64_t end = has_end ? lua_args_check_time(L, 2) : 0;
 	trace *d;
 
 	d = builder_finish(lb->b, has_end, end);
@@ -410,23 +412,42 @@ b_finish(lua_State *L)
 static int
 builder_gc(lua_State *L)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, BUILDER_MT);
+	lbuilder *lb = luaL_checkudata(L, 1, LUA_BUILDER_TYPE);
 
 	builder_free(lb->b);
 	lb->b = NULL;
 	uncharge(lb);
+	lb->head.finalized = 1;
 	return (0);
 }
 
 static int
 builder_tostring(lua_State *L)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, BUILDER_MT);
+	lbuilder *lb = luaL_checkudata(L, 1, LUA_BUILDER_TYPE);
 
 	lua_pushstring(L, lb->b == NULL ? "<builder: finished>" :
 	    "<builder>");
 	return (1);
 }
+
+const luaL_Reg lua_builder_methods[] = {
+	{ "set", b_set },
+	{ "push", b_push },
+	{ "pop", b_pop },
+	{ "value", b_value },
+	{ "describe", b_describe },
+	{ "tag", b_tag },
+	{ "event", b_event },
+	{ "finish", b_finish },
+	{ NULL, NULL }
+};
+
+const luaL_Reg lua_builder_metamethods[] = {
+	{ "__gc", builder_gc },
+	{ "__tostring", builder_tostring },
+	{ NULL, NULL }
+};
 
 /* The states of statemap.new: a list of names, or name = {value, color}. */
 static catalog_state *
@@ -443,7 +464,7 @@ check_states(lua_State *L, int idx, uint32_t *n)
 	if (len > 0) {
 		if (len > STORE_MAX_STATES)
 			luaL_error(L, "statemap.new: too many states");
-		states = lua_trace_scratch(L, (size_t)len, sizeof (*states));
+		states = lua_object_scratch(L, (size_t)len, sizeof (*states));
 		for (i = 0; i < (size_t)len; i++) {
 			size_t l;
 
@@ -464,7 +485,7 @@ check_states(lua_State *L, int idx, uint32_t *n)
 		}
 		if (count > STORE_MAX_STATES)
 			luaL_error(L, "statemap.new: too many states");
-		states = lua_trace_scratch(L, count, sizeof (*states));
+		states = lua_object_scratch(L, count, sizeof (*states));
 		lua_pushnil(L);
 		while (lua_next(L, idx) != 0) {
 			lua_Integer v = 0;
@@ -503,20 +524,17 @@ check_states(lua_State *L, int idx, uint32_t *n)
 	return (states);
 }
 
-static const char *
-opt_field_string(lua_State *L, int idx, const char *key)
-{
-	const char *s;
-
-	if (lua_getfield(L, idx, key) == LUA_TNIL) {
-		lua_pop(L, 1);
-		return (NULL);
-	}
-	if ((s = lua_tostring(L, -1)) == NULL)
-		luaL_error(L, "statemap.new: %s is a string", key);
-	lua_pop(L, 1);	/* the string stays in the options table */
-	return (s);
-}
+static const lua_option new_keys[] = {
+	{ .key = "title", .kind = LUA_OPTION_STRING },
+	{ .key = "host", .kind = LUA_OPTION_STRING },
+	{ .key = "entity_kind", .kind = LUA_OPTION_STRING },
+	{ .key = "start", .kind = LUA_OPTION_TABLE,
+	    .what = "{seconds, nanoseconds}" },
+	{ .key = "states", .kind = LUA_OPTION_TABLE,
+	    .what = "a list of names or a table of name = {value =, "
+	    "color =}" },
+	{ .key = NULL }
+};
 
 /*
  * statemap.new{title =, host =, entity_kind =, start = {s, ns}, states =
@@ -528,18 +546,19 @@ f_new(lua_State *L)
 	catalog_state *scratch, *states;
 	uint32_t n, i;
 	lua_Integer sec = 0, nsec = 0;
-	const char *title, *host, *kind, *why = NULL;
+	const char *title = NULL, *host = NULL, *kind = NULL, *why = NULL;
+	lua_options opts;
 	lbuilder *lb;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
-	title = opt_field_string(L, 1, "title");
-	host = opt_field_string(L, 1, "host");
-	kind = opt_field_string(L, 1, "entity_kind");
-	if (lua_getfield(L, 1, "start") != LUA_TNIL) {
-		if (lua_type(L, -1) != LUA_TTABLE)
-			return (luaL_error(L, "statemap.new: start is "
-			    "{seconds, nanoseconds}"));
+	lua_options_init(&opts, L, 1, "statemap.new", new_keys);
+	lua_options_keep(&opts);	/* 2: the strings, until the builder
+					 * copies them */
+	lua_options_string(&opts, "title", &title, NULL);
+	lua_options_string(&opts, "host", &host, NULL);
+	lua_options_string(&opts, "entity_kind", &kind, NULL);
+	if (lua_options_table(&opts, "start")) {
 		lua_rawgeti(L, -1, 1);
 		lua_rawgeti(L, -2, 2);
 		if (!lua_isinteger(L, -2) || (sec = lua_tointeger(L, -2)) < 0 ||
@@ -547,14 +566,12 @@ f_new(lua_State *L)
 		    (nsec = lua_tointeger(L, -1)) < 0)))
 			return (luaL_error(L, "statemap.new: start is "
 			    "{seconds, nanoseconds}, non-negative integers"));
-		lua_pop(L, 2);
+		lua_pop(L, 3);
 	}
-	lua_pop(L, 1);
-	lua_getfield(L, 1, "states");
-	scratch = check_states(L, 2, &n);
-	lb = lua_newuserdatauv(L, sizeof (lbuilder), 0);
-	memset(lb, 0, sizeof (*lb));
-	luaL_setmetatable(L, BUILDER_MT);
+	if (!lua_options_table(&opts, "states"))
+		lua_pushnil(L);
+	scratch = check_states(L, lua_gettop(L), &n);
+	lb = lua_object_new(L, LUA_BUILDER_TYPE, sizeof (lbuilder), 0);
 	/* Copies the builder owns: nothing can raise from here on. */
 	states = xcalloc(n > 0 ? n : 1, sizeof (*states));
 	for (i = 0; i < n; i++) {
@@ -573,31 +590,7 @@ f_new(lua_State *L)
 	return (1);
 }
 
-void
-lua_builder_open(lua_State *L)
-{
-	static const luaL_Reg methods[] = {
-		{ "set", b_set },
-		{ "push", b_push },
-		{ "pop", b_pop },
-		{ "value", b_value },
-		{ "describe", b_describe },
-		{ "tag", b_tag },
-		{ "event", b_event },
-		{ "finish", b_finish },
-		{ NULL, NULL }
-	};
-	static const luaL_Reg fields[] = {
-		{ NULL, NULL }
-	};
-	static const luaL_Reg metamethods[] = {
-		{ "__gc", builder_gc },
-		{ "__tostring", builder_tostring },
-		{ NULL, NULL }
-	};
-	const luaL_Reg *all[] = { methods, NULL };
-
-	lua_object_class(L, BUILDER_MT, all, fields, metamethods);
-	lua_pushcfunction(L, f_new);
-	lua_setfield(L, -2, "new");
-}
+const luaL_Reg lua_builder_functions[] = {
+	{ "new", f_new },
+	{ NULL, NULL }
+};

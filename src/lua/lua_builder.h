@@ -1,14 +1,21 @@
 /*
  * lua_builder.h: statemap.new{title =, host =, start = {s, ns}, states =
  * {...}} and the builder object (b:set, b:push, b:pop, b:value,
- * b:describe, b:tag, b:event, b:finish): traces made by scripts.
+ * b:describe, b:tag, b:event, b:finish): traces made by scripts, over
+ * builder.h.
  */
 #ifndef SM_LUA_BUILDER_H
 #define SM_LUA_BUILDER_H
 
-#include <lua.h>
+#include <lauxlib.h>
 
-/* Registers the builder's metatable and sets `new` in the table on top. */
-void lua_builder_open(lua_State *L);
+#define LUA_BUILDER_TYPE	"statemap.builder"
+
+/* The builder's methods and metamethods (__gc, __tostring). */
+extern const luaL_Reg lua_builder_methods[];
+extern const luaL_Reg lua_builder_metamethods[];
+
+/* The module's function new. */
+extern const luaL_Reg lua_builder_functions[];
 
 #endif

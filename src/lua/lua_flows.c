@@ -1,181 +1,21 @@
 /*
- * lua_flows.c: messages for scripts: statemap.merge{...}, t:shift(ns),
- * t:flows{...} (an iterator over matched messages and the ones that
- * matched nothing, flows.h) and t:align{...} (latencies and clock
- * offsets between nodes).  The work is in merge_traces.c and flows.c;
- * here are the arguments and the tables.
+ * lua_flows.c: the messages of a trace for scripts: t:flows{...} (an
+ * iterator over matched messages and the ones that matched nothing) and
+ * t:align{...} (latencies and clock offsets between nodes).  The work is
+ * in flows.c; here are the arguments and the tables.
  */
 #include "lua/lua_flows.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <lauxlib.h>
 
-#include "base/duration.h"
 #include "trace/flows.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
-#include "trace/merge_traces.h"
-
-#define FLOWS_MT	"statemap.flows"
-
-/* ---- arguments ---- */
-
-/*
- * A signed time: an integer of ns, or a duration string with an optional
- * leading '-' ("-1.5ms").  what names the argument in errors.
- */
-static int64_t
-check_signed_time(lua_State *L, int idx, const char *what)
-{
-	if (lua_type(L, idx) == LUA_TSTRING) {
-		const char *s = lua_tostring(L, idx), *why = NULL;
-		int neg = s[0] == '-';
-		int64_t ns;
-
-		if (!duration_parse(s + neg, &ns, &why))
-			luaL_error(L, "%s: bad time \"%s\": %s", what, s, why);
-		return (neg ? -ns : ns);
-	}
-	if (lua_type(L, idx) == LUA_TNUMBER) {
-		int exact;
-		lua_Integer v = lua_tointegerx(L, idx, &exact);
-
-		if (exact)
-			return ((int64_t)v);
-	}
-	luaL_error(L, "%s must be ns as an integer or a string like "
-	    "\"-1.5ms\", not %s", what, luaL_typename(L, idx));
-	return (0);
-}
-
-/* ---- statemap.merge ---- */
-
-/*
- * statemap.merge{t1, t2, ... [, offsets = {...}] [, prefixes = {...}]}
- * -> the merged trace, and the list of its inputs' prefixes.  offsets is
- * a list (by place) or a table by prefix (as t:align gives), of ns to add
- * to each input's times.
- */
-static int
-f_merge(lua_State *L)
-{
-	const trace **inputs;
-	const catalog **cats;
-	char **q;
-	int64_t *offsets;
-	size_t n, i;
-	const char *why = NULL;
-	trace *d;
-
-	luaL_checktype(L, 1, LUA_TTABLE);
-	lua_settop(L, 1);
-	/*
-	 * The options first, on the stack (2, 3): reading them may run the
-	 * table's __index, which must not find the traces' pointers taken
-	 * (it could take an item out of the list and collect it).  Items are
-	 * read raw, after.
-	 */
-	lua_getfield(L, 1, "prefixes");
-	lua_getfield(L, 1, "offsets");
-	if (!lua_isnil(L, 2))
-		luaL_checktype(L, 2, LUA_TTABLE);
-	if (!lua_isnil(L, 3))
-		luaL_checktype(L, 3, LUA_TTABLE);
-	n = lua_rawlen(L, 1);
-	if (n == 0)
-		return (luaL_error(L, "statemap.merge: give a list of one "
-		    "trace or more"));
-	inputs = lua_trace_scratch(L, n, sizeof (trace *));	/* 4 */
-	cats = lua_trace_scratch(L, n, sizeof (catalog *));	/* 5 */
-	offsets = lua_trace_scratch(L, n, sizeof (int64_t));	/* 6 */
-	for (i = 0; i < n; i++) {
-		lua_rawgeti(L, 1, (lua_Integer)i + 1);
-		if (lua_trace_test(L, -1) == NULL)
-			return (luaL_error(L, "statemap.merge: item %d is a "
-			    "%s, not a trace", (int)i + 1,
-			    luaL_typename(L, -1)));
-		inputs[i] = lua_trace_check(L, -1);
-		cats[i] = inputs[i]->cat;
-		lua_pop(L, 1);
-	}
-	/* The prefixes, as Lua strings in a table (7): no leak on errors. */
-	lua_createtable(L, (int)n, 0);
-	if (!lua_isnil(L, 2)) {
-		for (i = 0; i < n; i++) {
-			size_t len, j;
-			const char *p;
-
-			if (lua_rawgeti(L, 2, (lua_Integer)i + 1) !=
-			    LUA_TSTRING)
-				return (luaL_error(L, "statemap.merge: prefixes "
-				    "must be a list of %d strings", (int)n));
-			p = lua_trace_check_name(L, -1, &len, "a prefix");
-			if (!merge_traces_qualifier_ok(p, len))
-				return (luaL_error(L, "statemap.merge: prefix "
-				    "\"%s\" must not be empty, hold a '/' or "
-				    "start with '#'", p));
-			for (j = 0; j < i; j++) {
-				lua_rawgeti(L, 7, (lua_Integer)j + 1);
-				if (lua_rawequal(L, -1, -2))
-					return (luaL_error(L, "statemap.merge: "
-					    "prefix \"%s\" given twice", p));
-				lua_pop(L, 1);
-			}
-			lua_rawseti(L, 7, (lua_Integer)i + 1);
-		}
-	} else {
-		char **made = merge_traces_qualifiers(cats, n);
-
-		for (i = 0; i < n; i++) {
-			lua_pushstring(L, made[i]);
-			lua_rawseti(L, 7, (lua_Integer)i + 1);
-		}
-		merge_traces_free_names(made, n);
-	}
-	if (!lua_isnil(L, 3)) {
-		for (i = 0; i < n; i++) {
-			if (lua_rawgeti(L, 3, (lua_Integer)i + 1) == LUA_TNIL) {
-				lua_pop(L, 1);
-				lua_rawgeti(L, 7, (lua_Integer)i + 1);
-				lua_rawget(L, 3);
-			}
-			if (!lua_isnil(L, -1))
-				offsets[i] = check_signed_time(L, -1,
-				    "statemap.merge: an offset");
-			lua_pop(L, 1);
-		}
-	}
-	q = lua_trace_scratch(L, n, sizeof (char *));	/* 8 */
-	for (i = 0; i < n; i++) {
-		lua_rawgeti(L, 7, (lua_Integer)i + 1);
-		q[i] = (char *)lua_tostring(L, -1);	/* held by table 7 */
-		lua_pop(L, 1);
-	}
-	d = merge_traces(inputs, n, q, offsets, &why);
-	if (d == NULL)
-		return (luaL_error(L, "statemap.merge: %s", why));
-	lua_trace_push(L, d);
-	lua_pushvalue(L, 7);
-	return (2);
-}
-
-/* t:shift(ns) -> the trace moved by ns (may be negative) in absolute time. */
-static int
-t_shift(lua_State *L)
-{
-	trace *d = lua_trace_check(L, 1), *nd;
-	int64_t ns = check_signed_time(L, 2, "shift");
-	const char *why = NULL;
-
-	if ((nd = merge_traces_shift(d, ns, &why)) == NULL)
-		return (luaL_error(L, "shift: %s", why));
-	lua_trace_push(L, nd);
-	return (1);
-}
 
 /* ---- nodes ---- */
 
@@ -186,8 +26,8 @@ t_shift(lua_State *L)
  * the pointers stay valid; or leaves nil and sets the arrays to NULL.
  */
 static void
-push_nodes(lua_State *L, const trace *d, int opts, const char ***ent,
-    size_t **ent_len, const char ***ev, size_t **ev_len)
+push_nodes(lua_State *L, const trace *d, const lua_options *opts,
+    const char ***ent, size_t **ent_len, const char ***ev, size_t **ev_len)
 {
 	const catalog *cat = d->cat;
 	uint32_t nent = catalog_nentities(cat);
@@ -196,26 +36,20 @@ push_nodes(lua_State *L, const trace *d, int opts, const char ***ent,
 
 	*ent = *ev = NULL;
 	*ent_len = *ev_len = NULL;
-	if (lua_isnoneornil(L, opts) || lua_getfield(L, opts, "node") ==
-	    LUA_TNIL) {
-		if (!lua_isnoneornil(L, opts))
-			lua_pop(L, 1);
+	if (!lua_options_function(opts, "node")) {
 		lua_pushnil(L);
 		return;
 	}
-	if (!lua_isfunction(L, -1))
-		luaL_error(L, "node must be a function of an entity's name, "
-		    "not %s", luaL_typename(L, -1));
 	fn = lua_gettop(L);
 	lua_newtable(L);
 	names = lua_gettop(L);
-	*ent = lua_trace_scratch(L, nent, sizeof (char *));
+	*ent = lua_object_scratch(L, nent, sizeof (char *));
 	lua_rawseti(L, names, -1);
-	*ent_len = lua_trace_scratch(L, nent, sizeof (size_t));
+	*ent_len = lua_object_scratch(L, nent, sizeof (size_t));
 	lua_rawseti(L, names, -2);
-	*ev = lua_trace_scratch(L, nev, sizeof (char *));
+	*ev = lua_object_scratch(L, nev, sizeof (char *));
 	lua_rawseti(L, names, -3);
-	*ev_len = lua_trace_scratch(L, nev, sizeof (size_t));
+	*ev_len = lua_object_scratch(L, nev, sizeof (size_t));
 	lua_rawseti(L, names, -4);
 	for (k = 0; k < nent + nev; k++) {
 		size_t len;
@@ -253,7 +87,7 @@ push_nodes(lua_State *L, const trace *d, int opts, const char ***ent,
 
 /* The flows of d with the options at opts; the names table is pushed. */
 static flows *
-match(lua_State *L, const trace *d, int opts)
+match(lua_State *L, const trace *d, const lua_options *opts)
 {
 	const char **ent, **ev;
 	size_t *ent_len, *ev_len;
@@ -270,9 +104,9 @@ match(lua_State *L, const trace *d, int opts)
 /* ---- t:flows ---- */
 
 typedef struct lflows {
+	lua_object_head head;
 	flows *f;
 	flows_alignment *al;	/* t:align's, while it makes its tables */
-	int closed;
 } lflows;
 
 /* Upvalues of the iterator. */
@@ -371,11 +205,7 @@ push_flow(lua_State *L, const catalog *cat, const flows *f, const flow *fl)
 static lflows *
 check_flows(lua_State *L, int idx)
 {
-	lflows *lf = luaL_checkudata(L, idx, FLOWS_MT);
-
-	if (lf->closed)
-		luaL_error(L, "this flows iterator was finalized");
-	return (lf);
+	return (lua_object_check(L, idx, LUA_FLOWS_TYPE));
 }
 
 static int
@@ -409,24 +239,29 @@ flows_next(lua_State *L)
 static int
 flows_gc(lua_State *L)
 {
-	lflows *lf = luaL_checkudata(L, 1, FLOWS_MT);
+	lflows *lf = luaL_checkudata(L, 1, LUA_FLOWS_TYPE);
 
 	flows_free(lf->f);
 	flows_alignment_free(lf->al);
 	lf->f = NULL;
 	lf->al = NULL;
-	lf->closed = 1;
+	lf->head.finalized = 1;
 	return (0);
 }
 
+const luaL_Reg lua_flows_metamethods[] = {
+	{ "__gc", flows_gc },
+	{ NULL, NULL }
+};
+
 /* The status option: a name or a list of names, as bits; all if nil. */
 static lua_Integer
-status_mask(lua_State *L, int opts)
+status_mask(lua_State *L, const lua_options *opts)
 {
 	lua_Integer mask = 0;
 	size_t i, n;
 
-	if (lua_getfield(L, opts, "status") == LUA_TNIL) {
+	if (lua_options_get(opts, "status") == LUA_TNIL) {
 		lua_pop(L, 1);
 		return (0xf);
 	}
@@ -436,8 +271,7 @@ status_mask(lua_State *L, int opts)
 		lua_rawseti(L, -2, 1);
 	}
 	if (!lua_istable(L, -1))
-		luaL_error(L, "flows: status must be a name or a list of "
-		    "names");
+		lua_options_refuse(opts, "status", -1);
 	n = lua_rawlen(L, -1);
 	for (i = 1; i <= n; i++) {
 		const char *s;
@@ -461,6 +295,16 @@ status_mask(lua_State *L, int opts)
 	return (mask);
 }
 
+static const lua_option flows_keys[] = {
+	{ .key = "from", .kind = LUA_OPTION_TIME },
+	{ .key = "to", .kind = LUA_OPTION_TIME },
+	{ .key = "status", .kind = LUA_OPTION_OTHER,
+	    .what = "a name or a list of names" },
+	{ .key = "node", .kind = LUA_OPTION_FUNCTION,
+	    .what = "a function of an entity's name" },
+	{ .key = NULL }
+};
+
 /*
  * t:flows{from=, to=, status=, node=} -> an iterator over the trace's
  * messages: {id=, status=, event=, from=, to=, target=, sent=,
@@ -472,27 +316,18 @@ t_flows(lua_State *L)
 	trace *d = lua_trace_check(L, 1);
 	lflows *lf;
 	uint64_t from = d->begin, to = d->end;
+	lua_options opts;
 	lua_Integer mask;
 
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		lua_settop(L, 2);
-	} else {
-		lua_settop(L, 1);	/* t:flows(nil) as t:flows() */
-		lua_newtable(L);
-	}
-	if (lua_getfield(L, 2, "from") != LUA_TNIL)
-		from = lua_trace_check_time(L, -1);
-	if (lua_getfield(L, 2, "to") != LUA_TNIL)
-		to = lua_trace_check_time(L, -1);
-	lua_pop(L, 2);
-	mask = status_mask(L, 2);
-	lf = lua_newuserdatauv(L, sizeof (lflows), 1);	/* 3 */
-	memset(lf, 0, sizeof (*lf));
-	luaL_setmetatable(L, FLOWS_MT);
+	lua_settop(L, 2);
+	lua_options_init(&opts, L, 2, "flows", flows_keys);
+	lua_options_time(&opts, "from", &from);
+	lua_options_time(&opts, "to", &to);
+	mask = status_mask(L, &opts);
+	lf = lua_object_new(L, LUA_FLOWS_TYPE, sizeof (lflows), 1);	/* 3 */
 	lua_pushvalue(L, 1);
 	lua_setiuservalue(L, 3, 1);
-	lf->f = match(L, d, 2);
+	lf->f = match(L, d, &opts);
 	lua_pop(L, 1);	/* the node names */
 	lua_pushinteger(L, 0);
 	lua_pushinteger(L, (lua_Integer)from);
@@ -513,6 +348,13 @@ push_number_or_nil(lua_State *L, double v)
 		lua_pushnumber(L, v);
 }
 
+static const lua_option align_keys[] = {
+	{ .key = "node", .kind = LUA_OPTION_FUNCTION,
+	    .what = "a function of an entity's name" },
+	{ .key = "reference", .kind = LUA_OPTION_STRING },
+	{ .key = NULL }
+};
+
 /*
  * t:align{node=, reference=} -> {reference=, offsets = {node = ns},
  * pairs = { {a=, b=, latency=, offset=, messages_ab=, messages_ba=,
@@ -525,30 +367,22 @@ t_align(lua_State *L)
 	lflows *lf;
 	flows_alignment *al;
 	uint32_t reference = FLOWS_NO_NODE;
-	size_t i;
+	lua_options opts;
+	const char *s;
+	size_t i, len;
 
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		lua_settop(L, 2);
-	} else {
-		lua_settop(L, 1);	/* t:flows(nil) as t:flows() */
-		lua_newtable(L);
-	}
+	lua_settop(L, 2);
+	lua_options_init(&opts, L, 2, "align", align_keys);
 	/* The flows in a userdata, freed by the collector if we raise. */
-	lf = lua_newuserdatauv(L, sizeof (lflows), 1);	/* 3 */
-	memset(lf, 0, sizeof (*lf));
-	luaL_setmetatable(L, FLOWS_MT);
-	lf->f = match(L, d, 2);
+	lf = lua_object_new(L, LUA_FLOWS_TYPE, sizeof (lflows), 1);	/* 3 */
+	lf->f = match(L, d, &opts);
 	lua_pop(L, 1);
-	if (lua_getfield(L, 2, "reference") != LUA_TNIL) {
-		size_t len;
-		const char *s = luaL_checklstring(L, -1, &len);
-
+	lua_options_keep(&opts);	/* 4: the reference's name */
+	if (lua_options_string(&opts, "reference", &s, &len)) {
 		reference = intern_find(lf->f->nodes, s, len);
 		if (reference == INTERN_NONE)
 			return (luaL_error(L, "align: no node \"%s\"", s));
 	}
-	lua_pop(L, 1);
 	/* Held by the userdata: an error making the tables frees it. */
 	al = lf->al = flows_align(lf->f, reference);
 	lua_createtable(L, 0, 3);
@@ -592,24 +426,8 @@ t_align(lua_State *L)
 	return (1);
 }
 
-const luaL_Reg lua_flows_methods[] = {
-	{ "shift", t_shift },
+const luaL_Reg lua_flows_trace_methods[] = {
 	{ "flows", t_flows },
 	{ "align", t_align },
 	{ NULL, NULL }
 };
-
-void
-lua_flows_open(lua_State *L)
-{
-	static const luaL_Reg none[] = { { NULL, NULL } };
-	static const luaL_Reg metamethods[] = {
-		{ "__gc", flows_gc },
-		{ NULL, NULL }
-	};
-	const luaL_Reg *methods[] = { none, NULL };
-
-	lua_object_class(L, FLOWS_MT, methods, none, metamethods);
-	lua_pushcfunction(L, f_merge);
-	lua_setfield(L, -2, "merge");
-}

@@ -1,18 +1,18 @@
 /*
- * lua_flows.h: messages for scripts: statemap.merge, and the trace
- * methods t:shift, t:flows and t:align (lua_flows.c).
+ * lua_flows.h: the messages of a trace for scripts: t:flows and t:align,
+ * over flows.h, and the flows object t:flows iterates over.
  */
 #ifndef SM_LUA_FLOWS_H
 #define SM_LUA_FLOWS_H
 
-#include <lua.h>
 #include <lauxlib.h>
 
-/* The trace methods, for the trace's metatable (lua_trace.c). */
-extern const luaL_Reg lua_flows_methods[];
+#define LUA_FLOWS_TYPE	"statemap.flows"
 
-/* Registers the flows iterator's metatable; sets `merge` in the table on
- * top. */
-void lua_flows_open(lua_State *L);
+/* The trace methods flows and align. */
+extern const luaL_Reg lua_flows_trace_methods[];
+
+/* The flows object's metamethods (__gc). */
+extern const luaL_Reg lua_flows_metamethods[];
 
 #endif

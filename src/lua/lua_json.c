@@ -356,17 +356,14 @@ lua_json_encode(lua_State *L, int idx, size_t *len)
 	return (text);
 }
 
-static const luaL_Reg json_functions[] = {
+const luaL_Reg lua_json_functions[] = {
 	{ "decode", f_decode },
 	{ "encode", f_encode },
 	{ NULL, NULL }
 };
 
 void
-lua_json_open(lua_State *L)
+lua_json_push_null(lua_State *L)
 {
-	luaL_newlib(L, json_functions);
 	lua_pushlightuserdata(L, NULL_VALUE);
-	lua_setfield(L, -2, "null");
-	lua_setfield(L, -2, "json");
 }

@@ -7,10 +7,13 @@
 
 #include <stddef.h>
 
-#include <lua.h>
+#include <lauxlib.h>
 
-/* Sets `json` in the table on the stack. */
-void lua_json_open(lua_State *L);
+/* The functions of statemap.json: decode and encode. */
+extern const luaL_Reg lua_json_functions[];
+
+/* Pushes json.null, the value that stands for JSON's null. */
+void lua_json_push_null(lua_State *L);
 
 /*
  * Pushes the table of JSON object members given as text without the

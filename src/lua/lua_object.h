@@ -1,27 +1,41 @@
 /*
- * lua_object.h: the shape every object type of the statemap module has
- * (trace, entity, interval iterator).
+ * lua_object.h: what every object type of the statemap module shares
+ * (trace, entity, interval iterator, series, array, flows, builder), and
+ * C memory under Lua's collector.
  *
- * A userdata with a metatable named like "statemap.trace": __index finds
- * a method in a plain table, or else computes a field with a getter (two
- * table lookups, whatever the key); the method table is also the
- * metatable's "methods" field (the REPL completes and documents from it);
- * and __metatable is the name, so Lua code can tell an object's type but
- * never reach its metamethods (__gc called by hand would free what the
- * object still holds).
+ * An object is a userdata with a metatable named like "statemap.trace":
+ * __index finds a method in a plain table, or else computes a field with
+ * a getter (two table lookups, whatever the key); the method table is
+ * also the metatable's "methods" field (the REPL completes and documents
+ * from it); and __metatable is the name, so Lua code can tell an
+ * object's type but never reach its metamethods (__gc called by hand
+ * would free what the object still holds).
+ *
+ * Its userdata begins with a lua_object_head.  Once its __gc has run,
+ * Lua code can still reach it (through an object another finalizer
+ * resurrected): every use of it is then an error, never a dangling
+ * pointer.
  */
 #ifndef SM_LUA_OBJECT_H
 #define SM_LUA_OBJECT_H
 
+#include <stddef.h>
+
 #include <lauxlib.h>
+
+/* The first member of every object's userdata. */
+typedef struct lua_object_head {
+	int finalized;		/* set by its __gc: it holds nothing */
+} lua_object_head;
 
 /*
  * Registers the metatable `name`: methods from each luaL_Reg of the
- * NULL-terminated list, getters of fields (each called with the object,
- * returning the field's value), and metamethods (__gc, __tostring...).
+ * NULL-terminated list, getters of fields from each of theirs (each
+ * called with the object, returning the field's value), and metamethods
+ * (__gc, __tostring...).
  */
 void lua_object_class(lua_State *L, const char *name,
-    const luaL_Reg *const *methods, const luaL_Reg *fields,
+    const luaL_Reg *const *methods, const luaL_Reg *const *fields,
     const luaL_Reg *metamethods);
 
 /*
@@ -32,5 +46,40 @@ void lua_object_class(lua_State *L, const char *name,
 void lua_object_sequence_class(lua_State *L, const char *name,
     const luaL_Reg *methods, lua_CFunction index,
     const luaL_Reg *metamethods);
+
+/*
+ * Pushes a new object of the registered type `name`: size bytes, zeroed,
+ * that begin with a lua_object_head, and nuvalue user values.
+ */
+void *lua_object_new(lua_State *L, const char *name, size_t size,
+    int nuvalue);
+
+/*
+ * The object of type `name` at idx: an argument error if it is something
+ * else (check) or NULL (test), and an error naming its type if it was
+ * finalized (both).
+ */
+void *lua_object_check(lua_State *L, int idx, const char *name);
+void *lua_object_test(lua_State *L, int idx, const char *name);
+
+/*
+ * Tells the memory limit (runlimit.h) and the collector of bytes of C
+ * memory a new object holds: the collector sees only the few bytes of
+ * the userdata, so it is told of the rest as if Lua had allocated it.
+ * An error if the limit is now passed.  The object credits it back
+ * (runlimit_credit) when it is finalized.
+ */
+void lua_object_charge(lua_State *L, size_t bytes);
+
+/*
+ * Zeroed memory for n + 1 elements of size bytes that a binding needs
+ * while it works: a userdata left on the stack, so that an error on the
+ * way leaks nothing.
+ */
+void *lua_object_scratch(lua_State *L, size_t n, size_t size);
+
+/* Pushes a name as an object's __tostring shows it: quoted, control
+ * characters escaped. */
+void lua_object_push_quoted(lua_State *L, const char *s, size_t len);
 
 #endif

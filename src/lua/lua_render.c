@@ -13,12 +13,11 @@
  */
 #include "lua/lua_render.h"
 
-#include <string.h>
-
 #include <lauxlib.h>
 
-#include "base/color.h"
 #include "output/detail.h"
+#include "lua/lua_entity.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 #include "render/render.h"
 #include "output/svg.h"
@@ -40,106 +39,87 @@ keep_top(lua_State *L)
 	lua_rawseti(L, KEEP, (lua_Integer)lua_rawlen(L, KEEP) + 1);
 }
 
-static lua_Integer
-opt_integer(lua_State *L, int t, const char *key, lua_Integer dflt,
-    lua_Integer min, lua_Integer max)
-{
-	lua_Integer v = 0;
+/* A panel's keys, which the options also take for a single panel. */
+#define PANEL_KEYS \
+	{ .key = "trace", .kind = LUA_OPTION_OTHER, \
+	    .what = "a loaded trace" }, \
+	{ .key = "title", .kind = LUA_OPTION_STRING }, \
+	{ .key = "row_height", .kind = LUA_OPTION_INTEGER, .min = 1, \
+	    .max = 1000 }, \
+	{ .key = "events", .kind = LUA_OPTION_BOOLEAN }, \
+	{ .key = "group", .kind = LUA_OPTION_OTHER, \
+	    .what = "true, false or a number of path levels from 1 to " \
+	    "1000" }, \
+	{ .key = "nested", .kind = LUA_OPTION_CHOICE, \
+	    .names = nested_names }, \
+	{ .key = "entities", .kind = LUA_OPTION_TABLE, \
+	    .what = "a list of entities or names" }
 
-	lua_getfield(L, t, key);
-	if (lua_isnil(L, -1)) {
-		lua_pop(L, 1);
-		return (dflt);
-	}
-	if (!lua_isinteger(L, -1) || (v = lua_tointeger(L, -1)) < min ||
-	    v > max)
-		luaL_error(L, "render: %s must be an integer from %I to %I",
-		    key, min, max);
-	lua_pop(L, 1);
-	return (v);
-}
+static const char *const nested_names[] = { "top", "rows", NULL };
+static const char *const label_names[] = { "both", "name", "description",
+    NULL };
 
-static const char *
-opt_string(lua_State *L, int t, const char *key, const char *dflt)
-{
-	const char *s;
+static const lua_option panel_keys[] = {
+	PANEL_KEYS,
+	{ .key = NULL }
+};
 
-	lua_getfield(L, t, key);
-	if (lua_isnil(L, -1)) {
-		lua_pop(L, 1);
-		return (dflt);
-	}
-	if (lua_type(L, -1) != LUA_TSTRING)
-		luaL_error(L, "render: %s must be a string", key);
-	keep_top(L);
-	s = lua_tostring(L, -1);
-	lua_pop(L, 1);
-	return (s);
-}
-
-static int
-opt_boolean(lua_State *L, int t, const char *key, int dflt)
-{
-	int v;
-
-	lua_getfield(L, t, key);
-	v = lua_isnil(L, -1) ? dflt : lua_toboolean(L, -1);
-	lua_pop(L, 1);
-	return (v);
-}
+static const lua_option render_keys[] = {
+	{ .key = "output", .kind = LUA_OPTION_STRING },
+	{ .key = "panels", .kind = LUA_OPTION_TABLE,
+	    .what = "a list of {trace =, entities =}" },
+	{ .key = "interactive", .kind = LUA_OPTION_BOOLEAN },
+	{ .key = "detail", .kind = LUA_OPTION_OTHER,
+	    .what = "a size in bytes (an integer, or a string such as "
+	    "\"4M\") up to 1G, or 0 or false for none" },
+	{ .key = "width", .kind = LUA_OPTION_INTEGER, .min = 1, .max = 32767 },
+	{ .key = "margin", .kind = LUA_OPTION_INTEGER, .min = 0, .max = 1000 },
+	{ .key = "coalesce", .kind = LUA_OPTION_INTEGER, .min = 1,
+	    .max = 100000000 },
+	{ .key = "font", .kind = LUA_OPTION_STRING },
+	{ .key = "font_size", .kind = LUA_OPTION_INTEGER, .min = 4,
+	    .max = 200 },
+	{ .key = "background", .kind = LUA_OPTION_COLOR },
+	{ .key = "foreground", .kind = LUA_OPTION_COLOR },
+	{ .key = "empty", .kind = LUA_OPTION_COLOR },
+	{ .key = "legend", .kind = LUA_OPTION_BOOLEAN },
+	{ .key = "labels", .kind = LUA_OPTION_CHOICE, .names = label_names },
+	{ .key = "from", .kind = LUA_OPTION_TIME },
+	{ .key = "to", .kind = LUA_OPTION_TIME },
+	PANEL_KEYS,
+	{ .key = NULL }
+};
 
 /* group: true (whole paths), false or nil, or a number of levels. */
 static int
-opt_group(lua_State *L, int t)
+opt_group(const lua_options *opts)
 {
+	lua_State *L = opts->L;
 	lua_Integer n;
 	int isnum;
 
-	lua_getfield(L, t, "group");
-	if (lua_isnil(L, -1) || lua_isboolean(L, -1)) {
+	if (lua_options_get(opts, "group") == LUA_TNIL ||
+	    lua_isboolean(L, -1)) {
 		n = lua_toboolean(L, -1) ? RENDER_GROUP_ALL : 0;
 		lua_pop(L, 1);
 		return ((int)n);
 	}
 	n = lua_tointegerx(L, -1, &isnum);
 	if (!isnum || n < 1 || n > 1000)
-		luaL_error(L, "render: group must be true, false or a number "
-		    "of path levels from 1 to 1000, not %s",
-		    luaL_tolstring(L, -1, NULL));
+		lua_options_refuse(opts, "group", -1);
 	lua_pop(L, 1);
 	return ((int)n);
 }
 
-static color
-opt_color(lua_State *L, int t, const char *key, color dflt)
-{
-	size_t len;
-	const char *s;
-	color c = dflt;	/* luaL_error does not return, but compilers cannot tell */
-
-	lua_getfield(L, t, key);
-	if (lua_isnil(L, -1)) {
-		lua_pop(L, 1);
-		return (dflt);
-	}
-	s = lua_tolstring(L, -1, &len);
-	if (s == NULL || lua_type(L, -1) != LUA_TSTRING ||
-	    !color_parse(s, len, &c))
-		luaL_error(L, "render: %s must be a colour (#rrggbb, #rgb or "
-		    "a CSS name)", key);
-	lua_pop(L, 1);
-	return (c);
-}
-
 /* detail: bytes (an integer or "4M"), false or 0 for none. */
 static uint64_t
-opt_detail(lua_State *L, int t, uint64_t dflt)
+opt_detail(const lua_options *opts, uint64_t dflt)
 {
+	lua_State *L = opts->L;
 	uint64_t v = dflt;
 	int ok = 1;
 
-	lua_getfield(L, t, "detail");
-	if (lua_isnil(L, -1)) {
+	if (lua_options_get(opts, "detail") == LUA_TNIL) {
 		lua_pop(L, 1);
 		return (dflt);
 	}
@@ -156,29 +136,7 @@ opt_detail(lua_State *L, int t, uint64_t dflt)
 		ok = 0;
 	}
 	if (!ok)
-		luaL_error(L, "render: detail must be a size in bytes (an "
-		    "integer, or a string such as \"4M\") up to 1G, or 0 or "
-		    "false for none");
-	lua_pop(L, 1);
-	return (v);
-}
-
-static uint64_t
-opt_time_field(lua_State *L, int t, const char *key, uint64_t dflt)
-{
-	uint64_t v = dflt;
-
-	lua_getfield(L, t, key);
-	if (!lua_isnil(L, -1)) {
-		int exact = 0;
-
-		if (lua_type(L, -1) == LUA_TNUMBER &&
-		    (lua_tointegerx(L, -1, &exact) < 0 || !exact))
-			luaL_error(L, "render: %s must be a time: ns as a "
-			    "non-negative integer, or a string like \"1.5s\"",
-			    key);
-		v = lua_trace_check_time(L, lua_gettop(L));
-	}
+		lua_options_refuse(opts, "detail", -1);
 	lua_pop(L, 1);
 	return (v);
 }
@@ -193,47 +151,38 @@ read_panel(lua_State *L, int idx, render_panel *p)
 {
 	uint32_t *ids;
 	size_t i, n;
-	const char *nested;
+	lua_options opts;
+	lua_Integer row_height = 0;
 
-	lua_getfield(L, idx, "trace");
+	lua_options_init(&opts, L, idx, "render", panel_keys);
+	opts.keep = KEEP;
+	lua_options_get(&opts, "trace");
 	p->d = lua_trace_test(L, -1);
 	if (p->d == NULL)
 		luaL_error(L, "render: a panel needs trace = a loaded trace");
 	keep_top(L);
 	lua_pop(L, 1);
-	p->title = opt_string(L, idx, "title", NULL);
-	p->row_height = (unsigned)opt_integer(L, idx, "row_height", 0, 1,
-	    1000);
-	p->events = opt_boolean(L, idx, "events", 1);
-	p->group = opt_group(L, idx);
-	nested = opt_string(L, idx, "nested", "top");
-	if (strcmp(nested, "rows") == 0)
-		p->nested_rows = 1;
-	else if (strcmp(nested, "top") == 0)
-		p->nested_rows = 0;
-	else
-		luaL_error(L, "render: nested must be \"top\" or \"rows\", "
-		    "not \"%s\"", nested);
-	lua_getfield(L, idx, "entities");
-	if (lua_isnil(L, -1)) {
+	p->title = NULL;
+	lua_options_string(&opts, "title", &p->title, NULL);
+	lua_options_integer(&opts, "row_height", &row_height);
+	p->row_height = (unsigned)row_height;
+	p->events = 1;
+	lua_options_boolean(&opts, "events", &p->events);
+	p->group = opt_group(&opts);
+	p->nested_rows = 0;	/* "top" */
+	lua_options_choice(&opts, "nested", &p->nested_rows);
+	if (!lua_options_table(&opts, "entities")) {
 		n = catalog_nentities(p->d->cat);
 		ids = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
 		for (i = 0; i < n; i++)
 			ids[i] = (uint32_t)i;
+		keep_top(L);
+		lua_pop(L, 1);
 	} else {
-		if (!lua_istable(L, -1))
-			luaL_error(L, "render: entities must be a list of "
-			    "entities or names");
-		n = lua_rawlen(L, -1);
-		ids = lua_newuserdatauv(L, (n + 1) * sizeof (uint32_t), 0);
-		for (i = 0; i < n; i++) {
-			lua_rawgeti(L, -2, (lua_Integer)i + 1);
-			ids[i] = lua_trace_entity_id(L, p->d, lua_gettop(L));
-			lua_pop(L, 1);
-		}
+		ids = lua_entity_list(L, p->d, -1, &n);
+		keep_top(L);
+		lua_pop(L, 2);	/* the array, the list */
 	}
-	keep_top(L);
-	lua_pop(L, 2);		/* the array, the entities field */
 	p->entities = ids;
 	p->nentities = (uint32_t)n;
 }
@@ -324,33 +273,30 @@ f_render(lua_State *L)
 	render_panel *panels;
 	render_layout lay;
 	size_t npanels, i;
-	int list, interactive;
-	uint64_t detail;
-	const char *output;
+	int list, labels = 0, interactive = 0;
+	uint64_t detail = DETAIL_AUTO;
+	const char *output = NULL;
+	lua_options opts;
+	lua_Integer n;
 	sm_error err;
 	char msg[sizeof (err.message) + sizeof (err.file) + 64];
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
-	lua_newtable(L);	/* KEEP */
-	output = opt_string(L, 1, "output", NULL);
-	if (output == NULL)
+	lua_options_init(&opts, L, 1, "render", render_keys);
+	lua_options_keep(&opts);	/* KEEP */
+	if (!lua_options_string(&opts, "output", &output, NULL))
 		return (luaL_error(L, "render: output = a file name is "
 		    "required"));
 	if (render_format_of(output) < 0)
 		return (luaL_error(L, "render: \"%s\": the name must end in "
 		    ".png, .svg or .pdf", output));
 
-	lua_getfield(L, 1, "panels");
-	if (lua_isnil(L, -1)) {
-		lua_pop(L, 1);
+	if (!lua_options_table(&opts, "panels")) {
 		lua_createtable(L, 1, 0);
 		lua_pushvalue(L, 1);
 		lua_rawseti(L, -2, 1);
 	}
-	if (!lua_istable(L, -1))
-		return (luaL_error(L, "render: panels must be a list of "
-		    "{trace =, entities =}"));
 	list = lua_gettop(L);
 	npanels = lua_rawlen(L, list);
 	if (npanels == 0)
@@ -366,30 +312,32 @@ f_render(lua_State *L)
 	}
 
 	render_defaults(&o, panels[0].d);
-	interactive = opt_boolean(L, 1, "interactive", 0);
-	detail = opt_detail(L, 1, DETAIL_AUTO);
+	lua_options_boolean(&opts, "interactive", &interactive);
+	detail = opt_detail(&opts, detail);
 	if (interactive)
 		o.width = SVG_STRIP_WIDTH;
-	o.width = (unsigned)opt_integer(L, 1, "width", o.width, 1, 32767);
-	o.row_height = (unsigned)opt_integer(L, 1, "row_height",
-	    o.row_height, 1, 1000);
-	o.margin = (unsigned)opt_integer(L, 1, "margin", o.margin, 0, 1000);
-	o.budget = (uint64_t)opt_integer(L, 1, "coalesce", (lua_Integer)
-	    o.budget, 1, 100000000);
-	o.title = opt_string(L, 1, "title", NULL);
-	o.font = opt_string(L, 1, "font", o.font);
-	o.font_size = (double)opt_integer(L, 1, "font_size",
-	    (lua_Integer)o.font_size, 4, 200);
-	o.background = opt_color(L, 1, "background", o.background);
-	o.foreground = opt_color(L, 1, "foreground", o.foreground);
-	o.empty = opt_color(L, 1, "empty", o.empty);
-	o.legend = opt_boolean(L, 1, "legend", 1);
-	if (label_mode_parse(opt_string(L, 1, "labels", "both"),
-	    &o.labels) != 0)
-		return (luaL_error(L, "render: labels must be \"both\", "
-		    "\"name\" or \"description\""));
-	o.t0 = opt_time_field(L, 1, "from", o.t0);
-	o.t1 = opt_time_field(L, 1, "to", o.t1);
+	if (lua_options_integer(&opts, "width", &n))
+		o.width = (unsigned)n;
+	if (lua_options_integer(&opts, "row_height", &n))
+		o.row_height = (unsigned)n;
+	if (lua_options_integer(&opts, "margin", &n))
+		o.margin = (unsigned)n;
+	if (lua_options_integer(&opts, "coalesce", &n))
+		o.budget = (uint64_t)n;
+	o.title = NULL;
+	lua_options_string(&opts, "title", &o.title, NULL);
+	lua_options_string(&opts, "font", &o.font, NULL);
+	if (lua_options_integer(&opts, "font_size", &n))
+		o.font_size = (double)n;
+	lua_options_color(&opts, "background", &o.background);
+	lua_options_color(&opts, "foreground", &o.foreground);
+	lua_options_color(&opts, "empty", &o.empty);
+	o.legend = 1;
+	lua_options_boolean(&opts, "legend", &o.legend);
+	lua_options_choice(&opts, "labels", &labels);
+	label_mode_parse(label_names[labels], &o.labels);
+	lua_options_time(&opts, "from", &o.t0);
+	lua_options_time(&opts, "to", &o.t1);
 	if (o.t1 <= o.t0)
 		return (luaL_error(L, "render: the time span is empty"));
 	if (interactive)
@@ -420,9 +368,7 @@ f_render(lua_State *L)
 	return (1);
 }
 
-void
-lua_render_open(lua_State *L)
-{
-	lua_pushcfunction(L, f_render);
-	lua_setfield(L, -2, "render");
-}
+const luaL_Reg lua_render_functions[] = {
+	{ "render", f_render },
+	{ NULL, NULL }
+};

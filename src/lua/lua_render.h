@@ -4,9 +4,9 @@
 #ifndef SM_LUA_RENDER_H
 #define SM_LUA_RENDER_H
 
-#include <lua.h>
+#include <lauxlib.h>
 
-/* Sets `render` in the table on the stack. */
-void lua_render_open(lua_State *L);
+/* The module's function render. */
+extern const luaL_Reg lua_render_functions[];
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <lauxlib.h>
 
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 #include "serve/server.h"
 #include "serve/served_traces.h"
@@ -84,43 +85,15 @@ check_traces(lua_State *L, size_t *n)
 	return (traces);
 }
 
-static const char *
-opt_string(lua_State *L, const char *key)
-{
-	const char *s = NULL;
-
-	if (lua_isnil(L, 2))
-		return (NULL);
-	if (lua_getfield(L, 2, key) != LUA_TNIL) {
-		if (lua_type(L, -1) != LUA_TSTRING)
-			luaL_error(L, "serve: %s must be a string", key);
-		s = lua_tostring(L, -1);
-	}
-	lua_pop(L, 1);		/* the string stays in the options table */
-	return (s);
-}
-
-static lua_Integer
-opt_integer(lua_State *L, const char *key, lua_Integer min, lua_Integer max,
-    lua_Integer dflt, int *given)
-{
-	lua_Integer v = dflt;
-
-	*given = 0;
-	if (lua_isnil(L, 2))
-		return (v);
-	if (lua_getfield(L, 2, key) != LUA_TNIL) {
-		int ok;
-
-		v = lua_tointegerx(L, -1, &ok);
-		if (!ok || v < min || v > max)
-			luaL_error(L, "serve: %s must be an integer from %I to "
-			    "%I", key, min, max);
-		*given = 1;
-	}
-	lua_pop(L, 1);
-	return (v);
-}
+static const lua_option serve_keys[] = {
+	{ .key = "port", .kind = LUA_OPTION_INTEGER, .min = 0, .max = 65535 },
+	{ .key = "bind", .kind = LUA_OPTION_STRING },
+	{ .key = "title", .kind = LUA_OPTION_STRING },
+	{ .key = "sort", .kind = LUA_OPTION_STRING },
+	{ .key = "coalesce", .kind = LUA_OPTION_INTEGER, .min = 1,
+	    .max = 1000000000 },
+	{ .key = NULL }
+};
 
 /* Waits for SIGINT or SIGTERM (blocked by the caller); which one. */
 static int
@@ -142,10 +115,12 @@ f_serve(lua_State *L)
 	serve_options so;
 	served *content;
 	trace **traces;
+	lua_options opts;
 	sm_error err;
 	sigset_t stop, old;
 	size_t n;
-	int port_given, coalesce_given, sig;
+	lua_Integer port = 0, budget = 0;
+	int port_given, sig;
 	char msg[sizeof (err.message) + 64];
 
 	lua_settop(L, 2);	/* traces, options: what follows is scratch */
@@ -155,17 +130,18 @@ f_serve(lua_State *L)
 		ls->s = NULL;
 		return (0);
 	}
-	if (!lua_isnil(L, 2))
-		luaL_checktype(L, 2, LUA_TTABLE);
+	lua_options_init(&opts, L, 2, "serve", serve_keys);
 	traces = check_traces(L, &n);
+	lua_options_keep(&opts);	/* the strings, while they are used */
 	memset(&o, 0, sizeof (o));
 	memset(&so, 0, sizeof (so));
-	so.port = (unsigned)opt_integer(L, "port", 0, 65535, 0, &port_given);
-	so.bind = opt_string(L, "bind");
-	o.title = opt_string(L, "title");
-	o.sortby = opt_string(L, "sort");
-	o.budget = (uint64_t)opt_integer(L, "coalesce", 1, 1000000000, 0,
-	    &coalesce_given);
+	port_given = lua_options_integer(&opts, "port", &port);
+	so.port = (unsigned)port;
+	lua_options_string(&opts, "bind", &so.bind, NULL);
+	lua_options_string(&opts, "title", &o.title, NULL);
+	lua_options_string(&opts, "sort", &o.sortby, NULL);
+	lua_options_integer(&opts, "coalesce", &budget);
+	o.budget = (uint64_t)budget;
 	if (ls->s != NULL && (port_given || so.bind != NULL) &&
 	    !serve_same_place(ls->s, &so))
 		return (luaL_error(L, "serve: already serving at %s; "
@@ -208,9 +184,7 @@ f_serve(lua_State *L)
 	return (0);
 }
 
-void
-lua_serve_open(lua_State *L)
-{
-	lua_pushcfunction(L, f_serve);
-	lua_setfield(L, -2, "serve");
-}
+const luaL_Reg lua_serve_functions[] = {
+	{ "serve", f_serve },
+	{ NULL, NULL }
+};

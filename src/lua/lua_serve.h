@@ -17,10 +17,10 @@
 #ifndef SM_LUA_SERVE_H
 #define SM_LUA_SERVE_H
 
-#include <lua.h>
+#include <lauxlib.h>
 
-/* Sets `serve` in the table on top of the stack. */
-void lua_serve_open(lua_State *L);
+/* The module's function serve. */
+extern const luaL_Reg lua_serve_functions[];
 
 /* Whether serve returns at once, serving in the background (the REPL). */
 void lua_serve_background(int on);

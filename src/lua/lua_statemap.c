@@ -5,18 +5,30 @@
 
 #include <lauxlib.h>
 
-#include "coalesce/coalesce.h"
 #include "base/duration.h"
-#include "lua/lua_flows.h"
+#include "base/version.h"
+#include "coalesce/coalesce.h"
 #include "lua/lua_builder.h"
+#include "lua/lua_catalog.h"
+#include "lua/lua_count_series.h"
+#include "lua/lua_entity.h"
+#include "lua/lua_flows.h"
 #include "lua/lua_json.h"
+#include "lua/lua_merge_traces.h"
 #include "lua/lua_modules.h"
+#include "lua/lua_object.h"
+#include "lua/lua_reduce.h"
 #include "lua/lua_render.h"
 #include "lua/lua_serve.h"
+#include "lua/lua_snapshot.h"
+#include "lua/lua_store.h"
 #include "lua/lua_trace.h"
-#include "render/render.h"
+#include "lua/lua_transform.h"
+#include "lua/lua_tree.h"
+#include "lua/lua_value_summary.h"
+#include "lua/lua_writer.h"
 #include "output/svg.h"
-#include "base/version.h"
+#include "render/render.h"
 
 /* statemap.duration(text or ns) -> ns; raises on bad input. */
 static int
@@ -152,6 +164,48 @@ push_defaults(lua_State *L)
 	lua_setfield(L, -2, "interactive_row_height");
 }
 
+/*
+ * The object types' metatables, each put together from the tables of the
+ * binding files that give the type its methods and fields: a trace's
+ * queries are spread over the files of the C modules they call.
+ */
+static void
+open_classes(lua_State *L)
+{
+	static const luaL_Reg none[] = { { NULL, NULL } };
+	const luaL_Reg *nothing[] = { none, NULL };
+	const luaL_Reg *trace_methods[] = { lua_entity_trace_methods,
+	    lua_tree_trace_methods, lua_snapshot_trace_methods,
+	    lua_store_trace_methods, lua_catalog_trace_methods,
+	    lua_value_summary_trace_methods, lua_transform_trace_methods,
+	    lua_count_series_trace_methods, lua_reduce_trace_methods,
+	    lua_merge_traces_trace_methods, lua_flows_trace_methods,
+	    lua_writer_trace_methods, NULL };
+	const luaL_Reg *trace_fields[] = { lua_trace_fields,
+	    lua_catalog_trace_fields, NULL };
+	const luaL_Reg *entity_methods[] = { lua_store_entity_methods,
+	    lua_value_summary_entity_methods, NULL };
+	const luaL_Reg *entity_fields[] = { lua_entity_fields, NULL };
+	const luaL_Reg *builder_methods[] = { lua_builder_methods, NULL };
+
+	lua_object_class(L, LUA_TRACE_TYPE, trace_methods, trace_fields,
+	    lua_trace_metamethods);
+	lua_object_class(L, LUA_ENTITY_TYPE, entity_methods, entity_fields,
+	    lua_entity_metamethods);
+	lua_object_class(L, LUA_STORE_INTERVALS_TYPE, nothing, nothing,
+	    lua_store_intervals_metamethods);
+	lua_object_sequence_class(L, LUA_COUNT_SERIES_TYPE,
+	    lua_count_series_methods, lua_count_series_index,
+	    lua_count_series_metamethods);
+	lua_object_sequence_class(L, LUA_REDUCE_ARRAY_TYPE,
+	    lua_reduce_array_methods, lua_reduce_array_index,
+	    lua_reduce_array_metamethods);
+	lua_object_class(L, LUA_FLOWS_TYPE, nothing, nothing,
+	    lua_flows_metamethods);
+	lua_object_class(L, LUA_BUILDER_TYPE, builder_methods, nothing,
+	    lua_builder_metamethods);
+}
+
 int
 luaopen_statemap(lua_State *L)
 {
@@ -161,12 +215,17 @@ luaopen_statemap(lua_State *L)
 	lua_pushcfunction(L, module_index);
 	lua_setfield(L, -2, "__index");
 	lua_setmetatable(L, -2);
-	lua_trace_open(L);
-	lua_flows_open(L);
-	lua_builder_open(L);
-	lua_json_open(L);
-	lua_render_open(L);
-	lua_serve_open(L);
+	open_classes(L);
+	luaL_setfuncs(L, lua_trace_functions, 0);
+	luaL_setfuncs(L, lua_merge_traces_functions, 0);
+	luaL_setfuncs(L, lua_builder_functions, 0);
+	luaL_setfuncs(L, lua_render_functions, 0);
+	luaL_setfuncs(L, lua_serve_functions, 0);
+	lua_newtable(L);
+	luaL_setfuncs(L, lua_json_functions, 0);
+	lua_json_push_null(L);
+	lua_setfield(L, -2, "null");
+	lua_setfield(L, -2, "json");
 	lua_pushstring(L, STATEMAP_VERSION);
 	lua_setfield(L, -2, "version");
 	push_defaults(L);

@@ -1,25 +1,33 @@
 /*
- * lua_trace.h: the trace object of the statemap Lua module (its
- * metatable, statemap.load, its queries) and what the other object files
- * share with it: lua_entity.c, lua_intervals.c, lua_transform.c,
- * lua_render.c.
+ * lua_trace.h: the trace object of the statemap Lua module (trace.h):
+ * statemap.load, what makes and checks a trace object, and the trace's
+ * own fields.  Its queries are the other binding files', whose method
+ * tables lua_statemap.c puts together in the trace's metatable.
  *
- * A trace object is a userdata owning a C trace (trace.h).  Once its
- * __gc has run (which Lua code can still reach, through an object another
- * finalizer resurrected), every use of it is an error.
+ * A trace object is a userdata owning a C trace.  Once its __gc has run
+ * (which Lua code can still reach, through an object another finalizer
+ * resurrected), every use of it is an error.  Its one user value is
+ * t:at's (lua_snapshot.c).
  */
 #ifndef SM_LUA_TRACE_H
 #define SM_LUA_TRACE_H
 
-#include <stddef.h>
 #include <stdint.h>
 
-#include <lua.h>
+#include <lauxlib.h>
 
+#include "store/snapshot.h"
 #include "trace/trace.h"
 
-/* Registers the objects' metatables; sets `load` in the table on top. */
-void lua_trace_open(lua_State *L);
+#define LUA_TRACE_TYPE	"statemap.trace"
+
+/* The trace's own fields (title, name, begin, finish...) and its
+ * metamethods (__gc, __tostring). */
+extern const luaL_Reg lua_trace_fields[];
+extern const luaL_Reg lua_trace_metamethods[];
+
+/* The module's function load. */
+extern const luaL_Reg lua_trace_functions[];
 
 /* The trace of the trace object at idx: an argument error if it is not
  * one (check), or NULL (test); an error if it was finalized. */
@@ -33,60 +41,18 @@ trace *lua_trace_test(lua_State *L, int idx);
  */
 void lua_trace_push(lua_State *L, trace *d);
 
-/* A time argument: ns as a non-negative integer, or a duration string
- * such as "1.5s"; opt: dflt if none or nil. */
-uint64_t lua_trace_check_time(lua_State *L, int idx);
-uint64_t lua_trace_opt_time(lua_State *L, int idx, uint64_t dflt);
-
-/* The value of the state named by the string at idx (an error if none). */
-uint32_t lua_trace_state(lua_State *L, const catalog *cat, int idx);
-
 /*
- * The id in d of the entity at idx, given as an entity object or a name.
- * An entity of another trace stands for the entity of the same name in d
- * (so entities of a trace work with the traces derived from it).  An
- * error if d has no such entity.
+ * What t:at keeps with a trace: where it found each entity last and a
+ * buffer for the states found, made at its first call, charged and freed
+ * with the trace.
  */
-uint32_t lua_trace_entity_id(lua_State *L, const trace *d, int idx);
+typedef struct lua_trace_snapshot {
+	snapshot_cursor cursor;
+	uint32_t *states;	/* one per entity */
+	int busy;		/* t:at is filling states */
+} lua_trace_snapshot;
 
-/* A state's name; a tag's name (nil for STORE_NONE). */
-void lua_trace_push_state(lua_State *L, const catalog *cat, uint32_t s);
-void lua_trace_push_tag(lua_State *L, const catalog *cat, uint32_t tag);
-
-/*
- * The states named in the list at idx (a non-empty list of names), as
- * one flag per state of cat, in scratch memory pushed on the stack; what
- * names the method in the error.
- */
-const unsigned char *lua_trace_state_set(lua_State *L, const catalog *cat,
-    int idx, const char *what);
-
-/*
- * Pushes {state name = ns} for one entity (or STORE_NONE: all) over
- * [from, to), the optional arguments at 2 and 3 (default: the window).
- */
-int lua_trace_push_time_in(lua_State *L, trace *d, uint32_t entity);
-
-/* {state name = n} for every state (n from times[state]). */
-void lua_trace_push_state_times(lua_State *L, const catalog *cat,
-    const uint64_t *times);
-
-/*
- * A name a script made (a new state, entity or group name): the string at
- * idx, which must be valid UTF-8 (it reaches SVG, JSON and PDF output);
- * what names it in the error.
- */
-const char *lua_trace_check_name(lua_State *L, int idx, size_t *len,
-    const char *what);
-
-/* Zeroed scratch memory for n + 1 elements, a userdata on the stack: an
- * error on the way leaks nothing. */
-void *lua_trace_scratch(lua_State *L, size_t n, size_t size);
-
-/* Pushes s quoted for display, control characters escaped. */
-void lua_trace_push_quoted(lua_State *L, const char *s, size_t len);
-
-/* Raises why (from runlimit.h or transform.h) as an error. */
-int lua_trace_stopped(lua_State *L, const char *why);
+/* That of the trace object at idx (checked by lua_trace_check first). */
+lua_trace_snapshot *lua_trace_snapshot_of(lua_State *L, int idx);
 
 #endif

@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lua/lua_args.h"
+#include "lua/lua_catalog.h"
 #include "lua/lua_entity.h"
-#include "lua/lua_selector.h"
+#include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 #include "trace/transform.h"
 #include "base/util.h"
@@ -22,7 +24,7 @@ static int
 push_made(lua_State *L, trace *nd, const char *why)
 {
 	if (nd == NULL)
-		return (lua_trace_stopped(L, why));
+		return (luaL_error(L, "%s", why));
 	lua_trace_push(L, nd);
 	return (1);
 }
@@ -49,7 +51,7 @@ mapped_state(lua_State *L, int names, int order, uint32_t *n)
 	{
 		size_t len;
 
-		lua_trace_check_name(L, -1, &len, "a state name the function returned");
+		lua_args_check_name(L, -1, &len, "a state name the function returned");
 	}
 	if (*n >= STORE_MAX_STATES)
 		luaL_error(L, "map makes more than %d states",
@@ -75,7 +77,7 @@ call_mapping(lua_State *L, const catalog *cat, uint32_t state, int nargs,
 	lua_call(L, nargs, 1);
 	if (lua_isnil(L, -1)) {
 		lua_pop(L, 1);
-		lua_trace_push_state(L, cat, state);
+		lua_catalog_push_state(L, cat, state);
 	} else if (lua_type(L, -1) != LUA_TSTRING) {
 		luaL_error(L, "%s function returned a %s; it must return a "
 		    "state name (a string) or nil to keep the state", fname,
@@ -143,7 +145,7 @@ t_map(lua_State *L)
 	by_tag = lua_newuserdatauv(L, (ntags + 1) * sizeof (uint32_t), 0);
 	for (i = 0; i < cat->nstates; i++) {
 		lua_pushvalue(L, 2);
-		lua_trace_push_state(L, cat, i);
+		lua_catalog_push_state(L, cat, i);
 		lua_pushnil(L);
 		call_mapping(L, cat, i, 2, "map");
 		by_state[i] = mapped_state(L, names, order, &nnew);
@@ -151,8 +153,8 @@ t_map(lua_State *L)
 	}
 	for (i = 0; i < ntags; i++) {
 		lua_pushvalue(L, 2);
-		lua_trace_push_state(L, cat, cat->tags[i].state);
-		lua_trace_push_tag(L, cat, i);
+		lua_catalog_push_state(L, cat, cat->tags[i].state);
+		lua_catalog_push_tag(L, cat, i);
 		call_mapping(L, cat, cat->tags[i].state, 2, "map");
 		by_tag[i] = mapped_state(L, names, order, &nnew);
 		lua_pop(L, 1);
@@ -202,9 +204,9 @@ t_map_intervals(lua_State *L)
 			lua_createtable(L, 0, 5);
 			lua_pushlstring(L, ename, len);
 			lua_setfield(L, -2, "entity");
-			lua_trace_push_state(L, cat, iv.state);
+			lua_catalog_push_state(L, cat, iv.state);
 			lua_setfield(L, -2, "state");
-			lua_trace_push_tag(L, cat, iv.tag);
+			lua_catalog_push_tag(L, cat, iv.tag);
 			lua_setfield(L, -2, "tag");
 			lua_pushinteger(L, (lua_Integer)iv.start);
 			lua_setfield(L, -2, "start");
@@ -249,7 +251,7 @@ t_recolor(lua_State *L)
 		if (lua_type(L, -2) != LUA_TSTRING)
 			return (luaL_error(L, "recolor takes state names as "
 			    "keys"));
-		lua_trace_state(L, cat, -2);
+		lua_catalog_state(L, cat, -2);
 		c = luaL_checklstring(L, -1, &len);
 		if (!color_parse(c, len, &col))
 			return (luaL_error(L, "\"%s\" is not a colour: use "
@@ -261,7 +263,7 @@ t_recolor(lua_State *L)
 	while (lua_next(L, 2) != 0) {
 		size_t len;
 		const char *c = lua_tolstring(L, -1, &len);
-		uint32_t v = lua_trace_state(L, cat, -2);
+		uint32_t v = lua_catalog_state(L, cat, -2);
 
 		color_parse(c, len, &states[v].color);
 		free(states[v].color_text);
@@ -272,20 +274,46 @@ t_recolor(lua_State *L)
 	return (push_made(L, nd, why));
 }
 
+/*
+ * Whether t:keep and t:drop choose entity id of d: its name matches re,
+ * a POSIX extended regular expression, as -f does; or, without one, the
+ * function at index 2 returns true for it.
+ */
+static int
+chosen(lua_State *L, const regex_t *re, const trace *d, uint32_t id)
+{
+	int r;
+
+	if (re != NULL)
+		return (regexec(re, catalog_entity_name(d->cat, id, NULL), 0,
+		    NULL, 0) == 0);
+	lua_pushvalue(L, 2);
+	lua_entity_push(L, 1, id);
+	lua_call(L, 1, 1);
+	r = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return (r);
+}
+
 static int
 keep_or_drop(lua_State *L, int keep)
 {
 	trace *d = lua_trace_check(L, 1);
 	uint32_t i, n = catalog_nentities(d->cat), k = 0;
 	uint32_t *ids;
-	lua_selector sel;
+	const regex_t *re = NULL;
 	trace *nd;
 	const char *why;
 
-	lua_selector_check(L, 2, &sel);
-	ids = lua_trace_scratch(L, n, sizeof (uint32_t));
+	if (lua_type(L, 2) != LUA_TFUNCTION) {
+		luaL_argexpected(L, lua_type(L, 2) == LUA_TSTRING, 2,
+		    "a regular expression (string) or a function of an "
+		    "entity");
+		re = lua_args_regex(L, lua_tostring(L, 2), "pattern");
+	}
+	ids = lua_object_scratch(L, n, sizeof (uint32_t));
 	for (i = 0; i < n; i++) {
-		if (lua_selector_match(L, &sel, 1, d, i) == keep)
+		if (chosen(L, re, d, i) == keep)
 			ids[k++] = i;
 	}
 	nd = transform_select(d, ids, k, NULL, NULL, &why);
@@ -349,7 +377,7 @@ t_rename(lua_State *L)
 			    "is a %s, not a string", old,
 			    luaL_typename(L, -1)));
 		}
-		names[i] = lua_trace_check_name(L, -1, &lens[i], "a new entity name");
+		names[i] = lua_args_check_name(L, -1, &lens[i], "a new entity name");
 		lua_rawseti(L, list, (lua_Integer)i + 1);
 		ids[i] = i;
 	}
@@ -366,8 +394,8 @@ static int
 t_slice(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1), *nd;
-	uint64_t from = lua_trace_check_time(L, 2);
-	uint64_t to = lua_trace_check_time(L, 3);
+	uint64_t from = lua_args_check_time(L, 2);
+	uint64_t to = lua_args_check_time(L, 3);
 	const char *why;
 
 	if (from < d->begin)
@@ -397,9 +425,9 @@ t_count(lua_State *L)
 	const unsigned char *counted;
 
 	if (!lua_isnoneornil(L, 3))
-		lua_trace_check_name(L, 3, &len, "the count's name");
+		lua_args_check_name(L, 3, &len, "the count's name");
 	lua_settop(L, 3);
-	counted = lua_trace_state_set(L, d->cat, 2, "count");
+	counted = lua_catalog_state_set(L, d->cat, 2, "count");
 	nd = transform_count(d, counted, name, len, &why);
 	return (push_made(L, nd, why));
 }
@@ -459,7 +487,7 @@ t_group(lua_State *L)
 		lua_rawget(L, groups);
 		if (lua_isnil(L, -1)) {
 			lua_pop(L, 1);
-			names[ngroups] = lua_trace_check_name(L, -1, &lens[ngroups],
+			names[ngroups] = lua_args_check_name(L, -1, &lens[ngroups],
 			    "a group name");
 			lua_pushvalue(L, -1);
 			lua_pushinteger(L, ngroups);
@@ -481,7 +509,7 @@ t_group(lua_State *L)
 			uint32_t s;
 
 			lua_rawgeti(L, 3, (lua_Integer)k);
-			s = lua_trace_state(L, d->cat, -1);
+			s = lua_catalog_state(L, d->cat, -1);
 			if (rank[s] == UINT32_MAX)
 				rank[s] = next_rank++;
 			lua_pop(L, 1);
@@ -494,7 +522,7 @@ t_group(lua_State *L)
 	return (push_made(L, nd, why));
 }
 
-const luaL_Reg lua_transform_methods[] = {
+const luaL_Reg lua_transform_trace_methods[] = {
 	{ "map", t_map },
 	{ "map_intervals", t_map_intervals },
 	{ "recolor", t_recolor },

@@ -9,6 +9,6 @@
 #include <lauxlib.h>
 
 /* The trace methods it adds. */
-extern const luaL_Reg lua_transform_methods[];
+extern const luaL_Reg lua_transform_trace_methods[];
 
 #endif

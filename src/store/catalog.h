@@ -236,7 +236,7 @@ void catalog_assign_colors(catalog *cat);
  * The attribute tree of the entity names (tree.h), made on the first
  * call and again if entities were added since (which frees the one
  * before).  Not for two threads at once, and it cannot be called so:
- * its one caller is t:children (lua_statesys.c), which runs on the
+ * its one caller is t:children (lua_tree.c), which runs on the
  * script's thread, the only one that runs Lua (script.c makes one
  * state; the server's threads (server.c) read entity names but call no
  * Lua and never this; the parsing threads (chunks.c) and the watchdog

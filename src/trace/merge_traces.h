@@ -1,7 +1,7 @@
 /*
  * merge_traces.h: one trace made of several, on one time axis: what
- * statemap.merge and t:shift do (lua_flows.c), and the naming rules that
- * let the messages of stacked files meet (flows.h).
+ * statemap.merge and t:shift do (lua_merge_traces.c), and the naming
+ * rules that let the messages of stacked files meet (flows.h).
  *
  * Each input lands at its own place in absolute time (its metadata start,
  * plus an offset that corrects its clock); the merged trace starts at

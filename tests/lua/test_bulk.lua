@@ -1,6 +1,6 @@
 -- Tests for the bulk queries kept in C: t:count_series' series
--- (src/lua/lua_series.c), t:columns and its arrays, t:reduce
--- (src/lua/lua_columns.c, src/store/reduce.c) and t:at over every entity
+-- (src/lua/lua_count_series.c), t:columns and its arrays, t:reduce
+-- (src/lua/lua_reduce.c, src/store/reduce.c) and t:at over every entity
 -- (src/store/snapshot.c).  Each is checked against the slow path it stands for
 -- (t:intervals, e:at, the count entity of t:count, t:time_in) on the
 -- bundled traces, whole, sliced (views), mapped and kept; then the edges
@@ -295,7 +295,7 @@ do
 	    "columns: entities must be a list")
 	check_error("reduce: by required", function() t:reduce{} end, "reduce: by is required")
 	check_error("reduce: by and field", function() t:reduce{ by = "state", field = "pid" } end, "reduce: give by or field, not both")
-	check_error("reduce: by not a string", function() t:reduce{ by = 1 } end, "reduce: by must be a string, not a number")
+	check_error("reduce: by not a string", function() t:reduce{ by = 1 } end, "reduce: by must be a string, not 1")
 	check_error("reduce: a misspelt option", function() t:reduce{ by = "state", too = 3 } end,
 	    'reduce: unknown option "too" (options are from, to, entities, states, by, field)')
 	check_error("reduce: positional options", function() t:reduce{ "state" } end, "reduce: options are named")

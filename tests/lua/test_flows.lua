@@ -222,6 +222,18 @@ do
 	os.remove(out)
 end
 
+-- A flows iterator resurrected after its finalizer ran (by one made
+-- after it, so finalized before it) says so.
+do
+	local it = m:flows()
+	setmetatable({}, { __gc = function() FLOWS = it end })
+end
+collectgarbage()
+collectgarbage()
+check_error("a finalized flows iterator is an error", function() return FLOWS() end,
+	"this flows object was finalized (garbage collected): it can no longer be used")
+FLOWS = nil
+
 os.remove(f1)
 os.remove(f2)
 os.remove(g)

@@ -1,5 +1,6 @@
--- Tests for t:group, t:count_series and t:events (src/lua/lua_trace.c,
--- trace_group in src/trace/trace.c) on tests/golden/json-basic/input.out:
+-- Tests for t:group, t:count_series and t:events (src/lua/lua_transform.c,
+-- lua_count_series.c, lua_catalog.c; transform_group in
+-- src/trace/transform.c) on tests/golden/json-basic/input.out:
 --   cpu0: idle@0 user@100 idle@160 sys@210 idle@215 user@220, to 400
 --   cpu1: idle@0 sys@150 user@200 idle@300, to 400
 --   one event: cpu0 "wakeup" -> cpu1 at 310

@@ -49,21 +49,31 @@ do
 	local u = sm.load(tmp, { cache = false })
 	local e = u:entity("e5")
 	local it = u:intervals()
+	local s = u:count_series{ "a" }
+	local a = u:columns{ "start" }
+	local b = sm.new{ states = { "a" } }
 	-- Finalizers run in the reverse order of creation: this one first,
-	-- then those of it and u, which R, RE and RI still reach afterwards.
-	setmetatable({}, { __gc = function() R, RE, RI = u, e, it end })
+	-- then those of the others, which R... still reach afterwards.
+	setmetatable({}, { __gc = function() R, RE, RI, RS, RA, RB = u, e, it, s, a, b end })
 end
 collectgarbage()
 collectgarbage()
 check("a trace was resurrected", R ~= nil)
-check_error("a finalized trace's method is an error", function() return R:entities() end, "finalized")
-check_error("tostring of a finalized trace is an error", function() return tostring(R) end, "finalized")
-check_error("a finalized trace's field is an error", function() return R.title end, "finalized")
-check_error("an entity of a finalized trace is an error", function() return RE:at(10) end, "finalized")
-check_error("a finalized iterator is an error", function() return RI() end, "finalized")
+-- One message for every type, naming it.
+local function finalized(type)
+	return "this " .. type .. " object was finalized (garbage collected): it can no longer be used"
+end
+check_error("a finalized trace's method is an error", function() return R:entities() end, finalized("trace"))
+check_error("tostring of a finalized trace is an error", function() return tostring(R) end, finalized("trace"))
+check_error("a finalized trace's field is an error", function() return R.title end, finalized("trace"))
+check_error("an entity of a finalized trace is an error", function() return RE:at(10) end, finalized("trace"))
+check_error("a finalized iterator is an error", function() return RI() end, finalized("intervals"))
+check_error("a finalized series is an error", function() return #RS end, finalized("series"))
+check_error("a finalized array is an error", function() return RA:sum() end, finalized("array"))
+check_error("a finalized builder is an error", function() return RB:set(0, "x", "a") end, finalized("builder"))
 check_error("render of a finalized trace is an error", function()
-	return sm.render{ output = tmp .. ".png", trace = R } end, "finalized")
-R, RE, RI = nil, nil, nil
+	return sm.render{ output = tmp .. ".png", trace = R } end, finalized("trace"))
+R, RE, RI, RS, RA, RB = nil, nil, nil, nil, nil, nil
 
 -- Overflow and empty cases.
 check_error("begin plus duration beyond 2^63", function()

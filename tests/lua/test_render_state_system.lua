@@ -121,7 +121,8 @@ end
 for _, bad in ipairs { 0, -1, 1.5, "x", 1001 } do
 	check_error("render: group " .. tostring(bad) .. " refused", function()
 		sm.render { output = unit.tmpname(".png"), trace = t, group = bad } end,
-	    "render: group must be true, false or a number of path levels from 1 to 1000, not " .. tostring(bad))
+	    "render: group must be true, false or a number of path levels from 1 to 1000, not " ..
+	    (type(bad) == "string" and '"' .. bad .. '"' or tostring(bad)))
 end
 
 check_error("render: nested is top or rows", function()

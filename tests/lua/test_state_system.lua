@@ -1,4 +1,5 @@
--- Tests for the generic state system's queries (src/lua/lua_statesys.c):
+-- Tests for the generic state system's queries (src/lua/lua_store.c,
+-- lua_snapshot.c, lua_tree.c, lua_value_summary.c, lua_catalog.c):
 -- value entities, nested states, the attribute tree, tag definitions.
 -- The trace below is worked out by hand:
 --   Threads/1/Status: idle@0 push run/t1@10 push io@20 pop@30 pop@40

@@ -1,4 +1,5 @@
--- Tests for statemap.load and the trace and entity objects (src/lua/lua_trace.c),
+-- Tests for statemap.load and the trace and entity objects (src/lua/lua_trace.c,
+-- lua_entity.c and the files of their queries),
 -- on tests/golden/json-basic/input.out, whose answers are worked out by hand:
 --   cpu0: idle@0 user/postgres@100 idle@160 sys@210 idle@215 user/vim@220 idle@400
 --   cpu1 (described first, so entity 1): idle@0 sys@150 user/postgres@200 idle@300

@@ -1,5 +1,5 @@
 /*
- * lua_columns.c: the bulk forms of t:intervals, which keep the data in
+ * lua_reduce.c: the bulk forms of t:intervals, which keep the data in
  * C (reduce.h): t:columns{...} returns typed arrays, t:reduce{...} sums
  * by a key; and the array object.
  *
@@ -14,7 +14,7 @@
  * against --memory-limit and told to the collector; it keeps its trace
  * alive (its user value) to name what the codes stand for.
  */
-#include "lua/lua_columns.h"
+#include "lua/lua_reduce.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -24,13 +24,15 @@
 
 #include "base/intern.h"
 #include "base/json.h"
+#include "lua/lua_args.h"
+#include "lua/lua_catalog.h"
+#include "lua/lua_entity.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 #include "store/reduce.h"
 #include "base/runlimit.h"
 #include "base/util.h"
-
-#define ARRAY_MT	"statemap.array"
 
 /* The columns t:columns knows, in the order of reduce_columns. */
 typedef enum column_kind {
@@ -45,13 +47,13 @@ static const char *const column_names[NCOLUMNS] = {
 #define COLUMN_LIST	"start, finish, duration, entity, state, tag"
 
 typedef struct larray {
+	lua_object_head head;
 	column_kind kind;
 	size_t n;
 	uint64_t *u64;		/* start, finish, duration (malloc'd) */
 	uint32_t *u32;		/* entity, state, tag: codes from 1 (tag 0:
 				 * none) (malloc'd) */
 	size_t charged;		/* counted against the memory limit */
-	int closed;		/* finalized: the values are freed */
 } larray;
 
 static int
@@ -63,96 +65,59 @@ is_code(column_kind k)
 /* ---- selections: from, to, entities, states ---- */
 
 /*
- * Reads the selection in the options table at opts, as t:intervals
- * takes it; the arrays it needs are scratch memory left on the stack.
- * Any other string key is an error naming the method and the keys it
- * takes (a misspelt "form" would otherwise select everything): extra
- * lists the keys the method takes beyond the selection's (NULL-ended).
- * Other keys are the method's (t:columns' list of names).
+ * The keys of a selection, as t:intervals takes it, which t:columns and
+ * t:reduce take too.
+ */
+#define SELECTION_KEYS \
+	{ .key = "from", .kind = LUA_OPTION_TIME }, \
+	{ .key = "to", .kind = LUA_OPTION_TIME }, \
+	{ .key = "entities", .kind = LUA_OPTION_TABLE, \
+	    .what = "a list of entities or names" }, \
+	{ .key = "states", .kind = LUA_OPTION_TABLE, \
+	    .what = "a list of state names" }
+
+static const lua_option columns_keys[] = {
+	SELECTION_KEYS,
+	{ .key = NULL }
+};
+
+static const lua_option reduce_keys[] = {
+	SELECTION_KEYS,
+	{ .key = "by", .kind = LUA_OPTION_STRING },
+	{ .key = "field", .kind = LUA_OPTION_STRING },
+	{ .key = NULL }
+};
+
+/*
+ * Reads the selection in the options; the arrays it needs are scratch
+ * memory left on the stack.  Any other string key is an error naming the
+ * method and the keys it takes (a misspelt "form" would otherwise select
+ * everything); other keys are the method's (t:columns' list of names).
  */
 static void
-check_selection(lua_State *L, const trace *d, int opts, const char *what,
-    const char *const *extra, reduce_selection *q)
+check_selection(lua_State *L, const trace *d, const lua_options *opts,
+    reduce_selection *q)
 {
-	static const char *const keys[] = { "from", "to", "entities",
-	    "states", NULL };
-
 	memset(q, 0, sizeof (*q));
 	q->from = d->begin;
 	q->to = d->end;
-	lua_pushnil(L);
-	while (lua_next(L, opts) != 0) {
-		const char *key;
-		size_t i;
-		int known = 0;
-
-		lua_pop(L, 1);
-		if (lua_type(L, -1) != LUA_TSTRING)
-			continue;
-		key = lua_tostring(L, -1);
-		for (i = 0; keys[i] != NULL; i++)
-			known |= strcmp(key, keys[i]) == 0;
-		for (i = 0; extra[i] != NULL; i++)
-			known |= strcmp(key, extra[i]) == 0;
-		if (!known) {
-			luaL_Buffer b;
-
-			luaL_buffinit(L, &b);
-			for (i = 0; extra[i] != NULL; i++) {
-				luaL_addstring(&b, ", ");
-				luaL_addstring(&b, extra[i]);
-			}
-			luaL_pushresult(&b);
-			luaL_error(L, "%s: unknown option \"%s\" (options are "
-			    "from, to, entities, states%s)", what, key,
-			    lua_tostring(L, -1));
-		}
-	}
-	if (lua_getfield(L, opts, "from") != LUA_TNIL)
-		q->from = lua_trace_check_time(L, lua_gettop(L));
-	if (lua_getfield(L, opts, "to") != LUA_TNIL)
-		q->to = lua_trace_check_time(L, lua_gettop(L));
-	lua_pop(L, 2);
-	if (lua_getfield(L, opts, "entities") != LUA_TNIL) {
+	lua_options_check_keys(opts);
+	lua_options_time(opts, "from", &q->from);
+	lua_options_time(opts, "to", &q->to);
+	if (lua_options_table(opts, "entities")) {
 		int list = lua_gettop(L);
-		size_t i, n;
-		uint32_t *ids;
 
-		if (!lua_istable(L, list))
-			luaL_error(L, "%s: entities must be a list of entities "
-			    "or names", what);
-		n = lua_rawlen(L, list);
-		ids = lua_trace_scratch(L, n, sizeof (uint32_t));
-		for (i = 0; i < n; i++) {
-			lua_rawgeti(L, list, (lua_Integer)i + 1);
-			ids[i] = lua_trace_entity_id(L, d, lua_gettop(L));
-			lua_pop(L, 1);
-		}
-		q->entities = ids;
-		q->nentities = n;
+		q->entities = lua_entity_list(L, d, list, &q->nentities);
 		lua_remove(L, list);	/* the scratch stays */
-	} else {
-		lua_pop(L, 1);
 	}
-	if (lua_getfield(L, opts, "states") != LUA_TNIL) {
+	if (lua_options_table(opts, "states")) {
 		int list = lua_gettop(L);
-		size_t i, n;
 		unsigned char *set;
 
-		if (!lua_istable(L, list))
-			luaL_error(L, "%s: states must be a list of state names",
-			    what);
-		n = lua_rawlen(L, list);
-		set = lua_trace_scratch(L, d->cat->nstates, 1);
-		for (i = 0; i < n; i++) {
-			lua_rawgeti(L, list, (lua_Integer)i + 1);
-			set[lua_trace_state(L, d->cat, -1)] = 1;
-			lua_pop(L, 1);
-		}
+		set = lua_object_scratch(L, d->cat->nstates, 1);
+		lua_catalog_mark_states(L, d->cat, list, set);
 		q->states = set;
 		lua_remove(L, list);
-	} else {
-		lua_pop(L, 1);
 	}
 }
 
@@ -169,31 +134,12 @@ options_at(lua_State *L, int idx)
 	}
 }
 
-/* Tells the limit and the collector of memory a new object holds. */
-static void
-charge(lua_State *L, size_t bytes)
-{
-	size_t kb = bytes / 1024;
-	const char *why;
-
-	runlimit_charge(bytes);
-	if (kb > 0)
-		lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
-	if (runlimit_check(0, &why) != 0)
-		lua_trace_stopped(L, why);
-}
-
 /* ---- the array object ---- */
 
 static larray *
 check_array(lua_State *L, int idx)
 {
-	larray *a = luaL_checkudata(L, idx, ARRAY_MT);
-
-	if (a->closed)
-		luaL_error(L, "this array was finalized (garbage collected): "
-		    "it can no longer be used");
-	return (a);
+	return (lua_object_check(L, idx, LUA_REDUCE_ARRAY_TYPE));
 }
 
 /* Element i (1-based) of a, or SIZE_MAX if there is none. */
@@ -248,10 +194,10 @@ push_name(lua_State *L, const trace *d, column_kind kind, uint32_t code)
 		lua_pushlstring(L, name, len);
 		break;
 	case COL_STATE:
-		lua_trace_push_state(L, d->cat, code - 1);
+		lua_catalog_push_state(L, d->cat, code - 1);
 		break;
 	default:
-		lua_trace_push_tag(L, d->cat, code - 1);
+		lua_catalog_push_tag(L, d->cat, code - 1);
 		break;
 	}
 }
@@ -271,8 +217,8 @@ push_names(lua_State *L, const trace *d, column_kind kind)
 }
 
 /* a[i] -> the value; a.name -> a method or field */
-static int
-array_index(lua_State *L)
+int
+lua_reduce_array_index(lua_State *L)
 {
 	larray *a = check_array(L, 1);
 	size_t k;
@@ -321,7 +267,7 @@ array_tostring(lua_State *L)
 static int
 array_gc(lua_State *L)
 {
-	larray *a = luaL_checkudata(L, 1, ARRAY_MT);
+	larray *a = luaL_checkudata(L, 1, LUA_REDUCE_ARRAY_TYPE);
 
 	free(a->u64);
 	free(a->u32);
@@ -330,7 +276,7 @@ array_gc(lua_State *L)
 	a->n = 0;
 	runlimit_credit(a->charged);
 	a->charged = 0;
-	a->closed = 1;
+	a->head.finalized = 1;
 	return (0);
 }
 
@@ -434,6 +380,22 @@ a_name(lua_State *L)
 	return (1);
 }
 
+const luaL_Reg lua_reduce_array_methods[] = {
+	{ "sum", a_sum },
+	{ "min", a_min },
+	{ "max", a_max },
+	{ "table", a_table },
+	{ "name", a_name },
+	{ NULL, NULL }
+};
+
+const luaL_Reg lua_reduce_array_metamethods[] = {
+	{ "__len", array_len },
+	{ "__tostring", array_tostring },
+	{ "__gc", array_gc },
+	{ NULL, NULL }
+};
+
 /* ---- t:columns ---- */
 
 /*
@@ -444,12 +406,12 @@ a_name(lua_State *L)
 static int
 t_columns(lua_State *L)
 {
-	static const char *const no_extra[] = { NULL };
 	trace *d = lua_trace_check(L, 1);
 	larray *cols[NCOLUMNS] = { NULL };
 	int slot[NCOLUMNS];	/* where each array is on the stack */
 	reduce_columns out;
 	reduce_selection q;
+	lua_options opts;
 	int nasked, i;
 	size_t n = 0, bound, width = 0;
 	const char *why;
@@ -460,7 +422,8 @@ t_columns(lua_State *L)
 		return (luaL_error(L, "columns: name the columns to return, "
 		    "such as t:columns{\"state\", \"duration\"} (columns are "
 		    COLUMN_LIST ")"));
-	check_selection(L, d, 2, "columns", no_extra, &q);
+	lua_options_init(&opts, L, 2, "columns", columns_keys);
+	check_selection(L, d, &opts, &q);
 	luaL_checkstack(L, nasked + 8, "too many columns");
 	bound = reduce_bound(d->st, &q);
 	for (i = 1; i <= nasked; i++) {
@@ -485,10 +448,8 @@ t_columns(lua_State *L)
 			lua_pushvalue(L, slot[k]);
 			continue;
 		}
-		a = lua_newuserdatauv(L, sizeof (larray), 1);
-		memset(a, 0, sizeof (*a));
+		a = lua_object_new(L, LUA_REDUCE_ARRAY_TYPE, sizeof (larray), 1);
 		a->kind = k;
-		luaL_setmetatable(L, ARRAY_MT);
 		lua_pushvalue(L, 1);
 		lua_setiuservalue(L, -2, 1);
 		cols[k] = a;
@@ -502,7 +463,7 @@ t_columns(lua_State *L)
 	 * filter the bound is near the count, and is checked first.
 	 */
 	if (q.states == NULL && runlimit_check(bound * width, &why) != 0)
-		return (lua_trace_stopped(L, why));
+		return (luaL_error(L, "%s", why));
 	for (i = 0; i < NCOLUMNS; i++) {
 		if (cols[i] == NULL || bound == 0)
 			continue;
@@ -519,7 +480,7 @@ t_columns(lua_State *L)
 	out.state = cols[COL_STATE] != NULL ? cols[COL_STATE]->u32 : NULL;
 	out.tag = cols[COL_TAG] != NULL ? cols[COL_TAG]->u32 : NULL;
 	if (bound > 0 && reduce_fill(d->st, &q, &out, &n, &why) != 0)
-		return (lua_trace_stopped(L, why));
+		return (luaL_error(L, "%s", why));
 	for (i = 0; i < NCOLUMNS; i++) {
 		larray *a = cols[i];
 
@@ -532,7 +493,7 @@ t_columns(lua_State *L)
 			a->u32 = xrealloc(a->u32, (n + 1) * sizeof (uint32_t));
 		a->charged = n * (is_code(a->kind) ? sizeof (uint32_t) :
 		    sizeof (uint64_t));
-		charge(L, a->charged);
+		lua_object_charge(L, a->charged);
 	}
 	return (nasked);
 }
@@ -631,15 +592,15 @@ field_keys(lua_State *L, const catalog *cat, const char *field,
 static int
 t_reduce(lua_State *L)
 {
-	static const char *const extra[] = { "by", "field", NULL };
 	trace *d = lua_trace_check(L, 1);
 	const catalog *cat = d->cat;
 	reduce_selection q;
 	reduce_key by;
-	const char *name, *why;
+	lua_options opts;
+	const char *name, *field, *why;
 	uint32_t nkeys, ntags = catalog_ntags(cat), k, *key_of = NULL;
 	uint64_t *time, *count;
-	int values = 0, fields;
+	int values = 0, has_by, fields;
 
 	options_at(L, 2);
 	lua_pushnil(L);
@@ -649,21 +610,20 @@ t_reduce(lua_State *L)
 			return (luaL_error(L, "reduce: options are named: "
 			    "t:reduce{by = \"state\", from = ..., to = ...}"));
 	}
-	lua_getfield(L, 2, "by");
-	lua_getfield(L, 2, "field");
-	if (!lua_isnil(L, -2) && !lua_isnil(L, -1))
+	lua_options_init(&opts, L, 2, "reduce", reduce_keys);
+	has_by = lua_options_string(&opts, "by", &name, NULL);
+	fields = lua_options_string(&opts, "field", &field, NULL);
+	if (has_by && fields)
 		return (luaL_error(L, "reduce: give by or field, not both"));
-	if (lua_isnil(L, -2) && lua_isnil(L, -1))
+	if (fields)
+		name = field;
+	else if (!has_by)
 		return (luaL_error(L, "reduce: by is required: \"state\", "
 		    "\"entity\", \"tag\" or the name of a tag field"));
-	fields = !lua_isnil(L, -1);
-	if (!fields)
-		lua_pop(L, 1);
-	if (lua_type(L, -1) != LUA_TSTRING)
-		return (luaL_error(L, "reduce: %s must be a string, not a %s",
-		    fields ? "field" : "by", luaL_typename(L, -1)));
-	name = lua_tostring(L, -1);	/* kept alive on the stack */
-	check_selection(L, d, 2, "reduce", extra, &q);
+	/* Kept on the stack while it is used (an __index may have made
+	 * it): a table to keep it in would cost more than the call. */
+	name = lua_pushstring(L, name);
+	check_selection(L, d, &opts, &q);
 	if (!fields && strcmp(name, "state") == 0) {
 		by = REDUCE_STATE;
 		nkeys = cat->nstates;
@@ -673,20 +633,20 @@ t_reduce(lua_State *L)
 	} else if (!fields && strcmp(name, "tag") == 0) {
 		by = REDUCE_TAG;
 		/* Tags of one name under several states are one key. */
-		key_of = lua_trace_scratch(L, ntags, sizeof (uint32_t));
+		key_of = lua_object_scratch(L, ntags, sizeof (uint32_t));
 		for (k = 0; k < ntags; k++)
 			key_of[k] = cat->tags[k].name;
 		nkeys = intern_count(cat->tag_names);
 	} else {
 		by = REDUCE_TAG;
-		key_of = lua_trace_scratch(L, ntags, sizeof (uint32_t));
+		key_of = lua_object_scratch(L, ntags, sizeof (uint32_t));
 		nkeys = field_keys(L, cat, name, key_of);
 		values = lua_gettop(L);
 	}
-	time = lua_trace_scratch(L, nkeys, sizeof (uint64_t));
-	count = lua_trace_scratch(L, nkeys, sizeof (uint64_t));
+	time = lua_object_scratch(L, nkeys, sizeof (uint64_t));
+	count = lua_object_scratch(L, nkeys, sizeof (uint64_t));
 	if (reduce_sums(d->st, &q, by, key_of, ntags, time, count, &why) != 0)
-		return (lua_trace_stopped(L, why));
+		return (luaL_error(L, "%s", why));
 	lua_createtable(L, 0, 0);
 	for (k = 0; k < nkeys; k++) {
 		size_t len;
@@ -696,7 +656,7 @@ t_reduce(lua_State *L)
 			continue;
 		switch (by) {
 		case REDUCE_STATE:
-			lua_trace_push_state(L, cat, k);
+			lua_catalog_push_state(L, cat, k);
 			break;
 		case REDUCE_ENTITY:
 			s = catalog_entity_name(cat, k, &len);
@@ -721,30 +681,8 @@ t_reduce(lua_State *L)
 	return (1);
 }
 
-const luaL_Reg lua_columns_methods[] = {
+const luaL_Reg lua_reduce_trace_methods[] = {
 	{ "columns", t_columns },
 	{ "reduce", t_reduce },
 	{ NULL, NULL }
 };
-
-void
-lua_columns_open(lua_State *L)
-{
-	static const luaL_Reg methods[] = {
-		{ "sum", a_sum },
-		{ "min", a_min },
-		{ "max", a_max },
-		{ "table", a_table },
-		{ "name", a_name },
-		{ NULL, NULL }
-	};
-	static const luaL_Reg metamethods[] = {
-		{ "__len", array_len },
-		{ "__tostring", array_tostring },
-		{ "__gc", array_gc },
-		{ NULL, NULL }
-	};
-
-	lua_object_sequence_class(L, ARRAY_MT, methods, array_index,
-	    metamethods);
-}

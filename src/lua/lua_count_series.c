@@ -1,5 +1,5 @@
 /*
- * lua_series.c: t:count_series and the series object it returns: how
+ * lua_count_series.c: t:count_series and the series object it returns: how
  * many entities are in some states over time, as steps kept in C
  * (count_series.h), read by index or iterated without a table per step.
  *
@@ -16,7 +16,7 @@
  *
  * Indexing returns nil outside 1..#s, as a table would.
  */
-#include "lua/lua_series.h"
+#include "lua/lua_count_series.h"
 
 #include <limits.h>
 #include <string.h>
@@ -24,28 +24,23 @@
 #include <lauxlib.h>
 
 #include "base/duration.h"
+#include "lua/lua_args.h"
+#include "lua/lua_catalog.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 #include "base/runlimit.h"
 #include "store/count_series.h"
 
-#define SERIES_MT	"statemap.series"
-
 typedef struct lseries {
+	lua_object_head head;
 	series sr;
 	size_t charged;		/* its memory, counted against the limit */
-	int closed;		/* finalized: the arrays are freed */
 } lseries;
 
 static lseries *
 check_series(lua_State *L, int idx)
 {
-	lseries *s = luaL_checkudata(L, idx, SERIES_MT);
-
-	if (s->closed)
-		luaL_error(L, "this series was finalized (garbage collected): "
-		    "it can no longer be used");
-	return (s);
+	return (lua_object_check(L, idx, LUA_COUNT_SERIES_TYPE));
 }
 
 /* Step i (1-based) of s, or SIZE_MAX if there is none. */
@@ -73,8 +68,8 @@ push_step(lua_State *L, const series *sr, size_t k)
 }
 
 /* s[i] -> {time=, count=}; s.name -> a method or field */
-static int
-series_index(lua_State *L)
+int
+lua_count_series_index(lua_State *L)
 {
 	lseries *s = check_series(L, 1);
 	size_t k;
@@ -125,12 +120,12 @@ series_tostring(lua_State *L)
 static int
 series_gc(lua_State *L)
 {
-	lseries *s = luaL_checkudata(L, 1, SERIES_MT);
+	lseries *s = luaL_checkudata(L, 1, LUA_COUNT_SERIES_TYPE);
 
 	series_free(&s->sr);
 	runlimit_credit(s->charged);
 	s->charged = 0;
-	s->closed = 1;
+	s->head.finalized = 1;
 	return (0);
 }
 
@@ -191,7 +186,7 @@ static int
 s_at(lua_State *L)
 {
 	lseries *s = check_series(L, 1);
-	size_t k = series_find(&s->sr, lua_trace_check_time(L, 2));
+	size_t k = series_find(&s->sr, lua_args_check_time(L, 2));
 
 	if (k == SIZE_MAX)
 		return (0);
@@ -246,6 +241,23 @@ s_table(lua_State *L)
 	return (1);
 }
 
+const luaL_Reg lua_count_series_methods[] = {
+	{ "time", s_time },
+	{ "count", s_count },
+	{ "each", s_each },
+	{ "at", s_at },
+	{ "stats", s_stats },
+	{ "table", s_table },
+	{ NULL, NULL }
+};
+
+const luaL_Reg lua_count_series_metamethods[] = {
+	{ "__len", series_len },
+	{ "__tostring", series_tostring },
+	{ "__gc", series_gc },
+	{ NULL, NULL }
+};
+
 /*
  * t:count_series(states [, from, to]) -> a series: how many entities
  * are in any of `states`, at from and at each change before to.
@@ -254,61 +266,28 @@ static int
 t_count_series(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t from = lua_trace_opt_time(L, 3, d->begin);
-	uint64_t to = lua_trace_opt_time(L, 4, d->end);
+	uint64_t from = lua_args_opt_time(L, 3, d->begin);
+	uint64_t to = lua_args_opt_time(L, 4, d->end);
 	const unsigned char *counted;
 	lseries *s;
 	const char *why;
-	size_t kb;
 
 	lua_settop(L, 4);
-	counted = lua_trace_state_set(L, d->cat, 2, "count_series");
+	counted = lua_catalog_state_set(L, d->cat, 2, "count_series");
 	/* Made first, so that it frees whatever an error leaves in it. */
-	s = lua_newuserdatauv(L, sizeof (lseries), 0);
-	memset(s, 0, sizeof (*s));
-	luaL_setmetatable(L, SERIES_MT);
+	s = lua_object_new(L, LUA_COUNT_SERIES_TYPE, sizeof (lseries), 0);
 	if (from < d->begin)
 		from = d->begin;
 	if (to > d->end)
 		to = d->end;
 	if (series_count(d->st, counted, from, to, &s->sr, &why) != 0)
-		return (lua_trace_stopped(L, why));
-	/* As for a trace (lua_trace_push): the collector and the limit
-	 * learn of the C memory behind the few bytes of userdata. */
+		return (luaL_error(L, "%s", why));
 	s->charged = series_memory(&s->sr);
-	runlimit_charge(s->charged);
-	kb = s->charged / 1024;
-	if (kb > 0)
-		lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
-	if (runlimit_check(0, &why) != 0)
-		return (lua_trace_stopped(L, why));
+	lua_object_charge(L, s->charged);
 	return (1);
 }
 
-const luaL_Reg lua_series_methods[] = {
+const luaL_Reg lua_count_series_trace_methods[] = {
 	{ "count_series", t_count_series },
 	{ NULL, NULL }
 };
-
-void
-lua_series_open(lua_State *L)
-{
-	static const luaL_Reg methods[] = {
-		{ "time", s_time },
-		{ "count", s_count },
-		{ "each", s_each },
-		{ "at", s_at },
-		{ "stats", s_stats },
-		{ "table", s_table },
-		{ NULL, NULL }
-	};
-	static const luaL_Reg metamethods[] = {
-		{ "__len", series_len },
-		{ "__tostring", series_tostring },
-		{ "__gc", series_gc },
-		{ NULL, NULL }
-	};
-
-	lua_object_sequence_class(L, SERIES_MT, methods, series_index,
-	    metamethods);
-}

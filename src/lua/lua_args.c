@@ -1,0 +1,122 @@
+/*
+ * lua_args.c: times, names and regular expressions from Lua values.
+ */
+#include "lua/lua_args.h"
+
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "base/duration.h"
+#include "base/utf8.h"
+
+#define REGEX_MT	"statemap.regex"
+
+int
+lua_args_time(lua_State *L, int idx, uint64_t *ns, const char **why)
+{
+	*why = NULL;
+	if (lua_type(L, idx) == LUA_TSTRING) {
+		int64_t v;
+
+		if (!duration_parse(lua_tostring(L, idx), &v, why))
+			return (-1);
+		*ns = (uint64_t)v;
+		return (0);
+	}
+	/* A float with an integral value (1e9) is as good as an integer. */
+	if (lua_type(L, idx) == LUA_TNUMBER) {
+		int exact;
+		lua_Integer v = lua_tointegerx(L, idx, &exact);
+
+		if (exact && v >= 0) {
+			*ns = (uint64_t)v;
+			return (0);
+		}
+	}
+	return (-1);
+}
+
+int
+lua_args_bad_time(lua_State *L, const char *text, const char *why)
+{
+	return (luaL_error(L, "bad time \"%s\": %s", text, why));
+}
+
+uint64_t
+lua_args_check_time(lua_State *L, int idx)
+{
+	const char *why;
+	uint64_t ns = 0;
+
+	if (lua_args_time(L, idx, &ns, &why) == 0)
+		return (ns);
+	if (why != NULL)
+		lua_args_bad_time(L, lua_tostring(L, idx), why);
+	luaL_typeerror(L, idx, "time (ns as a non-negative integer, "
+	    "or a string like \"1.5s\")");
+	return (0);
+}
+
+uint64_t
+lua_args_opt_time(lua_State *L, int idx, uint64_t dflt)
+{
+	return (lua_isnoneornil(L, idx) ? dflt : lua_args_check_time(L, idx));
+}
+
+/*
+ * A name a script made reaches SVG, JSON and PDF output, which take only
+ * valid UTF-8, so anything else is refused here, where the script can be
+ * told which name is wrong.
+ */
+const char *
+lua_args_check_name(lua_State *L, int idx, size_t *len, const char *what)
+{
+	const char *s = lua_tolstring(L, idx, len);
+
+	if (s == NULL || !utf8_valid(s, *len))
+		luaL_error(L, "%s is not valid UTF-8 text", what);
+	return (s);
+}
+
+typedef struct lregex {
+	regex_t re;
+	int compiled;		/* regfree only what regcomp made */
+} lregex;
+
+static int
+regex_gc(lua_State *L)
+{
+	lregex *r = luaL_checkudata(L, 1, REGEX_MT);
+
+	if (r->compiled)
+		regfree(&r->re);
+	r->compiled = 0;
+	return (0);
+}
+
+const regex_t *
+lua_args_regex(lua_State *L, const char *pattern, const char *what)
+{
+	lregex *r = lua_newuserdatauv(L, sizeof (lregex), 0);
+	int rc;
+
+	memset(r, 0, sizeof (*r));
+	/* The metatable first: once compiled, nothing may fail before the
+	 * regex is the collector's to free. */
+	if (luaL_newmetatable(L, REGEX_MT)) {
+		lua_pushcfunction(L, regex_gc);
+		lua_setfield(L, -2, "__gc");
+		lua_pushliteral(L, REGEX_MT);
+		lua_setfield(L, -2, "__metatable");
+	}
+	lua_setmetatable(L, -2);
+	if ((rc = regcomp(&r->re, pattern, REG_EXTENDED | REG_NOSUB)) != 0) {
+		char msg[256];
+
+		regerror(rc, &r->re, msg, sizeof (msg));
+		luaL_error(L, "bad %s \"%s\": %s", what, pattern, msg);
+	}
+	r->compiled = 1;
+	return (&r->re);
+}

@@ -1,0 +1,222 @@
+/*
+ * lua_snapshot.c: t:at, every entity's state at one time.  For a trace of
+ * states, one search per entity from where the last call left it
+ * (snapshot.h), with the names kept as Lua strings in the trace object's
+ * user value, made once, so that an answer costs no string and no
+ * allocation but its table.  With values or {intervals = true}, entity
+ * by entity from the store.
+ */
+#include "lua/lua_snapshot.h"
+
+#include "lua/lua_args.h"
+#include "lua/lua_catalog.h"
+#include "lua/lua_object.h"
+#include "lua/lua_options.h"
+#include "lua/lua_trace.h"
+
+/* The user value's fields: lists of names, by id + 1. */
+enum { NAMES_ENTITIES = 1, NAMES_STATES };
+
+/* An entity's interval as t:at(.., {intervals = true}) gives it. */
+static void
+push_interval(lua_State *L, const trace *d, const store_interval *iv,
+    uint32_t depth)
+{
+	lua_createtable(L, 0, 6);
+	if (depth == 0) {
+		lua_catalog_push_value(L, d->cat, iv->value);
+		lua_setfield(L, -2, "value");
+	} else {
+		lua_catalog_push_state(L, d->cat, iv->state);
+		lua_setfield(L, -2, "state");
+		lua_catalog_push_tag(L, d->cat, iv->tag);
+		lua_setfield(L, -2, "tag");
+		if (iv->tag != STORE_NONE && d->cat->tags[iv->tag].members !=
+		    NULL) {
+			lua_catalog_push_tag_fields(L, d->cat, iv->tag);
+			lua_setfield(L, -2, "tag_fields");
+		}
+		lua_pushinteger(L, (lua_Integer)depth);
+		lua_setfield(L, -2, "depth");
+	}
+	lua_pushinteger(L, (lua_Integer)iv->start);
+	lua_setfield(L, -2, "start");
+	lua_pushinteger(L, (lua_Integer)(iv->end < d->end ? iv->end : d->end));
+	lua_setfield(L, -2, "finish");
+}
+
+/* Whether the value at idx is an options table with intervals = true. */
+static int
+wants_intervals(lua_State *L, int idx)
+{
+	int yes;
+
+	if (lua_type(L, idx) != LUA_TTABLE)
+		return (0);
+	lua_pushliteral(L, "intervals");
+	/* true, never a state name: a table t:at filled is not taken. */
+	yes = lua_rawget(L, idx) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return (yes);
+}
+
+static const lua_option at_keys[] = {
+	{ .key = "intervals", .kind = LUA_OPTION_BOOLEAN },
+	{ .key = NULL }
+};
+
+/*
+ * t:at(time [, {intervals = true}]) of a trace with values, or asking for
+ * whole intervals: entity by entity from the store, with values and the
+ * depth of nested states.
+ */
+static int
+full_at(lua_State *L)
+{
+	trace *d = lua_trace_check(L, 1);
+	uint64_t t = lua_args_check_time(L, 2);
+	uint32_t e, n = catalog_nentities(d->cat);
+	lua_options opts;
+	int full = 0;
+
+	lua_options_init(&opts, L, 3, "at", at_keys);
+	lua_options_boolean(&opts, "intervals", &full);
+	lua_createtable(L, 0, (int)n);
+	for (e = 0; e < n; e++) {
+		store_interval iv;
+		uint32_t depth;
+		size_t len;
+		const char *name;
+
+		if (store_kind_of(d->st, e) == STORE_VALUES) {
+			if (!store_value_at(d->st, e, t, &iv) ||
+			    (!full && value_is_none(iv.value)))
+				continue;
+			depth = 0;
+		} else {
+			if (!store_state_at(d->st, e, t, &iv))
+				continue;
+			depth = store_stack_at(d->st, e, t, NULL, 0);
+			if (depth == 0)
+				depth = 1;
+		}
+		name = catalog_entity_name(d->cat, e, &len);
+		lua_pushlstring(L, name, len);
+		if (full)
+			push_interval(L, d, &iv, depth);
+		else if (depth == 0)
+			lua_catalog_push_value(L, d->cat, iv.value);
+		else
+			lua_catalog_push_state(L, d->cat, iv.state);
+		lua_rawset(L, -3);
+	}
+	return (1);
+}
+
+/*
+ * Pushes the trace object's lists of entity and state names (made at the
+ * first call): at the top, the entities' below the states'.
+ */
+static void
+push_names(lua_State *L, int idx, const trace *d)
+{
+	uint32_t i, n;
+
+	if (lua_getiuservalue(L, idx, 1) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_createtable(L, 2, 0);
+		n = catalog_nentities(d->cat);
+		lua_createtable(L, (int)n, 0);
+		for (i = 0; i < n; i++) {
+			size_t len;
+			const char *name = catalog_entity_name(d->cat, i, &len);
+
+			lua_pushlstring(L, name, len);
+			lua_rawseti(L, -2, (lua_Integer)i + 1);
+		}
+		lua_rawseti(L, -2, NAMES_ENTITIES);
+		lua_createtable(L, (int)d->cat->nstates, 0);
+		for (i = 0; i < d->cat->nstates; i++) {
+			lua_catalog_push_state(L, d->cat, i);
+			lua_rawseti(L, -2, (lua_Integer)i + 1);
+		}
+		lua_rawseti(L, -2, NAMES_STATES);
+		lua_pushvalue(L, -1);
+		lua_setiuservalue(L, idx, 1);
+	}
+	lua_rawgeti(L, -1, NAMES_ENTITIES);
+	lua_rawgeti(L, -2, NAMES_STATES);
+	lua_remove(L, -3);
+}
+
+/* States whose names t:at keeps on the Lua stack while it fills a table. */
+#define STACKED_STATES	64
+
+/*
+ * t:at(time [, into]) -> {entity name = state name} for entities with a
+ * state.  One search per entity from where the last call left it
+ * (snapshot.h), names from the object's lists: the table is the one
+ * allocation.  Given a table `into`, it is filled instead (the entities
+ * without a state set to nil) and returned: a script stepping through
+ * the trace then allocates nothing, and assigning to keys the table
+ * already has costs less than building a new one.
+ */
+static int
+t_at(lua_State *L)
+{
+	trace *d = lua_trace_check(L, 1);
+	uint64_t t = lua_args_check_time(L, 2);
+	uint32_t e, n = store_nentities(d->st), have, *states;
+	int en, sn, stacked, into = !lua_isnoneornil(L, 3);
+	lua_trace_snapshot *at;
+
+	if (into ? wants_intervals(L, 3) : store_values_total(d->st) > 0)
+		return (full_at(L));
+	if (into)
+		luaL_checktype(L, 3, LUA_TTABLE);
+	lua_settop(L, 3);
+	at = lua_trace_snapshot_of(L, 1);
+	/*
+	 * Building the table may run finalizers, which may call t:at on
+	 * this trace: such a call gets a buffer of its own.
+	 */
+	states = at->busy ? lua_object_scratch(L, n, sizeof (uint32_t)) :
+	    at->states;
+	have = snapshot_states(d->st, &at->cursor, t, states);
+	push_names(L, 1, d);
+	en = lua_gettop(L) - 1;
+	sn = en + 1;
+	at->busy = 1;
+	/* A few states' names wait on the stack: copying a slot costs
+	 * less than indexing the list. */
+	stacked = d->cat->nstates <= STACKED_STATES &&
+	    lua_checkstack(L, (int)d->cat->nstates + 4);
+	if (stacked) {
+		for (e = 0; e < d->cat->nstates; e++)
+			lua_rawgeti(L, sn, (lua_Integer)e + 1);
+		sn = lua_gettop(L) - (int)d->cat->nstates + 1;
+	}
+	if (into)
+		lua_pushvalue(L, 3);
+	else
+		lua_createtable(L, 0, (int)have);
+	for (e = 0; e < n; e++) {
+		if (states[e] == STORE_NONE && !into)
+			continue;
+		lua_rawgeti(L, en, (lua_Integer)e + 1);
+		if (states[e] == STORE_NONE)
+			lua_pushnil(L);
+		else if (stacked)
+			lua_pushvalue(L, sn + (int)states[e]);
+		else
+			lua_rawgeti(L, sn, (lua_Integer)states[e] + 1);
+		lua_rawset(L, -3);
+	}
+	at->busy = 0;
+	return (1);
+}
+
+const luaL_Reg lua_snapshot_trace_methods[] = {
+	{ "at", t_at },
+	{ NULL, NULL }
+};

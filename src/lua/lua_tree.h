@@ -1,0 +1,22 @@
+/*
+ * lua_tree.h: a trace's entities as an attribute tree (tree.h), for
+ * scripts: t:children([path]), and t:entities([pattern]) with the tree's
+ * glob patterns over entity names.
+ */
+#ifndef SM_LUA_TREE_H
+#define SM_LUA_TREE_H
+
+#include <stdint.h>
+
+#include <lauxlib.h>
+
+#include "trace/trace.h"
+
+/* The trace methods entities and children. */
+extern const luaL_Reg lua_tree_trace_methods[];
+
+/* Whether entity e's name matches the glob pattern at idx (none or nil:
+ * every name does). */
+int lua_tree_match(lua_State *L, const trace *d, int idx, uint32_t e);
+
+#endif

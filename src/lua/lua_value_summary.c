@@ -1,0 +1,162 @@
+/*
+ * lua_value_summary.c: e:value_at, e:stats and t:stats: each one call
+ * into the store, whose value entities answer from their summaries.
+ */
+#include "lua/lua_value_summary.h"
+
+#include <stdlib.h>
+
+#include "lua/lua_args.h"
+#include "lua/lua_catalog.h"
+#include "lua/lua_entity.h"
+#include "lua/lua_trace.h"
+#include "lua/lua_tree.h"
+#include "store/value_summary.h"
+
+/* Pushes {min=, max=, mean=, integral=}, or nothing if no number. */
+static int
+push_stats(lua_State *L, const value_stats *st)
+{
+	if (st->covered == 0)
+		return (0);
+	lua_createtable(L, 0, 4);
+	lua_pushnumber(L, (lua_Number)st->min);
+	lua_setfield(L, -2, "min");
+	lua_pushnumber(L, (lua_Number)st->max);
+	lua_setfield(L, -2, "max");
+	lua_pushnumber(L, (lua_Number)(st->integral / (double)st->covered));
+	lua_setfield(L, -2, "mean");
+	lua_pushnumber(L, (lua_Number)st->integral);
+	lua_setfield(L, -2, "integral");
+	return (1);
+}
+
+/* e:value_at(time) -> value, start, finish; nil if it has none then */
+static int
+e_value_at(lua_State *L)
+{
+	uint32_t id;
+	trace *d = lua_entity_check(L, 1, &id);
+	store_interval iv;
+
+	if (store_kind_of(d->st, id) != STORE_VALUES &&
+	    store_count(d->st, id) > 0)
+		return (luaL_error(L, "e:value_at: entity \"%s\" holds states, "
+		    "not values", catalog_entity_name(d->cat, id, NULL)));
+	if (!store_value_at(d->st, id, lua_args_check_time(L, 2), &iv))
+		return (0);
+	lua_catalog_push_value(L, d->cat, iv.value);
+	lua_pushinteger(L, (lua_Integer)iv.start);
+	lua_pushinteger(L, (lua_Integer)(iv.end < d->end ? iv.end : d->end));
+	return (3);
+}
+
+/*
+ * The stats of a counting entity, whose state names are numbers: the
+ * mean is weighted by time.  Nothing if it has no state in the range.
+ */
+static int
+counting_stats(lua_State *L, const trace *d, uint32_t id, uint64_t from,
+    uint64_t to)
+{
+	double min = 0, max = 0, sum = 0, total = 0;
+	store_iter it;
+	store_interval iv;
+	int any = 0;
+
+	store_iter_init(&it, d->st, &id, 1, from, to);
+	while (store_iter_next(&it, &iv)) {
+		const catalog_state *st = &d->cat->states[iv.state];
+		char *end;
+		double v = strtod(st->name, &end);
+
+		if (end == st->name || *end != '\0')
+			return (luaL_error(L, "stats needs numeric states, but "
+			    "entity \"%s\" is in state \"%s\"",
+			    catalog_entity_name(d->cat, id, NULL), st->name));
+		if (!any || v < min)
+			min = v;
+		if (!any || v > max)
+			max = v;
+		any = 1;
+		sum += v * (double)(iv.end - iv.start);
+		total += (double)(iv.end - iv.start);
+	}
+	if (!any)
+		return (0);
+	lua_createtable(L, 0, 3);
+	lua_pushnumber(L, (lua_Number)min);
+	lua_setfield(L, -2, "min");
+	lua_pushnumber(L, (lua_Number)max);
+	lua_setfield(L, -2, "max");
+	lua_pushnumber(L, (lua_Number)(sum / total));
+	lua_setfield(L, -2, "mean");
+	return (1);
+}
+
+/*
+ * e:stats([from, to]) -> {min=, max=, mean=, integral=} of a value entity,
+ * from its summary; {min=, max=, mean=} of a counting entity.
+ */
+static int
+e_stats(lua_State *L)
+{
+	uint32_t id;
+	trace *d = lua_entity_check(L, 1, &id);
+	uint64_t from = lua_args_opt_time(L, 2, d->begin);
+	uint64_t to = lua_args_opt_time(L, 3, d->end);
+	value_stats st;
+
+	if (store_kind_of(d->st, id) != STORE_VALUES)
+		return (counting_stats(L, d, id, from, to));
+	value_stats_init(&st);
+	store_value_stats(d->st, id, from, to, &st);
+	return (push_stats(L, &st));
+}
+
+const luaL_Reg lua_value_summary_entity_methods[] = {
+	{ "value_at", e_value_at },
+	{ "stats", e_stats },
+	{ NULL, NULL }
+};
+
+/*
+ * t:stats([pattern [, from, to]]) -> {entity name = {min, max, mean,
+ * integral}} for the value entities matching (with a number in range).
+ */
+static int
+t_stats(lua_State *L)
+{
+	trace *d = lua_trace_check(L, 1);
+	uint64_t from = lua_args_opt_time(L, 3, d->begin);
+	uint64_t to = lua_args_opt_time(L, 4, d->end);
+	uint32_t e, n = catalog_nentities(d->cat);
+
+	if (!lua_isnoneornil(L, 2))
+		luaL_checkstring(L, 2);
+	lua_settop(L, 4);	/* the pattern stays at 2 */
+	lua_newtable(L);
+	for (e = 0; e < n; e++) {
+		value_stats st;
+		size_t len;
+		const char *name;
+
+		if (store_kind_of(d->st, e) != STORE_VALUES ||
+		    !lua_tree_match(L, d, 2, e))
+			continue;
+		value_stats_init(&st);
+		store_value_stats(d->st, e, from, to, &st);
+		name = catalog_entity_name(d->cat, e, &len);
+		lua_pushlstring(L, name, len);
+		if (push_stats(L, &st))
+			lua_rawset(L, -3);
+		else
+			lua_pop(L, 1);
+	}
+	return (1);
+}
+
+const luaL_Reg lua_value_summary_trace_methods[] = {
+	{ "stats", t_stats },
+	{ NULL, NULL }
+};
