@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce/coalesce_internal.h"
+#include "coalesce/coalesce_state.h"
+#include "coalesce/coalesce_merge.h"
+#include "coalesce/coalesce_rects.h"
 #include "coalesce/taglog.h"
 #include "base/util.h"
 

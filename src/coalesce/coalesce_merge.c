@@ -1,12 +1,14 @@
 /*
  * coalesce_merge.c: coalesce.h's steps 3 and 4, on the arrays of
- * coalesce_internal.h: an entity's open state closed as its newest
+ * coalesce_state.h: an entity's open state closed as its newest
  * rectangle (or merged on arrival into the one before), and the
  * lightest rectangle of the set merged with a neighbour.
  */
 #include <string.h>
 
-#include "coalesce/coalesce_internal.h"
+#include "coalesce/coalesce_merge.h"
+#include "coalesce/coalesce_rects.h"
+#include "coalesce/coalesce_set.h"
 
 static void
 rect_release(coalesce *c, uint32_t r)

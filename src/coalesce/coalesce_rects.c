@@ -1,12 +1,12 @@
 /*
- * coalesce_rects.c: the coalescer's arrays (coalesce_internal.h): a new
+ * coalesce_rects.c: the coalescer's arrays (coalesce_state.h): a new
  * rectangle, an entity's tag log compacted, and at the end the arrays
  * renumbered in the order readers walk them and every log settled.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce/coalesce_internal.h"
+#include "coalesce/coalesce_rects.h"
 #include "base/threads.h"
 #include "base/util.h"
 
@@ -104,7 +104,7 @@ totals_to_times(const coalesce *c, uint32_t id, rect_info *info,
  * walk every list two or three times.  Sequential, those walks run at
  * the speed of memory instead of waiting for it at each step.  In order,
  * a rectangle's totals are followed by its right neighbour's, and become
- * its times per state and count (see coalesce_internal.h).
+ * its times per state and count (see coalesce_state.h).
  */
 void
 coalesce_rects_renumber(coalesce *c)

@@ -1,12 +1,12 @@
 /*
  * coalesce_set.c: the ordered set of coalesce.h's step 2, a min-heap on
  * (weight, start, entity) of the rectangles that can merge, lightest
- * first (its entries: coalesce_internal.h).
+ * first (its entries: coalesce_state.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce/coalesce_internal.h"
+#include "coalesce/coalesce_set.h"
 #include "base/util.h"
 
 static int

@@ -13,6 +13,7 @@
 
 #include "base/util.h"
 #include "ingest/chunks_internal.h"
+#include "ingest/records_deliver.h"
 
 #define CHUNK_BYTES	((size_t)4 << 20)
 #define UNMAPPED	(UINT32_MAX - 1)

@@ -16,7 +16,7 @@
 #include "base/json.h"
 #include "base/progress.h"
 #include "ingest/reader.h"
-#include "ingest/records.h"
+#include "ingest/records_deliver.h"
 #include "ingest/scan.h"
 #include "base/threads.h"
 
@@ -56,7 +56,7 @@ checkpoint(void *arg, size_t pos)
 
 /* Every 64 K records: cheap enough to leave on for every load. */
 static int
-report(ingest *in, size_t pos)
+tick_checkpoint(ingest *in, size_t pos)
 {
 	if ((++in->tick & 0xffff) != 0)
 		return (0);
@@ -134,7 +134,7 @@ parse_records(void *arg, size_t *pos, size_t limit)
 		if (fast_datum(in, *pos, &next)) {
 			*pos = next;
 			reader_release(rd, *pos);
-			if (report(in, *pos) != 0)
+			if (tick_checkpoint(in, *pos) != 0)
 				return (-1);
 			continue;
 		}
@@ -155,7 +155,7 @@ parse_records(void *arg, size_t *pos, size_t limit)
 			return (-1);
 		*pos = next;
 		reader_release(rd, *pos);
-		if (report(in, *pos) != 0)
+		if (tick_checkpoint(in, *pos) != 0)
 			return (-1);
 	}
 }

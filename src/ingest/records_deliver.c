@@ -4,7 +4,7 @@
  * with the checks records_take makes, and the same meaning; what does
  * not pass is left to be parsed as JSON, whose error says why.
  */
-#include "ingest/records.h"
+#include "ingest/records_deliver.h"
 
 #include <stdint.h>
 

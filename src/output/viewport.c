@@ -5,7 +5,9 @@
 
 #include "coalesce/depthrows.h"
 #include "output/jsonout.h"
-#include "output/viewport_internal.h"
+#include "output/viewport_job.h"
+#include "output/viewport_kinds.h"
+#include "output/viewport_state.h"
 #include "base/threads.h"
 #include "coalesce/valuerects.h"
 #include "base/util.h"

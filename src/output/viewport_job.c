@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/viewport_internal.h"
+#include "output/viewport_job.h"
 #include "base/util.h"
 
 #define NO_TAG		UINT32_MAX

@@ -10,7 +10,7 @@
 
 #include "output/jsonout.h"
 #include "output/kindjson.h"
-#include "output/viewport_internal.h"
+#include "output/viewport_state.h"
 #include "base/threads.h"
 #include "base/util.h"
 

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "output/viewport_internal.h"
+#include "output/viewport_kinds.h"
 #include "base/util.h"
 
 /* Entity e's values over the window, from the one in effect at lo. */

@@ -299,7 +299,7 @@ value_string_record(pass *p, catalog *cat, uint64_t i)
  * count a loading pass believes.
  */
 static int
-records(pass *p, catalog *cat, uint64_t n, size_t min_bytes, record_fn fn)
+record_list(pass *p, catalog *cat, uint64_t n, size_t min_bytes, record_fn fn)
 {
 	uint64_t i;
 
@@ -353,10 +353,10 @@ catalog_fields(pass *p, catalog *cat)
 	word(p, &cat->start_sec);
 	word(p, &cat->start_nsec);
 	if (states(p, cat) != 0 ||
-	    records(p, cat, catalog_nentities(cat), 16, entity_record) != 0 ||
-	    records(p, cat, catalog_ntags(cat), 24, tag_record) != 0 ||
-	    records(p, cat, cat->nevents, 32, event_record) != 0 ||
-	    records(p, cat, intern_count(cat->value_strings), 8,
+	    record_list(p, cat, catalog_nentities(cat), 16, entity_record) != 0 ||
+	    record_list(p, cat, catalog_ntags(cat), 24, tag_record) != 0 ||
+	    record_list(p, cat, cat->nevents, 32, event_record) != 0 ||
+	    record_list(p, cat, intern_count(cat->value_strings), 8,
 	    value_string_record) != 0)
 		return (-1);
 	word(p, &cat->nrecords);

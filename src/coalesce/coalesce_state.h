@@ -1,6 +1,7 @@
 /*
- * coalesce_internal.h: private to the files of the coalescer, whose
- * contract is coalesce.h:
+ * coalesce_state.h: the coalescer's state, private to its files, whose
+ * contract is coalesce.h; each part's functions are in its own header
+ * (coalesce_set.h, coalesce_merge.h, coalesce_rects.h):
  *
  *   coalesce.c        the interface: data fed, the end, rectangles put
  *                     and read
@@ -11,13 +12,14 @@
  *                     compacted, and at the end the arrays renumbered in
  *                     entity order and every log settled
  *
- * The arrays they share, and what reads them on every datum (inline).
+ * The arrays they share, and what reads them on every datum (inline),
+ * calling none of the parts.
  * It does not include coalesce.h, which coalesce.c alone implements:
  * the others are under it.  So "no rectangle" and "no tag" have names
  * of their own here, which coalesce.c checks are coalesce.h's.
  */
-#ifndef SM_COALESCE_INTERNAL_H
-#define SM_COALESCE_INTERNAL_H
+#ifndef SM_COALESCE_STATE_H
+#define SM_COALESCE_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -176,81 +178,5 @@ tags_of(const coalesce *c, uint32_t r)
 		return (0);
 	return (tag_hi(c, r) - c->info[r].tag_lo);
 }
-
-/* ---- coalesce_set.c: the ordered set ---- */
-
-/* The rest of the key, for equal weights: start, entity, then index. */
-static inline int
-coalesce_set_key_less(const coalesce *c, uint64_t start, uint32_t entity,
-    uint32_t r, uint32_t other)
-{
-	const rect_info *o = &c->info[other];
-
-	if (start != o->start)
-		return (start < o->start);
-	if (entity != o->entity)
-		return (entity < o->entity);
-	/*
-	 * Only zero-length rectangles can tie this far (the reference then
-	 * corrupts its own state); the index keeps us deterministic.
-	 */
-	return (r < other);
-}
-
-/* Takes a rectangle out of the set, if it is in. */
-void coalesce_set_remove(coalesce *c, uint32_t r);
-
-/*
- * Called when a rectangle's weight may have changed: one not in the set
- * enters it; one in it keeps its entry as it is (see coalesce_set.c).
- */
-void coalesce_set_reweigh(coalesce *c, uint32_t r);
-
-/* Brings a rectangle's key up to its weight where it is, or puts it in. */
-void coalesce_set_rekey(coalesce *c, uint32_t r);
-
-/* Makes the top of the set the smallest true key, if not known to be. */
-void coalesce_set_refresh_top(coalesce *c);
-
-static inline void
-coalesce_set_fresh_top(coalesce *c)
-{
-	if (!c->top_fresh)
-		coalesce_set_refresh_top(c);
-}
-
-/* ---- coalesce_merge.c: merging ---- */
-
-/*
- * Closes the entity's open state, up to end, as its newest rectangle
- * (merged on arrival into the one before it when that changes nothing);
- * a final one (at the end) takes no part in merging.
- */
-void coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final);
-
-/*
- * Takes the lightest rectangle out of the set, merged with a neighbour
- * if it has one.
- */
-void coalesce_merge_trim(coalesce *c);
-
-/* ---- coalesce_rects.c: the rectangles' arrays ---- */
-
-/* A new rectangle's index (its links and times to be set), not in the set. */
-uint32_t coalesce_rects_alloc(coalesce *c);
-
-/*
- * Compacts an entity's tag log (taglog.h), its rectangles' ranges first
- * to last, with the sorter given.
- */
-void coalesce_rects_compact_tags(coalesce *c, uint32_t id,
-    taglog_sorter *sorter);
-
-/*
- * At the end: the rectangles renumbered in the order readers walk them,
- * their totals turned into times; then (with tags) every log settled.
- */
-void coalesce_rects_renumber(coalesce *c);
-void coalesce_rects_settle_logs(coalesce *c);
 
 #endif

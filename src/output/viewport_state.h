@@ -1,6 +1,7 @@
 /*
- * viewport_internal.h: private to the files of the viewport, whose
- * contract is viewport.h:
+ * viewport_state.h: the answer's state, private to the files of the
+ * viewport, whose contract is viewport.h (each part's functions are in
+ * its own header: viewport_job.h, viewport_kinds.h):
  *
  *   viewport.c        the query: panels placed, transitions counted, the
  *                     budget shared, jobs made and run; the answer read
@@ -13,13 +14,13 @@
  *   viewport_json.c   the answer as the -T json document, in pieces
  *
  * The answer's panels, jobs and rectangles, and what several of them
- * read (inline).  It does not include viewport.h: a panel keeps its
+ * read (inline, calling none of the parts).  It does not include viewport.h: a panel keeps its
  * trace beside the viewport_panel it was made from, so the files under
  * viewport.c read it without viewport.h, and viewport.c calls them
  * without a circle.
  */
-#ifndef SM_VIEWPORT_INTERNAL_H
-#define SM_VIEWPORT_INTERNAL_H
+#ifndef SM_VIEWPORT_STATE_H
+#define SM_VIEWPORT_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -131,20 +132,5 @@ rect_for_json(const job *j, const vrect *x)
 	jr.count = x->count;
 	return (jr);
 }
-
-/* ---- viewport_job.c ---- */
-
-/* Answers a job (threads_run's job function: arg is a job). */
-void viewport_job_run(void *arg);
-
-/* ---- viewport_kinds.c ---- */
-
-/*
- * The panel's value entities and depth rows over the window, as the
- * classic command coalesces them, about `width` rectangles for each
- * value entity and for each nested entity's depth rows (NULL if none).
- */
-void viewport_kinds_panel(const vpanel *vp, unsigned width,
-    valuerects **values, depthrows **depths);
 
 #endif

@@ -1,0 +1,115 @@
+/*
+ * records_deliver.h: data the scanner (scan.h) and the scanning threads
+ * (chunks.h) read straight from the bytes, taken as records_take would
+ * take their records, with the same checks: one at a time, or runs of
+ * one entity's data in bulk for consumers that take them so.
+ */
+#ifndef SM_RECORDS_DELIVER_H
+#define SM_RECORDS_DELIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ingest/records.h"
+#include "store/value.h"
+
+/*
+ * Take a datum of the generic state system the scanner read, as
+ * records_take would take its record, with the same checks: 1, or 0,
+ * having changed nothing, if the record is to be parsed as JSON (to say
+ * what is wrong with it).  A value: v (value.h), or a string (str, to be
+ * interned) when str is not NULL.  A push or a pop (or, op INGEST_SET, a
+ * plain datum of a nested entity) of state, or of the state named name
+ * if not NULL; tag as records_deliver's.
+ */
+int records_deliver_value(records *r, uint32_t entity, uint64_t time,
+    sm_value v, const char *str, size_t str_len);
+int records_deliver_stack(records *r, uint32_t entity, uint64_t time,
+    ingest_op op, uint32_t state, const char *name, size_t name_len,
+    const char *tag, size_t tag_len);
+
+/*
+ * Takes a plain datum of an entity from records_entity, as a datum record
+ * would be taken.  Returns 1, or 0, having changed nothing, if its time
+ * goes back before the entity's last: the record is then to be parsed
+ * as JSON, whose error says so with its position (a datum of a nested
+ * entity goes to records_deliver_stack).  tag_name is the tag's id in
+ * the catalog's tag names if the caller knows it, else CATALOG_NO_TAG
+ * (then it is looked up by its text).  Inline: it runs for nearly every
+ * datum of a large trace.
+ */
+static inline int
+records_deliver(records *r, uint32_t entity, uint64_t time, uint32_t state,
+    const char *tag, size_t tag_len, uint32_t tag_name)
+{
+	if (entity != CATALOG_NO_ENTITY && (time < r->last_time[entity] ||
+	    r->kind[entity] > RECORDS_PLAIN))
+		return (r->kind[entity] == RECORDS_NESTED &&
+		    records_deliver_stack(r, entity, time, INGEST_SET, state,
+		    NULL, 0, tag, tag_len));
+	records_count(r, 1, time);
+	if (entity == CATALOG_NO_ENTITY)
+		return (1);
+	r->last_time[entity] = time;
+	r->kind[entity] = RECORDS_PLAIN;
+	if (r->opts->ignore_tags || tag == NULL)
+		tag_name = CATALOG_NO_TAG;
+	else if (tag_name == CATALOG_NO_TAG)
+		tag_name = catalog_tag_name(r->cat, tag, tag_len);
+	r->datum(r->ctx, r->cat, entity, time, state, tag_name);
+	return (1);
+}
+
+/* The time of an entity's last datum (0 before the first). */
+uint64_t records_last_time(const records *r, uint32_t entity);
+
+/* Whether plain data of the entity may be taken in bulk (it has only
+ * plain states so far: no push, no value). */
+static inline int
+records_takes_plain(const records *r, uint32_t entity)
+{
+	return (r->kind[entity] <= RECORDS_PLAIN);
+}
+
+/*
+ * Takes n untagged data of one entity at once (times not before its last
+ * one, in order; records_takes_plain), for the consumer that takes them
+ * in bulk (opts->data); records_count must then count them.
+ */
+void records_deliver_many(records *r, uint32_t entity,
+    const uint64_t *times, const uint16_t *states, size_t n, double done);
+
+/*
+ * Whether numbers and nulls of the entity may be taken in bulk (it has
+ * no states, no strings), and takes n of them at once (times in order,
+ * not before its last; numbers says whether any is a number); the
+ * consumer takes them (opts->values), and records_count must count them.
+ */
+static inline int
+records_takes_numbers(const records *r, uint32_t entity)
+{
+	return (r->kind[entity] == RECORDS_NEW ||
+	    r->kind[entity] == RECORDS_VALUES ||
+	    r->kind[entity] == RECORDS_NUMBERS);
+}
+void records_deliver_numbers(records *r, uint32_t entity,
+    const uint64_t *times, const sm_value *values, size_t n, int numbers,
+    double done);
+
+/*
+ * Whether n untagged data of a nested entity (ops and states as
+ * ingest_stack_fn has them, times in order) may be taken in bulk: the
+ * consumer takes them so (opts->stack), its first time is not before its
+ * last, and each passes, in turn, the checks records_deliver_stack
+ * makes (a pop leaves the state on top, a push stays below
+ * STORE_MAX_DEPTH).  Changes nothing.  Then records_deliver_stacked
+ * takes them, and records_count must count them.
+ */
+int records_takes_stacked(records *r, uint32_t entity,
+    const uint64_t *times, const uint8_t *ops, const uint16_t *states,
+    size_t n);
+void records_deliver_stacked(records *r, uint32_t entity,
+    const uint64_t *times, const uint8_t *ops, const uint16_t *states,
+    size_t n, double done);
+
+#endif
