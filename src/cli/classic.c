@@ -6,21 +6,21 @@
 #include <string.h>
 
 #include "base/batch_queue.h"
-#include "coalesce/coalesce.h"
-#include "coalesce/depthrows.h"
-#include "output/detail.h"
 #include "base/duration.h"
 #include "base/error.h"
-#include "ingest/ingest.h"
-#include "output/smap_json.h"
 #include "base/outfile.h"
-#include "coalesce/smap.h"
-#include "store/spill.h"
-#include "output/svg.h"
 #include "base/threads.h"
-#include "trace/trace.h"
 #include "base/util.h"
+#include "coalesce/coalesce.h"
+#include "coalesce/depthrows.h"
+#include "coalesce/smap.h"
 #include "coalesce/valuerects.h"
+#include "ingest/ingest.h"
+#include "output/detail.h"
+#include "output/smap_json.h"
+#include "output/svg.h"
+#include "store/spill.h"
+#include "trace/trace.h"
 
 /*
  * What the coalescer's thread keeps of nested entities: the classic

@@ -9,17 +9,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store/cache.h"
-#include "cli/classic.h"
-#include "coalesce/coalesce.h"
-#include "output/detail.h"
 #include "base/duration.h"
 #include "base/fatal.h"
+#include "base/version.h"
+#include "cli/classic.h"
 #include "cli/repl.h"
 #include "cli/script.h"
 #include "cli/serve_command.h"
+#include "coalesce/coalesce.h"
+#include "output/detail.h"
 #include "output/svg.h"
-#include "base/version.h"
+#include "store/cache.h"
 
 #define EXIT_USAGE	2
 

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "serve/server.h"
-#include "serve/served_traces.h"
-#include "trace/trace.h"
 #include "base/util.h"
+#include "serve/served_traces.h"
+#include "serve/server.h"
+#include "trace/trace.h"
 
 #define EXIT_USAGE	2
 

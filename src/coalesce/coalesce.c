@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce/coalesce_state.h"
+#include "base/util.h"
 #include "coalesce/coalesce_merge.h"
 #include "coalesce/coalesce_rects.h"
+#include "coalesce/coalesce_state.h"
 #include "coalesce/taglog.h"
-#include "base/util.h"
 
 /* The other files of the coalescer say "none" under their own names. */
 _Static_assert(RECT_NONE == COALESCE_NONE, "RECT_NONE is COALESCE_NONE");

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce/coalesce_rects.h"
 #include "base/threads.h"
 #include "base/util.h"
+#include "coalesce/coalesce_rects.h"
 
 uint32_t
 coalesce_rects_alloc(coalesce *c)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce/coalesce_set.h"
 #include "base/util.h"
+#include "coalesce/coalesce_set.h"
 
 static int
 entry_less(const coalesce *c, const heap_entry *x, const heap_entry *y)

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce/depthrows.h"
-#include "store/interleave.h"
 #include "base/natural.h"
 #include "base/runlimit.h"
 #include "base/util.h"
+#include "coalesce/depthrows.h"
 #include "coalesce/valuerects.h"
+#include "store/interleave.h"
 
 void
 smap_free(smap *m)

@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "coalesce/coalesce.h"
-#include "trace/trace.h"
 #include "base/error.h"
+#include "coalesce/coalesce.h"
 #include "store/catalog.h"
+#include "trace/trace.h"
 
 typedef struct smap {
 	catalog *cat;

@@ -11,14 +11,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ingest/chunks.h"
 #include "base/debug.h"
 #include "base/json.h"
 #include "base/progress.h"
+#include "base/threads.h"
+#include "ingest/chunks.h"
 #include "ingest/reader.h"
 #include "ingest/records_deliver.h"
 #include "ingest/scan.h"
-#include "base/threads.h"
 
 typedef struct ingest {
 	const char *name;

@@ -23,11 +23,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store/catalog.h"
 #include "base/error.h"
-#include "ingest/consumer.h"
 #include "base/json.h"
+#include "ingest/consumer.h"
 #include "ingest/reader.h"
+#include "store/catalog.h"
 
 typedef struct records {
 	const char *name;	/* the input, in errors */

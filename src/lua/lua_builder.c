@@ -14,14 +14,14 @@
 
 #include <lauxlib.h>
 
-#include "trace/builder.h"
+#include "base/runlimit.h"
+#include "base/util.h"
 #include "lua/lua_args.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
-#include "base/runlimit.h"
-#include "base/util.h"
+#include "trace/builder.h"
 
 /* Calls between two looks at the builder's memory. */
 #define CHARGE_EVERY	4096

@@ -24,11 +24,11 @@
 #include <lauxlib.h>
 
 #include "base/duration.h"
+#include "base/runlimit.h"
 #include "lua/lua_args.h"
 #include "lua/lua_catalog.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
-#include "base/runlimit.h"
 #include "store/count_series.h"
 
 typedef struct lseries {

@@ -11,11 +11,11 @@
 
 #include <lauxlib.h>
 
-#include "trace/flows.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
+#include "trace/flows.h"
 
 /* ---- nodes ---- */
 

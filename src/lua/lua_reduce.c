@@ -24,6 +24,8 @@
 
 #include "base/intern.h"
 #include "base/json.h"
+#include "base/runlimit.h"
+#include "base/util.h"
 #include "lua/lua_args.h"
 #include "lua/lua_catalog.h"
 #include "lua/lua_entity.h"
@@ -31,8 +33,6 @@
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 #include "store/reduce.h"
-#include "base/runlimit.h"
-#include "base/util.h"
 
 /* The columns t:columns knows, in the order of reduce_columns. */
 typedef enum column_kind {

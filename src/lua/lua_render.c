@@ -15,13 +15,13 @@
 
 #include <lauxlib.h>
 
-#include "output/detail.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
-#include "render/render.h"
+#include "output/detail.h"
 #include "output/svg.h"
 #include "output/svg_traces.h"
+#include "render/render.h"
 
 /*
  * A table in f_render's stack slot 2 keeps what must live until render

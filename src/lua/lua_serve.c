@@ -9,8 +9,8 @@
 
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
-#include "serve/server.h"
 #include "serve/served_traces.h"
+#include "serve/server.h"
 
 #define SERVER_KEY	"statemap.server"
 

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "lua/lua_args.h"
 #include "lua/lua_catalog.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 #include "trace/transform.h"
-#include "base/util.h"
 
 /* Pushes the trace a transform made, or raises why it could not. */
 static int

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "output/fixed.h"
 #include "output/jsonout.h"
 #include "output/kindjson.h"
 #include "output/svg.h"
-#include "base/util.h"
 #include "output/viewport.h"
 
 #define SHARE		8	/* a window's budget is level 0's / SHARE */

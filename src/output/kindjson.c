@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce/depthrows.h"
 #include "base/json.h"
-#include "output/jsonout.h"
+#include "coalesce/depthrows.h"
 #include "coalesce/valuerects.h"
+#include "output/jsonout.h"
 
 void
 kindjson_number(FILE *out, double d)

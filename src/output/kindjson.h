@@ -23,10 +23,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "output/jsonout.h"
 #include "coalesce/depthrows.h"
 #include "coalesce/smap.h"
 #include "coalesce/valuerects.h"
+#include "output/jsonout.h"
 
 /*
  * Writes entity e of m if it is a value or nested entity (returns 1),

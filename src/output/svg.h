@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "output/label.h"
 #include "coalesce/smap.h"
+#include "output/label.h"
 
 /* The original tool's sizes, which a drop-in keeps. */
 #define SVG_STRIP_HEIGHT	10

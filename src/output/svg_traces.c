@@ -2,11 +2,11 @@
 
 #include <stdlib.h>
 
-#include "output/detail.h"
 #include "base/outfile.h"
-#include "coalesce/smap.h"
-#include "output/svg.h"
 #include "base/util.h"
+#include "coalesce/smap.h"
+#include "output/detail.h"
+#include "output/svg.h"
 
 int
 svg_traces_write(const char *path, const svg_traces_input *in,

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "base/color.h"
-#include "output/xml_escape.h"
 #include "coalesce/valuerects.h"
+#include "output/xml_escape.h"
 
 #define VALUE_FILL	"#3b6fb6"
 #define MERGED_FILL	"#86a9da"

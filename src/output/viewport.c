@@ -3,14 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/threads.h"
+#include "base/util.h"
 #include "coalesce/depthrows.h"
+#include "coalesce/valuerects.h"
 #include "output/jsonout.h"
 #include "output/viewport_job.h"
 #include "output/viewport_kinds.h"
 #include "output/viewport_state.h"
-#include "base/threads.h"
-#include "coalesce/valuerects.h"
-#include "base/util.h"
 
 /* ---- the query ---- */
 

@@ -47,10 +47,10 @@
 #include <stdio.h>
 
 #include "coalesce/depthrows.h"
-#include "output/jsonout.h"
 #include "coalesce/smap.h"
-#include "trace/trace.h"
 #include "coalesce/valuerects.h"
+#include "output/jsonout.h"
+#include "trace/trace.h"
 
 /* One trace as shown: its entities, top to bottom. */
 typedef struct viewport_panel {

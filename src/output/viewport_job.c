@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/viewport_job.h"
 #include "base/util.h"
+#include "output/viewport_job.h"
 
 #define NO_TAG		UINT32_MAX
 

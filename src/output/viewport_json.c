@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/threads.h"
+#include "base/util.h"
 #include "output/jsonout.h"
 #include "output/kindjson.h"
 #include "output/viewport_state.h"
-#include "base/threads.h"
-#include "base/util.h"
 
 static void
 write_job(void *arg)

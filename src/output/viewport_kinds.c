@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 
-#include "output/viewport_kinds.h"
 #include "base/util.h"
+#include "output/viewport_kinds.h"
 
 /* Entity e's values over the window, from the one in effect at lo. */
 static void

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/flows.h"
 #include "base/intern.h"
-#include "trace/merge_traces.h"
 #include "base/util.h"
+#include "trace/flows.h"
+#include "trace/merge_traces.h"
 
 /* A panel's shown rows by its catalog's event entity ids (or UINT32_MAX). */
 static uint32_t *

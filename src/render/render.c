@@ -14,17 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outfile.h"
+#include "base/runlimit.h"
+#include "base/util.h"
 #include "render/axis.h"
 #include "render/canvas.h"
 #include "render/events.h"
 #include "render/labels.h"
 #include "render/layout.h"
 #include "render/legend.h"
-#include "base/outfile.h"
 #include "render/pngout.h"
-#include "base/runlimit.h"
 #include "render/state_strips.h"
-#include "base/util.h"
 #include "render/value_strips.h"
 
 /* Cairo's image surfaces stop at 32767 pixels a side. */

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coalesce/coalesce.h"
-#include "coalesce/smap.h"
 #include "base/threads.h"
 #include "base/util.h"
+#include "coalesce/coalesce.h"
+#include "coalesce/smap.h"
 #include "render/value_strips.h"
 
 /*

@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "output/svg.h"
-#include "output/xml_escape.h"
 #include "base/util.h"
+#include "output/svg.h"
 #include "output/viewer.h"
 #include "output/viewport.h"
+#include "output/xml_escape.h"
 
 /* Where the SVG's own copy of the viewer starts (svg.c, write_viewer). */
 #define SVG_VIEWER_MARK	"<style type=\"text/css\" id=\"statemap-viewer-style\">"

@@ -31,8 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "serve/served_traces.h"
 #include "output/svg.h"
+#include "serve/served_traces.h"
 
 #define PAGE_POLICY	"default-src 'none'; script-src 'self'; " \
 	"style-src 'self' 'unsafe-inline'; img-src 'self' data:; " \

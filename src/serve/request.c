@@ -9,9 +9,9 @@
 #include <strings.h>
 
 #include "base/json.h"
-#include "serve/page.h"
 #include "base/util.h"
 #include "output/viewport.h"
+#include "serve/page.h"
 
 #define JSON_TYPE	"application/json; charset=utf-8"
 

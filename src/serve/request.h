@@ -45,8 +45,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "serve/served_traces.h"
 #include "output/viewport.h"
+#include "serve/served_traces.h"
 
 #define REQUEST_MAX_URI		8192
 #define REQUEST_MAX_PARAMS	16

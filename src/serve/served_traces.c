@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "coalesce/coalesce.h"
 #include "coalesce/smap.h"
 #include "output/svg.h"
-#include "base/util.h"
 
 
 /* start - start0, within what an int64_t holds. */

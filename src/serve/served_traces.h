@@ -19,8 +19,8 @@
 
 #include "base/error.h"
 #include "output/label.h"
-#include "trace/trace.h"
 #include "output/viewport.h"
+#include "trace/trace.h"
 
 typedef struct served_options {
 	const char *title;	/* of the page; NULL: the statemaps' own */

@@ -19,10 +19,10 @@
 
 #include <microhttpd.h>
 
-#include "serve/page.h"
-#include "serve/request.h"
 #include "base/threads.h"
 #include "base/util.h"
+#include "serve/page.h"
+#include "serve/request.h"
 
 #define TOKEN_BYTES	16
 

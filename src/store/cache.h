@@ -65,8 +65,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store/store.h"
 #include "store/catalog.h"
+#include "store/store.h"
 
 /* What identifies a trace file's content (see above). */
 typedef struct cache_key {

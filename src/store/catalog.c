@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/tree.h"
 #include "base/util.h"
+#include "store/tree.h"
 
 catalog *
 catalog_new(const char *name)

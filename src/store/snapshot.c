@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "base/runlimit.h"
-#include "store/snapshot.h"
 #include "base/util.h"
+#include "store/snapshot.h"
 
 /* Times read at once after the last position, before galloping. */
 #define NEXT	8

@@ -15,8 +15,8 @@
 #include "base/debug.h"
 #include "base/fatal.h"
 #include "base/runlimit.h"
-#include "store/cache_directory.h"
 #include "base/util.h"
+#include "store/cache_directory.h"
 
 /*
  * A transition in the buffer: entity, time, state, tag, its place in the

@@ -58,9 +58,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store/value_summary.h"
-#include "store/value.h"
 #include "store/spill.h"
+#include "store/value.h"
+#include "store/value_summary.h"
 
 #define STORE_NONE	UINT32_MAX
 /* States are kept in 16 bits: values 0 to 65534 (65535 states at most). */

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/cache.h"
 #include "base/duration.h"
-#include "ingest/ingest.h"
 #include "base/runlimit.h"
 #include "base/util.h"
+#include "ingest/ingest.h"
+#include "store/cache.h"
 
 static void
 on_datum(void *ctx, catalog *cat, uint32_t entity, uint64_t time,

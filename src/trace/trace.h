@@ -24,8 +24,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "store/catalog.h"
 #include "base/error.h"
+#include "store/catalog.h"
 #include "store/store.h"
 
 typedef struct trace_options {

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/interleave.h"
-#include "store/count_series.h"
 #include "base/runlimit.h"
 #include "base/util.h"
+#include "store/count_series.h"
+#include "store/interleave.h"
 
 /* A new trace with src's window, to be filled. */
 static trace *

@@ -30,9 +30,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ingest/ingest.h"
 #include "store/cache.h"
 #include "store/catalog.h"
-#include "ingest/ingest.h"
 #include "store/store.h"
 
 static cache_key key;

@@ -36,9 +36,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store/catalog.h"
-#include "ingest/ingest.h"
 #include "base/util.h"
+#include "ingest/ingest.h"
+#include "store/catalog.h"
 
 /* A growing text: what one parse gave, for comparing with the other. */
 typedef struct text {

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "coalesce/coalesce.h"
+#include "coalesce/smap.h"
 #include "ingest/ingest.h"
 #include "output/jsonout.h"
 #include "output/smap_json.h"
-#include "coalesce/smap.h"
-#include "store/store.h"
 #include "output/svg.h"
+#include "store/store.h"
 
 typedef struct sink {
 	smap *map;

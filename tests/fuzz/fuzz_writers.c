@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "coalesce/coalesce.h"
 #include "ingest/ingest.h"
-#include "base/json.h"
 #include "output/jsonout.h"
 #include "output/smap_json.h"
 #include "outcheck.h"

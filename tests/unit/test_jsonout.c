@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/catalog.h"
 #include "output/jsonout.h"
+#include "store/catalog.h"
 #define RANDTRACE_SEED	0x9e3779b97f4a7c15ULL
 #include "randtrace.h"
 #include "unit.h"

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace/builder.h"
 #include "render/render.h"
 #include "render/state_strips.h"
+#include "trace/builder.h"
 #include "unit.h"
 
 /*

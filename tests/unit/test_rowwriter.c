@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/rowwriter.h"
 #include "base/threads.h"
+#include "output/rowwriter.h"
 #include "unit.h"
 
 typedef struct rows_ctx {

@@ -19,15 +19,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coalesce/smap.h"
 #include "output/jsonout.h"
 #include "output/smap_json.h"
+#include "output/viewport.h"
 #include "serve/page.h"
-#include "store/count_series.h"
 #include "serve/served_traces.h"
-#include "coalesce/smap.h"
+#include "store/count_series.h"
 #include "trace/trace.h"
 #include "trace/transform.h"
-#include "output/viewport.h"
 #include "unit.h"
 #define RANDTRACE_SEED 0x9e3779b97f4a7c15ULL
 #define RANDTRACE_WITH_TRACE

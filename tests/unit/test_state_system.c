@@ -8,10 +8,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "store/store.h"
-#include "store/value_summary.h"
 #include "base/threads.h"
+#include "store/store.h"
 #include "store/tree.h"
+#include "store/value_summary.h"
 #include "unit.h"
 
 static uint64_t rng_state = 21;

@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "base/json.h"
+#include "base/threads.h"
+#include "coalesce/smap.h"
 #include "output/jsonout.h"
 #include "output/smap_json.h"
-#include "coalesce/smap.h"
-#include "base/threads.h"
-#include "trace/trace.h"
 #include "output/viewport.h"
+#include "trace/trace.h"
 #include "unit.h"
 #define RANDTRACE_SEED 88172645463325252ULL
 #define RANDTRACE_WITH_TRACE
