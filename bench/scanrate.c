@@ -7,7 +7,7 @@
  * load gives it to the general parser: its cost is not in the figure).
  *
  * The load's own figures on this machine swing with how fast fresh memory
- * comes from the host (README, "Performance"); this one touches no fresh
+ * comes from the host (bench/README.md); this one touches no fresh
  * memory, so it shows what reading each kind of record costs, and what a
  * change to the scanner buys.
  *

@@ -7,7 +7,7 @@
  * blocks are aligned to 2 MiB and the kernel is asked to back them with
  * huge pages where it can: first writes to fresh memory otherwise cost a
  * page fault per 4 KiB, which on virtual machines is several times the
- * cost of the writing (README, "Performance").  Where huge pages are not
+ * cost of the writing (bench/README.md).  Where huge pages are not
  * to be had the memory is the same, only slower to fill.
  *
  * Memory grows with what is handed out (a block's pages come in as they

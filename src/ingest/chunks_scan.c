@@ -292,7 +292,7 @@ chunk_end(const scanner *sc, size_t start)
  * with everything queued while a core idles.  Behind a lower priority,
  * the consumer gets the core it needs and the scanners take the rest:
  * the tagged classic command in 0.92 of the time, the plain one in 0.95
- * (README, "Performance").  Linux gives each thread its own nice value;
+ * (bench/README.md).  Linux gives each thread its own nice value;
  * elsewhere, and where it cannot be changed, nothing changes.
  */
 #define SCAN_NICER	5

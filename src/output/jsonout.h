@@ -13,7 +13,7 @@
  * Statemaps in the given order, entities in display order, rectangles in
  * time order; times in ns relative to each file's metadata start; a
  * rectangle lists only the states and tags it has time in.  Zero-length
- * rectangles (two data at one time) are left out.  The README documents
+ * rectangles (two data at one time) are left out.  statemap-lua(1) documents
  * every field.  At most JSONOUT_MAX_EVENTS events inside the window are
  * written per statemap (in file order); "events_omitted" counts the rest.
  */

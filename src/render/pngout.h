@@ -4,8 +4,7 @@
  * Cairo writes PNG at zlib's default effort, trying each row filter in
  * turn, which for a statemap costs as much as drawing it.  A statemap is
  * long runs of a few colours, and rows of one strip repeat, which zlib's
- * fastest level finds unfiltered: smaller files in less time (README,
- * "Performance").  And compression is
+ * fastest level finds unfiltered: smaller files in less time (bench/README.md).  And compression is
  * still most of the time, so the rows are cut into bands deflated side by
  * side, one thread per core, into one zlib stream.  No PNG library can
  * do that, so the file (signature, IHDR, IDAT, IEND, each with its CRC)

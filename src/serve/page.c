@@ -49,7 +49,7 @@ static const char live_js[] =
 
 static const char viewer_head[] =
 "/*\n"
-" * The live page's viewer: src/output/viewer.js, which takes\n"
+" * The live page's viewer: src/output/viewer*.js, which takes\n"
 " * document.documentElement for the statemap's <svg>.  In this HTML page\n"
 " * that is <html>, so the viewer runs with a document whose\n"
 " * documentElement is the page's statemap until it reads the live block\n"

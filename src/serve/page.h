@@ -11,13 +11,14 @@
  *   </script>
  *
  * tells the viewer it is live: where to ask for answers (with the token)
- * and which window and width the page opened on; see README.md, "Live
- * zoom".  Then comes the statemap of that window as the classic SVG
+ * and which window and width the page opened on; see statemap-lua(1),
+ * "Live zoom".  Then comes the statemap of that window as the classic SVG
  * draws it (inline, with its data block of the -T json document), and
  * the scripts, each a built-in asset: /live.js follows the server's
  * events and reloads the page when what is served changes (unless the
  * viewer set window.statemapLive.onchange, which is then called with the
- * new generation), and /viewer.js is src/output/viewer.js, run with a document
+ * new generation), and /viewer.js is the viewer (src/output/viewer*.js
+ * joined), run with a document
  * whose documentElement is the statemap's <svg> until the viewer reads
  * the live block itself.  /viewer.css is src/output/viewer.css.
  *

@@ -33,7 +33,7 @@ store_values_of(store *s, column *c)
  * estimate in the arena's huge pages once the input says where the
  * column is heading.
  * A counter trace writes 16 bytes a value: faulted in 4 KiB at a time,
- * its load took 7% longer (README).
+ * its load took 7% longer (bench/README.md).
  */
 static void
 values_reserve(store *s, values *v, size_t need)

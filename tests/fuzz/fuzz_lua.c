@@ -2,7 +2,7 @@
  * libFuzzer harness for the Lua API: each input becomes a Lua program,
  * the prelude (fuzz_lua_prelude.lua: pools of awkward values, three
  * traces loaded) and then a line per operation, each a call of a
- * function or method the README documents with arguments from the
+ * function or method statemap-lua-api(3) documents with arguments from the
  * pools, run under pcall:
  *
  *   C(function() return T_(3):sorted(S(17), TM(4), TM(200)) end)
@@ -418,7 +418,7 @@ expand(gen *g, const char *t)
 	g->depth--;
 }
 
-/* The operations: calls of what the README documents, and a few ways
+/* The operations: calls of what statemap-lua-api(3) documents, and a few ways
  * of treating objects badly.  The renders come last (see RENDERS). */
 static const char *const ops[] = {
 	/* statemap */
