@@ -43,20 +43,6 @@ check_series(lua_State *L, int idx)
 	return (lua_object_check(L, idx, LUA_COUNT_SERIES_TYPE));
 }
 
-/* Step i (1-based) of s, or SIZE_MAX if there is none. */
-static size_t
-step_of(lua_State *L, const lseries *s, int idx)
-{
-	int exact;
-	lua_Integer i = lua_tointegerx(L, idx, &exact);
-
-	if (!exact)
-		luaL_typeerror(L, idx, "step number (an integer)");
-	if (i < 1 || (lua_Unsigned)i > s->sr.n)
-		return (SIZE_MAX);
-	return ((size_t)i - 1);
-}
-
 static void
 push_step(lua_State *L, const series *sr, size_t k)
 {
@@ -75,7 +61,8 @@ lua_count_series_index(lua_State *L)
 	size_t k;
 
 	if (lua_type(L, 2) == LUA_TNUMBER) {
-		if ((k = step_of(L, s, 2)) == SIZE_MAX)
+		if ((k = lua_object_index(L, 2, s->sr.n,
+		    "step number (an integer)")) == SIZE_MAX)
 			return (0);
 		push_step(L, &s->sr, k);
 		return (1);
@@ -134,7 +121,8 @@ static int
 s_time(lua_State *L)
 {
 	lseries *s = check_series(L, 1);
-	size_t k = step_of(L, s, 2);
+	size_t k = lua_object_index(L, 2, s->sr.n,
+	    "step number (an integer)");
 
 	if (k == SIZE_MAX)
 		return (0);
@@ -147,7 +135,8 @@ static int
 s_count(lua_State *L)
 {
 	lseries *s = check_series(L, 1);
-	size_t k = step_of(L, s, 2);
+	size_t k = lua_object_index(L, 2, s->sr.n,
+	    "step number (an integer)");
 
 	if (k == SIZE_MAX)
 		return (0);

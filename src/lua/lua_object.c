@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/runlimit.h"
@@ -168,4 +169,17 @@ lua_object_push_quoted(lua_State *L, const char *s, size_t len)
 	}
 	luaL_addchar(&b, '"');
 	luaL_pushresult(&b);
+}
+
+size_t
+lua_object_index(lua_State *L, int idx, size_t n, const char *what)
+{
+	int exact;
+	lua_Integer i = lua_tointegerx(L, idx, &exact);
+
+	if (!exact)
+		luaL_typeerror(L, idx, what);
+	if (i < 1 || (lua_Unsigned)i > n)
+		return (SIZE_MAX);
+	return ((size_t)i - 1);
 }

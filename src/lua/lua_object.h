@@ -48,6 +48,13 @@ void lua_object_sequence_class(lua_State *L, const char *name,
     const luaL_Reg *metamethods);
 
 /*
+ * For a sequence object of n elements: the 0-based place of the 1-based
+ * index at idx, or SIZE_MAX if it is out of range; an index that is not
+ * an integer is an error naming what it indexes ("step number").
+ */
+size_t lua_object_index(lua_State *L, int idx, size_t n, const char *what);
+
+/*
  * Pushes a new object of the registered type `name`: size bytes, zeroed,
  * that begin with a lua_object_head, and nuvalue user values.
  */

@@ -142,20 +142,6 @@ check_array(lua_State *L, int idx)
 	return (lua_object_check(L, idx, LUA_REDUCE_ARRAY_TYPE));
 }
 
-/* Element i (1-based) of a, or SIZE_MAX if there is none. */
-static size_t
-element_of(lua_State *L, const larray *a, int idx)
-{
-	int exact;
-	lua_Integer i = lua_tointegerx(L, idx, &exact);
-
-	if (!exact)
-		luaL_typeerror(L, idx, "index (an integer)");
-	if (i < 1 || (lua_Unsigned)i > a->n)
-		return (SIZE_MAX);
-	return ((size_t)i - 1);
-}
-
 static void
 push_element(lua_State *L, const larray *a, size_t k)
 {
@@ -224,7 +210,8 @@ lua_reduce_array_index(lua_State *L)
 	size_t k;
 
 	if (lua_type(L, 2) == LUA_TNUMBER) {
-		if ((k = element_of(L, a, 2)) == SIZE_MAX)
+		if ((k = lua_object_index(L, 2, a->n, "index (an integer)")) ==
+		    SIZE_MAX)
 			return (0);
 		push_element(L, a, k);
 		return (1);
@@ -369,7 +356,7 @@ static int
 a_name(lua_State *L)
 {
 	larray *a = check_array(L, 1);
-	size_t k = element_of(L, a, 2);
+	size_t k = lua_object_index(L, 2, a->n, "index (an integer)");
 
 	if (!is_code(a->kind))
 		return (luaL_error(L, "a %s array holds times: only entity, "
