@@ -5,6 +5,7 @@
  *   scan          each load says how much of it the parsing threads took
  *   spill         a store that went to disk says how (runs, their size,
  *                 the time spent writing and merging them)
+ *   work          the steps of work counted (work.h), at exit
  *   hold-output   once an output's temporary file exists, say "holding
  *                 TMP" on stderr and wait to be killed (signal tests)
  *   hold-input    once an input file is mapped, say "holding NAME" and

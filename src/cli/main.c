@@ -12,6 +12,7 @@
 #include "base/duration.h"
 #include "base/fatal.h"
 #include "base/version.h"
+#include "base/work.h"
 #include "cli/classic.h"
 #include "cli/repl.h"
 #include "cli/script.h"
@@ -404,6 +405,8 @@ main(int argc, char **argv)
 	script_limits limits;
 	repl_options ro;
 	int c, i, rv;
+
+	work_init();
 
 	if (argc == 2 && strcmp(argv[1], "--clear-cache") == 0)
 		return (cache_clear(stdout) < 0 ? 1 : 0);

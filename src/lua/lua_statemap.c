@@ -7,6 +7,7 @@
 
 #include "base/duration.h"
 #include "base/version.h"
+#include "base/work.h"
 #include "coalesce/coalesce.h"
 #include "lua/lua_builder.h"
 #include "lua/lua_catalog.h"
@@ -209,6 +210,7 @@ open_classes(lua_State *L)
 int
 luaopen_statemap(lua_State *L)
 {
+	work_init();
 	preload_modules(L);
 	luaL_newlib(L, statemap_functions);
 	lua_createtable(L, 0, 1);
