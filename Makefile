@@ -220,6 +220,10 @@ build-fuzz/fuzz_writers: tests/fuzz/fuzz_writers.c tests/fuzz/outcheck.c \
     tests/fuzz/outcheck.h $(FUZZ_OBJ)
 	$(FUZZ_LINK) -o $@ $(filter %.c %.o,$^) $(FUZZ_LIBS)
 
+build-fuzz/fuzz_ingest: tests/fuzz/fuzz_ingest.c tests/fuzz/shapes.c \
+    tests/fuzz/shapes.h $(FUZZ_OBJ)
+	$(FUZZ_LINK) -o $@ $(filter %.c %.o,$^) $(FUZZ_LIBS)
+
 build-fuzz/fuzz_lua: tests/fuzz/fuzz_lua.c tests/fuzz/fuzz_lua_prelude.h $(FUZZ_LUA_OBJ)
 	$(FUZZ_LINK) -o $@ $(filter %.c %.o,$^) \
 	    $(shell pkg-config --libs lua5.4 cairo) $(FUZZ_LIBS)

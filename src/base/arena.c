@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include "base/util.h"
+#include "base/work.h"
 
 #define HUGE_PAGE	((size_t)2 << 20)
 #define BLOCK_BYTES	((size_t)32 << 20)
@@ -89,6 +90,7 @@ arena_alloc(arena *a, size_t size)
 	p = a->next;
 	a->next += size;
 	a->used += size;
+	work_bytes(size);
 	return (p);
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/work.h"
+
 _Noreturn void
 out_of_memory(size_t size)
 {
@@ -19,6 +21,7 @@ xmalloc(size_t size)
 
 	if (p == NULL)
 		out_of_memory(size);
+	work_bytes(size);
 	return (p);
 }
 
@@ -29,6 +32,7 @@ xcalloc(size_t n, size_t size)
 
 	if (p == NULL)
 		out_of_memory(n * size);
+	work_bytes((uint64_t)n * size);	/* calloc checked the product */
 	return (p);
 }
 
@@ -39,6 +43,7 @@ xrealloc(void *p, size_t size)
 
 	if (q == NULL)
 		out_of_memory(size);
+	work_bytes(size);
 	return (q);
 }
 

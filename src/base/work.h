@@ -14,9 +14,14 @@
  * "statemap-lua: more than N steps of work (STATEMAP_WORK_LIMIT)" and
  * exit status 3, removing its temporary outputs (fatal.h); the fuzzers
  * set a budget from each input's size with work_reset.
- * STATEMAP_DEBUG=work prints the total on standard error at exit.
+ * STATEMAP_DEBUG=work prints the totals on standard error at exit.
  *
- * The counter is shared by every thread (relaxed atomics: a total, not
+ * Memory is counted too, as the bytes handed out (util.h's allocations
+ * and the arena's; a total, which bounds the peak from above): the
+ * fuzzers give each input a budget of bytes as of steps, since memory out
+ * of proportion (a product of two counts) is the same kind of finding.
+ *
+ * The counters are shared by every thread (relaxed atomics: totals, not
  * an order).
  */
 #ifndef SM_WORK_H
@@ -25,8 +30,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-extern _Atomic uint64_t work_total;
-extern uint64_t work_limit;	/* UINT64_MAX: none */
+extern _Atomic uint64_t work_total, work_bytes_total;
+extern uint64_t work_limit, work_bytes_limit;	/* UINT64_MAX: none */
 
 _Noreturn void work_exceeded(void);
 
@@ -41,17 +46,31 @@ work_steps(uint64_t n)
 		work_exceeded();
 }
 
+/* Counts n bytes handed out. */
+static inline void
+work_bytes(uint64_t n)
+{
+	uint64_t was = atomic_fetch_add_explicit(&work_bytes_total, n,
+	    memory_order_relaxed);
+
+	if (was + n > work_bytes_limit)
+		work_exceeded();
+}
+
 /* Reads STATEMAP_WORK_LIMIT and STATEMAP_DEBUG=work (once, at start). */
 void work_init(void);
 
-/* The steps counted so far. */
+/* The steps and the bytes counted so far. */
 uint64_t work_done(void);
+uint64_t work_bytes_done(void);
 
 /*
- * Starts counting again from 0 with a limit (0: none); for a fuzzer, an
- * input's budget.  exceeded, if not NULL, is called instead of ending
- * the process when the limit is passed (it must not return).
+ * Starts counting again from 0 with limits of steps and of bytes (0:
+ * none); for a fuzzer, an input's budgets.  exceeded, if not NULL, is
+ * called instead of ending the process when a limit is passed, with what
+ * was passed ("steps" or "bytes") and its limit; it must not return.
  */
-void work_reset(uint64_t limit, void (*exceeded)(uint64_t limit));
+void work_reset(uint64_t steps, uint64_t bytes,
+    void (*exceeded)(const char *what, uint64_t limit));
 
 #endif

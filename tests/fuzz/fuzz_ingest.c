@@ -1,9 +1,15 @@
 /*
  * libFuzzer harness for whole-trace ingest: any bytes as a trace, fed to
  * a small coalescer and a store, then written as JSON and SVG, with the
- * store queried at a few times.  Values and nested states (the generic
- * state system's data) go to the store, as a script's load takes them.  Errors are fine; crashes, leaks, hangs
- * and undefined behaviour are not.
+ * store queried at a few times, answered as the live server answers a
+ * window (the viewport, with values and depth rows), and its names
+ * matched against a glob pattern.  Values and nested states (the generic
+ * state system's data) go to the store, as a script's load takes them.
+ * An input may also be a shape (shapes.h): a deep stack, many states
+ * times many entities, long paths or many entities, made from its first
+ * bytes, the rest its glob pattern.  Errors are fine; crashes, leaks,
+ * hangs, undefined behaviour and work or memory out of proportion to the
+ * trace (shapes.h's budgets, counted by base/work.h) are not.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +21,11 @@
 #include "output/jsonout.h"
 #include "output/smap_json.h"
 #include "output/svg.h"
+#include "output/viewport.h"
 #include "store/store.h"
+#include "store/tree.h"
+#include "base/work.h"
+#include "shapes.h"
 
 typedef struct sink {
 	smap *map;
@@ -74,6 +84,59 @@ on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
+/* The live server's answer for a window of the whole store, and a half. */
+static void
+answer(const catalog *cat, store *st, FILE *null)
+{
+	trace d;
+	uint32_t n = catalog_nentities(cat), k, *order;
+	viewport_panel p;
+	viewport_query q;
+	viewport *v;
+	int half;
+
+	memset(&d, 0, sizeof (d));
+	d.cat = (catalog *)cat;
+	d.st = st;
+	d.end = cat->last_time + 1;
+	order = calloc(n + 1, sizeof (uint32_t));
+	for (k = 0; k < n; k++)
+		order[k] = k;
+	p.t = &d;
+	p.order = order;
+	p.n = n;
+	p.offset = 0;
+	for (half = 0; half < 2; half++) {
+		memset(&q, 0, sizeof (q));
+		q.begin = half ? d.end / 2 : 0;
+		q.end = d.end;
+		q.width = 100;
+		q.budget = 50;
+		if (q.begin >= q.end)
+			continue;
+		v = viewport_compute(&p, 1, &q);
+		viewport_write_json(null, v, NULL);
+		viewport_free(v);
+	}
+	free(order);
+}
+
+/* Every entity's name against a pattern from the input. */
+static void
+globs(const catalog *cat, const unsigned char *pattern, size_t len)
+{
+	uint32_t n = catalog_nentities(cat), e;
+
+	if (len == 0)
+		return;
+	for (e = 0; e < n; e++) {
+		size_t nlen;
+		const char *name = catalog_entity_name(cat, e, &nlen);
+
+		(void) tree_glob_match((const char *)pattern, len, name, nlen);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -82,7 +145,14 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	sm_error err;
 	FILE *null = fopen("/dev/null", "w");
 	ingest_options io;
+	const unsigned char *pattern = data + size / 2;
+	size_t plen = size - size / 2;
+	char *shaped = shape_make(data, size, &size, &pattern, &plen);
 
+	if (shaped != NULL)
+		data = (const unsigned char *)shaped;
+	work_reset(shape_step_budget(size), shape_byte_budget(size),
+	    shape_over_budget);
 	memset(&m, 0, sizeof (m));
 	memset(&io, 0, sizeof (io));
 	io.nested = on_nested;
@@ -109,7 +179,10 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		store_count_at(s.st, m.cat->last_time / 2, counts);
 		store_time_in(s.st, STORE_NONE, 0, m.cat->last_time, counts);
 		free(counts);
+		answer(m.cat, s.st, null);
+		globs(m.cat, pattern, plen);
 	}
+	free(shaped);
 	fclose(null);
 	store_free(s.st);
 	smap_free(&m);

@@ -484,6 +484,14 @@ static const char *const ops[] = {
 	"report.table(%{rows}, %{cols})",
 	"report.table(%A, %A)",
 	"report.percent(%A)",
+	/* shapes that make careless code quadratic (the prelude's) */
+	"DEEP(%b, %b)",
+	"WIDE(%b)",
+	"LONGPATH(%b, %b)",
+	"MANY(%b, %b)",
+	"%T:entities(GLOB(%b, %b))",
+	"%T:children(GLOB(%b, %b))",
+	"%T:at(%t)",
 	/* the collector, finalizers, metamethods */
 	"GC(%b)",
 	"DROP(%b)",
@@ -495,9 +503,11 @@ static const char *const ops[] = {
 	"sm.render(%{render})",
 	"layout.render(%T, %o, %{layout})",
 	"sm.render(WITH(layout.panels_by(%T, %f, %{layout}), \"output\", %o))",
+	"sm.render{output = O(1), trace = %T, interactive = true}",
+	"sm.render{output = O(0), trace = %T, nested_rows = true, width = 300}",
 };
 #define NOPS	(sizeof (ops) / sizeof (ops[0]))
-#define RENDERS	3	/* the last three */
+#define RENDERS	5	/* the last five */
 
 /* Writes the program for an input: the prelude, then its operations. */
 static void
@@ -554,6 +564,7 @@ remove_dir(void)
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "base/work.h"
 #include "cli/script.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -561,6 +572,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 #define MEMORY_LIMIT	(64u << 20)
 #define BUDGET		5000000L	/* Lua instructions per program */
+/*
+ * And the C work it may cause (base/work.h): the instruction budget
+ * lets a program build traces of a few hundred thousand transitions at
+ * most, which anything in proportion queries, draws and serves within
+ * these; a walk of a 20,000-deep stack at every transition, or a glob
+ * that backtracks through every split of a 400-component name, does not.
+ */
+#define WORK_STEPS	(16 * (uint64_t)BUDGET)
+#define WORK_BYTES	((uint64_t)768 << 20)
 #define BUDGET_STEP	1000
 
 static char cache[4200];
@@ -587,6 +607,16 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* The instruction budget: once spent, every hook is an error. */
+/* Work out of proportion: a crash to libFuzzer, which keeps the input. */
+static _Noreturn void
+over_budget(const char *what, uint64_t limit)
+{
+	fprintf(stderr, "fuzz_lua: over budget: more than %llu %s for one "
+	    "program (work out of proportion to what it built)\n",
+	    (unsigned long long)limit, what);
+	abort();
+}
+
 static void
 budget_hook(lua_State *L, lua_Debug *ar)
 {
@@ -622,6 +652,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	lua_setglobal(L, "arg");
 	budget = BUDGET;
 	lua_sethook(L, budget_hook, LUA_MASKCOUNT, BUDGET_STEP);
+	work_reset(WORK_STEPS, WORK_BYTES, over_budget);
 	if (luaL_loadbufferx(L, src, len, "=fuzz.lua", "t") != LUA_OK) {
 		/* The generator wrote something Lua cannot read. */
 		fprintf(stderr, "fuzz_lua: %s\n", lua_tostring(L, -1));
@@ -632,6 +663,11 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	(void) lua_pcall(L, 0, 0, 0);
 	script_close(L);
 	free(src);
+	if (getenv("FUZZ_LUA_WORK") != NULL)
+		fprintf(stderr, "fuzz_lua: %llu steps, %llu bytes\n",
+		    (unsigned long long)work_done(),
+		    (unsigned long long)work_bytes_done());
+	work_reset(0, 0, NULL);
 	return (0);
 }
 

@@ -281,6 +281,78 @@ function DROP(k)
 	if #pool > 1 then table.remove(pool, (k // 4) % #pool + 1) end
 end
 
+-- ---- shapes that make work or memory grow faster than the input ----
+-- Traces built in a few calls whose size the input's bytes choose: a
+-- deep stack, many states times many entities, long path names, many
+-- entities; and glob patterns of many ** to match against them.  Each
+-- is bounded by the instruction budget, and the harness holds every
+-- program to a budget of C steps and bytes (base/work.h) proportional to
+-- the largest trace the budget lets it build.
+
+-- A stack n deep (n from two bytes), popped back some way and pushed
+-- again, then replaced; a second, plain entity.
+function DEEP(hi, lo)
+	local n = ((hi or 0) * 256 + (lo or 0)) % 20000 + 1
+	local b = sm.new{states = {"a", "b", "c"}}
+	local t = 0
+	b:set(t, "deep", "a")
+	for d = 1, n do t = t + 1; b:push(t, "deep", d % 3) end
+	for _ = 1, n // 2 do t = t + 1; b:pop(t, "deep") end
+	for d = 1, n // 2 do t = t + 1; b:push(t, "deep", d % 2) end
+	b:set(t + 1, "deep", "b")
+	b:set(t + 2, "plain", "c")
+	return b:finish()
+end
+
+-- side states and side entities (side up to 4096), each entity entering
+-- two of them.
+function WIDE(k)
+	local side = 4 << ((k or 0) % 11)
+	local states = {}
+	for s = 1, side do states[s] = "s" .. s end
+	local b = sm.new{states = states}
+	for e = 1, side do
+		b:set(e, "e" .. e, (e * 7) % side)
+		b:set(e + side, "e" .. e, (e * 13 + 1) % side)
+	end
+	return b:finish()
+end
+
+-- A few entities named by n components (n up to 400), apart at the end.
+function LONGPATH(k, m)
+	local n = ((k or 0) % 200) * 2 + 1
+	local parts = {}
+	for c = 1, n do parts[c] = "p" .. (c % 5) end
+	local b = sm.new{states = {"x", "y"}}
+	for e = 0, (m or 0) % 8 do
+		parts[n] = "q" .. e
+		b:set(e, table.concat(parts, "/"), e % 2)
+	end
+	return b:finish()
+end
+
+-- n entities (n from two bytes, up to 40,000), one or two data each.
+function MANY(hi, lo)
+	local n = ((hi or 0) * 256 + (lo or 0)) % 40000 + 1
+	local b = sm.new{states = {"x", "y", "z"}}
+	for e = 1, n do b:set(e, "cpu/" .. e, e % 3) end
+	return b:finish()
+end
+
+-- A glob of k ** components (up to 12), each followed by a component
+-- the long paths hold often (so that a careless matcher tries every
+-- split), and a last one from the input.
+local GLOB_TAILS = { "p4", "q1", "*", "q?", "p[0-4]", "x", "**" }
+function GLOB(k, m)
+	local parts = {}
+	for i = 1, (k or 0) % 13 do
+		parts[#parts + 1] = "**"
+		parts[#parts + 1] = "p" .. (i % 5)
+	end
+	parts[#parts + 1] = GLOB_TAILS[(m or 0) % #GLOB_TAILS + 1]
+	return table.concat(parts, "/")
+end
+
 -- The traces every program starts with.
 C(function() return sm.load(DIR .. "/base.out") end)
 C(function() return sm.load(DIR .. "/other.out", { cache = false }) end)
