@@ -5,14 +5,14 @@
  *
  *   SHAPE_MARK, kind, n (two bytes, big-endian), variant, tail...
  *
- * kind 0  a stack n deep (up to 40,000), pushed one frame a nanosecond,
+ * kind 0  a stack n deep (up to 20,000), pushed one frame a nanosecond,
  *         popped back some way and pushed again as variant's bits say,
  *         then replaced by a plain datum; a second, plain entity
  * kind 1  many states times many entities: about sqrt(n) * 4 of each (up
  *         to 4096 and 4096), each entity entering a few states
  * kind 2  long path names: entities named by n components (up to 400),
  *         a few of them, differing near the end
- * kind 3  many entities (up to 20,000), one or two data each
+ * kind 3  many entities (up to 8,000), one or two data each
  *
  * The text is written with the digits the format asks for, so every shape
  * is a good trace; the fuzzer's mutations of the marker's bytes change
@@ -74,7 +74,7 @@ datum(text *t, uint64_t time, const char *entity, const char *what,
 static void
 deep_stack(text *t, unsigned n, unsigned variant)
 {
-	unsigned depth = 1 + n % 40000, d, i;
+	unsigned depth = 1 + n % 20000, d, i;
 	uint64_t time = 0;
 
 	metadata(t, 4);
@@ -135,7 +135,7 @@ long_paths(text *t, unsigned n, unsigned variant)
 static void
 many_entities(text *t, unsigned n, unsigned variant)
 {
-	unsigned count = 1 + n % 20000, e;
+	unsigned count = 1 + n % 8000, e;
 	char name[32];
 
 	metadata(t, 3);
@@ -178,7 +178,7 @@ shape_make(const unsigned char *data, size_t size, size_t *len,
  * The budgets.  A step is one turn of a counted loop, and a trace of L
  * bytes holds at most L / 30 or so data: 16 steps a byte leaves room for
  * hundreds a datum, while a walk of the whole stack at every transition
- * of a 40,000-deep one (1.7 MB) takes 800 million.  Bytes: the program
+ * of a 20,000-deep one (under 1 MB) takes 200 million.  Bytes: the program
  * has fixed costs (a coalescer's arrays, a page of output) under the
  * constant, then 64 handed out for every byte read (the store takes
  * about 16).
