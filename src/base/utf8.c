@@ -1,5 +1,8 @@
 #include "base/utf8.h"
 
+#include <stdint.h>
+#include <string.h>
+
 int
 utf8_char(const unsigned char *s, size_t n)
 {
@@ -41,7 +44,18 @@ utf8_valid(const char *s, size_t len)
 	size_t i = 0;
 
 	while (i < len) {
-		int n = p[i] < 0x80 ? 1 : utf8_char(p + i, len - i);
+		int n;
+		uint64_t w;
+
+		/* Names are mostly ASCII: eight bytes at a time while so. */
+		if (len - i >= 8) {
+			memcpy(&w, p + i, 8);
+			if ((w & 0x8080808080808080ULL) == 0) {
+				i += 8;
+				continue;
+			}
+		}
+		n = p[i] < 0x80 ? 1 : utf8_char(p + i, len - i);
 
 		if (n <= 0)
 			return (0);
