@@ -64,6 +64,23 @@ utf8_valid(const char *s, size_t len)
 	return (1);
 }
 
+int
+utf8_noncharacter(const unsigned char *s, int n)
+{
+	uint32_t c;
+
+	if (n == 3)
+		c = (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 |
+		    (s[2] & 0x3f);
+	else if (n == 4)
+		c = (uint32_t)(s[0] & 0x07) << 18 |
+		    (uint32_t)(s[1] & 0x3f) << 12 |
+		    (uint32_t)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+	else
+		return (0);
+	return ((c >= 0xfdd0 && c <= 0xfdef) || (c & 0xfffe) == 0xfffe);
+}
+
 size_t
 utf8_cut(const char *s, size_t len, size_t max)
 {

@@ -1,6 +1,8 @@
 -- Text that outputs cannot take as it is: bytes that are not UTF-8, which
 -- every string statemap.new's builder takes must refuse (as a file's
--- parser and t:rename do).
+-- parser and t:rename do), and noncharacters (U+FFFE, U+FFFF, U+FDD0 to
+-- U+FDEF, U+nFFFE and U+nFFFF), which are valid UTF-8 that Cairo will
+-- not draw: every picture of a trace holding them must still be made.
 package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local unit = require "unit"
 local sm = require "statemap"
@@ -98,3 +100,69 @@ do
 	check("builder: no byte that is not UTF-8 in the interactive SVG", utf8.len(read(svg)) ~= nil)
 	os.remove(svg)
 end
+
+-- ---- noncharacters ----
+
+-- Each kind in every kind of name: U+FDD0, U+FDEF, U+FFFE, U+FFFF,
+-- U+1FFFE, U+1FFFF, U+10FFFE, U+10FFFF (JSON escapes, surrogate pairs
+-- for those past U+FFFF).
+local nc = { "\\ufdd0", "\\ufdef", "\\ufffe", "\\uffff", "\\ud83f\\udffe", "\\ud83f\\udfff",
+    "\\udbff\\udffe", "\\udbff\\udfff" }
+local path = unit.tmpname(".out")
+do
+	local states = {}
+	for i, c in ipairs(nc) do
+		states[#states + 1] = ('"s%s": {"value": %d}'):format(c, i - 1)
+	end
+	local lines = {
+		('{"start": [0, 0], "title": "t%s%s", "host": "h%s", "entityKind": "K%s", "states": {%s}}')
+		    :format(nc[1], nc[7], nc[3], nc[8], table.concat(states, ", ")),
+		('{"state": 1, "tag": "g%s", "m%s": "v%s"}'):format(nc[3], nc[4], nc[5]),
+	}
+	for i, c in ipairs(nc) do
+		local e = "e" .. c
+		lines[#lines + 1] = ('{"entity": "%s", "description": "d%s"}'):format(e, nc[9 - i])
+		lines[#lines + 1] = ('{"time": "%d", "entity": "%s", "state": %d}'):format(i, e, i - 1)
+		lines[#lines + 1] = ('{"time": "%d", "entity": "%s", "state": 1, "tag": "g%s"}')
+		    :format(i + 10, e, nc[3])
+		lines[#lines + 1] = ('{"time": "%d", "entity": "%s", "event": "ev%s", "target": "x%s"}')
+		    :format(i + 20, e, c, nc[9 - i])
+	end
+	local f = assert(io.open(path, "w"))
+	f:write(table.concat(lines, "\n"), "\n")
+	f:close()
+end
+local nt = sm.load(path, { cache = false })
+check_eq("noncharacters: the trace holds them", { #nt:entities(), #nt.states, nt.title },
+    { 8, 8, "t\u{fdd0}\u{10fffe}" })
+
+-- A built trace holds them too (they are valid UTF-8), as a value and a
+-- nested entity's states.
+local nb = sm.new{ states = { "s\u{fdd0}", "s\u{10ffff}" }, title = "b\u{ffff}" }
+nb:set(0, "n\u{fffe}", "s\u{fdd0}")
+nb:push(5, "n\u{fffe}", "s\u{10ffff}")
+nb:value(0, "v\u{1fffe}", "x\u{fdef}")
+nb:value(5, "v\u{1fffe}", "y\u{ffff}")
+nb:describe("n\u{fffe}", "d\u{fffe}")
+local bt = nb:finish(10)
+
+for _, case in ipairs{ { "a loaded trace", nt }, { "a built trace", bt } } do
+	local what, tr = case[1], case[2]
+	for _, ext in ipairs{ ".png", ".pdf", ".svg" } do
+		local out = unit.tmpname(ext)
+		local ok, err = pcall(sm.render, { output = out, trace = tr, title = "T\u{fffe}" })
+		check("noncharacters: " .. what .. " renders as " .. ext, ok, err)
+		if ok and ext == ".svg" then
+			well_formed("noncharacters: " .. what .. ", Cairo's SVG is well-formed", out)
+		end
+		os.remove(out)
+	end
+	local svg = unit.tmpname(".svg")
+	local ok, err = pcall(sm.render, { output = svg, trace = tr, interactive = true })
+	check("noncharacters: " .. what .. " renders as the interactive SVG", ok, err)
+	if ok then
+		well_formed("noncharacters: " .. what .. ", the interactive SVG is well-formed", svg)
+	end
+	os.remove(svg)
+end
+os.remove(path)
