@@ -101,7 +101,7 @@ help.entries = {
 	{ "`t:at(time, {intervals = true})`",
 	  "`{entity name = interval}`: each entity's interval at `time`, `{state=, tag=, tag_fields=, depth=, start=, finish=}` (`tag_fields`: the members of the tag's definition, if it has one) or, for a value entity, `{value=, start=, finish=}`; without the option, value entities give their value (none if null)" },
 	{ "`t:entities(pattern)`",
-	  "the entities whose names match a glob pattern, in order of first appearance: `*` any run of characters within a path component, `?` one character, `[a-z]`, `[!a-z]` a set, `\\` quotes; a component `**` is any number of components (`\"Threads/*/Status\"`, `\"CPUs/**\"`, `\"**/Status\"`)" },
+	  "the entities whose names match a glob pattern, in order of first appearance: `*` any run of characters within a path component, `?` one character, `[a-z]`, `[!a-z]` a set, `\\` quotes; a component `**` is zero or more components, or one or more as the last (`\"Threads/*/Status\"`, `\"CPUs/**\"`, `\"**/Status\"`); matching takes time in proportion to the pattern's length times the name's, however many `**` it has" },
 	{ "`t:children([path])`",
 	  "the paths of the tree's nodes directly under `path` (default: the top), in natural order (`cpu2` before `cpu10`); a node may be only a prefix of entity names (`\"Threads\"`). An error if no name has that path" },
 	{ "`t:stats([pattern [, from, to]])`",

@@ -1,5 +1,8 @@
 #include "base/utf8.h"
 
+#include <stdint.h>
+#include <string.h>
+
 int
 utf8_char(const unsigned char *s, size_t n)
 {
@@ -41,13 +44,41 @@ utf8_valid(const char *s, size_t len)
 	size_t i = 0;
 
 	while (i < len) {
-		int n = p[i] < 0x80 ? 1 : utf8_char(p + i, len - i);
+		int n;
+		uint64_t w;
+
+		/* Names are mostly ASCII: eight bytes at a time while so. */
+		if (len - i >= 8) {
+			memcpy(&w, p + i, 8);
+			if ((w & 0x8080808080808080ULL) == 0) {
+				i += 8;
+				continue;
+			}
+		}
+		n = p[i] < 0x80 ? 1 : utf8_char(p + i, len - i);
 
 		if (n <= 0)
 			return (0);
 		i += (size_t)n;
 	}
 	return (1);
+}
+
+int
+utf8_noncharacter(const unsigned char *s, int n)
+{
+	uint32_t c;
+
+	if (n == 3)
+		c = (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 |
+		    (s[2] & 0x3f);
+	else if (n == 4)
+		c = (uint32_t)(s[0] & 0x07) << 18 |
+		    (uint32_t)(s[1] & 0x3f) << 12 |
+		    (uint32_t)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+	else
+		return (0);
+	return ((c >= 0xfdd0 && c <= 0xfdef) || (c & 0xfffe) == 0xfffe);
 }
 
 size_t

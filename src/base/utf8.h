@@ -23,6 +23,15 @@ int utf8_char(const unsigned char *s, size_t n);
 int utf8_valid(const char *s, size_t len);
 
 /*
+ * Whether the valid character of n bytes at s (as utf8_char measured it)
+ * is a noncharacter: U+FDD0 to U+FDEF, or one of the last two of a plane
+ * (U+FFFE, U+FFFF, U+1FFFE, ... U+10FFFF).  They are valid UTF-8, which
+ * files and scripts may hold, but some libraries refuse them (Cairo) and
+ * XML forbids U+FFFE and U+FFFF.
+ */
+int utf8_noncharacter(const unsigned char *s, int n);
+
+/*
  * The length of the longest prefix of s (valid UTF-8, len bytes) that is
  * at most max bytes and ends between two characters, so that cutting a
  * name to fit never splits a character.

@@ -15,6 +15,7 @@
 #include <lauxlib.h>
 
 #include "base/runlimit.h"
+#include "base/utf8.h"
 #include "base/util.h"
 #include "lua/lua_args.h"
 #include "lua/lua_json.h"
@@ -215,8 +216,41 @@ b_describe(lua_State *L)
 	const char *e = check_entity(L, 2, &len, "b:describe");
 	const char *text = luaL_checklstring(L, 3, &tlen);
 
-	builder_describe(lb->b, e, len, text, tlen);
+	if (builder_describe(lb->b, e, len, text, tlen) != 0)
+		return (failed(L, lb, "b:describe"));
 	return (0);
+}
+
+/*
+ * Whether every string in the value at idx, keys and values of tables
+ * within it too, is valid UTF-8.  JSON encoding would write U+FFFD for
+ * what is not; the builder refuses it instead, as in its names.  Only
+ * for a value encoded already: one without a cycle, nested at most
+ * JSON_MAX_DEPTH deep.
+ */
+static int
+valid_text(lua_State *L, int idx)
+{
+	size_t len;
+	const char *s;
+
+	if (lua_type(L, idx) == LUA_TSTRING) {
+		s = lua_tolstring(L, idx, &len);
+		return (utf8_valid(s, len));
+	}
+	if (lua_type(L, idx) != LUA_TTABLE)
+		return (1);
+	idx = lua_absindex(L, idx);
+	luaL_checkstack(L, 3, "fields nested too deeply");
+	lua_pushnil(L);
+	while (lua_next(L, idx) != 0) {
+		int ok = valid_text(L, -2) && valid_text(L, -1);
+
+		lua_pop(L, ok ? 1 : 2);
+		if (!ok)
+			return (0);
+	}
+	return (1);
 }
 
 /*
@@ -236,7 +270,8 @@ b_tag(lua_State *L)
 		return (luaL_error(L, "b:tag: a tag is a string, not nil"));
 	if (lua_isnoneornil(L, 4) || (lua_type(L, 4) == LUA_TTABLE &&
 	    (lua_pushnil(L), lua_next(L, 4) == 0))) {
-		builder_tag(lb->b, s, tag, tlen, xstrndup("", 0));
+		if (builder_tag(lb->b, s, tag, tlen, xstrndup("", 0)) != 0)
+			return (failed(L, lb, "b:tag"));
 		return (0);
 	}
 	lua_settop(L, 4);
@@ -245,10 +280,16 @@ b_tag(lua_State *L)
 		    "values, not %s", lua_type(L, 4) == LUA_TTABLE ?
 		    "a list" : luaL_typename(L, 4)));
 	members = lua_json_encode(L, 4, &mlen);
+	if (!valid_text(L, 4)) {
+		free(members);
+		return (luaL_error(L, "b:tag: a name or a string in the fields "
+		    "is not valid UTF-8 text"));
+	}
 	/* "{...}" less its braces: the members, as a file gives them. */
 	memmove(members, members + 1, mlen - 2);
 	members[mlen - 2] = '\0';
-	builder_tag(lb->b, s, tag, tlen, members);
+	if (builder_tag(lb->b, s, tag, tlen, members) != 0)
+		return (failed(L, lb, "b:tag"));
 	return (0);
 }
 
@@ -354,6 +395,8 @@ b_event(lua_State *L)
 	const char *kind = luaL_checklstring(L, 4, &klen);
 	const char *target = NULL, *id = NULL;
 	char *members = NULL;
+	builder_message msg;
+	int r;
 
 	if (!lua_isnoneornil(L, 5))
 		target = check_entity(L, 5, &tlen, "b:event");
@@ -384,10 +427,21 @@ b_event(lua_State *L)
 				    "\"id\" is empty: an id names a message"));
 		}
 		event_members(L, 6, &members, &members_len);
+		if (!valid_text(L, 6)) {
+			free(members);
+			return (luaL_error(L, "b:event: a name or a string in "
+			    "the fields is not valid UTF-8 text"));
+		}
 	}
-	builder_event(lb->b, t, e, len, kind, klen, target, tlen);
-	builder_event_extra(lb->b, end, id, id_len, members, members_len);
+	msg.end = end;
+	msg.id = id;
+	msg.id_len = id_len;
+	msg.members = members;
+	msg.members_len = members_len;
+	r = builder_event(lb->b, t, e, len, kind, klen, target, tlen, &msg);
 	free(members);
+	if (r != 0)
+		return (failed(L, lb, "b:event"));
 	charge(L, lb, 0);
 	return (0);
 }
@@ -585,7 +639,10 @@ f_new(lua_State *L)
 	lb->b = builder_new("(built)", states, n, &why);
 	if (lb->b == NULL)
 		return (luaL_error(L, "statemap.new: %s", why));
-	builder_meta(lb->b, title, host, kind, (uint64_t)sec, (uint64_t)nsec);
+	if (builder_meta(lb->b, title, host, kind, (uint64_t)sec,
+	    (uint64_t)nsec) != 0)
+		return (luaL_error(L, "statemap.new: %s",
+		    builder_error(lb->b)));
 	charge(L, lb, 1);
 	return (1);
 }

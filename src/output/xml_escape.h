@@ -11,7 +11,8 @@
 
 /*
  * Writes len bytes as XML character data (also safe in attributes):
- * & < > " ' escaped; characters XML 1.0 forbids become U+FFFD.
+ * & < > " ' escaped; characters XML 1.0 forbids, and each byte that
+ * is not part of a valid UTF-8 character, become U+FFFD.
  */
 void xml_escape(FILE *out, const char *s, size_t len);
 

@@ -38,8 +38,10 @@ canvas_stopping(canvas *c)
  * Cairo takes only valid UTF-8 (anything else puts the context in an
  * error state and silently stops drawing), and names are data that a
  * script may have built from anything: invalid bytes, control characters
- * and NULs (a name may hold them) become '?', byte for byte, so offsets
- * into the text stay offsets into the result.
+ * and NULs (a name may hold them) become '?', a byte each.  Cairo refuses
+ * noncharacters too (U+FFFE, U+FDD0, U+10FFFF: valid UTF-8, which a file
+ * may hold), so they become U+FFFD, as the interactive SVG writes U+FFFE
+ * and U+FFFF; three bytes for three or four, so the result still fits.
  */
 static const char *
 clean_text_n(canvas *c, const char *s, size_t len)
@@ -57,6 +59,13 @@ clean_text_n(canvas *c, const char *s, size_t len)
 		if (n <= 0 || (unsigned char)s[i] < 0x20) {
 			c->text[o++] = '?';
 			i++;
+			continue;
+		}
+		if (n >= 3 && utf8_noncharacter((const unsigned char *)s + i,
+		    n)) {
+			memcpy(c->text + o, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			o += 3;
+			i += (size_t)n;
 			continue;
 		}
 		memcpy(c->text + o, s + i, (size_t)n);

@@ -100,7 +100,7 @@ canvas_pixel(color c)
 
 /*
  * The width of len bytes of text at size (any bytes: those Cairo cannot
- * take are measured as '?'); and of a C string.
+ * take are measured as '?', noncharacters as U+FFFD); and of a C string.
  */
 double canvas_text_width_n(canvas *c, double size, const char *text,
     size_t len);

@@ -6,6 +6,7 @@
 #include "base/natural.h"
 #include "base/utf8.h"
 #include "base/util.h"
+#include "base/work.h"
 
 /*
  * Nodes are numbered: the root 0, and every path (a whole name or a
@@ -189,6 +190,9 @@ tree_entity(const tree *t, uint32_t node)
 
 /* ---- patterns ---- */
 
+/* Steps of a match counted locally before they are added to work.h's. */
+#define WORK_BATCH	4096
+
 /* One character of s (a whole UTF-8 character if it is one). */
 static size_t
 char_len(const char *s, size_t n)
@@ -244,14 +248,19 @@ set_match(const char *p, size_t plen, const char *c, size_t clen,
 /*
  * Whether one component matches one pattern component: '*' backtracks
  * to its last position only, which is enough (a later '*' can take over
- * anything an earlier one would have taken).
+ * anything an earlier one would have taken), so the steps (added to
+ * *steps) are at most the pattern component's characters times the name
+ * component's.
  */
 static int
-component_match(const char *p, size_t plen, const char *s, size_t slen)
+component_match(const char *p, size_t plen, const char *s, size_t slen,
+    uint64_t *steps)
 {
 	size_t pi = 0, si = 0, star_p = SIZE_MAX, star_s = 0;
 
+	++*steps;
 	while (si < slen) {
+		++*steps;
 		if (pi < plen && p[pi] == '*') {
 			star_p = ++pi;
 			star_s = si;
@@ -288,11 +297,13 @@ component_match(const char *p, size_t plen, const char *s, size_t slen)
 			}
 		}
 		if (star_p == SIZE_MAX)
-			return (0);
+			break;
 		pi = star_p;
 		star_s += char_len(s + star_s, slen - star_s);
 		si = star_s;
 	}
+	if (si < slen)
+		return (0);
 	while (pi < plen && p[pi] == '*')
 		pi++;
 	return (pi == plen);
@@ -316,50 +327,68 @@ is_globstar(const char *p, size_t i, size_t end)
 	return (end - i == 2 && p[i] == '*' && p[i + 1] == '*');
 }
 
-/* Matches pattern from pi against name from ni, component by component. */
+/*
+ * Matches the pattern against the name, component by component.  Each
+ * non-final "**" is tried at the name's components from where it starts,
+ * fewest first, and a mismatch after it goes back to the last "**" seen
+ * only, to take one component more: as '*' within a component, a later
+ * "**" can take over anything an earlier one would have (what lies
+ * between them matched at its first place, leaving the most room), so
+ * the work is at most the pattern's components times the name's
+ * component matches, never the exponential of trying every "**" at every
+ * place.  Positions past the last component are the length plus one:
+ * a pattern or a name ending in '/' ends with an empty component.
+ */
 static int
-path_match(const char *p, size_t plen, size_t pi, const char *s,
-    size_t slen, size_t si, int at_end_p, int at_end_s)
+path_match(const char *p, size_t plen, const char *s, size_t slen,
+    uint64_t *steps)
 {
-	for (;;) {
-		size_t pe, se;
+	size_t pi = 0, si = 0, pe, se, star_p = SIZE_MAX, star_s = 0;
 
-		if (at_end_p)
-			return (at_end_s);
+	for (;;) {
+		/* Counted a few thousand at a time: the count is shared. */
+		if (*steps >= WORK_BATCH) {
+			work_steps(*steps);
+			*steps = 0;
+		}
+		if (pi > plen) {	/* the whole pattern matched */
+			if (si > slen)
+				return (1);
+			goto back;
+		}
 		pe = component_end(p, plen, pi, 1);
 		if (is_globstar(p, pi, pe)) {
-			int last;
-
 			/* Several in a row are one. */
 			while (pe < plen && is_globstar(p, pe + 1,
 			    component_end(p, plen, pe + 1, 1)))
 				pe = component_end(p, plen, pe + 1, 1);
-			last = pe >= plen;
-			if (last)	/* everything below: one or more */
-				return (!at_end_s);
-			/* Zero or more components, then the rest. */
-			for (;;) {
-				if (path_match(p, plen, pe + 1, s, slen, si, 0,
-				    at_end_s))
+			if (pe >= plen) {	/* last: one or more */
+				if (si <= slen)
 					return (1);
-				if (at_end_s)
-					return (0);
-				se = component_end(s, slen, si, 0);
-				if (se >= slen)
-					at_end_s = 1;
-				else
-					si = se + 1;
+				goto back;
+			}
+			/* Zero components first, then one more each time. */
+			star_p = pi = pe + 1;
+			star_s = si;
+			continue;
+		}
+		if (si <= slen) {
+			se = component_end(s, slen, si, 0);
+			*steps += se - si;
+			if (component_match(p + pi, pe - pi, s + si, se - si,
+			    steps)) {
+				pi = pe + 1;
+				si = se + 1;
+				continue;
 			}
 		}
-		if (at_end_s)
+back:
+		/* The last "**" takes one more component, if there is one. */
+		if (star_p == SIZE_MAX || star_s > slen)
 			return (0);
-		se = component_end(s, slen, si, 0);
-		if (!component_match(p + pi, pe - pi, s + si, se - si))
-			return (0);
-		at_end_p = pe >= plen;
-		at_end_s = se >= slen;
-		pi = pe + 1;
-		si = se + 1;
+		star_s = component_end(s, slen, star_s, 0) + 1;
+		pi = star_p;
+		si = star_s;
 	}
 }
 
@@ -367,5 +396,9 @@ int
 tree_glob_match(const char *pattern, size_t plen, const char *name,
     size_t nlen)
 {
-	return (path_match(pattern, plen, 0, name, nlen, 0, 0, 0));
+	uint64_t steps = 0;
+	int matched = path_match(pattern, plen, name, nlen, &steps);
+
+	work_steps(steps);
+	return (matched);
 }

@@ -21,7 +21,9 @@
  * stars stands for any number of components: as the last one, for one
  * or more (the pattern CPUs, slash, two stars: everything below CPUs,
  * but not CPUs itself); anywhere else, for zero or more (two stars,
- * slash, Status: every Status at any depth).
+ * slash, Status: every Status at any depth).  Matching takes at most
+ * the pattern's length times the name's steps, however many two-star
+ * components the pattern has (work.h counts them).
  *
  * Ownership: the tree owns its copies of the paths.
  */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "base/util.h"
 
 /* What an entity's data have made it, as in records.c. */
@@ -39,6 +40,25 @@ fail(builder *b, const char *fmt, ...)
 	return (-1);
 }
 
+/*
+ * Refuses len bytes at s (NULL: none given) that are not valid UTF-8,
+ * saying what they are: the writers put names as they are into XML and
+ * JSON, and a file's are checked by its parser before they reach them.
+ */
+static int
+check_text(builder *b, const char *s, size_t len, const char *what)
+{
+	if (s == NULL || utf8_valid(s, len))
+		return (0);
+	return (fail(b, "%s is not valid UTF-8 text", what));
+}
+
+static int
+check_cstring(builder *b, const char *s, const char *what)
+{
+	return (check_text(b, s, s == NULL ? 0 : strlen(s), what));
+}
+
 builder *
 builder_new(const char *name, catalog_state *states, uint32_t n,
     const char **why)
@@ -49,6 +69,10 @@ builder_new(const char *name, catalog_state *states, uint32_t n,
 	for (i = 0; i < n; i++) {
 		const char *c = states[i].color_text;
 
+		if (!utf8_valid(states[i].name, states[i].name_len)) {
+			*why = "a state name is not valid UTF-8 text";
+			goto bad;
+		}
 		if (c != NULL && !color_parse(c, strlen(c), &states[i].color)) {
 			*why = "a colour is not #rrggbb, #rgb or a CSS colour "
 			    "name";
@@ -102,10 +126,14 @@ builder_error(const builder *b)
 	return (b->error);
 }
 
-void
+int
 builder_meta(builder *b, const char *title, const char *host,
     const char *entity_kind, uint64_t start_sec, uint64_t start_nsec)
 {
+	if (check_cstring(b, title, "the title") != 0 ||
+	    check_cstring(b, host, "the host") != 0 ||
+	    check_cstring(b, entity_kind, "the entity kind") != 0)
+		return (-1);
 	if (entity_kind != NULL) {
 		free(b->cat->entity_kind);
 		b->cat->entity_kind = xstrndup(entity_kind,
@@ -121,6 +149,7 @@ builder_meta(builder *b, const char *title, const char *host,
 	}
 	b->cat->start_sec = start_sec;
 	b->cat->start_nsec = start_nsec;
+	return (0);
 }
 
 int64_t
@@ -220,9 +249,12 @@ int
 builder_set(builder *b, uint64_t time, const char *entity, size_t len,
     uint32_t state, const char *tag, size_t tag_len)
 {
-	uint32_t e = check(b, time, entity, len, KIND_STATES);
+	uint32_t e;
 
-	if (e == UINT32_MAX)
+	if (check_text(b, entity, len, "the entity name") != 0 ||
+	    check_text(b, tag, tag_len, "the tag") != 0)
+		return (-1);
+	if ((e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
 		return (-1);
 	store_append(b->st, e, time, state, tag_of(b, state, tag, tag_len));
 	taken(b, e, time, KIND_STATES);
@@ -235,6 +267,9 @@ builder_push(builder *b, uint64_t time, const char *entity, size_t len,
 {
 	uint32_t e, depth;
 
+	if (check_text(b, entity, len, "the entity name") != 0 ||
+	    check_text(b, tag, tag_len, "the tag") != 0)
+		return (-1);
 	/* Found, not added: a refused call leaves no entity behind. */
 	if (intern_find(b->cat->entities, entity, len) == INTERN_NONE)
 		depth = 0;
@@ -261,6 +296,8 @@ builder_pop(builder *b, uint64_t time, const char *entity, size_t len,
 {
 	uint32_t e = UINT32_MAX, top;
 
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
 	if (intern_find(b->cat->entities, entity, len) != INTERN_NONE &&
 	    (e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
 		return (-1);
@@ -294,6 +331,8 @@ int
 builder_number(builder *b, uint64_t time, const char *entity, size_t len,
     double v)
 {
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
 	if (!isfinite(v))
 		return (fail(b, "a value is a finite number, a string or "
 		    "nil, never NaN or an infinity (a file could not hold "
@@ -305,9 +344,12 @@ int
 builder_string(builder *b, uint64_t time, const char *entity, size_t len,
     const char *s, size_t slen)
 {
-	uint32_t e = check(b, time, entity, len, KIND_STRINGS);
+	uint32_t e;
 
-	if (e == UINT32_MAX)
+	if (check_text(b, entity, len, "the entity name") != 0 ||
+	    check_text(b, s, slen, "the value") != 0)
+		return (-1);
+	if ((e = check(b, time, entity, len, KIND_STRINGS)) == UINT32_MAX)
 		return (-1);
 	return (value(b, time, entity, len, KIND_STRINGS,
 	    value_string(intern_add(b->cat->value_strings, s, slen, NULL))));
@@ -316,42 +358,59 @@ builder_string(builder *b, uint64_t time, const char *entity, size_t len,
 int
 builder_none(builder *b, uint64_t time, const char *entity, size_t len)
 {
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
 	return (value(b, time, entity, len, KIND_VALUES, VALUE_NONE));
 }
 
-void
+int
 builder_describe(builder *b, const char *entity, size_t len,
     const char *text, size_t text_len)
 {
+	if (check_text(b, entity, len, "the entity name") != 0 ||
+	    check_text(b, text, text_len, "the description") != 0)
+		return (-1);
 	catalog_set_description(b->cat, entity_of(b, entity, len), text,
 	    text_len);
 	b->cat->nrecords++;
+	return (0);
 }
 
-void
+int
 builder_tag(builder *b, uint32_t state, const char *tag, size_t len,
     char *members)
 {
+	if (check_text(b, tag, len, "the tag") != 0 ||
+	    check_cstring(b, members, "the tag's definition") != 0) {
+		free(members);
+		return (-1);
+	}
 	catalog_define_tag(b->cat, catalog_tag_id(b->cat, state, tag, len),
 	    members);
 	b->cat->nrecords++;
+	return (0);
 }
 
-void
+int
 builder_event(builder *b, uint64_t time, const char *entity, size_t len,
     const char *kind, size_t kind_len, const char *target,
-    size_t target_len)
+    size_t target_len, const builder_message *msg)
 {
+	if (check_text(b, entity, len, "the entity name") != 0 ||
+	    check_text(b, kind, kind_len, "the event name") != 0 ||
+	    check_text(b, target, target_len, "the target") != 0)
+		return (-1);
+	if (msg != NULL && (check_text(b, msg->id, msg->id_len,
+	    "the event's id") != 0 || check_text(b, msg->members,
+	    msg->members_len, "the event's fields") != 0))
+		return (-1);
 	catalog_add_event(b->cat, time, entity, len, kind, kind_len, target,
 	    target_len);
+	if (msg != NULL)
+		catalog_set_event_extra(b->cat, msg->end, msg->id, msg->id_len,
+		    msg->members, msg->members_len);
 	b->cat->nrecords++;
-}
-
-void
-builder_event_extra(builder *b, uint64_t end, const char *id,
-    size_t id_len, const char *members, size_t members_len)
-{
-	catalog_set_event_extra(b->cat, end, id, id_len, members, members_len);
+	return (0);
 }
 
 trace *

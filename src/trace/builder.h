@@ -7,9 +7,12 @@
  * never go backwards for an entity; an entity holds states (plain or
  * nested) or values, never both; values of an entity are all numbers or
  * all strings (and nones); a push needs a state under it, a pop something
- * pushed, and the state it names (if any) on top.  builder_finish makes
- * the trace, whose end is the given time or else the latest time of any
- * datum, like a file's.
+ * pushed, and the state it names (if any) on top.  Every string it takes
+ * (names of entities and states, tags and their definitions,
+ * descriptions, events, string values, the metadata) must be valid UTF-8
+ * (RFC 3629), as a file's are once parsed: the writers put them in XML
+ * and JSON, Cairo draws them.  builder_finish makes the trace, whose end
+ * is the given time or else the latest time of any datum, like a file's.
  *
  * Every call returns 0, or -1 with builder_error saying why (the caller
  * names the call); a refused call changes nothing.
@@ -28,9 +31,9 @@
 typedef struct builder builder;
 
 /*
- * A builder for the given states (value order: names all different, at
- * least one, at most STORE_MAX_STATES; colour texts optional, NULL:
- * generated).  Takes states (and their strings) over, even on failure.
+ * A builder for the given states (value order: names all different and
+ * valid UTF-8, at least one, at most STORE_MAX_STATES; colour texts
+ * optional, NULL: generated).  Takes states (and their strings) over, even on failure.
  * Returns NULL with *why on a bad state.
  */
 builder *builder_new(const char *name, catalog_state *states, uint32_t n,
@@ -41,7 +44,7 @@ void builder_free(builder *b);
 const char *builder_error(const builder *b);
 
 /* The metadata (strings copied; NULL leaves one unset). */
-void builder_meta(builder *b, const char *title, const char *host,
+int builder_meta(builder *b, const char *title, const char *host,
     const char *entity_kind, uint64_t start_sec, uint64_t start_nsec);
 
 /* A state's value by name, or -1. */
@@ -62,22 +65,33 @@ int builder_string(builder *b, uint64_t time, const char *entity,
     size_t len, const char *s, size_t slen);
 int builder_none(builder *b, uint64_t time, const char *entity, size_t len);
 
-void builder_describe(builder *b, const char *entity, size_t len,
+int builder_describe(builder *b, const char *entity, size_t len,
     const char *text, size_t text_len);
-/* Defines a tag; members are JSON object members without braces (taken). */
-void builder_tag(builder *b, uint32_t state, const char *tag, size_t len,
-    char *members);
-void builder_event(builder *b, uint64_t time, const char *entity,
-    size_t len, const char *kind, size_t kind_len, const char *target,
-    size_t target_len);
 /*
- * Makes the last event a message event (catalog_set_event_extra): its
- * end (CATALOG_NO_END: none, else not before its time), id (NULL: none)
- * and other members (NULL: none; JSON object members without braces, as
- * a file gives them, none named time, entity, event, target, end or id).
+ * Defines a tag; members are JSON object members without braces (taken,
+ * even when refused).
  */
-void builder_event_extra(builder *b, uint64_t end, const char *id,
-    size_t id_len, const char *members, size_t members_len);
+int builder_tag(builder *b, uint32_t state, const char *tag, size_t len,
+    char *members);
+
+/*
+ * What makes an event a message event (catalog_set_event_extra): its end
+ * (CATALOG_NO_END: none, else not before its time), id (NULL: none) and
+ * other members (NULL: none; JSON object members without braces, as a
+ * file gives them, none named time, entity, event, target, end or id).
+ */
+typedef struct builder_message {
+	uint64_t end;
+	const char *id;
+	size_t id_len;
+	const char *members;
+	size_t members_len;
+} builder_message;
+
+/* An event (target NULL: none); msg NULL: not a message event. */
+int builder_event(builder *b, uint64_t time, const char *entity,
+    size_t len, const char *kind, size_t kind_len, const char *target,
+    size_t target_len, const builder_message *msg);
 
 /* Bytes it holds. */
 size_t builder_memory(const builder *b);
