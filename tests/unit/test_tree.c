@@ -187,7 +187,7 @@ test_globstars_work(void)
 				    sizeof (pattern) - plen, "**/x/");
 			plen += (size_t)snprintf(pattern + plen,
 			    sizeof (pattern) - plen, "%s", tails[t]);
-			work_reset(0, NULL);
+			work_reset(0, 0, NULL);
 			got = tree_glob_match(pattern, plen, name, nlen);
 			steps = work_done();
 			if (steps > worst)
@@ -203,7 +203,7 @@ test_globstars_work(void)
 	UNIT_REPORT(ok, "glob: 1 to 8 ** against 200 components, matching "
 	    "and not, in steps at most 4 times pattern times name",
 	    "worst %llu", (unsigned long long)worst);
-	work_reset(0, NULL);
+	work_reset(0, 0, NULL);
 }
 
 int
