@@ -19,8 +19,10 @@
 
 #include <microhttpd.h>
 
+#include "base/duration.h"
 #include "base/threads.h"
 #include "base/util.h"
+#include "serve/connections.h"
 #include "serve/page.h"
 #include "serve/request.h"
 
@@ -28,6 +30,7 @@
 
 struct server {
 	struct MHD_Daemon *daemon;
+	connections *conns;	/* the slow clients' rules */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;	/* the generation moved, or stopping */
 	served *content;	/* under lock */
@@ -177,20 +180,61 @@ on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 	return (x);
 }
 
+/* The connections.h record of libmicrohttpd's connection c. */
+static connection *
+record_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *info = MHD_get_connection_info(c,
+	    MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return (info != NULL ? info->socket_context : NULL);
+}
+
+/*
+ * Each connection libmicrohttpd opens and closes, told to connections.h
+ * (which may close others to make room for it).  Connections beyond
+ * SERVE_MAX_CONNECTIONS wait in the kernel's queue, not refused.
+ */
+static void
+on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+    enum MHD_ConnectionNotificationCode toe)
+{
+	server *s = cls;
+	const union MHD_ConnectionInfo *fd, *addr;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		fd = MHD_get_connection_info(c,
+		    MHD_CONNECTION_INFO_CONNECTION_FD);
+		addr = MHD_get_connection_info(c,
+		    MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		*socket_context = connections_open(s->conns, fd->connect_fd,
+		    addr != NULL ? addr->client_addr : NULL);
+	} else if (*socket_context != NULL) {
+		connections_closed(s->conns, *socket_context);
+		*socket_context = NULL;
+	}
+}
+
 static void
 on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
     enum MHD_RequestTerminationCode why)
 {
+	server *s = cls;
 	exchange *x = *req_cls;
+	connection *conn;
 
-	(void) cls;
-	(void) c;
-	(void) why;
 	if (x != NULL) {
 		free(x->uri);
 		free(x);
 		*req_cls = NULL;
 	}
+	/*
+	 * An answer sent: the connection is kept for another request, whose
+	 * time starts now.  (Any other end closes the connection.)
+	 */
+	if (why == MHD_REQUEST_TERMINATED_COMPLETED_OK &&
+	    (conn = record_of(c)) != NULL)
+		connections_wait(s->conns, conn);
 }
 
 typedef struct host_count {
@@ -352,6 +396,7 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 	host_count host = { NULL, 0 };
 	request_reply reply;
 	struct MHD_Response *resp;
+	connection *conn;
 	served *content;
 	uint64_t generation;
 	enum MHD_Result rv;
@@ -371,6 +416,13 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 		*upload_size = 0;
 		return (MHD_YES);
 	}
+	/*
+	 * The request is in: from now on it is being answered, which no
+	 * bound on a request's time and no newcomer ends.
+	 */
+	if ((conn = record_of(c)) != NULL &&
+	    !connections_answer(s->conns, conn))
+		return (MHD_NO);
 	MHD_get_connection_values(c, MHD_HEADER_KIND, count_host, &host);
 	pthread_mutex_lock(&s->lock);
 	content = served_retain(s->content);
@@ -390,6 +442,29 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 }
 
 /* ---- the server ---- */
+
+/*
+ * How long a request may take to arrive: SERVE_REQUEST_TIME seconds, or
+ * $STATEMAP_SERVE_REQUEST_TIME (for tests, which would not wait that
+ * long: a TIME such as 300ms, up to a day).
+ */
+static uint64_t
+request_time(void)
+{
+	const char *text = getenv("STATEMAP_SERVE_REQUEST_TIME");
+	int64_t ns;
+
+	if (text == NULL || text[0] == '\0')
+		return ((uint64_t)SERVE_REQUEST_TIME * 1000000000u);
+	if (!duration_parse(text, &ns, NULL) || ns <= 0 ||
+	    ns > (int64_t)86400 * 1000000000) {
+		fprintf(stderr, "statemap-lua: STATEMAP_SERVE_REQUEST_TIME="
+		    "\"%.40s\" is not a time up to a day (such as 300ms): "
+		    "ignored\n", text);
+		return ((uint64_t)SERVE_REQUEST_TIME * 1000000000u);
+	}
+	return ((uint64_t)ns);
+}
 
 server *
 serve_start(const serve_options *o, served *content, sm_error *err)
@@ -436,20 +511,28 @@ serve_start(const serve_options *o, served *content, sm_error *err)
 	/* The server's threads (and theirs) inherit a mask of every signal. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-	    MHD_USE_THREAD_PER_CONNECTION | (v6 ? MHD_USE_IPv6 : 0), 0, NULL,
-	    NULL, on_request, s,
-	    MHD_OPTION_LISTEN_SOCKET, fd,
-	    MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
-	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE,
-	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
-	    MHD_OPTION_STRICT_FOR_CLIENT, 1,
-	    MHD_OPTION_END);
+	s->conns = connections_new(SERVE_MAX_CONNECTIONS, SERVE_PER_ADDRESS,
+	    request_time(), err);
+	if (s->conns != NULL)
+		s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+		    MHD_USE_THREAD_PER_CONNECTION | (v6 ? MHD_USE_IPv6 : 0), 0,
+		    NULL, NULL, on_request, s,
+		    MHD_OPTION_LISTEN_SOCKET, fd,
+		    MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
+		    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+		    MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+		    MHD_OPTION_CONNECTION_LIMIT,
+		    (unsigned)SERVE_MAX_CONNECTIONS,
+		    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE,
+		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
+		    MHD_OPTION_STRICT_FOR_CLIENT, 1,
+		    MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (s->daemon == NULL) {
-		error_set(err, "cannot start the HTTP server on %s", s->host);
+		if (s->conns != NULL)
+			error_set(err, "cannot start the HTTP server on %s",
+			    s->host);
+		connections_free(s->conns);
 		close(fd);
 		served_release(s->content);
 		pthread_mutex_destroy(&s->lock);
@@ -517,6 +600,7 @@ serve_stop(server *s)
 	pthread_cond_broadcast(&s->changed);
 	pthread_mutex_unlock(&s->lock);
 	MHD_stop_daemon(s->daemon);	/* joins every thread, closes the socket */
+	connections_free(s->conns);	/* every connection is closed by now */
 	served_release(s->content);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->changed);

@@ -13,10 +13,16 @@
  * Its threads never run Lua and block every signal, so signals reach the
  * thread that started the server (a Ctrl-C at the REPL's prompt, the
  * sigwait of --serve).  At most SERVE_MAX_CONNECTIONS connections at a
- * time, each closed after SERVE_IDLE seconds of silence (a local process
- * that opens that many and sends nothing holds the server up for that
- * long); an event stream sends a comment every SERVE_KEEPALIVE seconds,
- * so that a client that went away is noticed.
+ * time, at most SERVE_PER_ADDRESS of them from one client address; a
+ * request must be in whole within SERVE_REQUEST_TIME seconds of its
+ * connection's opening (or of its previous answer), however slowly it
+ * trickles; and a new connection never finds the server full of
+ * connections still waiting for their requests, as the longest waiting
+ * makes room (connections.h has the rules).  So slow clients cannot keep
+ * a request that arrives whole, as the token holder's page sends them,
+ * from being answered.  A connection being answered is closed after
+ * SERVE_IDLE seconds of silence; an event stream sends a comment every
+ * SERVE_KEEPALIVE seconds, so that a client that went away is noticed.
  */
 #ifndef SM_SERVER_H
 #define SM_SERVER_H
@@ -27,6 +33,8 @@
 #include "serve/served_traces.h"
 
 #define SERVE_MAX_CONNECTIONS	64
+#define SERVE_PER_ADDRESS	32	/* half: others always have room */
+#define SERVE_REQUEST_TIME	10	/* seconds to send a whole request */
 #define SERVE_IDLE		20	/* seconds a connection may idle */
 #define SERVE_KEEPALIVE		15	/* less than SERVE_IDLE */
 
