@@ -315,14 +315,17 @@ for i = 1, TRACES do
 	if text:find('\n{"time": "%d+"}\n') then with_end_record = with_end_record + 1 end
 	if text:find('"description": null') then with_declarations = with_declarations + 1 end
 	-- Derived traces: a part of the entities (tags they no longer use
-	-- stay, undefined ones too), and groups of them (a group of value
-	-- entities only has no data).
+	-- stay, undefined ones too), groups of them (a group of value
+	-- entities only has no data), and tagged states mapped to new ones
+	-- (tags numbered anew).
 	local keep = {}
 	for _, e in ipairs(t:entities()) do keep[e.name] = math.random(2) == 1 end
 	local kept = t:keep(function(e) return keep[e.name] end)
 	if not round_trip(("seed %d: kept"):format(seed), kept) then failures = failures + 1 end
 	local grouped = t:group(function(e) return e.kind == "values" and "values" or "states" end)
 	if not round_trip(("seed %d: grouped"):format(seed), grouped) then failures = failures + 1 end
+	local mapped = t:map(function(state, tag) if tag then return state .. "+" end end)
+	if not round_trip(("seed %d: mapped"):format(seed), mapped) then failures = failures + 1 end
 end
 check_eq("round trips of " .. TRACES .. " random traces from seed " .. SEED .. " that failed", failures, 0)
 -- The generator makes what the writer must handle with its extensions.
