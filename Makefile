@@ -177,12 +177,12 @@ $(BUILD)/scanrate: bench/scanrate.c $(CORE_OBJ) | $(BUILD)
 # what one finds to crash-*, leak-*, timeout-* or oom-* here.  The sources
 # are compiled once into build-fuzz/obj (clang: ASan, UBSan and libFuzzer's
 # coverage).  tests/fuzz/NAME.dict, if there is one, is its libFuzzer
-# dictionary; fuzz_writers and fuzz_chunks also start from fuzz_ingest's
-# seeds.
+# dictionary; fuzz_writers, fuzz_chunks and fuzz_roundtrip also start
+# from fuzz_ingest's seeds.
 # fuzz_lua links Debian's liblua5.4, which is not instrumented: `make
 # fuzz-valgrind` runs its programs under valgrind with the normal build.
 FUZZ_SECONDS ?= 60
-FUZZERS	= json ingest duration cache serve writers lua chunks
+FUZZERS	= json ingest duration cache serve writers lua chunks roundtrip
 FOBJ	= build-fuzz/obj
 FUZZ_SRC = $(filter-out src/cli/main.c src/cli/script.c src/cli/repl.c \
 	src/lua/% src/render/%,$(SRC))
@@ -202,7 +202,7 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \
 		mkdir -p build-fuzz/corpus-$$f; \
 		seeds=tests/fuzz/$$f; \
-		case $$f in writers|chunks) seeds="$$seeds tests/fuzz/ingest";; esac; \
+		case $$f in writers|chunks|roundtrip) seeds="$$seeds tests/fuzz/ingest";; esac; \
 		dict=; \
 		if [ -f tests/fuzz/$$f.dict ]; then dict=-dict=tests/fuzz/$$f.dict; fi; \
 		echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \

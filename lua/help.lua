@@ -29,7 +29,7 @@ help.entries = {
 	{ "`b:describe(entity, text)`",
 	  "the entity's description (and its place in the order, if new)" },
 	{ "`b:tag(state, tag, fields)`",
-	  "defines a tag with the members of `fields` (a table of names to JSON values)" },
+	  "defines a tag with the members of `fields` (a table of names to JSON values, none named `state`, `tag`, `time` or `description`, which a tag definition in a file cannot hold)" },
 	{ "`b:event(time, entity, name [, target [, fields]])`",
 	  "an event; `fields` (a table of names to JSON values) makes it a message event as in a file (see \"Messages between entities\"): `end` (a time, not before `time`) and `id` (a non-empty string) as there, any other names its members, which `t:events()` gives back as `fields`" },
 	{ "`b:finish([end_time])`",

@@ -3,7 +3,9 @@
  *
  * A record is a JSON object: metadata (start, states, title, host,
  * entityKind, possibly split over several objects, each field once), a
- * datum, a tag definition, an entity description or an event.  A datum
+ * datum, a tag definition, an entity description or an event; or one of
+ * what t:write adds where it must (writer.h): an entity or a tag declared
+ * (a "description" of null), and an end record (a "time" alone).  A datum
  * has a "state", or (the generic state system) a "value", a "push" or a
  * "pop": what an entity's data have made it (states, nested states,
  * numbers or strings) is kept per entity, and data that do not fit it

@@ -311,3 +311,21 @@ records_take_special(records *r, const json_value *obj,
 		return (take_value(r, f, entity, time, v));
 	return (nest(r, f, entity, time, state));
 }
+
+/*
+ * An end record, {"time": "T"}: the trace ends at T as it would at a
+ * datum at T, the last in file order, and no entity changes.  t:write
+ * ends a file so when no datum can be last at its end.
+ */
+int
+records_take_end(records *r, const json_value *obj, const records_fields *f)
+{
+	uint64_t time;
+
+	if (records_need_metadata(r, obj, "end record") != 0 ||
+	    records_parse_time(r, f->time, &time) != 0)
+		return (-1);
+	r->cat->have_data = 1;
+	r->cat->last_time = time;
+	return (0);
+}

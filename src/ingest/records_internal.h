@@ -117,5 +117,9 @@ int records_take_description(records *r, const json_value *obj,
     const records_fields *f);
 int records_take_tag_definition(records *r, const json_value *obj,
     const records_fields *f);
+int records_take_tag_declaration(records *r, const json_value *obj,
+    const records_fields *f);
+int records_take_end(records *r, const json_value *obj,
+    const records_fields *f);
 
 #endif

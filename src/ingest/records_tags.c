@@ -1,7 +1,8 @@
 /*
  * records_tags.c: the records that describe what data refer to: tag
  * definitions (a tag's state and members, kept as JSON) and entity
- * descriptions.
+ * descriptions, and the declarations (a "description" of null) that
+ * number an entity or a tag without describing it.
  */
 #include "ingest/records.h"
 
@@ -11,6 +12,12 @@
 
 #include "ingest/records_internal.h"
 
+/*
+ * An entity description, or with a description of null an entity
+ * declaration: the entity is numbered (if new) and its description, if
+ * it has one, stays.  t:write declares so an entity that has no line of
+ * its own in the file, to keep it in its place in the order.
+ */
 int
 records_take_description(records *r, const json_value *obj,
     const records_fields *f)
@@ -23,13 +30,40 @@ records_take_description(records *r, const json_value *obj,
 	    records_need_member(r, obj, f->entity, "entity",
 	    "entity description") != 0 ||
 	    records_expect_type(r, f->entity, JSON_STRING, "entity") != 0 ||
+	    (f->description->type != JSON_NULL &&
 	    records_expect_type(r, f->description, JSON_STRING,
-	    "description") != 0)
+	    "description") != 0))
 		return (-1);
 	entity = records_entity(r, f->entity->str, f->entity->len);
-	if (entity != CATALOG_NO_ENTITY)
+	if (entity != CATALOG_NO_ENTITY && f->description->type == JSON_STRING)
 		catalog_set_description(r->cat, entity, f->description->str,
 		    f->description->len);
+	return (0);
+}
+
+/*
+ * A tag declaration, {"state": S, "tag": T, "description": null}: the
+ * tag is numbered (if new) as a datum naming it would number it, and
+ * stays undefined unless a definition comes; a definition given before
+ * stays.  t:write declares so the tags that no datum would number in
+ * their order.
+ */
+int
+records_take_tag_declaration(records *r, const json_value *obj,
+    const records_fields *f)
+{
+	const json_value *allowed[] = { f->state, f->tag, f->description };
+	uint32_t state;
+
+	if (records_only_members(r, f, "a tag declaration", allowed, 3) != 0 ||
+	    records_need_metadata(r, obj, "tag declaration") != 0 ||
+	    records_parse_state(r, f->state, &state) != 0 ||
+	    records_expect_type(r, f->tag, JSON_STRING, "tag") != 0 ||
+	    records_expect_type(r, f->description, JSON_NULL,
+	    "the \"description\" of a tag declaration") != 0)
+		return (-1);
+	if (!r->opts->ignore_tags)
+		(void) catalog_tag_id(r->cat, state, f->tag->str, f->tag->len);
 	return (0);
 }
 

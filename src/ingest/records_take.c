@@ -99,9 +99,17 @@ records_take(records *r, const json_value *obj)
 		r->cat->nrecords++;
 		return (records_take_event(r, obj, &f));
 	}
+	if (f.time != NULL && obj->child->next == NULL) {
+		r->cat->nrecords++;
+		return (records_take_end(r, obj, &f));
+	}
 	if (f.time != NULL) {
 		return (records_fail(r, obj->offset, "a record with \"time\" "
 		    "must have \"state\" (a datum) or \"event\" (an event)"));
+	}
+	if (f.description != NULL && f.tag != NULL && f.state != NULL) {
+		r->cat->nrecords++;
+		return (records_take_tag_declaration(r, obj, &f));
 	}
 	if (f.description != NULL) {
 		r->cat->nrecords++;

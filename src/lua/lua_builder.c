@@ -253,47 +253,7 @@ valid_text(lua_State *L, int idx)
 	return (1);
 }
 
-/*
- * b:tag(state, tag, fields): defines a tag, with the members of fields
- * (a table of names to JSON-able values, or nil) as its definition.
- */
-static int
-b_tag(lua_State *L)
-{
-	lbuilder *lb = check_lbuilder(L, "b:tag");
-	uint32_t s = check_state(L, lb, 2, "b:tag");
-	size_t tlen, mlen;
-	const char *tag = opt_tag(L, 3, &tlen, "b:tag");
-	char *members;
-
-	if (tag == NULL)
-		return (luaL_error(L, "b:tag: a tag is a string, not nil"));
-	if (lua_isnoneornil(L, 4) || (lua_type(L, 4) == LUA_TTABLE &&
-	    (lua_pushnil(L), lua_next(L, 4) == 0))) {
-		if (builder_tag(lb->b, s, tag, tlen, xstrndup("", 0)) != 0)
-			return (failed(L, lb, "b:tag"));
-		return (0);
-	}
-	lua_settop(L, 4);
-	if (lua_type(L, 4) != LUA_TTABLE || lua_rawlen(L, 4) > 0)
-		return (luaL_error(L, "b:tag: fields are a table of names to "
-		    "values, not %s", lua_type(L, 4) == LUA_TTABLE ?
-		    "a list" : luaL_typename(L, 4)));
-	members = lua_json_encode(L, 4, &mlen);
-	if (!valid_text(L, 4)) {
-		free(members);
-		return (luaL_error(L, "b:tag: a name or a string in the fields "
-		    "is not valid UTF-8 text"));
-	}
-	/* "{...}" less its braces: the members, as a file gives them. */
-	memmove(members, members + 1, mlen - 2);
-	members[mlen - 2] = '\0';
-	if (builder_tag(lb->b, s, tag, tlen, members) != 0)
-		return (failed(L, lb, "b:tag"));
-	return (0);
-}
-
-/* For sorting an event's member names. */
+/* For sorting member names. */
 static int
 compare_names(const void *a, const void *b)
 {
@@ -307,19 +267,28 @@ message_field(const char *name)
 	return (strcmp(name, "end") == 0 || strcmp(name, "id") == 0);
 }
 
+static int
+no_field(const char *name)
+{
+	(void)name;
+	return (0);
+}
+
 /*
- * The members of an event's fields (the table at idx), other than end
- * and id: "name": value pairs in the order of their names (so that the
- * same fields always give the same bytes), as a file has them (malloc'd
- * in *members, NULL if none).  Raises an error naming b:event for a name
- * that is not a string or that the event's own members take.  The names
- * are kept in a userdata, so that an error frees them.
+ * The members a table of fields (at idx) gives a record, as a file has
+ * them and the input's reader writes them back: "name": value pairs in
+ * the order of their names (so that the same fields always give the same
+ * bytes), joined by ", " (malloc'd in *members, NULL if none), leaving
+ * out the names skip says.  Raises an error naming call for a name that
+ * is not a string, one of taken (what owns says whose it is), or a
+ * value that is no JSON.  The names are kept in a userdata, so that an
+ * error frees them.
  */
 static void
-event_members(lua_State *L, int idx, char **members, size_t *members_len)
+fields_members(lua_State *L, int idx, const char *call,
+    const char *const *taken, size_t ntaken, const char *owns,
+    int (*skip)(const char *), char **members, size_t *members_len)
 {
-	static const char *const own[] = { "time", "entity", "event",
-	    "target" };
 	const char **names;
 	size_t n = 0, i, k, len;
 	luaL_Buffer buf;
@@ -331,22 +300,23 @@ event_members(lua_State *L, int idx, char **members, size_t *members_len)
 	while (lua_next(L, idx) != 0) {
 		lua_pop(L, 1);
 		if (lua_type(L, -1) != LUA_TSTRING)
-			luaL_error(L, "b:event: fields are a table of names "
-			    "to values, not a %s key", luaL_typename(L, -1));
-		for (k = 0; k < sizeof (own) / sizeof (own[0]); k++) {
-			if (strcmp(lua_tostring(L, -1), own[k]) == 0)
-				luaL_error(L, "b:event: \"%s\" is the event's "
-				    "own, not one of its fields", own[k]);
+			luaL_error(L, "%s: fields are a table of names "
+			    "to values, not a %s key", call,
+			    luaL_typename(L, -1));
+		for (k = 0; k < ntaken; k++) {
+			if (strcmp(lua_tostring(L, -1), taken[k]) == 0)
+				luaL_error(L, "%s: \"%s\" %s", call,
+				    taken[k], owns);
 		}
-		n += !message_field(lua_tostring(L, -1));
+		n += !skip(lua_tostring(L, -1));
 		lua_pushvalue(L, -1);
 		lua_gettable(L, idx);
 		if (lua_type(L, -1) == LUA_TFUNCTION ||
 		    lua_type(L, -1) == LUA_TUSERDATA ||
 		    lua_type(L, -1) == LUA_TLIGHTUSERDATA ||
 		    lua_type(L, -1) == LUA_TTHREAD)
-			luaL_error(L, "b:event: field \"%s\" is a %s: fields "
-			    "are JSON values", lua_tostring(L, -2),
+			luaL_error(L, "%s: field \"%s\" is a %s: fields "
+			    "are JSON values", call, lua_tostring(L, -2),
 			    luaL_typename(L, -1));
 		lua_pop(L, 1);
 	}
@@ -357,7 +327,7 @@ event_members(lua_State *L, int idx, char **members, size_t *members_len)
 	lua_pushnil(L);
 	while (lua_next(L, idx) != 0) {
 		lua_pop(L, 1);
-		if (!message_field(lua_tostring(L, -1)))
+		if (!skip(lua_tostring(L, -1)))
 			names[i++] = lua_tostring(L, -1);  /* the table's key */
 	}
 	qsort(names, n, sizeof (*names), compare_names);
@@ -384,10 +354,60 @@ event_members(lua_State *L, int idx, char **members, size_t *members_len)
 	lua_pop(L, 2);
 }
 
+/*
+ * b:tag(state, tag, fields): defines a tag, with the members of fields
+ * (a table of names to JSON-able values, or nil) as its definition.
+ */
+static int
+b_tag(lua_State *L)
+{
+	static const char *const taken[] = { "state", "tag", "time",
+	    "description" };
+	lbuilder *lb = check_lbuilder(L, "b:tag");
+	uint32_t s = check_state(L, lb, 2, "b:tag");
+	size_t tlen, mlen;
+	const char *tag = opt_tag(L, 3, &tlen, "b:tag");
+	char *members;
+
+	if (tag == NULL)
+		return (luaL_error(L, "b:tag: a tag is a string, not nil"));
+	if (lua_isnoneornil(L, 4) || (lua_type(L, 4) == LUA_TTABLE &&
+	    (lua_pushnil(L), lua_next(L, 4) == 0))) {
+		if (builder_tag(lb->b, s, tag, tlen, xstrndup("", 0)) != 0)
+			return (failed(L, lb, "b:tag"));
+		return (0);
+	}
+	lua_settop(L, 4);
+	if (lua_type(L, 4) != LUA_TTABLE || lua_rawlen(L, 4) > 0)
+		return (luaL_error(L, "b:tag: fields are a table of names to "
+		    "values, not %s", lua_type(L, 4) == LUA_TTABLE ?
+		    "a list" : luaL_typename(L, 4)));
+	/*
+	 * "state" and "tag" are the definition's own; "time" and
+	 * "description" would make it another record (a datum, a tag
+	 * declaration): no file holds such a definition, so t:write could
+	 * not write it.
+	 */
+	fields_members(L, 4, "b:tag", taken, sizeof (taken) /
+	    sizeof (taken[0]), "cannot be a field: a tag definition in a "
+	    "file reads it as another member", no_field, &members, &mlen);
+	if (!valid_text(L, 4)) {
+		free(members);
+		return (luaL_error(L, "b:tag: a name or a string in the fields "
+		    "is not valid UTF-8 text"));
+	}
+	if (builder_tag(lb->b, s, tag, tlen, members != NULL ? members :
+	    xstrndup("", 0)) != 0)
+		return (failed(L, lb, "b:tag"));
+	return (0);
+}
+
 /* b:event(time, entity, name [, target [, fields]]) */
 static int
 b_event(lua_State *L)
 {
+	static const char *const own[] = { "time", "entity", "event",
+	    "target" };
 	lbuilder *lb = check_lbuilder(L, "b:event");
 	uint64_t t = lua_args_check_time(L, 2), end = CATALOG_NO_END;
 	size_t len, klen, tlen = 0, id_len = 0, members_len = 0;
@@ -426,7 +446,9 @@ b_event(lua_State *L)
 				return (luaL_error(L, "b:event: the event's "
 				    "\"id\" is empty: an id names a message"));
 		}
-		event_members(L, 6, &members, &members_len);
+		fields_members(L, 6, "b:event", own, sizeof (own) /
+		    sizeof (own[0]), "is the event's own, not one of its "
+		    "fields", message_field, &members, &members_len);
 		if (!valid_text(L, 6)) {
 			free(members);
 			return (luaL_error(L, "b:event: a name or a string in "

@@ -1,12 +1,14 @@
 #include "trace/writer.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/intern.h"
 #include "base/json.h"
 #include "base/outfile.h"
 #include "base/runlimit.h"
+#include "base/util.h"
 
 /* Lines between two looks at the script's limits. */
 #define CHECK_EVERY	65536
@@ -16,7 +18,12 @@ typedef struct writer {
 	const trace *d;
 	uint64_t lines;
 	const char **why;
+	uint32_t held;		/* whose last datum is written last, or STORE_NONE */
+	int end_record;		/* whether the data end with {"time": end} */
 } writer;
+
+/* What a datum of a state entity is written as. */
+enum { AS_STATE, AS_PUSH, AS_POP };
 
 static void
 write_name(FILE *out, const char *s, size_t len)
@@ -102,24 +109,28 @@ write_metadata(writer *w)
 	fputs("}}", w->out);
 }
 
+/*
+ * Tags 0 to n - 1: a defined tag as its definition, an undefined one
+ * declared ("description": null), so that reading numbers them so.
+ */
 static int
-write_tags(writer *w)
+write_tags(writer *w, uint32_t n)
 {
 	const catalog *cat = w->d->cat;
-	uint32_t i, n = catalog_ntags(cat);
+	uint32_t i;
 
 	for (i = 0; i < n; i++) {
 		const catalog_tag *tag = &cat->tags[i];
 		size_t len;
 		const char *name;
 
-		if (tag->members == NULL)
-			continue;
 		name = intern_name(cat->tag_names, tag->name, &len);
 		fprintf(w->out, "{\"state\": %" PRIu32 ", \"tag\": ",
 		    tag->state);
 		write_name(w->out, name, len);
-		if (tag->members[0] != '\0')
+		if (tag->members == NULL)
+			fputs(", \"description\": null", w->out);
+		else if (tag->members[0] != '\0')
 			fprintf(w->out, ", %s", tag->members);
 		fputc('}', w->out);
 		if (line_done(w) != 0)
@@ -154,49 +165,61 @@ write_tag_member(writer *w, uint32_t tag)
 }
 
 /*
- * Writes datum i of entity e (at time, or its own time if time is
- * UINT64_MAX); again: the state or value it already has, as a plain
- * datum (the no-op at the end).
+ * What datum i of a state entity e is written as: a transition to depth
+ * 1 a plain datum ("state", which replaces the whole stack), one deeper
+ * a push, one shallower a pop; and a return to depth 1 that gives back
+ * the bottom frame a pop too, as it was most likely made.
  */
 static int
-write_datum(writer *w, uint32_t e, size_t i, uint64_t time, int again)
+written_as(const store *st, uint32_t e, size_t i)
+{
+	const uint16_t *depths = store_depths(st, e);
+	uint32_t depth, prev;
+
+	if (depths == NULL)
+		return (AS_STATE);
+	depth = depths[i];
+	prev = i > 0 ? depths[i - 1] : 0;
+	if (depth == 1 && prev == 2) {
+		const uint16_t *states = store_states(st, e);
+		const uint32_t *tags = store_has_tags(st, e) ?
+		    store_tags(st, e) : NULL;
+		uint32_t j = store_below(st, e)[i - 1];
+
+		if (states[j] == states[i] && (tags == NULL ||
+		    tags[j] == tags[i]))
+			return (AS_POP);
+	}
+	if (depth == 1)
+		return (AS_STATE);
+	return (depth == prev + 1 ? AS_PUSH : AS_POP);
+}
+
+/* Writes datum i of entity e. */
+static int
+write_datum(writer *w, uint32_t e, size_t i)
 {
 	const store *st = w->d->st;
 
 	if (store_kind_of(st, e) == STORE_VALUES) {
-		datum_head(w, e, time != UINT64_MAX ? time :
-		    store_value_times(st, e)[i]);
+		datum_head(w, e, store_value_times(st, e)[i]);
 		fputs(", \"value\": ", w->out);
 		write_value(w, store_values(st, e)[i]);
 	} else {
 		const uint16_t *states = store_states(st, e);
-		const uint16_t *depths = store_depths(st, e);
-		const uint32_t *tags = store_tags(st, e);
-		uint32_t depth = depths != NULL ? depths[i] : 1;
-		uint32_t prev = depths != NULL && i > 0 ? depths[i - 1] : 0;
+		const uint32_t *tags = store_has_tags(st, e) ?
+		    store_tags(st, e) : NULL;
+		int as = written_as(st, e, i);
 
-		datum_head(w, e, time != UINT64_MAX ? time :
-		    store_times(st, e)[i]);
-		/* A return to depth 1 is a pop if it gives back the bottom. */
-		if (!again && depth == 1 && prev == 2) {
-			const uint32_t *below = store_below(st, e);
-			uint32_t j = below[i - 1];
-
-			if (states[j] == states[i] && (tags == NULL ||
-			    tags[j] == tags[i]))
-				depth = 0;	/* the pop below */
-		}
-		if (again || depth == 1) {
-			fprintf(w->out, ", \"state\": %u", states[i]);
-			write_tag_member(w, tags != NULL ? tags[i] :
-			    STORE_NONE);
-		} else if (depth == prev + 1 && depth > 1) {
-			fprintf(w->out, ", \"push\": %u", states[i]);
-			write_tag_member(w, tags != NULL ? tags[i] :
-			    STORE_NONE);
-		} else {
-			/* A pop: the state left is the one before. */
+		datum_head(w, e, store_times(st, e)[i]);
+		if (as == AS_POP) {
+			/* The state left is the one before. */
 			fprintf(w->out, ", \"pop\": %u", states[i - 1]);
+		} else {
+			fprintf(w->out, as == AS_PUSH ? ", \"push\": %u" :
+			    ", \"state\": %u", states[i]);
+			write_tag_member(w, tags != NULL ? tags[i] :
+			    STORE_NONE);
 		}
 	}
 	fputc('}', w->out);
@@ -278,59 +301,149 @@ write_events(writer *w)
 	return (0);
 }
 
-int
-writer_write(FILE *out, const trace *d, const char **why)
+/*
+ * How the file reaches the trace's end, since a file ends at its last
+ * datum in file order.  A datum at the end is written last: that of the
+ * first entity whose last datum is there and which has a line before it
+ * (its description or another datum), so that holding it back moves no
+ * entity in the order, or else of the last entity, whose data come last
+ * anyway.  With no such datum, an end record says the end.  A trace
+ * without data that ends at 0 needs neither.
+ */
+static void
+choose_end(writer *w)
 {
-	writer w = { out, d, 0, why };
-	uint32_t e, n = catalog_nentities(d->cat), held = STORE_NONE;
-	uint64_t latest = 0;
-	size_t held_n = 0, i;
+	const trace *d = w->d;
+	uint32_t e, n = catalog_nentities(d->cat);
+	int any = 0;
 
-	write_metadata(&w);
-	if (line_done(&w) != 0 || write_tags(&w) != 0)
-		return (-1);
-	/* The datum to write last: the latest one (the first such entity). */
+	w->held = STORE_NONE;
+	w->end_record = 0;
 	for (e = 0; e < n; e++) {
 		uint64_t last = 0;
 		size_t k = data_in(d, e, &last);
 
-		if (k > 0 && (held == STORE_NONE || last > latest)) {
-			held = e;
-			held_n = k;
-			latest = last;
+		if (k == 0)
+			continue;
+		any = 1;
+		if (last == d->end && (k > 1 ||
+		    d->cat->descriptions[e] != NULL || e == n - 1)) {
+			w->held = e;
+			return;
 		}
 	}
+	w->end_record = any || d->end > 0;
+}
+
+/*
+ * How many tags, from id 0, are written before the data.  Reading
+ * numbers a tag where it first comes: its definition, its declaration
+ * or the first datum naming it (a push or a plain datum; a pop names
+ * none).  So every defined tag is written before the data, and every
+ * undefined one with it but for the last ids, when the data name them
+ * first in the order of their ids: those the data number as they are.
+ */
+static uint32_t
+tags_before_data(const writer *w)
+{
+	const trace *d = w->d;
+	const store *st = d->st;
+	uint32_t ntags = catalog_ntags(d->cat), n = catalog_nentities(d->cat);
+	uint32_t e, k;
+	uint64_t *first, pos = 0;
+
+	if (ntags == 0 || d->cat->tags[ntags - 1].members != NULL)
+		return (ntags);
+	first = xmalloc((size_t)ntags * sizeof (uint64_t));
+	for (k = 0; k < ntags; k++)
+		first[k] = UINT64_MAX;
 	for (e = 0; e < n; e++) {
 		uint64_t last;
-		size_t k = data_in(d, e, &last);
+		size_t count = data_in(d, e, &last), i;
+		const uint32_t *tags;
 
-		if (d->cat->descriptions[e] != NULL) {
-			fputs("{\"entity\": ", out);
-			{
-				size_t len;
-				const char *name = catalog_entity_name(d->cat,
-				    e, &len);
-
-				write_name(out, name, len);
-			}
-			fputs(", \"description\": ", out);
-			write_name(out, d->cat->descriptions[e],
-			    strlen(d->cat->descriptions[e]));
-			fputc('}', out);
-			if (line_done(&w) != 0)
-				return (-1);
+		if (count == 0 || store_kind_of(st, e) == STORE_VALUES ||
+		    !store_has_tags(st, e)) {
+			pos += count;
+			continue;
 		}
-		if (e == held)
-			k--;
-		for (i = 0; i < k; i++)
-			if (write_datum(&w, e, i, UINT64_MAX, 0) != 0)
-				return (-1);
+		tags = store_tags(st, e);
+		for (i = 0; i < count; i++) {
+			/* The held datum comes after every other. */
+			uint64_t at = e == w->held && i == count - 1 ?
+			    UINT64_MAX - 1 : pos++;
+
+			if (tags[i] < ntags && at < first[tags[i]] &&
+			    written_as(st, e, i) != AS_POP)
+				first[tags[i]] = at;
+		}
 	}
-	if (held != STORE_NONE) {
-		if (write_datum(&w, held, held_n - 1, UINT64_MAX, 0) != 0)
+	k = ntags;
+	while (k > 0 && d->cat->tags[k - 1].members == NULL &&
+	    first[k - 1] != UINT64_MAX &&
+	    (k == ntags || first[k - 1] < first[k]))
+		k--;
+	free(first);
+	return (k);
+}
+
+/*
+ * Entity e's lines: its description, or if it has neither that nor any
+ * datum, its declaration ("description": null), which keeps it in its
+ * place; then its data but the held one.
+ */
+static int
+write_entity(writer *w, uint32_t e)
+{
+	const trace *d = w->d;
+	uint64_t last;
+	size_t k = data_in(d, e, &last), i, len;
+	const char *name = catalog_entity_name(d->cat, e, &len);
+
+	if (d->cat->descriptions[e] != NULL || k == 0) {
+		fputs("{\"entity\": ", w->out);
+		write_name(w->out, name, len);
+		fputs(", \"description\": ", w->out);
+		if (d->cat->descriptions[e] != NULL)
+			write_name(w->out, d->cat->descriptions[e],
+			    strlen(d->cat->descriptions[e]));
+		else
+			fputs("null", w->out);
+		fputc('}', w->out);
+		if (line_done(w) != 0)
 			return (-1);
-		if (latest < d->end && write_datum(&w, held, held_n - 1,
-		    d->end, 1) != 0)
+	}
+	if (e == w->held)
+		k--;
+	for (i = 0; i < k; i++)
+		if (write_datum(w, e, i) != 0)
+			return (-1);
+	return (0);
+}
+
+int
+writer_write(FILE *out, const trace *d, const char **why)
+{
+	writer w = { out, d, 0, why, STORE_NONE, 0 };
+	uint32_t e, n = catalog_nentities(d->cat);
+
+	write_metadata(&w);
+	if (line_done(&w) != 0)
+		return (-1);
+	choose_end(&w);
+	if (write_tags(&w, tags_before_data(&w)) != 0)
+		return (-1);
+	for (e = 0; e < n; e++)
+		if (write_entity(&w, e) != 0)
+			return (-1);
+	if (w.held != STORE_NONE) {
+		uint64_t last;
+
+		if (write_datum(&w, w.held, data_in(d, w.held, &last) - 1) != 0)
+			return (-1);
+	} else if (w.end_record) {
+		fprintf(out, "{\"time\": \"%" PRIu64 "\"}", d->end);
+		if (line_done(&w) != 0)
 			return (-1);
 	}
 	return (write_events(&w));

@@ -132,6 +132,10 @@ check_error("event fields: a number id", function() b:event(60, "v", "e", nil, {
 check_error("event fields: a function", function() b:event(60, "v", "e", nil, { f = print }) end,
     'b:event: field "f" is a function: fields are JSON values')
 check_error("a list as tag fields", function() b:tag("run", "t2", { 1, 2 }) end, "b:tag: fields are a table")
+for _, name in ipairs({ "state", "tag", "time", "description" }) do
+	check_error("tag fields: " .. name .. ", which a file's tag definition cannot hold",
+	    function() b:tag("run", "t2", { [name] = 1 }) end, 'b:tag: "' .. name .. '" cannot be a field')
+end
 
 local t = b:finish()
 check_error("a finished builder", function() b:set(60, "x", 0) end, "b:set: this builder has finished")
