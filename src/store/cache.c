@@ -163,6 +163,27 @@ cache_key_of(const char *path, cache_key *key)
 }
 
 void
+cache_key_variant(cache_key *key, const char *variant)
+{
+	size_t plen = strlen(key->path), vlen = strlen(variant);
+	char *p = xmalloc(plen + 1 + vlen + 1);
+
+	/*
+	 * The entry's name is a hash of the path, which now ends with the
+	 * variant (after a newline, which a realpath may hold too, but
+	 * then the head's hash below still tells them apart); the head's
+	 * hash, kept in the entry, takes the variant in too, so an entry
+	 * of one variant is never fresh for another.
+	 */
+	memcpy(p, key->path, plen);
+	p[plen] = '\n';
+	memcpy(p + plen + 1, variant, vlen + 1);
+	free(key->path);
+	key->path = p;
+	key->head ^= XXH3_64bits(variant, vlen) * 0x9e3779b97f4a7c15ULL + 1;
+}
+
+void
 cache_key_free(cache_key *key)
 {
 	free(key->path);

@@ -90,6 +90,14 @@ int cache_key_of(const char *path, cache_key *key);
 void cache_key_free(cache_key *key);
 
 /*
+ * Makes key stand for one reading of the file among several, named by
+ * variant (a kernel trace read through some analyses: "kernel:threads"):
+ * each variant has an entry of its own, and an entry is fresh only for
+ * the variant it was saved for.
+ */
+void cache_key_variant(cache_key *key, const char *variant);
+
+/*
  * The cached catalog and store for key, if a sound, fresh entry exists:
  * returns 1 with *cat (named name), *st (some of its columns in the
  * entry's mapping) and *entry, which must outlive *st: pass it to

@@ -1,0 +1,146 @@
+-- The kernel analyses on real traces: a trace.dat recorded here, around
+-- a small workload (tests/kernel/workload.sh: a make -j2, a dd with
+-- oflag=direct, a sleeper), by tests/kernel/record.sh (the events
+-- enabled under tracefs, then trace-cmd extract), and the captures
+-- committed in tests/kernel. Each is checked against an independent
+-- reading of the same file (tests/kernel/report.lua: the text of
+-- trace-cmd report, parsed here): every thread's time running,
+-- runnable, sleeping, blocked and exited, every CPU's time idle,
+-- running, in irq and in softirq, every block device's time in flight,
+-- to the nanosecond. Without root, tracefs or trace-cmd the recording
+-- is a counted skip.
+local sm = require "statemap"
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. here .. "/../kernel/?.lua;" .. package.path
+local unit = require "unit"
+local report = require "report"
+local check, check_eq = unit.check, unit.check_eq
+local kdir = here .. "/../kernel"
+
+local function have(cmd)
+	return os.execute("command -v " .. cmd .. " > /dev/null 2>&1")
+end
+
+-- Time per state, without the states at 0, of a table of states to ns.
+local function nonzero(t)
+	local out = {}
+	for k, v in pairs(t) do if v ~= 0 then out[k] = v end end
+	return out
+end
+
+-- Entities' times summed by a key their name gives.
+local function by_key(t, pattern, tonum)
+	local out = {}
+	for _, e in ipairs(t:entities()) do
+		local key = e.name:match(pattern)
+		if key then
+			if tonum then key = tonumber(key) end
+			local acc = out[key] or {}
+			for state, ns in pairs(e:time_in()) do acc[state] = (acc[state] or 0) + ns end
+			out[key] = acc
+		end
+	end
+	for k, v in pairs(out) do out[k] = nonzero(v) end
+	return out
+end
+
+-- The differences between two tables of tables, for a failure message.
+local function diff(got, want)
+	local lines = {}
+	for k, w in pairs(want) do
+		if not unit.same(got[k], w) then
+			lines[#lines + 1] = tostring(k) .. ": got " .. unit.show(got[k]) .. ", want " .. unit.show(w)
+		end
+	end
+	for k, g in pairs(got) do
+		if want[k] == nil then lines[#lines + 1] = tostring(k) .. ": got " .. unit.show(g) .. ", want none" end
+	end
+	table.sort(lines)
+	return #lines .. " differ: " .. table.concat(lines, "; ", 1, math.min(#lines, 5))
+end
+
+local function check_trace(name, path, analyses)
+	local events, why = report.read(path)
+	if not events then return unit.skip(name .. ": trace-cmd report", why) end
+	local last = events[#events].time
+	if analyses.threads then
+		local t = sm.load(path, { analysis = "threads", cache = false })
+		local got, want = by_key(t, "%[(%d+)%]$", true), report.threads(events)
+		check(name .. ": threads: each thread's time per state, to the ns, as trace-cmd report says",
+		    unit.same(got, want), diff(got, want))
+		check_eq(name .. ": threads: the trace ends at its last event", t.finish, last)
+		local n = 0
+		for _ in pairs(want) do n = n + 1 end
+		check(name .. ": threads: there are threads (" .. n .. ")", n > 3)
+	end
+	if analyses.cpus then
+		local t = sm.load(path, { analysis = "cpus", cache = false })
+		local got, want = by_key(t, "^cpu(%d+)$", true), report.cpus(events)
+		check(name .. ": cpus: each CPU's time idle, running, in irq and softirq, as trace-cmd report says",
+		    unit.same(got, want), diff(got, want))
+		local idle_got, idle_want = 0, 0
+		for c, s in pairs(want) do
+			idle_want = idle_want + (s.idle or 0)
+			idle_got = idle_got + ((got[c] or {}).idle or 0)
+		end
+		check_eq(name .. ": cpus: the sum of idle time per CPU", idle_got, idle_want)
+	end
+	if analyses.block then
+		local t = sm.load(path, { analysis = "block", cache = false })
+		local want = report.block(events)
+		local got = {}
+		for _, e in ipairs(t:entities()) do
+			local dev, what = e.name:match("^block (%d+:%d+)/(.*)$")
+			local d = got[dev] or { requests = 0, ns = 0 }
+			got[dev] = d
+			if what == "in flight" then
+				d.in_flight = (e:stats() or {}).integral
+			else
+				local ti = e:time_in()
+				d.ns = d.ns + (ti.read or 0) + (ti.write or 0) + (ti.other or 0)
+			end
+		end
+		local requests = 0
+		for iv in t:intervals{} do
+			if iv.state and iv.state ~= "idle" then requests = requests + 1 end
+		end
+		local reqs_want, ok = 0, true
+		for dev, d in pairs(want) do
+			reqs_want = reqs_want + d.requests
+			ok = ok and got[dev] and got[dev].ns == d.ns and got[dev].in_flight == d.ns
+		end
+		check(name .. ": block: each device's time in flight (slots and the in-flight value), as trace-cmd report says",
+		    ok, unit.show(got) .. " vs " .. unit.show(want))
+		check(name .. ": block: there are requests", reqs_want > 0)
+	end
+end
+
+-- A trace recorded here, now.
+local function record()
+	if not have("trace-cmd") then return nil, "no trace-cmd (apt-get install trace-cmd)" end
+	local dir = os.tmpname()
+	os.remove(dir)
+	os.execute("mkdir -p '" .. dir .. "'")
+	local out = dir .. "/trace.dat"
+	local errf = dir .. "/err"
+	local ok, _, code = os.execute(kdir .. "/record.sh '" .. out .. "' " .. kdir .. "/workload.sh '" ..
+	    dir .. "/w' 2> '" .. errf .. "'")
+	local f = io.open(errf)
+	local msg = f and f:read("a"):gsub("%s+$", "") or ""
+	if f then f:close() end
+	if not ok then
+		os.execute("rm -rf '" .. dir .. "'")
+		return nil, code == 77 and msg or ("record.sh failed (" .. tostring(code) .. "): " .. msg), code ~= 77
+	end
+	return out, dir
+end
+
+local path, dir, failed = record()
+if path then
+	check_trace("recorded", path, { threads = true, cpus = true, block = true })
+	os.execute("rm -rf '" .. dir .. "'")
+elseif failed then
+	check("recorded: a real trace", false, dir)
+else
+	unit.skip("recorded: a real trace of sched, irq and block events", dir)
+end
