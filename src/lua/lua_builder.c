@@ -385,7 +385,11 @@ b_event(lua_State *L)
 		}
 		event_members(L, 6, &members, &members_len);
 	}
-	builder_event(lb->b, t, e, len, kind, klen, target, tlen);
+	if (builder_event(lb->b, t, e, len, kind, klen, target, tlen,
+	    end) != 0) {
+		free(members);
+		return (failed(L, lb, "b:event"));
+	}
 	builder_event_extra(lb->b, end, id, id_len, members, members_len);
 	free(members);
 	charge(L, lb, 0);
@@ -401,7 +405,8 @@ b_finish(lua_State *L)
 	uint64_t end = has_end ? lua_args_check_time(L, 2) : 0;
 	trace *d;
 
-	d = builder_finish(lb->b, has_end, end);
+	if ((d = builder_finish(lb->b, has_end, end)) == NULL)
+		return (failed(L, lb, "b:finish"));
 	builder_free(lb->b);
 	lb->b = NULL;
 	uncharge(lb);
@@ -585,7 +590,10 @@ f_new(lua_State *L)
 	lb->b = builder_new("(built)", states, n, &why);
 	if (lb->b == NULL)
 		return (luaL_error(L, "statemap.new: %s", why));
-	builder_meta(lb->b, title, host, kind, (uint64_t)sec, (uint64_t)nsec);
+	if (builder_meta(lb->b, title, host, kind, (uint64_t)sec,
+	    (uint64_t)nsec) != 0)
+		return (luaL_error(L, "statemap.new: %s",
+		    builder_error(lb->b)));
 	charge(L, lb, 1);
 	return (1);
 }

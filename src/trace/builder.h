@@ -7,7 +7,8 @@
  * never go backwards for an entity; an entity holds states (plain or
  * nested) or values, never both; values of an entity are all numbers or
  * all strings (and nones); a push needs a state under it, a pop something
- * pushed, and the state it names (if any) on top.  builder_finish makes
+ * pushed, and the state it names (if any) on top; the start plus any
+ * time stays below 2^63 ns (catalog_time_limit).  builder_finish makes
  * the trace, whose end is the given time or else the latest time of any
  * datum, like a file's.
  *
@@ -40,8 +41,12 @@ void builder_free(builder *b);
 /* The last error. */
 const char *builder_error(const builder *b);
 
-/* The metadata (strings copied; NULL leaves one unset). */
-void builder_meta(builder *b, const char *title, const char *host,
+/*
+ * The metadata (strings copied; NULL leaves one unset), before any
+ * datum: -1, having changed nothing, if the start is past 2^63 - 1 ns
+ * since the epoch.
+ */
+int builder_meta(builder *b, const char *title, const char *host,
     const char *entity_kind, uint64_t start_sec, uint64_t start_nsec);
 
 /* A state's value by name, or -1. */
@@ -67,9 +72,10 @@ void builder_describe(builder *b, const char *entity, size_t len,
 /* Defines a tag; members are JSON object members without braces (taken). */
 void builder_tag(builder *b, uint32_t state, const char *tag, size_t len,
     char *members);
-void builder_event(builder *b, uint64_t time, const char *entity,
+/* An event; end is its end if it will have one (builder_event_extra). */
+int builder_event(builder *b, uint64_t time, const char *entity,
     size_t len, const char *kind, size_t kind_len, const char *target,
-    size_t target_len);
+    size_t target_len, uint64_t end);
 /*
  * Makes the last event a message event (catalog_set_event_extra): its
  * end (CATALOG_NO_END: none, else not before its time), id (NULL: none)
@@ -85,7 +91,8 @@ size_t builder_memory(const builder *b);
 /*
  * The trace: its window [0, end), end the given one (has_end) or the
  * latest datum's time.  The builder is then empty: any further call but
- * builder_free is a caller's bug.
+ * builder_free is a caller's bug.  NULL, having changed nothing, if end
+ * is past what the start allows.
  */
 trace *builder_finish(builder *b, int has_end, uint64_t end);
 
