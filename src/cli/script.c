@@ -29,6 +29,8 @@ typedef struct meter {
 } meter;
 
 static lua_State *running;
+/* Ctrl-Cs seen by on_sigint, ever (script_sigints). */
+static volatile sig_atomic_t sigints;
 
 /* The allocator Lua uses, counting every byte against the limit. */
 static void *
@@ -97,6 +99,7 @@ on_sigint(int sig)
 	if (runlimit_interrupted())
 		fatal_exit(NULL, "interrupted again while the first Ctrl-C "
 		    "was still waiting: stopping", 128 + SIGINT);
+	sigints = sigints + 1;
 	runlimit_interrupt();
 	if (running != NULL)
 		lua_sethook(running, check_hook, LUA_MASKCALL | LUA_MASKRET |
@@ -249,6 +252,12 @@ int
 script_interrupted(void)
 {
 	return (runlimit_interrupted());
+}
+
+int
+script_sigints(void)
+{
+	return ((int)sigints);
 }
 
 /* Sets arg and runs the script; under lua_pcall, so that running out of

@@ -477,7 +477,8 @@ b_finish(lua_State *L)
 	uint64_t end = has_end ? lua_args_check_time(L, 2) : 0;
 	trace *d;
 
-	d = builder_finish(lb->b, has_end, end);
+	if ((d = builder_finish(lb->b, has_end, end)) == NULL)
+		return (failed(L, lb, "b:finish"));
 	builder_free(lb->b);
 	lb->b = NULL;
 	uncharge(lb);
