@@ -9,8 +9,9 @@
 
 #include "base/duration.h"
 #include "base/utf8.h"
+#include "lua/lua_object.h"
 
-#define REGEX_MT	"statemap.regex"
+static const char regex_type[] = "statemap.regex";
 
 int
 lua_args_time(lua_State *L, int idx, uint64_t *ns, const char **why)
@@ -80,6 +81,7 @@ lua_args_check_name(lua_State *L, int idx, size_t *len, const char *what)
 }
 
 typedef struct lregex {
+	lua_object_head head;
 	regex_t re;
 	int compiled;		/* regfree only what regcomp made */
 } lregex;
@@ -87,30 +89,38 @@ typedef struct lregex {
 static int
 regex_gc(lua_State *L)
 {
-	lregex *r = luaL_checkudata(L, 1, REGEX_MT);
+	lregex *r = lua_object_finalizing(L, regex_type);
 
+	if (r == NULL)
+		return (0);
 	if (r->compiled)
 		regfree(&r->re);
 	r->compiled = 0;
+	r->head.finalized = 1;
 	return (0);
 }
+
+static const luaL_Reg regex_metamethods[] = {
+	{ "__gc", regex_gc },
+	{ NULL, NULL }
+};
 
 const regex_t *
 lua_args_regex(lua_State *L, const char *pattern, const char *what)
 {
-	lregex *r = lua_newuserdatauv(L, sizeof (lregex), 0);
+	static const luaL_Reg none[] = { { NULL, NULL } };
+	const luaL_Reg *nothing[] = { none, NULL };
+	lregex *r;
 	int rc;
 
-	memset(r, 0, sizeof (*r));
-	/* The metatable first: once compiled, nothing may fail before the
-	 * regex is the collector's to free. */
-	if (luaL_newmetatable(L, REGEX_MT)) {
-		lua_pushcfunction(L, regex_gc);
-		lua_setfield(L, -2, "__gc");
-		lua_pushliteral(L, REGEX_MT);
-		lua_setfield(L, -2, "__metatable");
-	}
-	lua_setmetatable(L, -2);
+	/* The object with its metatable first (the type's is made when
+	 * first needed): once compiled, nothing may fail before the regex
+	 * is the collector's to free. */
+	if (luaL_getmetatable(L, regex_type) == LUA_TNIL)
+		lua_object_class(L, regex_type, nothing, nothing,
+		    regex_metamethods);
+	lua_pop(L, 1);
+	r = lua_object_new(L, regex_type, sizeof (lregex), 0);
 	if ((rc = regcomp(&r->re, pattern, REG_EXTENDED | REG_NOSUB)) != 0) {
 		char msg[256];
 

@@ -26,6 +26,8 @@
 /* Calls between two looks at the builder's memory. */
 #define CHARGE_EVERY	4096
 
+const char lua_builder_type[] = "statemap.builder";
+
 typedef struct lbuilder {
 	lua_object_head head;
 	builder *b;	/* NULL once finished */
@@ -412,8 +414,10 @@ b_finish(lua_State *L)
 static int
 builder_gc(lua_State *L)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, LUA_BUILDER_TYPE);
+	lbuilder *lb = lua_object_finalizing(L, LUA_BUILDER_TYPE);
 
+	if (lb == NULL)
+		return (0);
 	builder_free(lb->b);
 	lb->b = NULL;
 	uncharge(lb);
@@ -424,7 +428,7 @@ builder_gc(lua_State *L)
 static int
 builder_tostring(lua_State *L)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, LUA_BUILDER_TYPE);
+	lbuilder *lb = lua_object_check(L, 1, LUA_BUILDER_TYPE);
 
 	lua_pushstring(L, lb->b == NULL ? "<builder: finished>" :
 	    "<builder>");

@@ -15,17 +15,21 @@
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 
+const char lua_entity_type[] = "statemap.entity";
+
 typedef struct lentity {
+	lua_object_head head;
 	uint32_t id;
 } lentity;
 
 void
 lua_entity_push(lua_State *L, int trace_idx, uint32_t id)
 {
-	lentity *e = lua_newuserdatauv(L, sizeof (lentity), 1);
+	lentity *e;
 
+	trace_idx = lua_absindex(L, trace_idx);
+	e = lua_object_new(L, LUA_ENTITY_TYPE, sizeof (lentity), 1);
 	e->id = id;
-	luaL_setmetatable(L, LUA_ENTITY_TYPE);
 	lua_pushvalue(L, trace_idx);
 	lua_setiuservalue(L, -2, 1);
 }
@@ -33,7 +37,7 @@ lua_entity_push(lua_State *L, int trace_idx, uint32_t id)
 trace *
 lua_entity_check(lua_State *L, int idx, uint32_t *id)
 {
-	lentity *e = luaL_checkudata(L, idx, LUA_ENTITY_TYPE);
+	lentity *e = lua_object_check(L, idx, LUA_ENTITY_TYPE);
 	trace *d;
 
 	lua_getiuservalue(L, idx, 1);

@@ -15,7 +15,10 @@
 
 #include "trace/trace.h"
 
-#define LUA_ENTITY_TYPE	"statemap.entity"
+/* The type's name, "statemap.entity"; its address tags the objects
+ * (lua_object.h). */
+extern const char lua_entity_type[];
+#define LUA_ENTITY_TYPE	lua_entity_type
 
 /* The entity's fields and metamethods (__tostring, __eq). */
 extern const luaL_Reg lua_entity_fields[];

@@ -103,6 +103,8 @@ match(lua_State *L, const trace *d, const lua_options *opts)
 
 /* ---- t:flows ---- */
 
+const char lua_flows_type[] = "statemap.flows";
+
 typedef struct lflows {
 	lua_object_head head;
 	flows *f;
@@ -239,8 +241,10 @@ flows_next(lua_State *L)
 static int
 flows_gc(lua_State *L)
 {
-	lflows *lf = luaL_checkudata(L, 1, LUA_FLOWS_TYPE);
+	lflows *lf = lua_object_finalizing(L, LUA_FLOWS_TYPE);
 
+	if (lf == NULL)
+		return (0);
 	flows_free(lf->f);
 	flows_alignment_free(lf->al);
 	lf->f = NULL;

@@ -46,6 +46,8 @@ static const char *const column_names[NCOLUMNS] = {
 
 #define COLUMN_LIST	"start, finish, duration, entity, state, tag"
 
+const char lua_reduce_array_type[] = "statemap.array";
+
 typedef struct larray {
 	lua_object_head head;
 	column_kind kind;
@@ -254,8 +256,10 @@ array_tostring(lua_State *L)
 static int
 array_gc(lua_State *L)
 {
-	larray *a = luaL_checkudata(L, 1, LUA_REDUCE_ARRAY_TYPE);
+	larray *a = lua_object_finalizing(L, LUA_REDUCE_ARRAY_TYPE);
 
+	if (a == NULL)
+		return (0);
 	free(a->u64);
 	free(a->u32);
 	a->u64 = NULL;

@@ -36,6 +36,8 @@ push_value_interval(lua_State *L, const trace *d, const store_interval *iv)
 	return (1);
 }
 
+const char lua_store_intervals_type[] = "statemap.intervals";
+
 typedef struct liter {
 	lua_object_head head;
 	store_iter it;
@@ -94,8 +96,10 @@ intervals_next(lua_State *L)
 static int
 intervals_gc(lua_State *L)
 {
-	liter *it = luaL_checkudata(L, 1, LUA_STORE_INTERVALS_TYPE);
+	liter *it = lua_object_finalizing(L, LUA_STORE_INTERVALS_TYPE);
 
+	if (it == NULL)
+		return (0);
 	free(it->entities);
 	free(it->states);
 	it->entities = NULL;

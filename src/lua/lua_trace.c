@@ -17,6 +17,8 @@
 #include "lua/lua_object.h"
 #include "lua/lua_options.h"
 
+const char lua_trace_type[] = "statemap.trace";
+
 typedef struct ltrace {
 	lua_object_head head;
 	trace *d;
@@ -182,8 +184,10 @@ called_by_collector(lua_State *L)
 static int
 trace_gc(lua_State *L)
 {
-	ltrace *t = luaL_checkudata(L, 1, LUA_TRACE_TYPE);
+	ltrace *t = lua_object_finalizing(L, LUA_TRACE_TYPE);
 
+	if (t == NULL)
+		return (0);
 	if (!called_by_collector(L))
 		return (luaL_error(L, "a trace is finalized by the collector, "
 		    "not by hand"));

@@ -19,7 +19,10 @@
 #include "store/snapshot.h"
 #include "trace/trace.h"
 
-#define LUA_TRACE_TYPE	"statemap.trace"
+/* The type's name, "statemap.trace"; its address tags the objects
+ * (lua_object.h). */
+extern const char lua_trace_type[];
+#define LUA_TRACE_TYPE	lua_trace_type
 
 /* The trace's own fields (title, name, begin, finish...) and its
  * metamethods (__gc, __tostring). */
