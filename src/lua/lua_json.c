@@ -20,6 +20,7 @@
 
 #include "base/json.h"
 #include "base/util.h"
+#include "lua/lua_object.h"
 
 static const char null_sentinel;	/* its address is json.null */
 
@@ -303,12 +304,20 @@ encode_value(lua_State *L, encoder *en, int idx)
 	    luaL_typename(L, idx)));
 }
 
-/* Runs the encoding protected, so the memory stream is always freed. */
+static int f_encode(lua_State *L);
+
+/*
+ * Runs the encoding protected, so the memory stream is always freed;
+ * called by f_encode alone, which hands it its encoder.
+ */
 static int
 encode_protected(lua_State *L)
 {
 	encoder *en = lua_touserdata(L, 2);
 
+	if (!lua_object_called_by(L, f_encode))
+		return (luaL_error(L, "json.encode's own function is not a "
+		    "script's to call"));
 	return (encode_value(L, en, 1));
 }
 

@@ -242,6 +242,21 @@ lua_object_finalizing(lua_State *L, const char *name)
 	return (NULL);
 }
 
+int
+lua_object_called_by(lua_State *L, lua_CFunction caller)
+{
+	lua_Debug ar;
+	lua_CFunction f;
+
+	if (!lua_getstack(L, 1, &ar))
+		return (caller == NULL);
+	if (caller == NULL || !lua_getinfo(L, "f", &ar))
+		return (0);
+	f = lua_tocfunction(L, -1);
+	lua_pop(L, 1);
+	return (f == caller);
+}
+
 /*
  * A script that derives object after object and drops them gets them
  * collected at the pace their size calls for, not only when Lua's own

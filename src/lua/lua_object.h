@@ -95,6 +95,16 @@ void *lua_object_test(lua_State *L, int idx, const char *name);
 void *lua_object_finalizing(lua_State *L, const char *name);
 
 /*
+ * Whether the running C function was called by the C function caller,
+ * or, caller NULL, by C below any Lua (lua_pcall at the stack's base).  A
+ * function handed a pointer as a light userdata by the C that calls it
+ * refuses any other caller: the debug library reaches every function on
+ * the stack (debug.getinfo(level, "f").func) and could call it with
+ * another light userdata, or none.
+ */
+int lua_object_called_by(lua_State *L, lua_CFunction caller);
+
+/*
  * Tells the memory limit (runlimit.h) and the collector of bytes of C
  * memory a new object holds: the collector sees only the few bytes of
  * the userdata, so it is told of the rest as if Lua had allocated it.

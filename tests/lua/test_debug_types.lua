@@ -173,6 +173,44 @@ do
 	file:close()
 end
 
+-- Functions that C calls with a pointer as a light userdata are on the
+-- stack while Lua runs, where debug.getinfo reaches them: called by a
+-- script with another light userdata (json.null), each refuses.
+do
+	local null = sm.json.null
+	local runner = debug.getinfo(2, "fS")
+	check("the script is run by a C function", runner ~= nil and runner.what == "C")
+	local ok, err = pcall(runner.func, 3, null)
+	check("... which a script cannot call", not ok and
+		tostring(err):find("the function that runs the script is not a script's to call", 1, true), err)
+
+	local got
+	debug.sethook(function()
+		local info = debug.getinfo(2, "fS")
+		if got == nil and info.what == "C" and info.func ~= sm.json.encode then
+			debug.sethook()
+			got = { pcall(info.func, { 1 }, null) }
+		end
+	end, "c")
+	local out = sm.json.encode({ 1, 2 })
+	debug.sethook()
+	check_eq("json.encode's protected function, called by a script, refuses",
+		{ got and got[1], got and got[2] }, { false, "json.encode's own function is not a script's to call" })
+	check_eq("... and json.encode still works", out, "[1,2]")
+
+	local here = arg[0]:match("^(.*)/[^/]*$") or "."
+	local SM = os.getenv("SM") or (here .. "/../../statemap-lua")
+	local code = 'local level, last = 1 ' ..
+		'while debug.getinfo(level, "f") do ' ..
+		'local i = debug.getinfo(level, "fS") if i.what == "C" then last = i.func end level = level + 1 end ' ..
+		'print(pcall(last, require("statemap").json.null))'
+	local p = io.popen("'" .. SM .. "' -E '" .. code .. "' 2>&1")
+	local said = p:read("a")
+	p:close()
+	check("the function that starts the REPL (and runs -E), called by a script, refuses",
+		said:find("the function that starts the REPL is not a script's to call", 1, true), said)
+end
+
 -- The collector frees every object left looking like another type as
 -- what it is, once; the traces the others kept go too.
 kept = nil
