@@ -80,6 +80,18 @@ lua_args_check_name(lua_State *L, int idx, size_t *len, const char *what)
 	return (s);
 }
 
+const char *
+lua_args_check_path(lua_State *L, int idx, const char *fname,
+    const char *what)
+{
+	size_t len;
+	const char *s = luaL_checklstring(L, idx, &len);
+
+	if (memchr(s, '\0', len) != NULL)
+		luaL_error(L, "%s: %s contains a NUL byte", fname, what);
+	return (s);
+}
+
 typedef struct lregex {
 	lua_object_head head;
 	regex_t re;

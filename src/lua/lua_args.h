@@ -35,6 +35,16 @@ const char *lua_args_check_name(lua_State *L, int idx, size_t *len,
     const char *what);
 
 /*
+ * A path or file name: the string at idx (an argument error if it is
+ * none), refused if it holds a NUL byte, where the C library would end
+ * it, so that another file than the one named would be read or written:
+ * "statemap.load: the path contains a NUL byte", fname naming the
+ * function and what the string ("the path", "output").
+ */
+const char *lua_args_check_path(lua_State *L, int idx, const char *fname,
+    const char *what);
+
+/*
  * Compiles pattern (a POSIX extended regular expression, REG_NOSUB) into
  * a userdata pushed on the stack, which frees it when collected: it must
  * stay on the stack while it is used, and an error anywhere after leaks

@@ -20,6 +20,7 @@
 
 #include "base/json.h"
 #include "base/util.h"
+#include "lua/lua_args.h"
 #include "lua/lua_object.h"
 
 static const char null_sentinel;	/* its address is json.null */
@@ -91,7 +92,8 @@ f_decode(lua_State *L)
 {
 	size_t len;
 	const char *text = luaL_checklstring(L, 1, &len);
-	const char *name = luaL_optstring(L, 2, "json");
+	const char *name = lua_isnoneornil(L, 2) ? "json" :
+	    lua_args_check_path(L, 2, "json.decode", "the name");
 	json_arena *arena = json_arena_new();
 	json_error err;
 	json_value *v = json_parse_document(arena, text, len, &err);

@@ -104,7 +104,8 @@ static const lua_option load_keys[] = {
 static int
 f_load(lua_State *L)
 {
-	const char *path = luaL_checkstring(L, 1), *filter;
+	const char *path = lua_args_check_path(L, 1, "statemap.load",
+	    "the path"), *filter;
 	lua_options opts;
 	trace_options o;
 	trace *d;

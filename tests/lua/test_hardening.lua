@@ -142,4 +142,39 @@ do
 	os.remove(tmp .. ".many")
 end
 
+-- A path with a NUL byte was cut there: statemap.load("x.out\0junk")
+-- loaded x.out, and t:write and render wrote to the cut name.  Every
+-- function that takes a path or a file name refuses it, naming itself.
+do
+	local function exists(path)
+		local f = io.open(path)
+		if f then f:close() end
+		return f ~= nil
+	end
+	local cut = tmp .. "-nul"
+	local function refused(name, f, want, wrote)
+		check_error(name .. ": a path with a NUL byte is refused", f, want)
+		if wrote then
+			check(name .. ": ... and nothing is written at the path cut there", not exists(wrote))
+			os.remove(wrote)
+		end
+	end
+	refused("statemap.load", function() return sm.load(tmp .. "\0junk", { cache = false }) end,
+		"statemap.load: the path contains a NUL byte")
+	refused("t:write", function() return t:write(cut .. ".out\0junk") end,
+		"t:write: the path contains a NUL byte", cut .. ".out")
+	refused("render", function() return sm.render{ output = cut .. ".png\0.svg", trace = t } end,
+		"render: output contains a NUL byte", cut .. ".png")
+	refused("render, interactive", function()
+		return sm.render{ output = cut .. ".svg\0.png", trace = t, interactive = true }
+	end, "render: output contains a NUL byte", cut .. ".svg")
+	refused("layout.render", function() return sm.layout.render(t, cut .. ".pdf\0") end,
+		"render: output contains a NUL byte", cut .. ".pdf")
+	refused("json.decode's file name", function() return sm.json.decode("{", "a.json\0b") end,
+		"json.decode: the name contains a NUL byte")
+	check_error("render: an output that is no string is named", function()
+		return sm.render{ output = 5, trace = t } end, "render: output must be a file name, not 5")
+	check("a path without NUL bytes still loads", pcall(sm.load, tmp, { cache = false }))
+end
+
 os.remove(tmp)
