@@ -38,12 +38,6 @@ lua_args_time(lua_State *L, int idx, uint64_t *ns, const char **why)
 	return (-1);
 }
 
-int
-lua_args_bad_time(lua_State *L, const char *text, const char *why)
-{
-	return (luaL_error(L, "bad time \"%s\": %s", text, why));
-}
-
 uint64_t
 lua_args_check_time(lua_State *L, int idx)
 {
@@ -53,7 +47,8 @@ lua_args_check_time(lua_State *L, int idx)
 	if (lua_args_time(L, idx, &ns, &why) == 0)
 		return (ns);
 	if (why != NULL)
-		lua_args_bad_time(L, lua_tostring(L, idx), why);
+		luaL_argerror(L, idx, lua_pushfstring(L, "bad time \"%s\": %s",
+		    lua_tostring(L, idx), why));
 	luaL_typeerror(L, idx, "time (ns as a non-negative integer, "
 	    "or a string like \"1.5s\")");
 	return (0);

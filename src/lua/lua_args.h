@@ -19,12 +19,12 @@
  */
 int lua_args_time(lua_State *L, int idx, uint64_t *ns, const char **why);
 
-/* A time argument: an error if it is none; opt: dflt if none or nil. */
+/*
+ * A time argument, idx > 0: an argument error if it is none ("bad argument
+ * #1 to 'at' (bad time "x": why)"); opt: dflt if none or nil.
+ */
 uint64_t lua_args_check_time(lua_State *L, int idx);
 uint64_t lua_args_opt_time(lua_State *L, int idx, uint64_t dflt);
-
-/* Raises the error of a string that is no duration: bad time "x": why. */
-int lua_args_bad_time(lua_State *L, const char *text, const char *why);
 
 /*
  * A name a script made (a new state, entity or group name): the string at

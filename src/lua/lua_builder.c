@@ -345,6 +345,12 @@ event_members(lua_State *L, int idx, char **members, size_t *members_len)
 	lua_pop(L, 2);
 }
 
+/* What b:event reads of its fields; the others are the event's members. */
+static const lua_option event_keys[] = {
+	{ .key = "end", .kind = LUA_OPTION_TIME },
+	{ .key = NULL }
+};
+
 /* b:event(time, entity, name [, target [, fields]]) */
 static int
 b_event(lua_State *L)
@@ -356,6 +362,7 @@ b_event(lua_State *L)
 	const char *kind = luaL_checklstring(L, 4, &klen);
 	const char *target = NULL, *id = NULL;
 	char *members = NULL;
+	lua_options opts;
 
 	if (!lua_isnoneornil(L, 5))
 		target = check_entity(L, 5, &tlen, "b:event");
@@ -365,9 +372,8 @@ b_event(lua_State *L)
 			return (luaL_error(L, "b:event: fields are a table of "
 			    "names to values, not %s", lua_type(L, 6) ==
 			    LUA_TTABLE ? "a list" : luaL_typename(L, 6)));
-		lua_getfield(L, 6, "end");
-		if (!lua_isnil(L, -1)) {
-			end = lua_args_check_time(L, -1);
+		lua_options_init(&opts, L, 6, "b:event", event_keys);
+		if (lua_options_time(&opts, "end", &end)) {
 			if (end < t)
 				return (luaL_error(L, "b:event: end %I is "
 				    "before time %I: a message is received "

@@ -67,9 +67,10 @@ push_nodes(lua_State *L, const trace *d, const lua_options *opts,
 			lua_call(L, 1, 1);
 			if (!lua_isnil(L, -1) && lua_type(L, -1) !=
 			    LUA_TSTRING)
-				luaL_error(L, "node function returned a %s for "
-				    "\"%s\"; it must return a string or nil",
-				    luaL_typename(L, -1), name);
+				luaL_error(L, "%s: the node function returned a "
+				    "%s for \"%s\"; it must return a string or "
+				    "nil", opts->fname, luaL_typename(L, -1),
+				    name);
 			if (lua_isnil(L, -1)) {
 				lua_pop(L, 1);
 				lua_pushboolean(L, 0);

@@ -109,7 +109,8 @@ check_selection(lua_State *L, const trace *d, const lua_options *opts,
 	if (lua_options_table(opts, "entities")) {
 		int list = lua_gettop(L);
 
-		q->entities = lua_entity_list(L, d, list, &q->nentities);
+		q->entities = lua_entity_list(L, d, list, &q->nentities,
+		    opts->fname, "entities");
 		lua_remove(L, list);	/* the scratch stays */
 	}
 	if (lua_options_table(opts, "states")) {
@@ -117,7 +118,8 @@ check_selection(lua_State *L, const trace *d, const lua_options *opts,
 		unsigned char *set;
 
 		set = lua_object_scratch(L, d->cat->nstates, 1);
-		lua_catalog_mark_states(L, d->cat, list, set);
+		lua_catalog_mark_states(L, d->cat, list, set, opts->fname,
+		    "states");
 		q->states = set;
 		lua_remove(L, list);
 	}

@@ -179,7 +179,7 @@ read_panel(lua_State *L, int idx, render_panel *p)
 		keep_top(L);
 		lua_pop(L, 1);
 	} else {
-		ids = lua_entity_list(L, p->d, -1, &n);
+		ids = lua_entity_list(L, p->d, -1, &n, "render", "entities");
 		keep_top(L);
 		lua_pop(L, 2);	/* the array, the list */
 	}

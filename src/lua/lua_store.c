@@ -147,7 +147,8 @@ t_intervals(lua_State *L)
 			return (luaL_error(L, "out of memory"));
 		for (i = 0; i < n; i++) {
 			lua_rawgeti(L, -1, (lua_Integer)i + 1);
-			it->entities[i] = lua_entity_id(L, d, lua_gettop(L));
+			it->entities[i] = lua_entity_item(L, d, lua_gettop(L),
+			    "intervals", "entities", i + 1);
 			lua_pop(L, 1);
 		}
 		lua_pop(L, 1);
@@ -155,7 +156,8 @@ t_intervals(lua_State *L)
 	if (lua_options_table(&opts, "states")) {
 		if ((it->states = calloc(d->cat->nstates, 1)) == NULL)
 			return (luaL_error(L, "out of memory"));
-		lua_catalog_mark_states(L, d->cat, lua_gettop(L), it->states);
+		lua_catalog_mark_states(L, d->cat, lua_gettop(L), it->states,
+		    "intervals", "states");
 		lua_pop(L, 1);
 	}
 	store_iter_init(&it->it, d->st, it->entities, n, from, to);
