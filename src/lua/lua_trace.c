@@ -7,12 +7,10 @@
  */
 #include "lua/lua_trace.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/duration.h"
 #include "base/runlimit.h"
-#include "base/util.h"
 #include "lua/lua_args.h"
 #include "lua/lua_object.h"
 #include "lua/lua_options.h"
@@ -23,7 +21,7 @@ typedef struct ltrace {
 	lua_object_head head;
 	trace *d;
 	size_t charged;		/* its memory, counted against the limit */
-	lua_trace_snapshot at;	/* t:at's (at.states NULL until then) */
+	lua_trace_snapshot at;	/* t:at's */
 } ltrace;
 
 trace *
@@ -73,14 +71,9 @@ lua_trace_snapshot_of(lua_State *L, int idx)
 {
 	ltrace *t = lua_touserdata(L, idx);
 
-	if (t->at.states == NULL) {
-		size_t n = store_nentities(t->d->st);
-		size_t bytes = (n + 1) * sizeof (uint32_t);
-
+	if (!t->at.made) {
 		snapshot_cursor_init(&t->at.cursor, t->d->st);
-		t->at.states = xcalloc(n + 1, sizeof (uint32_t));
-		t->charged += bytes;
-		runlimit_charge(bytes);
+		t->at.made = 1;
 	}
 	return (&t->at);
 }
@@ -196,10 +189,9 @@ trace_gc(lua_State *L)
 	trace_release(t->d);
 	t->d = NULL;
 	t->head.finalized = 1;	/* lua_trace_check refuses it from now on */
-	if (t->at.states != NULL)
+	if (t->at.made)
 		snapshot_cursor_free(&t->at.cursor);
-	free(t->at.states);
-	t->at.states = NULL;
+	t->at.made = 0;
 	runlimit_credit(t->charged);
 	t->charged = 0;
 	return (0);

@@ -162,6 +162,14 @@ do
 	ok, err = pcall(function() return e1:at(0) end)
 	check_eq("an entity whose trace was swapped for a series", err and err:match("bad object.*"),
 		"bad object kept by 'at' (statemap.trace expected, got statemap.series)")
+	-- What t:at keeps in the trace's user value (its lists of names, its
+	-- buffer of states) replaced by anything else: made again.
+	local want = t:at(15)
+	local kept = debug.getuservalue(t, 1)
+	kept[1], kept[3] = 5, t:count_series{ "a" }
+	check_eq("t:at after its lists and buffer were replaced", t:at(15), want)
+	debug.setuservalue(t, 7, 1)
+	check_eq("t:at after its user value was replaced", t:at(15), want)
 	-- A userdata the module did not make, given a trace's metatable.
 	local file = io.tmpfile()
 	local file_mt = debug.getmetatable(file)
