@@ -1,5 +1,5 @@
 /*
- * lua_args.c: times, names and regular expressions from Lua values.
+ * lua_args.c: times, names, paths and regular expressions from Lua values.
  */
 #include "lua/lua_args.h"
 

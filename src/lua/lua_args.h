@@ -1,6 +1,6 @@
 /*
  * lua_args.h: the plain values every binding reads from its arguments:
- * times, names a script makes, regular expressions.
+ * times, names a script makes, paths, regular expressions.
  */
 #ifndef SM_LUA_ARGS_H
 #define SM_LUA_ARGS_H
