@@ -21,6 +21,7 @@
 
 #include <lauxlib.h>
 
+#include "lua/lua_object.h"
 #include "lua/lua_serve.h"
 
 #define HISTORY_LINES	1000
@@ -307,12 +308,17 @@ push_strings(lua_State *L, char **s, int n)
 	}
 }
 
-/* Under lua_pcall: require the module and start it; returns the banner. */
+/* Under lua_pcall: require the module and start it; returns the banner.
+ * What it runs can reach it (debug.getinfo), but not call it: its
+ * options are a pointer. */
 static int
 start(lua_State *L)
 {
 	const repl_options *o = lua_touserdata(L, 1);
 
+	if (!lua_object_called_by(L, NULL))
+		return (luaL_error(L, "the function that starts the REPL is "
+		    "not a script's to call"));
 	lua_getglobal(L, "require");
 	lua_pushliteral(L, "statemap.repl");
 	lua_call(L, 1, 1);

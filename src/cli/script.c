@@ -14,6 +14,7 @@
 
 #include "base/fatal.h"
 #include "base/runlimit.h"
+#include "lua/lua_object.h"
 #include "lua/lua_statemap.h"
 
 /* ---- limits ---- */
@@ -261,7 +262,8 @@ script_sigints(void)
 }
 
 /* Sets arg and runs the script; under lua_pcall, so that running out of
- * memory while setting up is an error rather than a panic. */
+ * memory while setting up is an error rather than a panic.  The script
+ * can reach it (debug.getinfo), but not call it: its argv is a pointer. */
 static int
 run_script(lua_State *L)
 {
@@ -269,6 +271,9 @@ run_script(lua_State *L)
 	char **argv = lua_touserdata(L, 2);
 	int i;
 
+	if (!lua_object_called_by(L, NULL))
+		return (luaL_error(L, "the function that runs the script is "
+		    "not a script's to call"));
 	lua_createtable(L, argc, 1);
 	for (i = 0; i < argc; i++) {
 		lua_pushstring(L, argv[i]);
