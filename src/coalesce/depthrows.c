@@ -107,8 +107,19 @@ depthrows_set(depthrows *d, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag)
 {
 	erows *e = ent(d, entity);
-	uint32_t k;
+	uint32_t k, bottom, bottom_tag;
 
+	/*
+	 * From depth 2, a plain datum that gives back the bottom frame as
+	 * it is (its state and tag) leaves the stack as a pop would, and a
+	 * store keeps the two alike: so it is a pop here too, and the rows
+	 * are those the live server's answers read from the store.
+	 */
+	if (e->depth == 2 && coalesce_current(d->co, e->row[0], &bottom,
+	    &bottom_tag) && bottom == state && bottom_tag == tag) {
+		depthrows_pop(d, entity, time);
+		return;
+	}
 	for (k = e->depth; k > 1; k--)
 		coalesce_datum(d->co, row_of(d, e, k), time, d->absent,
 		    COALESCE_NO_TAG);

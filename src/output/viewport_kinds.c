@@ -109,11 +109,19 @@ feed_depths(depthrows *dr, const vpanel *vp, uint32_t e, stack_chain *ch)
 	for (i = first + 1; i < count && times[i] < vp->hi; i++) {
 		keep = chain_update(ch, st, e, i, &top);
 		d = ch->depth;
-		if (keep + 1 == d && top != SIZE_MAX &&
+		/*
+		 * A pop back to this frame: one shallower, the frame under
+		 * the top current again with its state and tag.  From depth
+		 * 2 a plain datum that gives the bottom back as it was is
+		 * the same transition in a store, and depthrows.h reads it
+		 * as a pop too; from any other depth a plain datum replaces
+		 * the stack, even with the state it had.
+		 */
+		if (d + 1 == old && keep + 1 == d && top != SIZE_MAX &&
 		    states[ch->node[keep]] == states[top] &&
 		    tag_or_none(tags, ch->node[keep]) ==
 		    tag_or_none(tags, top))
-			keep++;		/* a pop back to this frame */
+			keep++;
 		if (keep == 0) {
 			depthrows_set(dr, e, times[i], states[ch->node[0]],
 			    tag_or_none(tags, ch->node[0]));
