@@ -135,16 +135,14 @@ static int
 row_has_time(const depthrows *d, uint32_t row)
 {
 	coalesce_rect r;
-	uint32_t x, s;
+	uint32_t x;
 
 	for (x = coalesce_first(d->co, row); x != COALESCE_NONE;
 	    x = coalesce_next(d->co, x)) {
 		coalesce_get(d->co, x, &r);
-		if (r.duration == 0)
-			continue;
-		for (s = 0; s < d->absent; s++)
-			if (r.states[s] > 0)
-				return (1);
+		/* Its states with time ascend: any before absent will do. */
+		if (r.duration > 0 && r.nstates > 0 && r.states[0] < d->absent)
+			return (1);
 	}
 	return (0);
 }
