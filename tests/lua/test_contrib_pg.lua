@@ -92,7 +92,9 @@ if root and not os.execute("command -v runuser > /dev/null") then
 	return
 end
 
-local dir = C.tmpdir()
+-- As root, the server runs as nobody, who must reach its directory: in
+-- /tmp itself, whatever TMPDIR says.
+local dir = root and sh("mktemp -d /tmp/sm-pg.XXXXXX"):match("^(%S+)") or C.tmpdir()
 local as_server = ""	-- how the server's programs run: as nobody when we are root
 if root then
 	os.execute("chown nobody " .. q(dir))
