@@ -258,9 +258,16 @@ threads_event(void *arg, const kev *e)
 		on_switch(a, e);
 		return;
 	}
-	/* The task running on the CPU runs, if nothing said so yet. */
-	if (e->pid > 0 && (th = thread_of(a, e->pid))->state == NO_STATE)
+	/*
+	 * The task running on the CPU runs, if nothing said so yet, under
+	 * the name the events so far (or the trace's list of tasks) give.
+	 */
+	if (e->pid > 0 && (th = thread_of(a, e->pid))->state == NO_STATE) {
+		if (!th->fresh && e->comm != NULL && !(e->comm_len == 5 &&
+		    memcmp(e->comm, "<...>", 5) == 0))
+			set_comm(th, e->comm, e->comm_len);
 		transition(a, th, e->time, KS_RUNNING, e->cpu);
+	}
 	switch (e->type) {
 	case KEV_SCHED_WAKING:
 	case KEV_SCHED_WAKEUP:

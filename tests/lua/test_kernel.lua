@@ -144,3 +144,11 @@ elseif failed then
 else
 	unit.skip("recorded: a real trace of sched, irq and block events", dir)
 end
+
+-- The capture committed for the golden case (tests/golden/kernel-tracedat),
+-- checked the same way where trace-cmd is here to read it.
+if have("trace-cmd") then
+	check_trace("committed small.dat", kdir .. "/small.dat", { threads = true, cpus = true, block = true })
+else
+	unit.skip("committed small.dat against trace-cmd report", "no trace-cmd (apt-get install trace-cmd)")
+end
