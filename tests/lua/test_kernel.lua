@@ -152,3 +152,84 @@ if have("trace-cmd") then
 else
 	unit.skip("committed small.dat against trace-cmd report", "no trace-cmd (apt-get install trace-cmd)")
 end
+
+-- CTF: a trace laid out as LTTng writes a kernel trace (tests/kernel/ctf.lua;
+-- no LTTng here to record one), read through libbabeltrace2, each thread's
+-- and CPU's time per state as worked out by hand from the rules of
+-- kernel_threads.h and kernel_cpus.h.
+do
+	local ctf = require "ctf"
+	local T = 100000000000	-- the events' times, from the clock's origin
+	local function sw(t, cpu, pc, pt, ps, nc, nt)
+		return { time = T + t, cpu = cpu, name = "sched_switch", f = { prev_comm = pc, prev_tid = pt,
+			prev_state = ps, next_comm = nc, next_tid = nt, prev_prio = 120, next_prio = 120 } }
+	end
+	local function dump(tid, pid, name)
+		return { time = T + 1000, cpu = 0, name = "lttng_statedump_process_state", f = { tid = tid, pid = pid, name = name } }
+	end
+	local events = {
+		dump(10, 10, "app"), dump(11, 10, "app-worker"), dump(20, 20, "kworker/0:1"),
+		sw(2000, 0, "swapper/0", 0, 0, "app", 10),
+		sw(3000, 1, "swapper/1", 0, 0, "kworker/0:1", 20),
+		sw(5000, 0, "app", 10, 1, "app-worker", 11),	-- S
+		{ time = T + 6000, cpu = 1, name = "irq_handler_entry", f = { irq = 5, name = "eth0" } },
+		{ time = T + 6500, cpu = 1, name = "irq_handler_exit", f = { irq = 5, ret = 1 } },
+		sw(7000, 1, "kworker/0:1", 20, 2, "swapper/1", 0),	-- D
+		{ time = T + 8000, cpu = 1, name = "sched_waking", f = { comm = "app", tid = 10, target_cpu = 0 } },
+		sw(9000, 0, "app-worker", 11, 0, "app", 10),	-- R: preempted
+		{ time = T + 10000, cpu = 1, name = "sched_waking", f = { comm = "kworker/0:1", tid = 20, target_cpu = 1 } },
+		sw(11000, 1, "swapper/1", 0, 0, "kworker/0:1", 20),
+		sw(12000, 0, "app", 10, 1, "app-worker", 11),
+		sw(13000, 1, "kworker/0:1", 20, 1, "swapper/1", 0),
+	}
+	local dir = os.tmpname()
+	os.remove(dir)
+	ctf.write(dir, events)
+	local function times(t)
+		local out = {}
+		for _, e in ipairs(t:entities()) do out[e.name] = nonzero(e:time_in()) end
+		return out
+	end
+	local t = sm.load(dir, { analysis = { "threads", "cpus" }, cache = false })
+	local want = {
+		["app[10]/app[10]"] = { running = 6000, sleeping = 4000, runnable = 1000 },
+		["app[10]/app-worker[11]"] = { running = 5000, runnable = 3000 },
+		["kworker\\/0:1[20]/kworker\\/0:1[20]"] = { running = 6000, blocked = 3000, runnable = 1000 },
+		-- cpu0's first event names no task (the state dump: LTTng's events
+		-- name none, and no switch has said which runs there yet)
+		cpu0 = { idle = 1000, running = 11000 },
+		cpu1 = { running = 5500, irq = 500, idle = 4000 },
+	}
+	local got = times(t)
+	check("ctf: each thread's and CPU's time per state, by hand", unit.same(got, want), diff(got, want))
+	check_eq("ctf: times from the first event", t.finish, 12000)
+	-- (the clock's offset_s = 100 puts its origin 100 s after its zero)
+	check_eq("ctf: the metadata start is the first event's time", t.start, 100000000000 + T + 1000)
+	local tags = {}
+	for iv in t:intervals{ entities = { "app[10]/app[10]" }, states = { "running" } } do tags[#tags + 1] = iv.tag end
+	check_eq("ctf: the CPU a thread runs on is its tag", table.concat(tags, " "), "cpu0 cpu0")
+	check_eq("ctf: the metadata file names the trace too",
+	    #sm.load(dir .. "/metadata", { cache = false }):entities(), 3)
+	-- The cache: an entry for the directory, and stale once a file changes.
+	local a = #sm.load(dir):entities()
+	events[#events + 1] = sw(14000, 1, "swapper/1", 0, 0, "late", 30)
+	ctf.write(dir, events)
+	local b = #sm.load(dir):entities()
+	check("ctf: the cache keeps a CTF trace, and a changed trace is read anew (" .. a .. ", " .. b .. ")",
+	    a == 3 and b == 4)
+	-- Errors name the directory.
+	local function fails(path, opts, want_msg, what)
+		local ok, err = pcall(sm.load, path, opts)
+		check("ctf: " .. what .. ": " .. tostring(err), not ok and tostring(err):find(want_msg, 1, true) ~= nil)
+	end
+	fails(dir, { analysis = "block", cache = false }, dir .. ": no block_rq_issue events", "no block events")
+	local f = io.open(dir .. "/metadata", "a")
+	f:write("trace { broken")
+	f:close()
+	fails(dir, { cache = false }, dir .. ": not a CTF trace that libbabeltrace2 can read", "damaged metadata")
+	os.execute("rm -rf '" .. dir .. "'")
+	ctf.write(dir, { events[1] })
+	os.remove(dir .. "/channel0_0")
+	fails(dir, { cache = false }, dir .. ": a CTF trace that holds no events", "no streams")
+	os.execute("rm -rf '" .. dir .. "'")
+end
