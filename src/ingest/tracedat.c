@@ -373,6 +373,9 @@ on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	int id, kind;
 
 	(void)h;
+	/* libtracecmd may go on after a callback asked it to stop */
+	if (td->stopped != 0)
+		return (1);
 	if (!td->have_first) {
 		td->src.first = rec->ts;
 		td->have_first = 1;

@@ -59,6 +59,30 @@ local function diff(got, want)
 	return #lines .. " differ: " .. table.concat(lines, "; ", 1, math.min(#lines, 5))
 end
 
+-- Every interval of a trace as text, sorted, to compare two traces.
+local function intervals(t)
+	local out = {}
+	for iv in t:intervals{} do
+		out[#out + 1] = table.concat({ iv.entity, iv.state, tostring(iv.tag), iv.start, iv.finish }, " ")
+	end
+	table.sort(out)
+	return out
+end
+
+-- The Lua provider (lua/threads.lua) gives what the C analysis does.
+local function check_lua_threads(name, path)
+	local threads = require "statemap.threads"
+	local c = sm.load(path, { analysis = "threads", cache = false })
+	local l = threads.load(path)
+	local a, b = intervals(c), intervals(l)
+	local first
+	for i = 1, math.max(#a, #b) do
+		if a[i] ~= b[i] then first = "C: " .. tostring(a[i]) .. "; Lua: " .. tostring(b[i]); break end
+	end
+	check(name .. ": lua/threads.lua gives the C threads analysis's intervals (" .. #a .. ")", first == nil and #a > 0, first)
+	check_eq(name .. ": lua/threads.lua ends where the C analysis does", l.finish, c.finish)
+end
+
 local function check_trace(name, path, analyses)
 	local events, why = report.read(path)
 	if not events then return unit.skip(name .. ": trace-cmd report", why) end
@@ -72,6 +96,7 @@ local function check_trace(name, path, analyses)
 		local n = 0
 		for _ in pairs(want) do n = n + 1 end
 		check(name .. ": threads: there are threads (" .. n .. ")", n > 3)
+		check_lua_threads(name, path)
 	end
 	if analyses.cpus then
 		local t = sm.load(path, { analysis = "cpus", cache = false })
@@ -208,6 +233,7 @@ do
 	local tags = {}
 	for iv in t:intervals{ entities = { "app[10]/app[10]" }, states = { "running" } } do tags[#tags + 1] = iv.tag end
 	check_eq("ctf: the CPU a thread runs on is its tag", table.concat(tags, " "), "cpu0 cpu0")
+	check_lua_threads("ctf", dir)
 	check_eq("ctf: the metadata file names the trace too",
 	    #sm.load(dir .. "/metadata", { cache = false }):entities(), 3)
 	-- The cache: an entry for the directory, and stale once a file changes.
@@ -232,4 +258,58 @@ do
 	os.remove(dir .. "/channel0_0")
 	fails(dir, { cache = false }, dir .. ": a CTF trace that holds no events", "no streams")
 	os.execute("rm -rf '" .. dir .. "'")
+end
+
+-- statemap.events: each event, in time order, with its fields by the
+-- format's names; the options choose events and a range; the handler
+-- stops the reading by returning false; errors.
+do
+	local path = kdir .. "/small.dat"
+	local n, last, ordered, names, first_switch = 0, 0, true, {}, nil
+	sm.events(path, function(ev)
+		n = n + 1
+		ordered = ordered and ev.time >= last
+		last = ev.time
+		names[ev.name] = (names[ev.name] or 0) + 1
+		if ev.name == "sched_switch" and not first_switch then first_switch = ev end
+	end)
+	local t = sm.load(path, { analysis = "threads", cache = false })
+	check_eq("events: every event of the trace", n, t.records)
+	check("events: in time order", ordered)
+	check_eq("events: the last one at the trace's end", last, t.finish)
+	local f = first_switch.fields
+	check("events: a sched_switch's fields by ftrace's names and types",
+	    type(f.prev_comm) == "string" and math.type(f.prev_pid) == "integer" and
+	    math.type(f.prev_state) == "integer" and type(f.next_comm) == "string" and f.common_pid == nil,
+	    unit.show(f))
+	check("events: time, cpu, pid and comm", math.type(first_switch.time) == "integer" and
+	    math.type(first_switch.cpu) == "integer" and first_switch.pid == f.prev_pid and
+	    first_switch.comm == f.prev_comm, unit.show(first_switch))
+	local some, all_switches = 0, true
+	local from, to = math.floor(t.finish / 4), math.floor(t.finish / 2)
+	sm.events(path, { events = { "sched_switch", "no_such_event" }, from = from, to = to }, function(ev)
+		some = some + 1
+		all_switches = all_switches and ev.name == "sched_switch" and ev.time >= from and ev.time <= to
+	end)
+	local want = 0
+	sm.events(path, function(ev)
+		if ev.name == "sched_switch" and ev.time >= from and ev.time <= to then want = want + 1 end
+	end)
+	check("events: events, from and to choose (" .. some .. " of " .. names.sched_switch .. " switches)",
+	    all_switches and some == want and some > 0 and some < names.sched_switch)
+	local seen = 0
+	sm.events(path, function() seen = seen + 1; if seen == 10 then return false end end)
+	check_eq("events: a handler that returns false stops the reading", seen, 10)
+	local function fails(what, want_msg, ...)
+		local ok, err = pcall(sm.events, ...)
+		check("events: " .. what .. ": " .. tostring(err), not ok and tostring(err):find(want_msg, 1, true) ~= nil)
+	end
+	fails("the handler's error", "boom", path, function() error("boom") end)
+	fails("not a kernel trace", "not a kernel trace", here .. "/test_kernel.lua", function() end)
+	fails("an unknown option", "unknown option", path, { form = 1 }, function() end)
+	fails("from after to", "from must not be after to", path, { from = 10, to = 5 }, function() end)
+	fails("no handler", "function expected", path)
+	local ok = pcall(sm.events, path, function() error("again") end)
+	check("events: the trace is closed after an error (read again)", not ok and
+	    pcall(sm.events, path, { to = 0 }, function() end))
 end
