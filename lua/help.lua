@@ -52,6 +52,8 @@ help.entries = {
 	  "the defaults of `render` and of the classic statemap: `width` (1600), `row_height` (10), `margin` (10), `font`, `font_size` (11), `coalesce` (25000), `interactive_width` (862), `interactive_row_height` (10)" },
 	{ "`statemap.threads`",
 	  "`threads.load(path [, options])`: the threads analysis of a kernel trace written in Lua over `statemap.events` and `statemap.new` (options `from`, `to` as there), a state provider to copy and change; it gives the intervals `statemap.load(path, {analysis = \"threads\"})` gives (its metadata start is 0, and it reads `prev_state` by the kernel's usual bits)" },
+	{ "`statemap.cpus`",
+	  "`cpus.load(path [, options])`: the CPUs analysis in Lua, as `statemap.threads` is the threads one: it gives the intervals, stacks and tags `statemap.load(path, {analysis = \"cpus\"})` gives (its metadata start is 0, and it always has the `irq` and `softirq` states)" },
 	{ "`statemap.palette`",
 	  "colour sets `okabe_ito` (colour-blind safe), `tableau10`, `greys`; `palette.auto(n)`: n distinct generated colours (a prefix stays the same as n grows); `palette.apply(t, palette [, states])`: a new trace with `states` (default all, in value order) coloured from a palette name or a list of colours, automatic colours once it runs out" },
 	{ "`statemap.layout`",

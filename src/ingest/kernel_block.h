@@ -8,7 +8,7 @@
  * flush, a discard: by the request's rwbs) tagged with the task that
  * issued it, and idle again when it completes.
  *
- * The rules, which lua/block.lua follows too: a completion is matched
+ * The rules: a completion is matched
  * with the earliest request still outstanding on its device at its
  * sector; one that matches none (issued before the trace) is ignored.
  * A device has at most 1024 slots: a request issued while all are busy

@@ -166,7 +166,9 @@ cpus_event(void *arg, const kev *e)
 		pop(a, c, e->time, KS_IRQ);
 		break;
 	case KEV_SOFTIRQ_ENTRY:
-		if (kev_int(e, KF_VEC, &v) == 0 && v >= 0 &&
+		if (kev_int(e, KF_VEC, &v) != 0)
+			v = -1;
+		if (v >= 0 &&
 		    v < (int64_t)(sizeof (softirq_names) / sizeof (char *)))
 			n = snprintf(tag, sizeof (tag), "%s", softirq_names[v]);
 		else

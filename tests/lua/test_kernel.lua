@@ -83,6 +83,28 @@ local function check_lua_threads(name, path)
 	check_eq(name .. ": lua/threads.lua ends where the C analysis does", l.finish, c.finish)
 end
 
+-- The Lua provider lua/cpus.lua gives what the C analysis does.
+local cpus = require "statemap.cpus"
+local function stacked(t)
+	local out = {}
+	for iv in t:intervals{} do
+		out[#out + 1] = table.concat({ iv.entity, iv.state, tostring(iv.tag), iv.depth or 0, iv.start, iv.finish }, " ")
+	end
+	table.sort(out)
+	return out
+end
+local function check_lua_cpus(name, path)
+	local c = sm.load(path, { analysis = "cpus", cache = false })
+	local l = cpus.load(path)
+	local a, b = stacked(c), stacked(l)
+	local first
+	for i = 1, math.max(#a, #b) do
+		if a[i] ~= b[i] then first = "C: " .. tostring(a[i]) .. "; Lua: " .. tostring(b[i]); break end
+	end
+	check(name .. ": lua/cpus.lua gives the C cpus analysis's intervals (" .. #a .. ")", first == nil and #a > 0, first)
+	check_eq(name .. ": lua/cpus.lua ends where the C analysis does", l.finish, c.finish)
+end
+
 local function check_trace(name, path, analyses)
 	local events, why = report.read(path)
 	if not events then return unit.skip(name .. ": trace-cmd report", why) end
@@ -109,6 +131,7 @@ local function check_trace(name, path, analyses)
 			idle_got = idle_got + ((got[c] or {}).idle or 0)
 		end
 		check_eq(name .. ": cpus: the sum of idle time per CPU", idle_got, idle_want)
+		check_lua_cpus(name, path)
 	end
 	if analyses.block then
 		local t = sm.load(path, { analysis = "block", cache = false })
@@ -312,4 +335,24 @@ do
 	local ok = pcall(sm.events, path, function() error("again") end)
 	check("events: the trace is closed after an error (read again)", not ok and
 	    pcall(sm.events, path, { to = 0 }, function() end))
+end
+
+-- lua/cpus.lua (statemap.cpus) gives what the C CPUs analysis does, stacks
+-- and tags included, on a CTF trace whose handlers began before it (the
+-- captures are checked in check_trace).
+do
+	local ctf = require "ctf"
+	local dir = os.tmpname()
+	os.remove(dir)
+	ctf.write(dir, {
+		{ time = 1000, cpu = 0, name = "irq_handler_entry", f = { irq = 3, name = "timer" } },
+		{ time = 1500, cpu = 0, name = "sched_switch", f = { prev_comm = "a", prev_tid = 5, prev_state = 1,
+			next_comm = "b", next_tid = 6 } },
+		{ time = 2000, cpu = 1, name = "irq_handler_exit", f = { irq = 3, ret = 1 } },
+		{ time = 2500, cpu = 1, name = "irq_handler_entry", f = { irq = 4, name = "disk" } },
+		{ time = 3000, cpu = 0, name = "sched_switch", f = { prev_comm = "b", prev_tid = 6, prev_state = 0,
+			next_comm = "swapper/0", next_tid = 0 } },
+	})
+	check_lua_cpus("ctf", dir)
+	os.execute("rm -rf '" .. dir .. "'")
 end
