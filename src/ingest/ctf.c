@@ -15,6 +15,7 @@
  */
 #include "ingest/ctf.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -410,16 +411,23 @@ consume(bt_message_iterator *it, void *arg)
 	    BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK);
 }
 
-/* A component class of a plugin of the system's, or NULL. */
-static const bt_plugin *
-plugin_named(const char *name)
-{
-	const bt_plugin *p = NULL;
+/*
+ * The system's ctf and utils plugins, found once and kept for the
+ * process's life (so neither found nor loaded again for each trace).
+ */
+static const bt_plugin *plugin_ctf, *plugin_utils;
+static pthread_once_t plugins_once = PTHREAD_ONCE_INIT;
 
-	if (bt_plugin_find(name, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE,
-	    &p) != BT_PLUGIN_FIND_STATUS_OK)
-		return (NULL);
-	return (p);
+static void
+find_plugins(void)
+{
+	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE,
+	    &plugin_ctf) != BT_PLUGIN_FIND_STATUS_OK)
+		plugin_ctf = NULL;
+	if (bt_plugin_find("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE,
+	    BT_TRUE, &plugin_utils) != BT_PLUGIN_FIND_STATUS_OK)
+		plugin_utils = NULL;
+	bt_current_thread_clear_error();
 }
 
 /*
@@ -429,8 +437,7 @@ plugin_named(const char *name)
 static int
 run_graph(ctf *c, int listing, sm_error *err)
 {
-	const bt_plugin *pctf = plugin_named("ctf"), *putils =
-	    plugin_named("utils");
+	const bt_plugin *pctf, *putils;
 	bt_graph *g = NULL;
 	bt_value *params = NULL, *inputs = NULL;
 	const bt_component_source *src;
@@ -441,6 +448,9 @@ run_graph(ctf *c, int listing, sm_error *err)
 	uint64_t i, n;
 	int rv = -1;
 
+	(void)pthread_once(&plugins_once, find_plugins);
+	pctf = plugin_ctf;
+	putils = plugin_utils;
 	if (pctf == NULL || putils == NULL) {
 		why = "babeltrace2's ctf and utils plugins are not installed";
 		goto out;
@@ -506,8 +516,6 @@ out:
 	bt_value_put_ref(inputs);
 	bt_value_put_ref(params);
 	bt_graph_put_ref(g);
-	bt_plugin_put_ref(pctf);
-	bt_plugin_put_ref(putils);
 	return (rv);
 }
 
