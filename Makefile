@@ -9,7 +9,10 @@ MANDIR	= $(PREFIX)/share/man
 # PREFIX=/usr need nothing more; any other needs LUA_CPATH (see README).
 LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
 
-PKGS	= lua5.4 cairo readline zlib libzstd libxxhash libmicrohttpd
+# Kernel traces: libtracecmd and libtraceevent read ftrace's trace.dat,
+# babeltrace2 LTTng's CTF (src/ingest/tracedat.c, ctf.c).
+KPKGS	= libtracecmd libtraceevent babeltrace2
+PKGS	= lua5.4 cairo readline zlib libzstd libxxhash libmicrohttpd $(KPKGS)
 CC	?= cc
 OPT	?= -O2
 # Warnings are errors for development and CI (make WERROR=1, as .ci/run
@@ -65,7 +68,7 @@ PIC_OBJ = $(PIC_SRC:src/%.c=$(PIC)/%.o) $(PIC)/lua_modules.o \
 PIC_CFLAGS = $(CFLAGS_BASE) -O2 -fPIC $(PKG_CFLAGS) -Isrc -I$(BUILD)
 
 $(SO): $(PIC_OBJ)
-	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd libmicrohttpd) -lm
+	$(CC) -shared -pthread -o $@ $^ $(shell pkg-config --libs cairo zlib libzstd libmicrohttpd $(KPKGS)) -lm
 
 $(PIC)/%.o: src/%.c | $(PIC)
 	@mkdir -p $(@D)
@@ -188,7 +191,7 @@ FUZZ_SRC = $(filter-out src/cli/main.c src/cli/script.c src/cli/repl.c \
 	src/lua/% src/render/%,$(SRC))
 FUZZ_LUA_SRC = $(filter-out src/cli/main.c src/cli/repl.c,$(SRC))
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc -I$(BUILD) \
-	-Itests/fuzz $(shell pkg-config --cflags lua5.4 cairo libmicrohttpd 2>/dev/null) \
+	-Itests/fuzz $(shell pkg-config --cflags lua5.4 cairo libmicrohttpd $(KPKGS) 2>/dev/null) \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_LINK = clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined
 FUZZ_OBJ = $(FUZZ_SRC:src/%.c=$(FOBJ)/%.o) $(FOBJ)/viewer_assets.o
@@ -214,7 +217,7 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 		test -z "$$(ls crash-* leak-* timeout-* oom-* 2>/dev/null)" || exit 1; \
 	done
 
-FUZZ_LIBS = $(shell pkg-config --libs zlib libzstd libmicrohttpd) -lm
+FUZZ_LIBS = $(shell pkg-config --libs zlib libzstd libmicrohttpd $(KPKGS)) -lm
 
 build-fuzz/fuzz_writers: tests/fuzz/fuzz_writers.c tests/fuzz/outcheck.c \
     tests/fuzz/outcheck.h $(FUZZ_OBJ)

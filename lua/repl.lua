@@ -478,14 +478,16 @@ end
 
 --- Loads the files (t, traces), runs the -E chunks and the script, and
 --- returns the banner. o: {files=, chunks=, script=, ignore_tags=,
---- begin=, ["end"]=, duration=} (the window of -b, -e and -d).
+--- begin=, ["end"]=, duration=, analysis=} (the window of -b, -e and
+--- -d; a kernel trace's analyses).
 function repl.start(o)
 	index_help()
 	_G.help = repl.help
 	local traces = {}
 	for i, path in ipairs(o.files) do
 		traces[i] = load_trace(path, { ignore_tags = o.ignore_tags or nil,
-			begin = o.begin, ["end"] = o["end"], duration = o.duration })
+			begin = o.begin, ["end"] = o["end"], duration = o.duration,
+			analysis = o.analysis })
 	end
 	_G.traces, _G.t = traces, traces[1]
 	local arg = { [0] = o.script or o.program }

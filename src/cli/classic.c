@@ -15,7 +15,7 @@
 #include "coalesce/depthrows.h"
 #include "coalesce/smap.h"
 #include "coalesce/valuerects.h"
-#include "ingest/ingest.h"
+#include "ingest/any_input.h"
 #include "output/detail.h"
 #include "output/smap_json.h"
 #include "output/svg.h"
@@ -58,6 +58,7 @@ typedef struct file_ctx {
 	int first;
 	int stacked;		/* other files come after the first */
 	int64_t abs_begin, abs_end; /* from the first file, as ns since epoch */
+	unsigned analyses;	/* a kernel trace's (ingest/kernel.h) */
 	batch_queue *q;		/* data on their way to the coalescer */
 	feed fd;		/* the coalescer's side */
 } file_ctx;
@@ -290,7 +291,7 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 	if (fc->first && fc->stacked && fc->opts->end > 0)
 		io.bound = (uint64_t)fc->opts->end;
 	m->cat = catalog_new(path);
-	rv = ingest_file(path, m->cat, &io, on_datum, fc, err);
+	rv = ingest_any(path, fc->analyses, m->cat, &io, on_datum, fc, err);
 	batch_queue_free(fc->q);
 	fc->q = NULL;
 	feed_free(&fc->fd);
@@ -317,8 +318,11 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 		    duration_format(m->end, e, sizeof (e)));
 		return (-1);
 	}
-	fprintf(stderr, "%s: %" PRIu64 " records processed, %" PRIu64
-	    " rectangles\n", base_name(path), m->cat->nrecords,
+	/* A kernel trace's panels say which analysis each is. */
+	fprintf(stderr, "%s%s%s%s: %" PRIu64 " records processed, %" PRIu64
+	    " rectangles\n", base_name(path), fc->analyses ? " (" : "",
+	    fc->analyses ? m->cat->title : "", fc->analyses ? ")" : "",
+	    m->cat->nrecords,
 	    coalesce_size(m->co) + valuerects_size(m->values));
 	return (0);
 }
@@ -362,6 +366,7 @@ make_detail(const classic_options *o, const smap *maps, size_t n,
 		spill_set_budget(DETAIL_LOAD_BUDGET);
 		traces = xcalloc(n, sizeof (trace *));
 		for (i = 0; i < n; i++) {
+			to.analyses = o->analyses != NULL ? o->analyses[i] : 0;
 			if ((traces[i] = trace_load(files[i], &to, &err)) !=
 			    NULL)
 				continue;
@@ -440,6 +445,7 @@ classic_run(const classic_options *o, char *const *files, int nfiles)
 	for (i = 0; i < nfiles; i++) {
 		fc.map = &maps[i];
 		fc.first = (i == 0);
+		fc.analyses = o->analyses != NULL ? o->analyses[i] : 0;
 		if (read_file(&fc, files[i], &err) != 0)
 			goto out;
 		if (i == 0 && fc.stacked) {

@@ -41,6 +41,11 @@ typedef struct classic_options {
 	 * none, DETAIL_AUTO for the default.
 	 */
 	uint64_t detail;
+	/*
+	 * NULL, or each file's analyses when it is a kernel trace (0 for a
+	 * statemap file): panels.h makes the files and these.
+	 */
+	const unsigned *analyses;
 } classic_options;
 
 /* Runs the command; returns the exit status (errors already printed). */

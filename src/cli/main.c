@@ -14,10 +14,12 @@
 #include "base/version.h"
 #include "base/work.h"
 #include "cli/classic.h"
+#include "cli/panels.h"
 #include "cli/repl.h"
 #include "cli/script.h"
 #include "cli/serve_command.h"
 #include "coalesce/coalesce.h"
+#include "ingest/kernel.h"
 #include "output/detail.h"
 #include "output/svg.h"
 #include "store/cache.h"
@@ -51,6 +53,7 @@ static const char usage_text[] =
 "  -T, --format FORMAT      svg (default) or json\n"
 "      --labels WHAT        both (default), name or description\n"
 "      --detail SIZE        finer data for zooming into the SVG (0: none)\n"
+"      --analysis LIST      a kernel trace's panels: threads,cpus,block\n"
 "      --no-cache           neither use nor write the cache of loaded traces\n"
 "      --port N             the port --serve listens on (default: a free one)\n"
 "      --bind ADDR          the address it listens on (default 127.0.0.1)\n"
@@ -340,13 +343,22 @@ lua_mode(int argc, char **argv, repl_options *r)
 		} else if (strcmp(a, "-d") == 0 ||
 		    strcmp(a, "--duration") == 0) {
 			r->duration = option_value(argc, argv, &i);
+		} else if (strcmp(a, "--analysis") == 0) {
+			unsigned set;
+
+			r->analysis = option_value(argc, argv, &i);
+			if (kernel_analyses_parse(r->analysis,
+			    strlen(r->analysis), &set) != 0)
+				usage_error("unknown analysis in \"%s\": "
+				    "expected threads, cpus or block, separated "
+				    "by commas", r->analysis);
 		} else if (is_limit_option(a)) {
 			limit_option(a, option_value(argc, argv, &i),
 			    &r->limits);
 		} else if (a[0] == '-' && a[1] != '\0') {
 			usage_error("option %s is not one of Lua mode (-i, "
 			    "--interactive, -E CODE, -b, -e, -d, "
-			    "--ignore-tags, --no-cache)", a);
+			    "--ignore-tags, --no-cache, --analysis)", a);
 		} else if (is_script(a)) {
 			r->script = a;
 		} else {
@@ -395,12 +407,16 @@ main(int argc, char **argv)
 		{ "port", required_argument, NULL, 'P' },
 		{ "bind", required_argument, NULL, 'B' },
 		{ "detail", required_argument, NULL, 'D' },
+		{ "analysis", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 }
 	};
 	classic_options o;
 	const char *b = NULL, *e = NULL, *d = NULL, *filter = NULL;
 	const char *port = NULL, *bind = NULL;	/* --serve */
 	int serve = 0, detail_given = 0;
+	unsigned analyses = 0;	/* --analysis */
+	panels pn;
+	sm_error perr;
 	regex_t re;
 	script_limits limits;
 	repl_options ro;
@@ -470,6 +486,13 @@ main(int argc, char **argv)
 				    optarg);
 			detail_given = 1;
 			break;
+		case 'K':
+			if (kernel_analyses_parse(optarg, strlen(optarg),
+			    &analyses) != 0)
+				usage_error("unknown analysis in \"%s\": expected "
+				    "threads, cpus or block, separated by commas",
+				    optarg);
+			break;
 		case 'W': serve = 1; break;
 		case 'P': port = optarg; break;
 		case 'B': bind = optarg; break;
@@ -515,13 +538,22 @@ main(int argc, char **argv)
 	if (detail_given && (serve || o.format == FORMAT_JSON))
 		usage_error("%s", "--detail is for the SVG: it does not go with "
 		    "--serve or -T json");
+	/* A kernel trace is a panel per analysis (panels.h). */
+	if (panels_of(argv + optind, argc - optind, analyses, &pn,
+	    &perr) != 0) {
+		error_print(&perr, stderr);
+		if (filter != NULL)
+			regfree(&re);
+		return (1);
+	}
+	o.analyses = pn.analyses;
 	if (serve) {
-		rv = serve_command(&o, argv + optind, argc - optind, port,
-		    bind);
+		rv = serve_command(&o, pn.paths, pn.n, port, bind);
 	} else {
 		fatal_handle_signals(1);
-		rv = classic_run(&o, argv + optind, argc - optind);
+		rv = classic_run(&o, pn.paths, pn.n);
 	}
+	panels_free(&pn);
 	if (filter != NULL)
 		regfree(&re);
 	return (rv);

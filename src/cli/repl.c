@@ -344,6 +344,8 @@ start(lua_State *L)
 	lua_setfield(L, -2, "end");
 	lua_pushstring(L, o->duration);
 	lua_setfield(L, -2, "duration");
+	lua_pushstring(L, o->analysis);
+	lua_setfield(L, -2, "analysis");
 	lua_call(L, 1, 1);
 	return (1);
 }

@@ -30,6 +30,7 @@ typedef struct repl_options {
 	int interactive;	/* read statements after that */
 	int ignore_tags;
 	const char *begin, *end, *duration;	/* the window, or NULL */
+	const char *analysis;	/* --analysis, for kernel traces, or NULL */
 	script_limits limits;
 } repl_options;
 

@@ -90,6 +90,7 @@ serve_command(const classic_options *o, char *const *files, int nfiles,
 	memset(&to, 0, sizeof (to));
 	to.ignore_tags = o->ignore_tags;
 	for (i = 0; i < nfiles; i++) {
+		to.analyses = o->analyses != NULL ? o->analyses[i] : 0;
 		if ((traces[i] = trace_load(files[i], &to, &err)) == NULL) {
 			error_print(&err, stderr);
 			goto out;

@@ -13,6 +13,7 @@
 #include "lua/lua_catalog.h"
 #include "lua/lua_count_series.h"
 #include "lua/lua_entity.h"
+#include "lua/lua_events.h"
 #include "lua/lua_flows.h"
 #include "lua/lua_json.h"
 #include "lua/lua_merge_traces.h"
@@ -219,6 +220,7 @@ luaopen_statemap(lua_State *L)
 	lua_setmetatable(L, -2);
 	open_classes(L);
 	luaL_setfuncs(L, lua_trace_functions, 0);
+	luaL_setfuncs(L, lua_events_functions, 0);
 	luaL_setfuncs(L, lua_merge_traces_functions, 0);
 	luaL_setfuncs(L, lua_builder_functions, 0);
 	luaL_setfuncs(L, lua_render_functions, 0);

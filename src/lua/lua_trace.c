@@ -11,6 +11,7 @@
 
 #include "base/duration.h"
 #include "base/runlimit.h"
+#include "ingest/kernel.h"
 #include "lua/lua_args.h"
 #include "lua/lua_object.h"
 #include "lua/lua_options.h"
@@ -87,12 +88,60 @@ static const lua_option load_keys[] = {
 	{ .key = "ignore_tags", .kind = LUA_OPTION_BOOLEAN },
 	{ .key = "filter", .kind = LUA_OPTION_STRING },
 	{ .key = "cache", .kind = LUA_OPTION_BOOLEAN },
+	{ .key = "analysis", .kind = LUA_OPTION_OTHER,
+	    .what = "threads, cpus or block, or a list of them "
+	    "(\"threads,cpus\" or {\"threads\", \"cpus\"})" },
 	{ .key = NULL }
 };
 
 /*
+ * A kernel trace's analyses (ingest/kernel.h): a name, or a list of
+ * names; 0 if none was given.
+ */
+static unsigned
+load_analyses(const lua_options *opts)
+{
+	lua_State *L = opts->L;
+	unsigned set = 0, bit;
+	const char *s;
+	size_t len;
+	lua_Integer i, n;
+
+	switch (lua_options_get(opts, "analysis")) {
+	case LUA_TNIL:
+		break;
+	case LUA_TSTRING:
+		s = lua_tolstring(L, -1, &len);
+		if (kernel_analyses_parse(s, len, &set) != 0)
+			lua_options_refuse(opts, "analysis", -1);
+		break;
+	case LUA_TTABLE:
+		n = luaL_len(L, -1);
+		for (i = 1; i <= n; i++) {
+			lua_geti(L, -1, i);
+			s = lua_type(L, -1) == LUA_TSTRING ?
+			    lua_tolstring(L, -1, &len) : NULL;
+			if (s == NULL ||
+			    (bit = kernel_analysis_bit(s, len)) == 0)
+				return (luaL_error(L, "statemap.load: "
+				    "analysis: item %d is not %s",
+				    (int)i, kernel_analyses_choices), 0);
+			set |= bit;
+			lua_pop(L, 1);
+		}
+		if (set == 0)
+			lua_options_refuse(opts, "analysis", -1);
+		break;
+	default:
+		lua_options_refuse(opts, "analysis", -1);
+	}
+	lua_pop(L, 1);
+	return (set);
+}
+
+/*
  * statemap.load(path [, {begin=, ["end"]=, duration=, ignore_tags=,
- * filter=, cache=}])
+ * filter=, cache=, analysis=}])
  */
 static int
 f_load(lua_State *L)
@@ -119,6 +168,7 @@ f_load(lua_State *L)
 	lua_options_boolean(&opts, "ignore_tags", &o.ignore_tags);
 	lua_options_boolean(&opts, "cache", &cache);
 	o.no_cache = !cache;
+	o.analyses = load_analyses(&opts);
 	/* The regex stays on the stack while the trace loads. */
 	if (lua_options_string(&opts, "filter", &filter, NULL))
 		o.filter = lua_args_regex(L, filter, "filter");

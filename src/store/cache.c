@@ -4,6 +4,7 @@
  */
 #include "store/cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -126,6 +127,72 @@ settled_stat(int fd, struct stat *sb)
 	return (-1);
 }
 
+static void
+later(uint64_t *sec, uint64_t *nsec, const struct timespec *t)
+{
+	if ((uint64_t)t->tv_sec > *sec || ((uint64_t)t->tv_sec == *sec &&
+	    (uint64_t)t->tv_nsec > *nsec)) {
+		*sec = (uint64_t)t->tv_sec;
+		*nsec = (uint64_t)t->tv_nsec;
+	}
+}
+
+/*
+ * A directory's key (a CTF trace is one): its own device and inode, the
+ * sum of its regular files' sizes, the latest of its and their times,
+ * and a hash of their names, sizes, times and inodes in name order (so
+ * any file written, added or removed makes another key).  -1 if a time
+ * has not settled.
+ */
+static int
+dir_key(const char *path, const struct stat *dst, cache_key *key)
+{
+	struct dirent **list = NULL;
+	XXH3_state_t h;
+	int n, i, rv = 0;
+
+	if (settled(dst) <= 0 || (n = scandir(path, &list, NULL,
+	    alphasort)) < 0)
+		return (-1);
+	key->dev = (uint64_t)dst->st_dev;
+	key->ino = (uint64_t)dst->st_ino;
+	later(&key->mtime_sec, &key->mtime_nsec, &dst->st_mtim);
+	later(&key->ctime_sec, &key->ctime_nsec, &dst->st_ctim);
+	(void)XXH3_64bits_reset(&h);
+	for (i = 0; i < n; i++) {
+		struct stat sb;
+		uint64_t facts[6];
+		char *p = NULL;
+
+		if (rv == 0 && asprintf(&p, "%s/%s", path,
+		    list[i]->d_name) >= 0 && stat(p, &sb) == 0 &&
+		    S_ISREG(sb.st_mode)) {
+			if (settled(&sb) <= 0)
+				rv = -1;
+			facts[0] = (uint64_t)sb.st_size;
+			facts[1] = (uint64_t)sb.st_mtim.tv_sec;
+			facts[2] = (uint64_t)sb.st_mtim.tv_nsec;
+			facts[3] = (uint64_t)sb.st_ctim.tv_sec;
+			facts[4] = (uint64_t)sb.st_ctim.tv_nsec;
+			facts[5] = (uint64_t)sb.st_ino;
+			(void)XXH3_64bits_update(&h, list[i]->d_name,
+			    strlen(list[i]->d_name) + 1);
+			(void)XXH3_64bits_update(&h, facts, sizeof (facts));
+			key->size += (uint64_t)sb.st_size;
+			key->tail++;
+			later(&key->mtime_sec, &key->mtime_nsec, &sb.st_mtim);
+			later(&key->ctime_sec, &key->ctime_nsec, &sb.st_ctim);
+		}
+		free(p);
+		free(list[i]);
+	}
+	free(list);
+	key->head = XXH3_64bits_digest(&h);
+	if (rv == 0 && (key->path = realpath(path, NULL)) == NULL)
+		rv = -1;
+	return (rv);
+}
+
 int
 cache_key_of(const char *path, cache_key *key)
 {
@@ -138,6 +205,13 @@ cache_key_of(const char *path, cache_key *key)
 		return (-1);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return (-1);
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		(void) close(fd);
+		if (dir_key(path, &st, key) == 0)
+			return (0);
+		cache_key_free(key);
+		return (-1);
+	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    settled_stat(fd, &st) != 0) {
 		(void) close(fd);
@@ -160,6 +234,27 @@ cache_key_of(const char *path, cache_key *key)
 	}
 	(void) close(fd);
 	return (0);
+}
+
+void
+cache_key_variant(cache_key *key, const char *variant)
+{
+	size_t plen = strlen(key->path), vlen = strlen(variant);
+	char *p = xmalloc(plen + 1 + vlen + 1);
+
+	/*
+	 * The entry's name is a hash of the path, which now ends with the
+	 * variant (after a newline, which a realpath may hold too, but
+	 * then the head's hash below still tells them apart); the head's
+	 * hash, kept in the entry, takes the variant in too, so an entry
+	 * of one variant is never fresh for another.
+	 */
+	memcpy(p, key->path, plen);
+	p[plen] = '\n';
+	memcpy(p + plen + 1, variant, vlen + 1);
+	free(key->path);
+	key->path = p;
+	key->head ^= XXH3_64bits(variant, vlen) * 0x9e3779b97f4a7c15ULL + 1;
 }
 
 void

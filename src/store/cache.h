@@ -82,12 +82,22 @@ typedef struct cache_entry cache_entry;
 void cache_disable(void);
 
 /*
- * Fills key for a trace file.  Returns 0, or -1 if the file cannot be
- * cached (stdin, not a regular file, the cache turned off, a ctime that
- * does not settle: see above).
+ * Fills key for a trace file, or a directory that is a trace (a CTF
+ * trace's: its regular files' names, sizes, times and inodes make the
+ * key).  Returns 0, or -1 if it cannot be cached (stdin, neither a
+ * regular file nor a directory, the cache turned off, a ctime that does
+ * not settle: see above).
  */
 int cache_key_of(const char *path, cache_key *key);
 void cache_key_free(cache_key *key);
+
+/*
+ * Makes key stand for one reading of the file among several, named by
+ * variant (a kernel trace read through some analyses: "kernel:threads"):
+ * each variant has an entry of its own, and an entry is fresh only for
+ * the variant it was saved for.
+ */
+void cache_key_variant(cache_key *key, const char *variant);
 
 /*
  * The cached catalog and store for key, if a sound, fresh entry exists:

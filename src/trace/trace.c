@@ -7,7 +7,7 @@
 #include "base/duration.h"
 #include "base/runlimit.h"
 #include "base/util.h"
-#include "ingest/ingest.h"
+#include "ingest/any_input.h"
 #include "store/cache.h"
 
 static void
@@ -152,6 +152,7 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	cache_entry *entry = NULL;
 	int cached = 0, cacheable;
 	uint64_t end;
+	char variant[64];
 
 	if (opts == NULL)
 		opts = &defaults;
@@ -167,12 +168,16 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	/* The key is taken first: a file that changes while read is stale. */
 	cacheable = !opts->no_cache && !opts->ignore_tags &&
 	    opts->filter == NULL && cache_key_of(path, &key) == 0;
+	if (cacheable && ingest_any_variant(path, opts->analyses, variant,
+	    sizeof (variant)) > 0)
+		cache_key_variant(&key, variant);
 	if (cacheable)
 		cached = cache_load(&key, path, &d->cat, &d->st, &entry);
 	d->cache_map = entry;	/* released by trace_free */
 	if (!cached) {
 		d->cat = catalog_new(path);
-		if (ingest_file(path, d->cat, &io, on_datum, d, err) != 0) {
+		if (ingest_any(path, opts->analyses, d->cat, &io, on_datum, d,
+		    err) != 0) {
 			if (cacheable)
 				cache_key_free(&key);
 			trace_free(d);

@@ -33,6 +33,8 @@ typedef struct trace_options {
 	int ignore_tags;
 	const regex_t *filter;	/* keep only entities whose names match */
 	int no_cache;		/* neither use nor write the cache */
+	/* a kernel trace's analyses (ingest/kernel.h); 0: threads */
+	unsigned analyses;
 } trace_options;
 
 typedef struct trace {
