@@ -182,8 +182,9 @@ int store_has_tags(const store *s, uint32_t entity);
 
 /*
  * Pushes state (with tag, or STORE_NONE) on top of the entity's stack at
- * time; the entity must have a state, and be less than STORE_MAX_DEPTH
- * deep.  store_pop takes the top off, back to the state (and tag) under
+ * time; the entity must be a state entity less than STORE_MAX_DEPTH deep.
+ * On an entity with no state yet its stack starts, at depth 1 (as Trace
+ * Compass's pushAttribute on an empty stack).  store_pop takes the top off, back to the state (and tag) under
  * it, which must exist (depth 2 or more).  store_append on a nested
  * entity replaces its whole stack.  As for store_append, misuse stops
  * the program: callers check first (store_depth_now).

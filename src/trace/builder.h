@@ -6,8 +6,11 @@
  * checks each call by the rules of the input format (records.h): times
  * never go backwards for an entity; an entity holds states (plain or
  * nested) or values, never both; values of an entity are all numbers or
- * all strings (and nones); a push needs a state under it, a pop something
- * pushed, and the state it names (if any) on top; the start plus any
+ * all strings (and nones); a push on an entity with no state starts its
+ * stack (depth 1, as Trace Compass's pushAttribute), a pop needs a state
+ * under the top (popping the last would leave no state, which a store
+ * cannot say after an entity's first state) and the state it names (if
+ * any) on top; the start plus any
  * time stays below 2^63 ns (catalog_time_limit).  Every string it takes
  * (names of entities and states, tags and their definitions,
  * descriptions, events, string values, the metadata) must be valid UTF-8

@@ -1,0 +1,72 @@
+-- Tests for the state system's semantics as Trace Compass keeps them
+-- (issue 37, seed 002): stacks started by a push, times outside the trace,
+-- the builder's queries while building, null values counted as zero.
+-- Every expected answer is worked out by hand in the comments.
+local sm = require "statemap"
+package.path = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local unit = require "unit"
+local check, check_eq, check_error = unit.check, unit.check_eq, unit.check_error
+
+local function write(lines)
+	local path = unit.tmpname(".out")
+	local f = assert(io.open(path, "w"))
+	f:write(table.concat(lines, "\n"), "\n")
+	f:close()
+	return path
+end
+
+-- 1. A push on an entity with no state starts its stack at depth 1
+-- (pushAttribute on an empty stack), in a file and in a builder alike:
+--   a: push run@1, push idle@3, pop@5: run [1,3), run+idle [3,5), run [5,9)
+local header = '{"start": [0, 0], "states": {"idle": {"value": 0}, "run": {"value": 1}}}'
+local path = write {
+	header,
+	'{"time": "1", "entity": "a", "push": 1}',
+	'{"time": "3", "entity": "a", "push": 0}',
+	'{"time": "5", "entity": "a", "pop": 0}',
+	'{"time": "9", "entity": "b", "state": 0}',
+}
+local function stacks(t)
+	local e, out = t:entity("a"), {}
+	for _, x in ipairs { 0, 1, 2, 3, 4, 5, 8 } do
+		local states = e:stack_at(x)
+		out[#out + 1] = { x, states }
+	end
+	return out
+end
+local want = {
+	{ 0, {} }, { 1, { "run" } }, { 2, { "run" } }, { 3, { "run", "idle" } }, { 4, { "run", "idle" } },
+	{ 5, { "run" } }, { 8, { "run" } },
+}
+local loaded = sm.load(path)
+check_eq("file: a push on no state starts the stack", stacks(loaded), want)
+check_eq("file: it is a nested entity", loaded:entity("a").kind, "nested")
+local b = sm.new { states = { "idle", "run" } }
+b:push(1, "a", "run")
+b:push(3, "a", "idle")
+b:pop(5, "a", "idle")
+b:set(9, "b", "idle")
+local built = b:finish()
+check_eq("builder: a push on no state starts the stack", stacks(built), want)
+-- Popping the last state would leave no state: refused, saying so.
+local b2 = sm.new { states = { "idle", "run" } }
+b2:push(1, "a", "run")
+check_error("builder: popping the last state", function() b2:pop(2, "a") end,
+    'b:pop: pop of the last state of entity "a" would leave it with no state')
+check_error("builder: pop of a new entity", function() b2:pop(2, "z") end,
+    'b:pop: entity "z" has nothing pushed')
+local ok, err = pcall(sm.load, write { header, '{"time": "1", "entity": "a", "push": 1}',
+	'{"time": "2", "entity": "a", "pop": 1}' })
+check("file: popping the last state", not ok and err:find(':3:30: pop on entity "a" of the last state', 1, true),
+    err)
+-- Written and read back, an entity whose only push started its stack
+-- stays nested.
+local b3 = sm.new { states = { "idle", "run" } }
+b3:push(1, "only", "run")
+b3:set(4, "only", "idle")
+local out = unit.tmpname(".out")
+b3:finish():write(out)
+local back = sm.load(out)
+check_eq("written: a stack started by a push stays nested", { back:entity("only").kind, (back:entity("only"):at(2)) },
+    { "nested", "run" })
+os.remove(out)
