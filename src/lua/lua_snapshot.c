@@ -84,7 +84,7 @@ static int
 full_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t t = lua_args_check_time(L, 2);
+	uint64_t t = lua_trace_check_query_time(L, d, 2, "t:at");
 	uint32_t e, n = catalog_nentities(d->cat);
 	lua_options opts;
 	int full = 0;
@@ -214,7 +214,7 @@ static int
 t_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t t = lua_args_check_time(L, 2);
+	uint64_t t = lua_trace_check_query_time(L, d, 2, "t:at");
 	uint32_t e, n = store_nentities(d->st), have, *states;
 	int uv, en, sn, buf, stacked, into = !lua_isnoneornil(L, 3);
 	lua_trace_snapshot *at;

@@ -43,7 +43,8 @@ e_value_at(lua_State *L)
 	    store_count(d->st, id) > 0)
 		return (luaL_error(L, "e:value_at: entity \"%s\" holds states, "
 		    "not values", catalog_entity_name(d->cat, id, NULL)));
-	if (!store_value_at(d->st, id, lua_args_check_time(L, 2), &iv))
+	if (!store_value_at(d->st, id, lua_trace_check_query_time(L, d, 2,
+	    "e:value_at"), &iv))
 		return (0);
 	lua_catalog_push_value(L, d->cat, iv.value);
 	lua_pushinteger(L, (lua_Integer)iv.start);

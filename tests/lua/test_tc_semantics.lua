@@ -70,3 +70,26 @@ local back = sm.load(out)
 check_eq("written: a stack started by a push stays nested", { back:entity("only").kind, (back:entity("only"):at(2)) },
     { "nested", "run" })
 os.remove(out)
+
+-- 2. A time outside the trace is an error for single and full queries, as
+-- TimeRangeException is; the end itself is inside (nothing has a state
+-- there, the window being [begin, end)).  loaded covers [0, 9).
+local va = sm.new { states = { "s" } }
+va:value(2, "v", 5)
+va:set(0, "st", "s")
+local vt = va:finish(10)
+for _, q in ipairs {
+	{ "e:at", function(x) return loaded:entity("a"):at(x) end, loaded },
+	{ "e:stack_at", function(x) return loaded:entity("a"):stack_at(x) end, loaded },
+	{ "t:at", function(x) return loaded:at(x) end, loaded },
+	{ "e:value_at", function(x) return vt:entity("v"):value_at(x) end, vt },
+} do
+	local name, f, tr = q[1], q[2], q[3]
+	check_error(name .. ": after the end", function() f(tr.finish + 1) end,
+	    name .. ": time " .. (tr.finish + 1) .. " ns is after the trace, which covers [0, " .. tr.finish .. ") ns")
+	check(name .. ": at the end, no error", pcall(f, tr.finish))
+	check(name .. ": at the start, no error", pcall(f, 0))
+end
+local sl = loaded:slice(2, 6)
+check_error("e:at: before a slice", function() sl:entity("a"):at(1) end,
+    "e:at: time 1 ns is before the trace, which covers [2, 6) ns")
