@@ -399,6 +399,105 @@ builder_none(builder *b, uint64_t time, const char *entity, size_t len)
 }
 
 int
+builder_increment(builder *b, uint64_t time, const char *entity,
+    size_t len, double by)
+{
+	uint32_t e = intern_find(b->cat->entities, entity, len);
+	double base = 0;
+
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
+	if (!isfinite(by))
+		return (fail(b, "the increment is a finite number"));
+	if (e != INTERN_NONE && e < b->cap && b->kind[e] == KIND_STRINGS)
+		return (fail(b, "entity \"%.*s\" has string values, so it "
+		    "cannot be incremented", (int)len, entity));
+	if (e != INTERN_NONE && store_value_count(b->st, e) > 0) {
+		sm_value v = store_values(b->st, e)[
+		    store_value_count(b->st, e) - 1];
+
+		if (value_is_number(v))
+			base = value_to_double(v);
+	}
+	if (!isfinite(base + by))
+		return (fail(b, "entity \"%.*s\": %g + %g is not a finite "
+		    "number", (int)len, entity, base, by));
+	return (builder_number(b, time, entity, len, base + by));
+}
+
+int
+builder_remove(builder *b, uint64_t time, const char *entity, size_t len)
+{
+	uint32_t e = intern_find(b->cat->entities, entity, len);
+
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
+	if (e != INTERN_NONE && e < b->cap && b->kind[e] == KIND_STATES)
+		return (fail(b, "entity \"%.*s\" has states: it cannot go "
+		    "back to no state once it has one (b:set replaces its "
+		    "state)", (int)len, entity));
+	return (builder_none(b, time, entity, len));
+}
+
+uint64_t
+builder_current_end(const builder *b)
+{
+	return (b->latest);
+}
+
+const catalog *
+builder_catalog(const builder *b)
+{
+	return (b->cat);
+}
+
+uint32_t
+builder_entity(const builder *b, const char *name, size_t len,
+    store_kind *kind, size_t *count)
+{
+	uint32_t e = intern_find(b->cat->entities, name, len);
+
+	if (e == INTERN_NONE)
+		return (UINT32_MAX);
+	*kind = store_kind_of(b->st, e);
+	*count = *kind == STORE_VALUES ? store_value_count(b->st, e) :
+	    store_count(b->st, e);
+	return (e);
+}
+
+int
+builder_at(const builder *b, uint32_t e, uint64_t time, store_interval *out)
+{
+	const uint64_t *times;
+	size_t n, k;
+
+	memset(out, 0, sizeof (*out));
+	out->entity = e;
+	if (store_kind_of(b->st, e) == STORE_VALUES) {
+		n = store_value_count(b->st, e);
+		times = store_value_times(b->st, e);
+		if ((k = store_count_through(times, n, time)) == 0)
+			return (0);
+		out->state = out->tag = STORE_NONE;
+		out->value = store_values(b->st, e)[k - 1];
+	} else {
+		const uint16_t *depths = store_depths(b->st, e);
+
+		n = store_count(b->st, e);
+		times = store_times(b->st, e);
+		if ((k = store_count_through(times, n, time)) == 0)
+			return (0);
+		out->state = store_states(b->st, e)[k - 1];
+		out->tag = store_has_tags(b->st, e) ?
+		    store_tags(b->st, e)[k - 1] : STORE_NONE;
+		out->depth = depths != NULL ? depths[k - 1] : 1;
+	}
+	out->start = times[k - 1];
+	out->end = k < n ? times[k] : UINT64_MAX;
+	return (1);
+}
+
+int
 builder_describe(builder *b, const char *entity, size_t len,
     const char *text, size_t text_len)
 {

@@ -93,3 +93,39 @@ end
 local sl = loaded:slice(2, 6)
 check_error("e:at: before a slice", function() sl:entity("a"):at(1) end,
     "e:at: time 1 ns is before the trace, which covers [2, 6) ns")
+
+-- 3. The builder answers while it is built (a state provider's queries):
+--   a: idle@0, push run/t1@5;  c: +1@3 (from nothing: 1), +2.5@6 (3.5),
+--   removed@8 (null);  s: "x"@1.  Current end: 6, then 8.
+local qb = sm.new { states = { "idle", "run" } }
+check_eq("b:current_end before any datum", qb:current_end(), 0)
+qb:set(0, "a", "idle")
+qb:push(5, "a", "run", "t1")
+qb:increment(3, "c")
+qb:increment(6, "c", 2.5)
+qb:value(1, "s", "x")
+check_eq("b:current_end", qb:current_end(), 6)
+check_eq("b:at: a closed interval", { qb:at(4, "a") }, { "idle", nil, 0, 5 })
+check_eq("b:at: the open one (top of the stack)", { qb:at(6, "a") }, { "run", "t1", 5 })
+check_eq("b:at: before any datum", { qb:at(2, "c") }, {})
+check_eq("b:at: incremented from nothing", { qb:at(4, "c") }, { 1, nil, 3, 6 })
+check_eq("b:at: incremented by 2.5", { qb:at(6, "c") }, { 3.5, nil, 6 })
+check_eq("b:at: a string value", { qb:at(6, "s") }, { "x", nil, 1 })
+check_error("b:at: after the current end", function() qb:at(7, "a") end,
+    "b:at: time 7 ns is after the builder's current end, 6 ns")
+check_error("b:at: no such entity", function() qb:at(1, "zz") end, 'b:at: no entity "zz"')
+check_eq("b:entity", { qb:entity("c"), qb:entity("a"), qb:entity("zz") },
+    { { name = "c", kind = "values", count = 2 }, { name = "a", kind = "nested", count = 2 } })
+qb:describe("d", "described only")
+check_eq("b:entity: no data yet", qb:entity("d"), { name = "d", kind = "none", count = 0 })
+check_error("b:increment: strings", function() qb:increment(7, "s") end,
+    'b:increment: entity "s" has string values, so it cannot be incremented')
+check_error("b:increment: states", function() qb:increment(7, "a") end, 'b:increment: entity "a" has states')
+check_error("b:increment: not a number", function() qb:increment(7, "c", "x") end,
+    "b:increment: the increment is a number, not string")
+qb:remove(8, "c")
+check_eq("b:remove: a value entity has no value from then on", { qb:at(8, "c") }, { nil, nil, 8 })
+check_error("b:remove: a state entity", function() qb:remove(9, "a") end,
+    'b:remove: entity "a" has states: it cannot go back to no state')
+local qt = qb:finish()
+check_eq("finished: the increments are values", { qt:entity("c"):value_at(7) }, { 3.5, 6, 8 })
