@@ -129,3 +129,68 @@ check_error("b:remove: a state entity", function() qb:remove(9, "a") end,
     'b:remove: entity "a" has states: it cannot go back to no state')
 local qt = qb:finish()
 check_eq("finished: the increments are values", { qt:entity("c"):value_at(7) }, { 3.5, 6, 8 })
+
+-- 4. e:stats{nulls = "zero"}: the mean over the whole range with null
+-- (and no value yet) counted as zero, as queryRangeAverage; "ignore" (the
+-- default) over the time with a number.  By hand: 4@[2,4), null@[4,6),
+-- 2@[6,10) in [0, 10): integral 16; ignore 16/6, zero 16/10.
+local sb = sm.new { states = { "s" } }
+sb:value(2, "v", 4)
+sb:value(4, "v", nil)
+sb:value(6, "v", 2)
+local st = sb:finish(10)
+local v = st:entity("v")
+check_eq("stats: nulls ignored", v:stats(), { min = 2, max = 4, integral = 16, mean = 16 / 6 })
+check_eq("stats: nulls as zero", v:stats { nulls = "zero" }, { min = 2, max = 4, integral = 16, mean = 1.6 })
+check_eq("stats: as zero over [0, 3)", v:stats(0, 3, { nulls = "zero" }), { min = 4, max = 4, integral = 4, mean = 4 / 3 })
+check_eq("stats: as zero, from and to in the table", v:stats { from = 0, to = 3, nulls = "zero" },
+    v:stats(0, 3, { nulls = "zero" }))
+check_eq("stats: as zero with no number in range", v:stats(4, 6, { nulls = "zero" }), { integral = 0, mean = 0 })
+check_eq("stats: ignored with no number in range", v:stats(4, 6), nil)
+check_error("stats: a bad choice", function() v:stats { nulls = "x" } end, 'e:stats: nulls must be "ignore" or "zero"')
+check_error("stats: an unknown option", function() v:stats { null = "zero" } end, 'e:stats: unknown option "null"')
+
+-- Both against a linear scan of a random counter with nulls (the values
+-- are integers and halves, so every sum is exact).
+local rb = sm.new { states = { "s" } }
+local r, data, time = 12345, {}, 0
+local function rnd(n)
+	r = (r * 1103515245 + 12345) % 2147483648
+	return r % n
+end
+for _ = 1, 3000 do
+	time = time + 1 + rnd(20)
+	local x = rnd(10) == 0 and nil or (rnd(200) - 100) / 2
+	rb:value(time, "c", x)
+	data[#data + 1] = { time, x }
+end
+local finish = time + 7
+local rt = rb:finish(finish)
+local function scan(from, to, zero)
+	local integral, covered, mn, mx = 0, 0, nil, nil
+	for i, d in ipairs(data) do
+		local a, b = d[1], data[i + 1] and data[i + 1][1] or finish
+		if a < from then a = from end
+		if b > to then b = to end
+		if b > a and d[2] ~= nil then
+			integral = integral + d[2] * (b - a)
+			covered = covered + (b - a)
+			mn = (mn == nil or d[2] < mn) and d[2] or mn
+			mx = (mx == nil or d[2] > mx) and d[2] or mx
+		end
+	end
+	if zero then return { min = mn, max = mx, integral = integral, mean = integral / (to - from) } end
+	if covered == 0 then return nil end
+	return { min = mn, max = mx, integral = integral, mean = integral / covered }
+end
+local rc, ok_zero, ok_ignore, bad = rt:entity("c"), true, true, nil
+for _ = 1, 200 do
+	local a = rnd(finish)
+	local b = a + 1 + rnd(finish - a)
+	local got, want = rc:stats(a, b, { nulls = "zero" }), scan(a, b, true)
+	if not unit.same(got, want) then ok_zero, bad = false, unit.show { a, b, got, want } end
+	got, want = rc:stats(a, b), scan(a, b, false)
+	if not unit.same(got, want) then ok_ignore, bad = false, unit.show { a, b, got, want } end
+end
+check("stats: nulls as zero equal a linear scan", ok_zero, bad)
+check("stats: nulls ignored equal a linear scan", ok_ignore, bad)
