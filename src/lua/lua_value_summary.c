@@ -175,18 +175,20 @@ t_stats(lua_State *L)
 	uint64_t from = lua_args_opt_time(L, 3, d->begin);
 	uint64_t to = lua_args_opt_time(L, 4, d->end);
 	uint32_t e, n = catalog_nentities(d->cat);
+	const uint8_t *sel;
 
 	if (!lua_isnoneornil(L, 2))
 		luaL_checkstring(L, 2);
 	lua_settop(L, 4);	/* the pattern stays at 2 */
+	sel = lua_tree_selection(L, d, 2, "t:stats");
 	lua_newtable(L);
 	for (e = 0; e < n; e++) {
 		value_stats st;
 		size_t len;
 		const char *name;
 
-		if (store_kind_of(d->st, e) != STORE_VALUES ||
-		    !lua_tree_match(L, d, 2, e))
+		if (store_kind_of(d->st, e) != STORE_VALUES || (sel != NULL ?
+		    !sel[e] : !lua_tree_match(L, d, 2, e)))
 			continue;
 		value_stats_init(&st);
 		store_value_stats(d->st, e, from, to, &st);

@@ -194,3 +194,38 @@ for _ = 1, 200 do
 end
 check("stats: nulls as zero equal a linear scan", ok_zero, bad)
 check("stats: nulls ignored equal a linear scan", ok_ignore, bad)
+
+-- 5. ".." in patterns and paths steps to the parent (getQuarks with "..").
+-- Entities: CPUs, CPUs/2, CPUs/0/Status, CPUs/0/Current_thread,
+-- CPUs/1/Current_thread, Threads/7, Threads/7/Status, and one whose name
+-- holds a literal "..": odd/../x.
+local tb = sm.new { states = { "s" } }
+for _, n in ipairs { "CPUs/0/Status", "CPUs/0/Current_thread", "CPUs/1/Current_thread", "CPUs/2", "CPUs",
+	"Threads/7/Status", "odd/../x", "Threads/7" } do
+	tb:set(0, n, "s")
+end
+local tt = tb:finish(5)
+local function names(p)
+	local r = {}
+	for _, e in ipairs(tt:entities(p)) do r[#r + 1] = e.name end
+	return r
+end
+check_eq("..: the parents of every Status", names("**/Status/.."), { "Threads/7" })
+check_eq("..: a node's parent", names("CPUs/0/.."), { "CPUs" })
+check_eq("..: parents of a glob, deduplicated", names("CPUs/*/.."), { "CPUs" })
+check_eq("..: two levels up", names("CPUs/*/*/../.."), { "CPUs" })
+check_eq("..: then down again, only where the sibling is",
+    names("*/*/Status/../Current_thread"), { "CPUs/0/Current_thread" })
+check_eq("..: a parent that is only a prefix selects no entity", names("CPUs/*/Status/.."), {})
+check_eq("..: the top's parent is the root, no entity", names("CPUs/.."), {})
+check_eq("..: escaped, a literal component", names("odd/\\../x"), { "odd/../x" })
+check_eq("..: t:stats takes the same patterns", tt:stats("CPUs/0/.."), {})
+check_error("..: a pattern cannot start with it", function() tt:entities("../x") end,
+    't:entities: bad pattern "../x": a pattern cannot start with ".."')
+check_eq("..: t:children of a path with a parent step", tt:children("CPUs/0/.."),
+    { "CPUs/0", "CPUs/1", "CPUs/2" })
+check_eq("..: t:children up to the top", tt:children("CPUs/.."), { "CPUs", "Threads", "odd" })
+check_eq("..: t:children of a name with a literal ..", tt:children("odd/.."), { "odd/../x" })
+check_error("..: t:children above the top", function() tt:children("..") end, 't:children: no path ".."')
+check_error("..: t:children through a missing node", function() tt:children("CPUs/9/..") end,
+    't:children: no path "CPUs/9/.."')
