@@ -108,6 +108,8 @@ help.entries = {
 	  "a new trace whose window is `[from, to)` (within this one's): a view of this trace's columns, not a copy, made in O(log n) per entity, with `transitions` counting its own; it keeps this trace's memory alive while it lives" },
 	{ "`t:intervals{from=, to=, entities=, states=}`",
 	  "an iterator of `{entity=, state=, tag=, start=, finish=}` clipped to the range, entity by entity in time order (all fields optional; `entities` takes names or entities, `states` names); a nested entity's intervals also have `depth` (1 for the bottom state), a value entity's have `value` (nil for null) instead of `state` and `tag` (and are left out when `states` is given); a tagged interval whose tag has a definition has its members in `tag_fields`" },
+	{ "`t:sample(times [, entities])`",
+	  "full queries at sampled times: a list with, for each time of the list `times` (ns or duration strings, each checked as `t:at` checks its time), the table `t:at` gives then (`{entity name = state name}`, a value entity's value where it has one), of every entity or of those listed (entities or names); one C call, about 15 M (time, entity) answers a second over every entity of a trace of states (`bench/bulk.lua`)" },
 	{ "`t:at(time, {intervals = true})`",
 	  "`{entity name = interval}`: each entity's interval at `time`, `{state=, tag=, tag_fields=, depth=, start=, finish=}` (`tag_fields`: the members of the tag's definition, if it has one) or, for a value entity, `{value=, start=, finish=}`; without the option, value entities give their value (none if null)" },
 	{ "`t:entities(pattern)`",

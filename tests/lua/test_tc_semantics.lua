@@ -229,3 +229,41 @@ check_eq("..: t:children of a name with a literal ..", tt:children("odd/.."), { 
 check_error("..: t:children above the top", function() tt:children("..") end, 't:children: no path ".."')
 check_error("..: t:children through a missing node", function() tt:children("CPUs/9/..") end,
     't:children: no path "CPUs/9/.."')
+
+-- 6. t:sample(times [, entities]): t:at at each time, in one call.
+-- loaded: a run@[1,3) run+idle@[3,5) run@[5,9); b idle@9 (the end).
+check_eq("t:sample: every entity", loaded:sample { 0, 4, 1, 8, 9 },
+    { {}, { a = "idle" }, { a = "run" }, { a = "run" }, {} })
+check_eq("t:sample: listed entities, by name or object", loaded:sample({ 4, 2 }, { "b", loaded:entity("a") }),
+    { { a = "idle" }, { a = "run" } })
+check_eq("t:sample: durations as times", loaded:sample { "4ns" }, { { a = "idle" } })
+check_eq("t:sample: no times", loaded:sample {}, {})
+check_eq("t:sample: values, nulls left out", vt:sample { 0, 1, 3, 10 }, { { st = "s" }, { st = "s" }, { st = "s", v = 5 }, {} })
+check_error("t:sample: a time after the end", function() loaded:sample { 1, 10 } end,
+    "t:sample: times: item 2, 10 ns, is after the trace, which covers [0, 9) ns")
+check_error("t:sample: not a time", function() loaded:sample { 1, {} } end,
+    "t:sample: times: item 2 is a table, not a time")
+check_error("t:sample: an unknown entity", function() loaded:sample({ 1 }, { "zz" }) end, "zz")
+-- Against t:at on the bulk trace of the random counter and a state trace
+-- of many entities, at random times in any order.
+local mb = sm.new { states = { "x", "y", "z" } }
+local mt = 0
+for _ = 1, 4000 do
+	mt = mt + rnd(5)
+	mb:set(mt, "e" .. rnd(50), ({ "x", "y", "z" })[1 + rnd(3)])
+end
+local mtr = mb:finish(mt + 3)
+local probe = {}
+for i = 1, 300 do probe[i] = rnd(mt + 4) end
+local all, ok_all, ok_sel = mtr:sample(probe), true, true
+local some = { "e1", "e7", "e49" }
+local picked = mtr:sample(probe, some)
+for i, x in ipairs(probe) do
+	local want = mtr:at(x)
+	if not unit.same(all[i], want) then ok_all = false end
+	local w = {}
+	for _, name in ipairs(some) do w[name] = want[name] end
+	if not unit.same(picked[i], w) then ok_sel = false end
+end
+check("t:sample is t:at at every time", ok_all)
+check("t:sample of listed entities is t:at's entries of them", ok_sel)
