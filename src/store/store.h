@@ -211,7 +211,9 @@ void store_append_stacked(store *s, uint32_t entity, const uint64_t *times,
  * now, store_push of state and tag; one shallower, store_pop (state and
  * tag are then the frame under, whatever is passed).  Any other depth
  * is a caller's bug.  So a trace derived transition by transition keeps
- * its source's stacks, with each frame's state as the caller maps it.
+ * its source's stacks, with each frame's state as the caller maps it;
+ * the entity is nested from its first transition (store_push on no
+ * state), as its source is even if it is never deeper than 1.
  */
 void store_append_depth(store *s, uint32_t entity, uint64_t time,
     uint32_t state, uint32_t tag, uint32_t depth);

@@ -276,7 +276,13 @@ store_append_depth(store *s, uint32_t entity, uint64_t time, uint32_t state,
 {
 	uint32_t now = store_depth_now(s, entity);
 
-	if (depth <= 1)
+	/*
+	 * A nested entity's first transition starts its stack, so that
+	 * one never deeper than 1 (a push on no state) stays nested.
+	 */
+	if (depth <= 1 && now == 0)
+		store_push(s, entity, time, state, tag);
+	else if (depth <= 1)
 		store_append(s, entity, time, state, tag);
 	else if (depth == now + 1)
 		store_push(s, entity, time, state, tag);

@@ -267,3 +267,14 @@ for i, x in ipairs(probe) do
 end
 check("t:sample is t:at at every time", ok_all)
 check("t:sample of listed entities is t:at's entries of them", ok_sel)
+
+-- A stack a push started stays nested in every trace derived from it and
+-- through the cache of loaded traces (the second load reads it back).
+local cpath = write { header, '{"time": "1", "entity": "a", "push": 1}', '{"time": "3", "entity": "a", "state": 0}' }
+for round = 1, 2 do
+	local ct = sm.load(cpath)
+	check_eq("nested kept, load " .. round, {
+		ct:entity("a").kind, ct:map(function(s) return s end):entity("a").kind,
+		ct:slice(2, 3):entity("a").kind, sm.merge { ct }:entities()[1].kind,
+	}, { "nested", "nested", "nested", "nested" })
+end
