@@ -323,7 +323,7 @@ t_sample(lua_State *L)
 	uint64_t *times;
 	size_t ntimes, nsel = 0, i, k;
 	lua_trace_snapshot *at = NULL;
-	int en, sn, out;
+	int en, sn, out, stacked;
 
 	luaL_checktype(L, 2, LUA_TTABLE);
 	if (!lua_isnoneornil(L, 3))
@@ -342,6 +342,14 @@ t_sample(lua_State *L)
 	push_names(L, 1, d);
 	en = lua_gettop(L) - 1;
 	sn = en + 1;
+	/* As t:at: a few states' names wait on the stack for the fast path. */
+	stacked = states != NULL && d->cat->nstates <= STACKED_STATES &&
+	    lua_checkstack(L, (int)d->cat->nstates + 4);
+	if (stacked) {
+		for (k = 0; k < d->cat->nstates; k++)
+			lua_rawgeti(L, sn, (lua_Integer)k + 1);
+		sn = lua_gettop(L) - (int)d->cat->nstates + 1;
+	}
 	lua_createtable(L, (int)(ntimes < INT32_MAX ? ntimes : 0), 0);
 	out = lua_gettop(L);
 	for (i = 0; i < ntimes; i++) {
@@ -354,7 +362,11 @@ t_sample(lua_State *L)
 				if (states[e] == STORE_NONE)
 					continue;
 				lua_rawgeti(L, en, (lua_Integer)e + 1);
-				lua_rawgeti(L, sn, (lua_Integer)states[e] + 1);
+				if (stacked)
+					lua_pushvalue(L, sn + (int)states[e]);
+				else
+					lua_rawgeti(L, sn,
+					    (lua_Integer)states[e] + 1);
 				lua_rawset(L, -3);
 			}
 		} else if (sel != NULL) {
