@@ -9,6 +9,9 @@
 --   at               t:at(time) over every entity, in microseconds a call:
 --                    stepping through the trace (new table, or one table
 --                    refilled), at random times; against e:at per entity
+--   sample           t:sample(times) over every entity and over ten, in
+--                    (time, entity) answers a second, against t:at and
+--                    e:at called for each time (paired, in this run)
 --   slice            a 1 ms slice: time, transitions and RSS it adds
 -- Each line: name, seconds (or µs), a rate, the ratio and its goal.
 local sm = require "statemap"
@@ -123,6 +126,51 @@ row("t:at, finer steps, into one table", at_fine_into / nfine * 1e6, "µs/call",
     string.format("x e:at loop %.3f", at_fine_into / nfine / e_at))
 row("t:at at random times", at_rand / ncalls * 1e6, "µs/call",
     string.format("x e:at loop %.3f", at_rand / ncalls / e_at))
+
+-- t:sample: full queries at a list of times in one call, against t:at
+-- called for each time, interleaved three times (the median of each);
+-- then ten entities listed, against e:at for each.  Rates in (time,
+-- entity) answers a second: every entity with a state counts one.
+local function median3(f)
+	local a, b, c = f(), f(), f()
+	return math.max(math.min(a, b), math.min(math.max(a, b), c))
+end
+local stimes = {}
+for i = 1, ncalls do stimes[i] = t.begin + span * i // (ncalls + 1) end
+local answers = 0
+for _, r in ipairs(t:sample(stimes)) do for _ in pairs(r) do answers = answers + 1 end end
+local sample_s, loop_s = {}, {}
+for k = 1, 3 do
+	collectgarbage()
+	sample_s[k] = time(function() return t:sample(stimes) end)
+	collectgarbage()
+	loop_s[k] = time(function()
+		local out = {}
+		for i, x in ipairs(stimes) do out[i] = t:at(x) end
+		return out
+	end)
+end
+local smed = median3(function() return table.remove(sample_s) end)
+local lmed = median3(function() return table.remove(loop_s) end)
+row("t:sample, " .. ncalls .. " times, every entity", smed,
+    string.format("%.1f M/s", answers / smed / 1e6),
+    string.format("x t:at loop %.3f (goal >= 1 M answers/s)", smed / lmed))
+local ten = {}
+for i = 1, math.min(10, #es) do ten[i] = es[i * #es // math.min(10, #es)] end
+local ften = time(function() return t:sample(stimes, ten) end)
+local eten = time(function()
+	local out = {}
+	for i, x in ipairs(stimes) do
+		local r = {}
+		for _, e in ipairs(ten) do r[e.name] = e:at(x) end
+		out[i] = r
+	end
+	return out
+end)
+row("t:sample, " .. ncalls .. " times, 10 entities", ften,
+    string.format("%.1f M/s", ncalls * #ten / ften / 1e6),
+    string.format("x e:at loop %.3f", ften / eten))
+collectgarbage()
 
 -- A 1 ms slice in the middle: a view of t's columns.
 collectgarbage(); collectgarbage()

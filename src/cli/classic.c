@@ -105,9 +105,15 @@ nested_datum(feed *fd, const pending *p)
 
 		grow_array(&st->f, &st->cap, st->n + 1, sizeof (frame));
 		if (!coalesce_current(fd->co, p->entity, &st->f[st->n].state,
-		    &st->f[st->n].tag) ||
-		    !coalesce_current_since(fd->co, p->entity, &since))
-			return;		/* never: records checked it */
+		    &st->f[st->n].tag)) {
+			/* No state yet: the push starts the stack. */
+			st->n = 0;
+			depthrows_set(fd->depths, p->entity, p->time, state,
+			    tag);
+			break;
+		}
+		if (!coalesce_current_since(fd->co, p->entity, &since))
+			return;		/* never: it has a state */
 		depthrows_begin(fd->depths, p->entity, since,
 		    st->f[st->n].state, st->f[st->n].tag);
 		depthrows_push(fd->depths, p->entity, p->time, state, tag);

@@ -28,18 +28,28 @@ records_pop(records *r, uint32_t entity, uint64_t time, uint32_t state)
 	    NULL, 0);
 }
 
-/* Pushes state on a checked entity that has a state (tag as a datum's). */
+/*
+ * Pushes state on a checked entity (tag as a datum's).  On one with no
+ * state yet it starts the stack: the state is its bottom, as a datum's
+ * would be, but pushed.
+ */
 static inline void
 records_push(records *r, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len)
 {
 	records_stack *st = &r->stacks[entity];
 
-	if (st->n == st->cap) {
-		st->cap = st->cap == 0 ? 8 : st->cap * 2;
-		st->states = xrealloc(st->states, st->cap * sizeof (uint16_t));
+	if (r->kind[entity] == RECORDS_NEW) {
+		st->n = 0;
+		st->bottom_pushed = 1;
+	} else {
+		if (st->n == st->cap) {
+			st->cap = st->cap == 0 ? 8 : st->cap * 2;
+			st->states = xrealloc(st->states,
+			    st->cap * sizeof (uint16_t));
+		}
+		st->states[st->n++] = (uint16_t)state;
 	}
-	st->states[st->n++] = (uint16_t)state;
 	r->kind[entity] = RECORDS_NESTED;
 	r->last_time[entity] = time;
 	if (r->opts->ignore_tags)
@@ -54,6 +64,7 @@ records_set_nested(records *r, uint32_t entity, uint64_t time,
     uint32_t state, const char *tag, size_t tag_len)
 {
 	r->stacks[entity].n = 0;
+	r->stacks[entity].bottom_pushed = 0;
 	r->last_time[entity] = time;
 	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_SET, state,
 	    tag, tag_len);

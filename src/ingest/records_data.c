@@ -184,17 +184,20 @@ nest(records *r, const records_fields *f, uint32_t entity, uint64_t time,
 		return (wrong_kind(r, f->push != NULL ? f->push : f->pop,
 		    f->entity));
 	records_quoted(q, sizeof (q), f->entity->str, f->entity->len);
-	if (r->kind[entity] == RECORDS_NEW)
-		return (records_fail(r,
-		    (f->push != NULL ? f->push : f->pop)->key_offset,
-		    "%s on entity %s, which has no state yet: a push enters "
-		    "a state on top of another, so give the entity its first "
-		    "state with a datum (\"state\")",
-		    f->push != NULL ? "push" : "pop", q));
+	if (f->pop != NULL && r->kind[entity] == RECORDS_NEW)
+		return (records_fail(r, f->pop->key_offset, "pop on entity %s, "
+		    "which has no state yet: nothing to pop", q));
 	if (r->stacks == NULL)
 		records_grow_stacks(r, 0);
 	st = &r->stacks[entity];
 	if (f->pop != NULL) {
+		if (r->kind[entity] == RECORDS_NESTED && st->n == 0 &&
+		    st->bottom_pushed)
+			return (records_fail(r, f->pop->key_offset, "pop on "
+			    "entity %s of the last state on its stack: that "
+			    "would leave it with no state, which an entity "
+			    "cannot go back to (a datum replaces the state "
+			    "instead)", q));
 		if (r->kind[entity] == RECORDS_PLAIN || st->n == 0)
 			return (records_fail(r, f->pop->key_offset, "pop on "
 			    "entity %s, which has nothing pushed: a state a "

@@ -157,6 +157,7 @@ records_deliver_stacked(records *r, uint32_t entity, const uint64_t *times,
 	for (i = 0; i < n; i++) {
 		if (ops[i] == INGEST_SET) {
 			st->n = 0;
+			st->bottom_pushed = 0;
 		} else if (ops[i] == INGEST_POP) {
 			st->n--;
 		} else {

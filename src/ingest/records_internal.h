@@ -39,10 +39,14 @@ enum {
 	META_KIND = 1 << 4
 };
 
-/* The states pushed on a nested entity, above the one a datum gave it. */
+/*
+ * The states pushed on a nested entity, above the one at its bottom (a
+ * datum's, or the first push's when it had no state: bottom_pushed).
+ */
 typedef struct records_stack {
 	uint16_t *states;
 	uint32_t n, cap;
+	uint8_t bottom_pushed;
 } records_stack;
 
 /* The members of a record, by name (records_take.c sorts them out). */

@@ -18,6 +18,7 @@
 #include "base/utf8.h"
 #include "base/util.h"
 #include "lua/lua_args.h"
+#include "lua/lua_catalog.h"
 #include "lua/lua_json.h"
 #include "lua/lua_object.h"
 #include "lua/lua_options.h"
@@ -476,6 +477,122 @@ b_event(lua_State *L)
 	return (0);
 }
 
+/* b:increment(time, entity [, by]): TC's incrementAttribute */
+static int
+b_increment(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:increment");
+	uint64_t t = lua_args_check_time(L, 2);
+	size_t len;
+	const char *e = check_entity(L, 3, &len, "b:increment");
+	double by = 1;
+
+	if (!lua_isnoneornil(L, 4)) {
+		if (lua_type(L, 4) != LUA_TNUMBER)
+			return (luaL_error(L, "b:increment: the increment is "
+			    "a number, not %s", luaL_typename(L, 4)));
+		by = (double)lua_tonumber(L, 4);
+	}
+	if (builder_increment(lb->b, t, e, len, by) != 0)
+		return (failed(L, lb, "b:increment"));
+	charge(L, lb, 0);
+	return (0);
+}
+
+/* b:remove(time, entity): TC's removeAttribute, for a value entity */
+static int
+b_remove(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:remove");
+	uint64_t t = lua_args_check_time(L, 2);
+	size_t len;
+	const char *e = check_entity(L, 3, &len, "b:remove");
+
+	if (builder_remove(lb->b, t, e, len) != 0)
+		return (failed(L, lb, "b:remove"));
+	charge(L, lb, 0);
+	return (0);
+}
+
+/* b:current_end() -> the latest time of any datum so far */
+static int
+b_current_end(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:current_end");
+
+	lua_pushinteger(L, (lua_Integer)builder_current_end(lb->b));
+	return (1);
+}
+
+static const char *
+kind_name(store_kind k)
+{
+	return (k == STORE_VALUES ? "values" : k == STORE_NESTED ? "nested" :
+	    "states");
+}
+
+/* b:entity(name) -> {name=, kind=, count=}, or nil if there is none */
+static int
+b_entity(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:entity");
+	size_t len, count;
+	const char *name = check_entity(L, 2, &len, "b:entity");
+	store_kind kind;
+
+	if (builder_entity(lb->b, name, len, &kind, &count) == UINT32_MAX)
+		return (0);
+	lua_createtable(L, 0, 3);
+	lua_pushlstring(L, name, len);
+	lua_setfield(L, -2, "name");
+	lua_pushstring(L, count == 0 ? "none" : kind_name(kind));
+	lua_setfield(L, -2, "kind");
+	lua_pushinteger(L, (lua_Integer)count);
+	lua_setfield(L, -2, "count");
+	return (1);
+}
+
+/*
+ * b:at(time, entity) -> state, tag, start, finish (value, nil, start,
+ * finish for a value entity); nothing if it has nothing then.  finish is
+ * nil while the interval is still open.
+ */
+static int
+b_at(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:at");
+	uint64_t t = lua_args_check_time(L, 2);
+	size_t len, count;
+	const char *name = check_entity(L, 3, &len, "b:at");
+	const catalog *cat = builder_catalog(lb->b);
+	store_interval iv;
+	store_kind kind;
+	uint32_t e;
+
+	if (t > builder_current_end(lb->b))
+		return (luaL_error(L, "b:at: time %I ns is after the builder's "
+		    "current end, %I ns", (lua_Integer)t,
+		    (lua_Integer)builder_current_end(lb->b)));
+	if ((e = builder_entity(lb->b, name, len, &kind, &count)) ==
+	    UINT32_MAX)
+		return (luaL_error(L, "b:at: no entity \"%s\"", name));
+	if (!builder_at(lb->b, e, t, &iv))
+		return (0);
+	if (kind == STORE_VALUES) {
+		lua_catalog_push_value(L, cat, iv.value);
+		lua_pushnil(L);
+	} else {
+		lua_catalog_push_state(L, cat, iv.state);
+		lua_catalog_push_tag(L, cat, iv.tag);
+	}
+	lua_pushinteger(L, (lua_Integer)iv.start);
+	if (iv.end == UINT64_MAX)
+		lua_pushnil(L);
+	else
+		lua_pushinteger(L, (lua_Integer)iv.end);
+	return (4);
+}
+
 /* b:finish([end]) -> the trace; the builder is then done */
 static int
 b_finish(lua_State *L)
@@ -526,6 +643,11 @@ const luaL_Reg lua_builder_methods[] = {
 	{ "describe", b_describe },
 	{ "tag", b_tag },
 	{ "event", b_event },
+	{ "increment", b_increment },
+	{ "remove", b_remove },
+	{ "at", b_at },
+	{ "entity", b_entity },
+	{ "current_end", b_current_end },
 	{ "finish", b_finish },
 	{ NULL, NULL }
 };

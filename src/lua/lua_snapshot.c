@@ -10,6 +10,7 @@
 
 #include "lua/lua_args.h"
 #include "lua/lua_catalog.h"
+#include "lua/lua_entity.h"
 #include "lua/lua_object.h"
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
@@ -84,7 +85,7 @@ static int
 full_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t t = lua_args_check_time(L, 2);
+	uint64_t t = lua_trace_check_query_time(L, d, 2, "t:at");
 	uint32_t e, n = catalog_nentities(d->cat);
 	lua_options opts;
 	int full = 0;
@@ -214,7 +215,7 @@ static int
 t_at(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t t = lua_args_check_time(L, 2);
+	uint64_t t = lua_trace_check_query_time(L, d, 2, "t:at");
 	uint32_t e, n = store_nentities(d->st), have, *states;
 	int uv, en, sn, buf, stacked, into = !lua_isnoneornil(L, 3);
 	lua_trace_snapshot *at;
@@ -262,7 +263,130 @@ t_at(lua_State *L)
 	return (1);
 }
 
+/* Reads list item i (from 1) at idx as a time in d's window. */
+static uint64_t
+sample_time(lua_State *L, const trace *d, int idx, size_t i)
+{
+	const char *why;
+	uint64_t t = 0;
+
+	lua_rawgeti(L, idx, (lua_Integer)i + 1);
+	if (lua_args_time(L, -1, &t, &why) != 0)
+		luaL_error(L, "t:sample: times: item %I is %s", (lua_Integer)i +
+		    1, why != NULL ? why : lua_pushfstring(L, "a %s, not a time",
+		    luaL_typename(L, -1)));
+	lua_pop(L, 1);
+	if (t < d->begin || t > d->end)
+		luaL_error(L, "t:sample: times: item %I, %I ns, is %s the "
+		    "trace, which covers [%I, %I) ns", (lua_Integer)i + 1,
+		    (lua_Integer)t, t < d->begin ? "before" : "after",
+		    (lua_Integer)d->begin, (lua_Integer)d->end);
+	return (t);
+}
+
+/* Sets entity e's answer at t into the table on top, if it has one. */
+static void
+sample_entity(lua_State *L, const trace *d, int en, int sn, uint32_t e,
+    uint64_t t)
+{
+	store_interval iv;
+
+	if (store_kind_of(d->st, e) == STORE_VALUES) {
+		if (!store_value_at(d->st, e, t, &iv) ||
+		    value_is_none(iv.value))
+			return;
+		lua_rawgeti(L, en, (lua_Integer)e + 1);
+		lua_catalog_push_value(L, d->cat, iv.value);
+	} else {
+		if (!store_state_at(d->st, e, t, &iv))
+			return;
+		lua_rawgeti(L, en, (lua_Integer)e + 1);
+		lua_rawgeti(L, sn, (lua_Integer)iv.state + 1);
+	}
+	lua_rawset(L, -3);
+}
+
+/*
+ * t:sample(times [, entities]) -> a list with, for each time of the list
+ * times, the table t:at gives then ({entity name = state name}, value
+ * entities with their value), of every entity or of those listed: full
+ * queries at sampled times.  Each time is checked as t:at checks it.  A
+ * trace of states asked for every entity steps the trace's cursor
+ * (snapshot.h), fastest with times in order; otherwise one search per
+ * entity and time.
+ */
+static int
+t_sample(lua_State *L)
+{
+	trace *d = lua_trace_check(L, 1);
+	uint32_t n = store_nentities(d->st), *sel = NULL, *states = NULL;
+	uint64_t *times;
+	size_t ntimes, nsel = 0, i, k;
+	lua_trace_snapshot *at = NULL;
+	int en, sn, out, stacked;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	if (!lua_isnoneornil(L, 3))
+		luaL_checktype(L, 3, LUA_TTABLE);
+	lua_settop(L, 3);
+	ntimes = lua_rawlen(L, 2);
+	times = lua_object_scratch(L, ntimes, sizeof (uint64_t));
+	for (i = 0; i < ntimes; i++)
+		times[i] = sample_time(L, d, 2, i);
+	if (!lua_isnil(L, 3))
+		sel = lua_entity_list(L, d, 3, &nsel, "t:sample", "entities");
+	else if (store_values_total(d->st) == 0) {
+		at = lua_trace_snapshot_of(L, 1);
+		states = lua_object_scratch(L, n, sizeof (uint32_t));
+	}
+	push_names(L, 1, d);
+	en = lua_gettop(L) - 1;
+	sn = en + 1;
+	/* As t:at: a few states' names wait on the stack for the fast path. */
+	stacked = states != NULL && d->cat->nstates <= STACKED_STATES &&
+	    lua_checkstack(L, (int)d->cat->nstates + 4);
+	if (stacked) {
+		for (k = 0; k < d->cat->nstates; k++)
+			lua_rawgeti(L, sn, (lua_Integer)k + 1);
+		sn = lua_gettop(L) - (int)d->cat->nstates + 1;
+	}
+	lua_createtable(L, (int)(ntimes < INT32_MAX ? ntimes : 0), 0);
+	out = lua_gettop(L);
+	for (i = 0; i < ntimes; i++) {
+		if (states != NULL) {
+			uint32_t e, have = snapshot_states(d->st, &at->cursor,
+			    times[i], states);
+
+			lua_createtable(L, 0, (int)have);
+			for (e = 0; e < n; e++) {
+				if (states[e] == STORE_NONE)
+					continue;
+				lua_rawgeti(L, en, (lua_Integer)e + 1);
+				if (stacked)
+					lua_pushvalue(L, sn + (int)states[e]);
+				else
+					lua_rawgeti(L, sn,
+					    (lua_Integer)states[e] + 1);
+				lua_rawset(L, -3);
+			}
+		} else if (sel != NULL) {
+			lua_createtable(L, 0, (int)(nsel < 64 ? nsel : 64));
+			for (k = 0; k < nsel; k++)
+				sample_entity(L, d, en, sn, sel[k], times[i]);
+		} else {
+			uint32_t e;
+
+			lua_createtable(L, 0, 0);
+			for (e = 0; e < n; e++)
+				sample_entity(L, d, en, sn, e, times[i]);
+		}
+		lua_rawseti(L, out, (lua_Integer)i + 1);
+	}
+	return (1);
+}
+
 const luaL_Reg lua_snapshot_trace_methods[] = {
 	{ "at", t_at },
+	{ "sample", t_sample },
 	{ NULL, NULL }
 };

@@ -229,7 +229,7 @@ e_at(lua_State *L)
 {
 	uint32_t id;
 	trace *d = lua_entity_check(L, 1, &id);
-	uint64_t t = lua_args_check_time(L, 2);
+	uint64_t t = lua_trace_check_query_time(L, d, 2, "e:at");
 	store_interval iv;
 
 	if (store_kind_of(d->st, id) == STORE_VALUES) {
@@ -270,7 +270,7 @@ e_stack_at(lua_State *L)
 {
 	uint32_t id;
 	trace *d = lua_entity_check(L, 1, &id);
-	uint64_t t = lua_args_check_time(L, 2);
+	uint64_t t = lua_trace_check_query_time(L, d, 2, "e:stack_at");
 	store_frame few[64], *frames = few;
 	uint32_t depth, i;
 

@@ -31,6 +31,20 @@ lua_trace_check(lua_State *L, int idx)
 	return (((ltrace *)lua_object_check(L, idx, LUA_TRACE_TYPE))->d);
 }
 
+uint64_t
+lua_trace_check_query_time(lua_State *L, const trace *d, int idx,
+    const char *fname)
+{
+	uint64_t t = lua_args_check_time(L, idx);
+
+	if (t < d->begin || t > d->end)
+		luaL_error(L, "%s: time %I ns is %s the trace, which covers "
+		    "[%I, %I) ns", fname, (lua_Integer)t, t < d->begin ?
+		    "before" : "after", (lua_Integer)d->begin,
+		    (lua_Integer)d->end);
+	return (t);
+}
+
 trace *
 lua_trace_test(lua_State *L, int idx)
 {

@@ -38,6 +38,16 @@ trace *lua_trace_check(lua_State *L, int idx);
 trace *lua_trace_test(lua_State *L, int idx);
 
 /*
+ * The time at idx (lua_args_check_time) for a single or full query of d
+ * (e:at, t:at): an error naming fname if it is before the trace's begin
+ * or after its end, as Trace Compass's queries raise TimeRangeException
+ * (the end itself is within: the window is [begin, end), so nothing has
+ * a state there).
+ */
+uint64_t lua_trace_check_query_time(lua_State *L, const trace *d, int idx,
+    const char *fname);
+
+/*
  * Pushes a new trace object owning d.  Its store counts against a
  * script's memory limit while it lives, and the collector is told of it;
  * an error (after pushing) if the memory limit is now passed.

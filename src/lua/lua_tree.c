@@ -5,6 +5,7 @@
 #include "lua/lua_tree.h"
 
 #include "lua/lua_entity.h"
+#include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 #include "store/tree.h"
 
@@ -21,6 +22,26 @@ lua_tree_match(lua_State *L, const trace *d, int idx, uint32_t e)
 	return (tree_glob_match(pattern, plen, name, nlen));
 }
 
+const uint8_t *
+lua_tree_selection(lua_State *L, const trace *d, int idx, const char *fname)
+{
+	size_t plen;
+	const char *pattern, *why;
+	uint8_t *marks;
+
+	if (lua_isnoneornil(L, idx))
+		return (NULL);
+	pattern = lua_tolstring(L, idx, &plen);
+	if (!tree_pattern_has_parent(pattern, plen))
+		return (NULL);
+	marks = lua_object_scratch(L, catalog_nentities(d->cat), 1);
+	if (tree_select(catalog_tree(d->cat), pattern, plen, marks,
+	    &why) != 0)
+		luaL_error(L, "%s: bad pattern \"%s\": %s", fname, pattern,
+		    why);
+	return (marks);
+}
+
 /*
  * t:entities([pattern]) -> every entity in order of first appearance, or
  * those whose names match the glob pattern
@@ -31,13 +52,15 @@ t_entities(lua_State *L)
 	trace *d = lua_trace_check(L, 1);
 	uint32_t e, n = catalog_nentities(d->cat);
 	lua_Integer k = 0;
+	const uint8_t *sel;
 
 	if (!lua_isnoneornil(L, 2))
 		luaL_checkstring(L, 2);
 	lua_settop(L, 2);
+	sel = lua_tree_selection(L, d, 2, "t:entities");
 	lua_createtable(L, lua_isnil(L, 2) ? (int)n : 0, 0);
 	for (e = 0; e < n; e++) {
-		if (!lua_tree_match(L, d, 2, e))
+		if (sel != NULL ? !sel[e] : !lua_tree_match(L, d, 2, e))
 			continue;
 		lua_entity_push(L, 1, e);
 		lua_rawseti(L, -2, ++k);
@@ -58,7 +81,7 @@ t_children(lua_State *L)
 		size_t len;
 		const char *path = luaL_checklstring(L, 2, &len);
 
-		if ((node = tree_find(tr, path, len)) == TREE_NONE)
+		if ((node = tree_resolve(tr, path, len)) == TREE_NONE)
 			return (luaL_error(L, "t:children: no path \"%s\" in "
 			    "trace %s", path, d->cat->name));
 	}

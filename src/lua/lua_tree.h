@@ -19,4 +19,14 @@ extern const luaL_Reg lua_tree_trace_methods[];
  * every name does). */
 int lua_tree_match(lua_State *L, const trace *d, int idx, uint32_t e);
 
+/*
+ * The entities the pattern at idx selects when it has parent steps
+ * (".." components, tree.h): a byte per entity, in scratch memory pushed
+ * on the stack (lua_object_scratch); NULL (nothing pushed) when it has
+ * none or there is no pattern, and lua_tree_match decides each entity.
+ * An error naming fname for a pattern that starts with "..".
+ */
+const uint8_t *lua_tree_selection(lua_State *L, const trace *d, int idx,
+    const char *fname);
+
 #endif

@@ -182,8 +182,9 @@ int store_has_tags(const store *s, uint32_t entity);
 
 /*
  * Pushes state (with tag, or STORE_NONE) on top of the entity's stack at
- * time; the entity must have a state, and be less than STORE_MAX_DEPTH
- * deep.  store_pop takes the top off, back to the state (and tag) under
+ * time; the entity must be a state entity less than STORE_MAX_DEPTH deep.
+ * On an entity with no state yet its stack starts, at depth 1 (as Trace
+ * Compass's pushAttribute on an empty stack).  store_pop takes the top off, back to the state (and tag) under
  * it, which must exist (depth 2 or more).  store_append on a nested
  * entity replaces its whole stack.  As for store_append, misuse stops
  * the program: callers check first (store_depth_now).
@@ -210,7 +211,9 @@ void store_append_stacked(store *s, uint32_t entity, const uint64_t *times,
  * now, store_push of state and tag; one shallower, store_pop (state and
  * tag are then the frame under, whatever is passed).  Any other depth
  * is a caller's bug.  So a trace derived transition by transition keeps
- * its source's stacks, with each frame's state as the caller maps it.
+ * its source's stacks, with each frame's state as the caller maps it;
+ * the entity is nested from its first transition (store_push on no
+ * state), as its source is even if it is never deeper than 1.
  */
 void store_append_depth(store *s, uint32_t entity, uint64_t time,
     uint32_t state, uint32_t tag, uint32_t depth);

@@ -168,18 +168,25 @@ store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
 		return;
 	c = store_column_of(s, entity);
 	depth = store_depth_now(s, entity);
-	if (depth == 0 || depth >= STORE_MAX_DEPTH)
-		store_bug("store_push on an entity with no state, or too deep");
+	if (c->vals != NULL || depth >= STORE_MAX_DEPTH)
+		store_bug("store_push on a value entity, or too deep");
 	if (c->borrowed)
 		store_own_column(s, c);
-	/* Room first, so that the new columns have the column's size. */
+	/*
+	 * Room first, so that the new columns have the column's size; but
+	 * nested first if it has no room at all (a first push), so that
+	 * the store stays in memory (store_column_reserve).
+	 */
+	if (c->depth == NULL && c->cap == 0)
+		store_make_nested(s, c);
 	if (c->count == c->cap)
 		store_column_reserve(s, c, c->count + 1);
 	if (c->depth == NULL)
 		store_make_nested(s, c);
 	i = append_one(s, c, time, state, tag);
+	/* On an entity with no state, the stack starts: depth 1. */
 	c->depth[i] = (uint16_t)(depth + 1);
-	c->below[i] = (uint32_t)(i - 1);
+	c->below[i] = depth == 0 ? STORE_NONE : (uint32_t)(i - 1);
 }
 
 void
@@ -269,7 +276,13 @@ store_append_depth(store *s, uint32_t entity, uint64_t time, uint32_t state,
 {
 	uint32_t now = store_depth_now(s, entity);
 
-	if (depth <= 1)
+	/*
+	 * A nested entity's first transition starts its stack, so that
+	 * one never deeper than 1 (a push on no state) stays nested.
+	 */
+	if (depth <= 1 && now == 0)
+		store_push(s, entity, time, state, tag);
+	else if (depth <= 1)
 		store_append(s, entity, time, state, tag);
 	else if (depth == now + 1)
 		store_push(s, entity, time, state, tag);

@@ -402,3 +402,162 @@ tree_glob_match(const char *pattern, size_t plen, const char *name,
 	work_steps(steps);
 	return (matched);
 }
+
+/* ---- patterns with parent steps ---- */
+
+static int
+is_parent_step(const char *p, size_t i, size_t end)
+{
+	return (end - i == 2 && p[i] == '.' && p[i + 1] == '.');
+}
+
+int
+tree_pattern_has_parent(const char *pattern, size_t plen)
+{
+	size_t i = 0, end;
+
+	for (;;) {
+		end = component_end(pattern, plen, i, 1);
+		if (is_parent_step(pattern, i, end))
+			return (1);
+		if (end >= plen)
+			return (0);
+		i = end + 1;
+	}
+}
+
+/*
+ * next = the nodes below a node of cur whose path under it matches the
+ * glob g (glen bytes): each node tried against each of its ancestors.
+ */
+static void
+select_below(const tree *t, const uint8_t *cur, uint8_t *next,
+    const char *g, size_t glen)
+{
+	uint32_t m, a;
+	uint64_t steps = 0;
+
+	memset(next, 0, t->nnodes);
+	for (m = 1; m < t->nnodes; m++) {
+		size_t mlen, alen;
+		const char *mp = tree_path(t, m, &mlen);
+
+		for (a = t->parent[m]; a != TREE_NONE; a = t->parent[a]) {
+			steps++;
+			if (!cur[a])
+				continue;
+			(void) tree_path(t, a, &alen);
+			if (a != TREE_ROOT)
+				alen++;		/* and its '/' */
+			if (path_match(g, glen, mp + alen, mlen - alen,
+			    &steps)) {
+				next[m] = 1;
+				break;
+			}
+		}
+	}
+	work_steps(steps);
+}
+
+/* cur = the parents of the nodes of cur (the top's have none); next scratch. */
+static void
+select_parents(const tree *t, uint8_t *cur, uint8_t *next)
+{
+	uint32_t n;
+
+	memset(next, 0, t->nnodes);
+	for (n = 1; n < t->nnodes; n++)
+		if (cur[n] && t->parent[n] != TREE_ROOT)
+			next[t->parent[n]] = 1;
+	memcpy(cur, next, t->nnodes);
+}
+
+int
+tree_select(const tree *t, const char *pattern, size_t plen,
+    uint8_t *marks, const char **why)
+{
+	uint8_t *base = xcalloc(t->nnodes, 2);
+	uint8_t *cur = base, *next = base + t->nnodes, *tmp;
+	size_t i = 0, seg = 0, end;
+	uint32_t n;
+
+	cur[TREE_ROOT] = 1;
+	for (;;) {
+		end = component_end(pattern, plen, i, 1);
+		if (is_parent_step(pattern, i, end)) {
+			if (i == 0) {
+				free(base);
+				*why = "a pattern cannot start with \"..\": "
+				    "the top has no parent";
+				return (-1);
+			}
+			/* The components since the last step, as one glob. */
+			if (i > seg) {
+				select_below(t, cur, next, pattern + seg,
+				    i - 1 - seg);
+				tmp = cur;
+				cur = next;
+				next = tmp;
+			}
+			select_parents(t, cur, next);
+			seg = end + 1;
+		}
+		if (end >= plen)
+			break;
+		i = end + 1;
+	}
+	if (seg < plen) {
+		select_below(t, cur, next, pattern + seg, plen - seg);
+		cur = next;
+	}
+	memset(marks, 0, t->nentities);
+	for (n = 1; n < t->nnodes; n++)
+		if (cur[n] && t->entity[n] != TREE_NONE)
+			marks[t->entity[n]] = 1;
+	free(base);
+	return (0);
+}
+
+/* The child of node whose last component is c (clen bytes), or TREE_NONE. */
+static uint32_t
+child_named(const tree *t, uint32_t node, const char *c, size_t clen)
+{
+	size_t plen, klen, skip;
+	const uint32_t *kids = tree_children(t, node);
+	uint32_t i, n = tree_nchildren(t, node);
+
+	(void) tree_path(t, node, &plen);
+	skip = node == TREE_ROOT ? 0 : plen + 1;
+	for (i = 0; i < n; i++) {
+		const char *k = tree_path(t, kids[i], &klen);
+
+		if (klen == skip + clen && memcmp(k + skip, c, clen) == 0)
+			return (kids[i]);
+	}
+	return (TREE_NONE);
+}
+
+uint32_t
+tree_resolve(const tree *t, const char *path, size_t len)
+{
+	uint32_t node = tree_find(t, path, len);
+	size_t i = 0, end;
+
+	if (node != TREE_NONE)
+		return (node);
+	node = TREE_ROOT;
+	for (;;) {
+		end = component_end(path, len, i, 0);
+		if (is_parent_step(path, i, end)) {
+			if (node == TREE_ROOT)
+				return (TREE_NONE);
+			node = t->parent[node];
+		} else if ((node = child_named(t, node, path + i, end - i)) ==
+		    TREE_NONE) {
+			return (TREE_NONE);
+		}
+		if (end >= len)
+			return (node);
+		i = end + 1;
+	}
+}

@@ -50,6 +50,15 @@ uint32_t tree_nentities(const tree *t);
 /* The node of a path ("" is a node of its own), or TREE_NONE. */
 uint32_t tree_find(const tree *t, const char *path, size_t len);
 
+/*
+ * The node of a path whose ".." components step to the parent (as in
+ * getQuarkAbsolute): the node so named if there is one (a name may hold
+ * a ".." of its own), else each component from the top, a ".." going
+ * up (TREE_NONE above the top, or where a component names no child).
+ * "CPUs/0/.." is CPUs; "CPUs/.." the root (TREE_ROOT).
+ */
+uint32_t tree_resolve(const tree *t, const char *path, size_t len);
+
 /* A node's children, in natural order of their last component. */
 uint32_t tree_nchildren(const tree *t, uint32_t node);
 const uint32_t *tree_children(const tree *t, uint32_t node);
@@ -63,5 +72,23 @@ uint32_t tree_entity(const tree *t, uint32_t node);
 /* Whether name matches the pattern (see above). */
 int tree_glob_match(const char *pattern, size_t plen, const char *name,
     size_t nlen);
+
+/*
+ * Parent steps (Trace Compass's getQuarks with ".."): a component that is
+ * exactly ".." goes from each node matched so far to its parent, and
+ * what follows matches below those, so "CPUs/ * /Status/.." (without the
+ * spaces) is every node under CPUs that has a Status.  A literal ".."
+ * component is written "\..".  The top level's parent is the root, which
+ * is no node: those are dropped.
+ */
+int tree_pattern_has_parent(const char *pattern, size_t plen);
+
+/*
+ * Marks (marks[e] = 1, else 0; nentities bytes) the entities the
+ * pattern selects, parent steps and all.  -1 with *why if the pattern
+ * starts with "..".  O(nodes x depth) glob matches per step.
+ */
+int tree_select(const tree *t, const char *pattern, size_t plen,
+    uint8_t *marks, const char **why);
 
 #endif

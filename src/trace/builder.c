@@ -24,6 +24,7 @@ struct builder {
 	store *st;
 	uint64_t *last_time;	/* per entity */
 	uint8_t *kind;		/* per entity */
+	uint8_t *bottom_pushed;	/* per entity: its stack's bottom pushed */
 	size_t cap;
 	uint64_t latest;	/* the latest time of any datum */
 	uint64_t limit;		/* the latest time the start allows */
@@ -119,6 +120,7 @@ builder_free(builder *b)
 	store_free(b->st);
 	free(b->last_time);
 	free(b->kind);
+	free(b->bottom_pushed);
 	free(b);
 }
 
@@ -207,6 +209,8 @@ entity_of(builder *b, const char *name, size_t len)
 			cap *= 2;
 		b->last_time = xrealloc(b->last_time, cap * sizeof (uint64_t));
 		b->kind = xrealloc(b->kind, cap);
+		b->bottom_pushed = xrealloc(b->bottom_pushed, cap);
+		memset(b->bottom_pushed + b->cap, 0, cap - b->cap);
 		memset(b->last_time + b->cap, 0, (cap - b->cap) *
 		    sizeof (uint64_t));
 		memset(b->kind + b->cap, KIND_NEW, cap - b->cap);
@@ -286,6 +290,7 @@ builder_set(builder *b, uint64_t time, const char *entity, size_t len,
 	if ((e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
 		return (-1);
 	store_append(b->st, e, time, state, tag_of(b, state, tag, tag_len));
+	b->bottom_pushed[e] = 0;
 	taken(b, e, time, KIND_STATES);
 	return (0);
 }
@@ -299,22 +304,17 @@ builder_push(builder *b, uint64_t time, const char *entity, size_t len,
 	if (check_text(b, entity, len, "the entity name") != 0 ||
 	    check_text(b, tag, tag_len, "the tag") != 0)
 		return (-1);
-	/* Found, not added: a refused call leaves no entity behind. */
-	if (intern_find(b->cat->entities, entity, len) == INTERN_NONE)
-		depth = 0;
-	else if ((e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
+	/* A push on an entity with no state starts its stack (depth 1). */
+	if ((e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
 		return (-1);
-	else
-		depth = store_depth_now(b->st, e);
-	if (depth == 0)
-		return (fail(b, "entity \"%.*s\" has no state yet: a push "
-		    "enters a state on top of another, so give the entity "
-		    "its first state with b:set", (int)len, entity));
+	depth = store_depth_now(b->st, e);
 	if (depth >= STORE_MAX_DEPTH)
 		return (fail(b, "entity \"%.*s\" would be %u states deep: "
 		    "at most %u are supported", (int)len, entity,
 		    depth + 1, (unsigned)STORE_MAX_DEPTH));
 	store_push(b->st, e, time, state, tag_of(b, state, tag, tag_len));
+	if (depth == 0)
+		b->bottom_pushed[e] = 1;
 	taken(b, e, time, KIND_STATES);
 	return (0);
 }
@@ -330,6 +330,12 @@ builder_pop(builder *b, uint64_t time, const char *entity, size_t len,
 	if (intern_find(b->cat->entities, entity, len) != INTERN_NONE &&
 	    (e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
 		return (-1);
+	if (e != UINT32_MAX && store_depth_now(b->st, e) == 1 &&
+	    b->bottom_pushed[e])
+		return (fail(b, "pop of the last state of entity \"%.*s\" "
+		    "would leave it with no state, which an entity cannot go "
+		    "back to (b:set replaces the state instead)", (int)len,
+		    entity));
 	if (e == UINT32_MAX || store_depth_now(b->st, e) < 2)
 		return (fail(b, "entity \"%.*s\" has nothing pushed (pop of "
 		    "an empty stack)", (int)len, entity));
@@ -390,6 +396,105 @@ builder_none(builder *b, uint64_t time, const char *entity, size_t len)
 	if (check_text(b, entity, len, "the entity name") != 0)
 		return (-1);
 	return (value(b, time, entity, len, KIND_VALUES, VALUE_NONE));
+}
+
+int
+builder_increment(builder *b, uint64_t time, const char *entity,
+    size_t len, double by)
+{
+	uint32_t e = intern_find(b->cat->entities, entity, len);
+	double base = 0;
+
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
+	if (!isfinite(by))
+		return (fail(b, "the increment is a finite number"));
+	if (e != INTERN_NONE && e < b->cap && b->kind[e] == KIND_STRINGS)
+		return (fail(b, "entity \"%.*s\" has string values, so it "
+		    "cannot be incremented", (int)len, entity));
+	if (e != INTERN_NONE && store_value_count(b->st, e) > 0) {
+		sm_value v = store_values(b->st, e)[
+		    store_value_count(b->st, e) - 1];
+
+		if (value_is_number(v))
+			base = value_to_double(v);
+	}
+	if (!isfinite(base + by))
+		return (fail(b, "entity \"%.*s\": %g + %g is not a finite "
+		    "number", (int)len, entity, base, by));
+	return (builder_number(b, time, entity, len, base + by));
+}
+
+int
+builder_remove(builder *b, uint64_t time, const char *entity, size_t len)
+{
+	uint32_t e = intern_find(b->cat->entities, entity, len);
+
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
+	if (e != INTERN_NONE && e < b->cap && b->kind[e] == KIND_STATES)
+		return (fail(b, "entity \"%.*s\" has states: it cannot go "
+		    "back to no state once it has one (b:set replaces its "
+		    "state)", (int)len, entity));
+	return (builder_none(b, time, entity, len));
+}
+
+uint64_t
+builder_current_end(const builder *b)
+{
+	return (b->latest);
+}
+
+const catalog *
+builder_catalog(const builder *b)
+{
+	return (b->cat);
+}
+
+uint32_t
+builder_entity(const builder *b, const char *name, size_t len,
+    store_kind *kind, size_t *count)
+{
+	uint32_t e = intern_find(b->cat->entities, name, len);
+
+	if (e == INTERN_NONE)
+		return (UINT32_MAX);
+	*kind = store_kind_of(b->st, e);
+	*count = *kind == STORE_VALUES ? store_value_count(b->st, e) :
+	    store_count(b->st, e);
+	return (e);
+}
+
+int
+builder_at(const builder *b, uint32_t e, uint64_t time, store_interval *out)
+{
+	const uint64_t *times;
+	size_t n, k;
+
+	memset(out, 0, sizeof (*out));
+	out->entity = e;
+	if (store_kind_of(b->st, e) == STORE_VALUES) {
+		n = store_value_count(b->st, e);
+		times = store_value_times(b->st, e);
+		if ((k = store_count_through(times, n, time)) == 0)
+			return (0);
+		out->state = out->tag = STORE_NONE;
+		out->value = store_values(b->st, e)[k - 1];
+	} else {
+		const uint16_t *depths = store_depths(b->st, e);
+
+		n = store_count(b->st, e);
+		times = store_times(b->st, e);
+		if ((k = store_count_through(times, n, time)) == 0)
+			return (0);
+		out->state = store_states(b->st, e)[k - 1];
+		out->tag = store_has_tags(b->st, e) ?
+		    store_tags(b->st, e)[k - 1] : STORE_NONE;
+		out->depth = depths != NULL ? depths[k - 1] : 1;
+	}
+	out->start = times[k - 1];
+	out->end = k < n ? times[k] : UINT64_MAX;
+	return (1);
 }
 
 int

@@ -6,8 +6,11 @@
  * checks each call by the rules of the input format (records.h): times
  * never go backwards for an entity; an entity holds states (plain or
  * nested) or values, never both; values of an entity are all numbers or
- * all strings (and nones); a push needs a state under it, a pop something
- * pushed, and the state it names (if any) on top; the start plus any
+ * all strings (and nones); a push on an entity with no state starts its
+ * stack (depth 1, as Trace Compass's pushAttribute), a pop needs a state
+ * under the top (popping the last would leave no state, which a store
+ * cannot say after an entity's first state) and the state it names (if
+ * any) on top; the start plus any
  * time stays below 2^63 ns (catalog_time_limit).  Every string it takes
  * (names of entities and states, tags and their definitions,
  * descriptions, events, string values, the metadata) must be valid UTF-8
@@ -97,6 +100,48 @@ typedef struct builder_message {
 int builder_event(builder *b, uint64_t time, const char *entity,
     size_t len, const char *kind, size_t kind_len, const char *target,
     size_t target_len, const builder_message *msg);
+
+/*
+ * TC's incrementAttribute: the value entity's latest value (0 if it has
+ * none yet, or null) plus by, as builder_number at time.  An error on a
+ * state entity or one holding strings.
+ */
+int builder_increment(builder *b, uint64_t time, const char *entity,
+    size_t len, double by);
+
+/*
+ * Ends an entity's data (TC's removeAttribute): a value entity takes null
+ * (no value) at time, as builder_none; on a state entity it is an error,
+ * for an entity cannot go back to no state once it has one (store.h).
+ */
+int builder_remove(builder *b, uint64_t time, const char *entity,
+    size_t len);
+
+/* ---- queries while building (TC's state provider may ask them) ---- */
+
+/* The latest time of any datum so far (0 before any): getCurrentEndTime. */
+uint64_t builder_current_end(const builder *b);
+
+/* The catalog, whose names the answers below index (read only). */
+const catalog *builder_catalog(const builder *b);
+
+/*
+ * The entity named so, or UINT32_MAX if the builder has none by that
+ * name (no datum, description or event named it); *kind its store kind
+ * and *count its data so far (0: none yet).
+ */
+uint32_t builder_entity(const builder *b, const char *name, size_t len,
+    store_kind *kind, size_t *count);
+
+/*
+ * What entity e holds at time (at most builder_current_end): 1 with out
+ * filled as store_state_at fills it (state, tag and depth of the top of a
+ * stack; or depth 0 and the value of a value entity), end the next
+ * datum's time or UINT64_MAX while the interval is still open; 0 if it
+ * has nothing then.
+ */
+int builder_at(const builder *b, uint32_t e, uint64_t time,
+    store_interval *out);
 
 /* Bytes it holds. */
 size_t builder_memory(const builder *b);

@@ -168,7 +168,8 @@ write_tag_member(writer *w, uint32_t tag)
  * What datum i of a state entity e is written as: a transition to depth
  * 1 a plain datum ("state", which replaces the whole stack), one deeper
  * a push, one shallower a pop; and a return to depth 1 that gives back
- * the bottom frame a pop too, as it was most likely made.
+ * the bottom frame a pop too, as it was most likely made; the first of
+ * an entity nested but never deeper than 1 a push.
  */
 static int
 written_as(const store *st, uint32_t e, size_t i)
@@ -189,6 +190,17 @@ written_as(const store *st, uint32_t e, size_t i)
 		if (states[j] == states[i] && (tags == NULL ||
 		    tags[j] == tags[i]))
 			return (AS_POP);
+	}
+	/*
+	 * A nested entity never deeper than 1 was made by a push on no
+	 * state (its stack started so): a push keeps it nested.
+	 */
+	if (i == 0 && depth == 1) {
+		size_t k, n = store_count(st, e);
+
+		for (k = 1; k < n && depths[k] == 1; k++)
+			continue;
+		return (k == n ? AS_PUSH : AS_STATE);
 	}
 	if (depth == 1)
 		return (AS_STATE);

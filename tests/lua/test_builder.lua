@@ -110,8 +110,6 @@ check_error("a state on a value entity", function() b:set(60, "name", 0) end,
     'b:set: entity "name" has values, so it cannot take a state')
 check_error("a value on a state entity", function() b:value(60, "Threads/10/Status", 1) end,
     'b:value: entity "Threads/10/Status" has states, so it cannot take a value')
-check_error("push without a state", function() b:push(60, "new", 1) end,
-    'b:push: entity "new" has no state yet')
 check_error("NaN", function() b:value(60, "v", 0 / 0) end, "b:value: a value is a finite number")
 check_error("infinity", function() b:value(60, "v", math.huge) end, "b:value: a value is a finite number")
 check_error("a table as value", function() b:value(60, "v", {}) end, "b:value: a value is a number, a string or nil, not table")

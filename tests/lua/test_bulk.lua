@@ -79,7 +79,7 @@ local function probe_times(t)
 		local n = 0
 		for iv in t:intervals{ entities = { es[i] } } do
 			times[#times + 1] = iv.start
-			if iv.start > 0 then times[#times + 1] = iv.start - 1 end
+			if iv.start > t.begin then times[#times + 1] = iv.start - 1 end
 			n = n + 1
 			if n > 60 then break end
 		end
@@ -263,8 +263,12 @@ do
 	local sl = t:slice(230, 240)
 	check_eq("slice: an interval that began before", sl:reduce{ by = "entity" },
 	    { cpu0 = { time = 10, count = 1 }, cpu1 = { time = 10, count = 1 } })
-	check_eq("slice at: before, in, at the end", { sl:at(229), sl:at(230), sl:at(240) },
-	    { {}, { cpu0 = "user", cpu1 = "user" }, {} })
+	check_eq("slice at: in, at the end", { sl:at(230), sl:at(240) },
+	    { { cpu0 = "user", cpu1 = "user" }, {} })
+	check_error("slice at: a time before it is an error", function() sl:at(229) end,
+	    "t:at: time 229 ns is before the trace, which covers [230, 240) ns")
+	check_error("at: a time after the end is an error", function() t:at(401) end,
+	    "t:at: time 401 ns is after the trace")
 	check_eq("at past the end", t:at(400), {})
 	local r = { cpu0 = "stale", cpu7 = "stale", other = 1 }
 	check_eq("at into: entities without a state cleared, other keys kept",

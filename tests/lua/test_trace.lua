@@ -185,7 +185,8 @@ local sl = t:slice(150, "0.25us")
 check_eq("slice sets the window", { sl.begin, sl.finish }, { 150, 250 })
 check_eq("slice clips queries", sl:time_in(), t:time_in(150, 250))
 check_eq("slice of a slice stays inside", { sl:slice(0, 1000).begin, sl:slice(0, 1000).finish }, { 150, 250 })
-check_eq("slice: nothing outside", { sl:entity("cpu0"):at(100) }, {})
+check_error("slice: a time before it is an error", function() sl:entity("cpu0"):at(100) end,
+    "e:at: time 100 ns is before the trace, which covers [150, 250) ns")
 check_error("slice that is empty", function() t:slice(300, 200) end, "is empty")
 
 -- a counting entity: how many CPUs are in user (cpu0 100-160 and 220-400,
