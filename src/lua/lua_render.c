@@ -147,14 +147,19 @@ opt_detail(const lua_options *opts, uint64_t dflt)
  * many panels there are: the stack does not grow with them.
  */
 static void
-read_panel(lua_State *L, int idx, render_panel *p)
+read_panel(lua_State *L, int idx, render_panel *p, int top)
 {
 	uint32_t *ids;
 	size_t i, n;
 	lua_options opts;
 	lua_Integer row_height = 0;
 
-	lua_options_init(&opts, L, idx, "render", panel_keys);
+	/* The options themselves as the one panel: render_keys checked
+	 * them all. */
+	if (top)
+		lua_options_init_members(&opts, L, idx, "render", panel_keys);
+	else
+		lua_options_init(&opts, L, idx, "render", panel_keys);
 	opts.keep = KEEP;
 	lua_options_get(&opts, "trace");
 	p->d = lua_trace_test(L, -1);
@@ -273,7 +278,7 @@ f_render(lua_State *L)
 	render_panel *panels;
 	render_layout lay;
 	size_t npanels, i;
-	int list, labels = 0, interactive = 0;
+	int list, top, labels = 0, interactive = 0;
 	uint64_t detail = DETAIL_AUTO;
 	const char *output = NULL;
 	lua_options opts;
@@ -292,11 +297,12 @@ f_render(lua_State *L)
 		return (luaL_error(L, "render: \"%s\": the name must end in "
 		    ".png, .svg or .pdf", output));
 
-	if (!lua_options_table(&opts, "panels")) {
+	if (!(list = lua_options_table(&opts, "panels"))) {
 		lua_createtable(L, 1, 0);
 		lua_pushvalue(L, 1);
 		lua_rawseti(L, -2, 1);
 	}
+	top = !list;
 	list = lua_gettop(L);
 	npanels = lua_rawlen(L, list);
 	if (npanels == 0)
@@ -307,7 +313,7 @@ f_render(lua_State *L)
 		if (!lua_istable(L, -1))
 			return (luaL_error(L, "render: panel %d is not a "
 			    "table", (int)i + 1));
-		read_panel(L, lua_gettop(L), &panels[i]);
+		read_panel(L, lua_gettop(L), &panels[i], top);
 		lua_pop(L, 1);
 	}
 
@@ -336,8 +342,7 @@ f_render(lua_State *L)
 	lua_options_boolean(&opts, "legend", &o.legend);
 	lua_options_choice(&opts, "labels", &labels);
 	label_mode_parse(label_names[labels], &o.labels);
-	lua_options_time(&opts, "from", &o.t0);
-	lua_options_time(&opts, "to", &o.t1);
+	lua_options_range(&opts, &o.t0, &o.t1);
 	if (o.t1 <= o.t0)
 		return (luaL_error(L, "render: the time span is empty"));
 	if (interactive)
@@ -372,3 +377,15 @@ const luaL_Reg lua_render_functions[] = {
 	{ "render", f_render },
 	{ NULL, NULL }
 };
+
+void
+lua_render_push_keys(lua_State *L)
+{
+	const lua_option *k;
+
+	lua_newtable(L);
+	for (k = render_keys; k->key != NULL; k++) {
+		lua_pushstring(L, k->key);
+		lua_rawseti(L, -2, (lua_Integer)(k - render_keys) + 1);
+	}
+}

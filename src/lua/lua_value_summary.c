@@ -103,10 +103,10 @@ e_stats(lua_State *L)
 {
 	uint32_t id;
 	trace *d = lua_entity_check(L, 1, &id);
-	uint64_t from = lua_args_opt_time(L, 2, d->begin);
-	uint64_t to = lua_args_opt_time(L, 3, d->end);
+	uint64_t from, to;
 	value_stats st;
 
+	lua_args_opt_range(L, 2, "e:stats", d->begin, d->end, &from, &to);
 	if (store_kind_of(d->st, id) != STORE_VALUES)
 		return (counting_stats(L, d, id, from, to));
 	value_stats_init(&st);
@@ -128,10 +128,10 @@ static int
 t_stats(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t from = lua_args_opt_time(L, 3, d->begin);
-	uint64_t to = lua_args_opt_time(L, 4, d->end);
+	uint64_t from, to;
 	uint32_t e, n = catalog_nentities(d->cat);
 
+	lua_args_opt_range(L, 3, "stats", d->begin, d->end, &from, &to);
 	if (!lua_isnoneornil(L, 2))
 		luaL_checkstring(L, 2);
 	lua_settop(L, 4);	/* the pattern stays at 2 */
