@@ -416,6 +416,32 @@ test_interrupt_before_prompt(void)
 	CHECK_EXIT(&s, "Ctrl-D exits with status 0");
 }
 
+/*
+ * The classic command refuses to write an SVG to a terminal (status 2,
+ * one line saying how), unless -o - asks for it.
+ */
+static void
+test_svg_to_terminal(void)
+{
+	static session s;
+	char *refused[] = { "tests/golden/json-basic/input.out", NULL };
+	char *asked[] = { "-o", "-", "tests/golden/json-basic/input.out",
+	    NULL };
+	int status;
+
+	if (!start(&s, NULL, refused))
+		return;
+	EXPECT(&s, "an SVG to a terminal is refused",
+	    "statemap-lua: standard output is a terminal: redirect it "
+	    "(> trace.svg) or use -o FILE (-o - writes to it all the same)");
+	status = finish(&s);
+	UNIT_REPORT(status == 2, "with status 2", "status %d", status);
+	if (!start(&s, NULL, asked))
+		return;
+	EXPECT(&s, "-o - writes it all the same", "</svg>");
+	CHECK_EXIT(&s, "with status 0");
+}
+
 int
 main(void)
 {
@@ -429,6 +455,7 @@ main(void)
 	test_history();
 	test_script();
 	test_interrupt_before_prompt();
+	test_svg_to_terminal();
 	snprintf(cmd, sizeof (cmd), "rm -rf '%s'", home);
 	if (system(cmd) != 0)
 		printf("FAIL cannot remove %s\n", home);
