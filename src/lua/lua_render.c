@@ -18,6 +18,7 @@
 #include "lua/lua_entity.h"
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
+#include "lua/lua_transform.h"
 #include "output/detail.h"
 #include "output/svg.h"
 #include "output/svg_traces.h"
@@ -61,8 +62,13 @@ static const char *const label_names[] = { "both", "name", "description",
 
 static const lua_option panel_keys[] = {
 	PANEL_KEYS,
+	{ .key = "legend", .kind = LUA_OPTION_BOOLEAN },
 	{ .key = NULL }
 };
+
+/* A panel's legend_skip until f_render settles it (legend_defaults). */
+#define LEGEND_UNSAID		(-1)	/* a panel of entities */
+#define LEGEND_UNSAID_SUMMARY	(-2)	/* a t:group trace's */
 
 static const lua_option render_keys[] = {
 	{ .key = "output", .kind = LUA_OPTION_PATH },
@@ -165,8 +171,16 @@ read_panel(lua_State *L, int idx, render_panel *p, int top)
 	p->d = lua_trace_test(L, -1);
 	if (p->d == NULL)
 		luaL_error(L, "render: a panel needs trace = a loaded trace");
+	p->legend_skip = lua_transform_is_summary(L, -1) ?
+	    LEGEND_UNSAID_SUMMARY : LEGEND_UNSAID;
 	keep_top(L);
 	lua_pop(L, 1);
+	if (!top) {
+		int counted;
+
+		if (lua_options_boolean(&opts, "legend", &counted))
+			p->legend_skip = !counted;
+	}
 	p->title = NULL;
 	lua_options_string(&opts, "title", &p->title, NULL);
 	lua_options_integer(&opts, "row_height", &row_height);
@@ -192,6 +206,39 @@ read_panel(lua_State *L, int idx, render_panel *p, int top)
 	p->nentities = (uint32_t)n;
 }
 
+
+/*
+ * A panel that did not say (legend = true or false) counts in the legend
+ * unless it is a summary (t:group's) sharing its legend with a panel of
+ * entities that counts: their time would be counted twice.
+ */
+static void
+legend_defaults(render_panel *panels, size_t n)
+{
+	size_t i, j;
+
+	/* First the panels of entities: counted unless they said not. */
+	for (i = 0; i < n; i++) {
+		if (panels[i].legend_skip == LEGEND_UNSAID)
+			panels[i].legend_skip = 0;
+	}
+	/* Then the summaries, against the panels that said or were
+	 * settled (0: counted), not against one another. */
+	for (i = 0; i < n; i++) {
+		int skip = 0;
+
+		if (panels[i].legend_skip != LEGEND_UNSAID_SUMMARY)
+			continue;
+		for (j = 0; j < n && !skip; j++)
+			skip = panels[j].legend_skip == 0 && catalog_same_states(
+			    panels[i].d->cat, panels[j].d->cat);
+		panels[i].legend_skip = skip ? 1 : LEGEND_UNSAID - 2;
+	}
+	for (i = 0; i < n; i++) {
+		if (panels[i].legend_skip == LEGEND_UNSAID - 2)
+			panels[i].legend_skip = 0;
+	}
+}
 
 static void
 push_layout(lua_State *L, const render_layout *lay,
@@ -316,6 +363,7 @@ f_render(lua_State *L)
 		read_panel(L, lua_gettop(L), &panels[i], top);
 		lua_pop(L, 1);
 	}
+	legend_defaults(panels, npanels);
 
 	render_defaults(&o, panels[0].d);
 	lua_options_boolean(&opts, "interactive", &interactive);
