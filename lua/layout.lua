@@ -32,7 +32,9 @@ end
 -- Every key is one of the layout's own or one statemap.render takes
 -- (statemap.check_options refuses any other, suggesting a close one).
 local keys = { "sort", "max_height" }
-for _, k in ipairs(statemap.option_keys.render) do keys[#keys + 1] = k end
+for _, k in ipairs(statemap.option_keys.render) do
+	if k ~= "sort" then keys[#keys + 1] = k end	-- render's means the same
+end
 
 local function check_options(fname, t, opts, level)
 	if opts == nil then return {} end

@@ -15,6 +15,7 @@
 
 #include <lauxlib.h>
 
+#include "lua/lua_args.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
@@ -54,7 +55,11 @@ keep_top(lua_State *L)
 	{ .key = "nested", .kind = LUA_OPTION_CHOICE, \
 	    .names = nested_names }, \
 	{ .key = "entities", .kind = LUA_OPTION_TABLE, \
-	    .what = "a list of entities or names" }
+	    .what = "a list of entities or names" }, \
+	{ .key = "sort", .kind = LUA_OPTION_OTHER, \
+	    .what = "\"name\", a state name or a function of an entity " \
+	    "(as t:sorted takes)" }, \
+	{ .key = "filter", .kind = LUA_OPTION_STRING }
 
 static const char *const nested_names[] = { "top", "rows", NULL };
 static const char *const label_names[] = { "both", "name", "description",
@@ -148,6 +153,82 @@ opt_detail(const lua_options *opts, uint64_t dflt)
 }
 
 /*
+ * filter = REGEX (as -f, a POSIX extended regular expression): keeps the
+ * n entities of ids whose names match, in order; returns how many.
+ */
+static size_t
+filter_panel(lua_State *L, const lua_options *opts, const trace *d,
+    uint32_t *ids, size_t n)
+{
+	const char *pattern;
+	const regex_t *re;
+	size_t i, kept = 0;
+
+	if (!lua_options_string(opts, "filter", &pattern, NULL))
+		return (n);
+	re = lua_args_regex(L, pattern, "filter of render");
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *name = catalog_entity_name(d->cat, ids[i], &len);
+
+		if (regexec(re, name, 0, NULL, 0) == 0)
+			ids[kept++] = ids[i];
+	}
+	lua_pop(L, 1);	/* the regex */
+	return (kept);
+}
+
+/*
+ * sort = HOW: the n entities of ids in the order t:sorted(HOW) gives
+ * them (most time in a state first, natural name order, or a function's
+ * order), called on the panel's trace (its table at idx); returns how
+ * many (each once).
+ */
+static size_t
+sort_panel(lua_State *L, const lua_options *opts, int idx, uint32_t *ids,
+    size_t n)
+{
+	uint32_t *rank, e, *sorted;
+	size_t i, k, len;
+
+	if (lua_options_get(opts, "sort") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return (n);
+	}
+	if (lua_type(L, -1) != LUA_TSTRING && !lua_isfunction(L, -1))
+		lua_options_refuse(opts, "sort", -1);
+	lua_getfield(L, idx, "trace");
+	lua_getfield(L, -1, "sorted");
+	lua_insert(L, -3);		/* sorted, sort, trace */
+	lua_insert(L, -2);		/* sorted, trace, sort */
+	if (lua_pcall(L, 2, 1, 0) != LUA_OK)
+		luaL_error(L, "render: sort: %s", lua_tostring(L, -1));
+	len = lua_rawlen(L, -1);
+	rank = lua_newuserdatauv(L, (len + 1) * sizeof (uint32_t), 0);
+	for (k = 1; k <= len; k++) {
+		lua_rawgeti(L, -2, (lua_Integer)k);
+		lua_entity_check(L, -1, &e);
+		if (e < len)
+			rank[e] = (uint32_t)k;
+		lua_pop(L, 1);
+	}
+	/* A counting sort of ids by rank: each entity is once in t:sorted. */
+	sorted = lua_newuserdatauv(L, (len + 1) * sizeof (uint32_t), 0);
+	for (k = 0; k <= len; k++)
+		sorted[k] = UINT32_MAX;
+	for (i = 0; i < n; i++) {
+		if (ids[i] < len)
+			sorted[rank[ids[i]]] = ids[i];
+	}
+	for (i = 0, k = 0; k <= len; k++) {
+		if (sorted[k] != UINT32_MAX)
+			ids[i++] = sorted[k];
+	}
+	lua_pop(L, 3);	/* the list, rank, sorted */
+	return (i);	/* an entity listed twice is there once */
+}
+
+/*
  * Reads the panel table at idx into p.  Its trace and entity array (a
  * userdata) are kept in KEEP, so they live until render returns, however
  * many panels there are: the stack does not grow with them.
@@ -202,6 +283,8 @@ read_panel(lua_State *L, int idx, render_panel *p, int top)
 		keep_top(L);
 		lua_pop(L, 2);	/* the array, the list */
 	}
+	n = filter_panel(L, &opts, p->d, ids, n);
+	n = sort_panel(L, &opts, idx, ids, n);
 	p->entities = ids;
 	p->nentities = (uint32_t)n;
 }
