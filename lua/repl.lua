@@ -218,7 +218,7 @@ end
 local function wrap(text, width, indent)
 	local lines, line = {}, nil
 	for word in text:gmatch("%S+") do
-		if line and utf8.len(line) + 1 + (utf8.len(word) or #word) > width - #indent then
+		if line and (utf8.len(line) or #line) + 1 + (utf8.len(word) or #word) > width - #indent then
 			lines[#lines + 1] = indent .. line
 			line = word
 		else
