@@ -284,7 +284,24 @@ install: statemap-lua statemap.so $(MAN)
 		done; \
 	done
 
+# Removes what install put there (the same PREFIX, DESTDIR and LUA_CMOD):
+# the program, the man pages, the Lua module and share/statemap-lua.
+# Directories others may share (bin, man1, lib/lua/5.4) stay.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/statemap-lua $(DESTDIR)$(LUA_CMOD)/statemap.so
+	for p in $(MAN); do \
+		rm -f $(DESTDIR)$(MANDIR)/man$${p##*.}/$${p##*/} || exit 1; \
+	done
+	rm -rf $(DESTDIR)$(DATADIR)
+
+# The Lua module alone into LUA_CMOD, for LuaRocks (statemap-*.rockspec:
+# luarocks make builds statemap.so and runs this with LUA_CMOD set to the
+# rock's lib directory).
+install-module: statemap.so
+	install -d $(DESTDIR)$(LUA_CMOD)
+	install -m 755 statemap.so $(DESTDIR)$(LUA_CMOD)/statemap.so
+
 clean:
 	rm -rf build build-asan build-clang build-fuzz build-pic statemap-lua statemap.so
 
-.PHONY: all man build-tests test test-browser check-asan bench test-large fuzz fuzz-valgrind install clean
+.PHONY: all man build-tests test test-browser check-asan bench test-large fuzz fuzz-valgrind install uninstall install-module clean

@@ -36,6 +36,7 @@ local kinds = {
 --- Reads the kernel trace at path (options: from=, to= as for
 --- statemap.events) and returns the trace the CPUs analysis makes.
 function cpus.load(path, options)
+	sm.check_options("cpus.load", options, { "from", "to" })
 	local b = sm.new{ title = "cpus", states = cpus.states }
 	local tab, last = {}, 0
 

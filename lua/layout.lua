@@ -29,11 +29,19 @@ end
 -- The options of a layout function named fname, checked where the error
 -- can name it and the key (statemap.render checks what it is passed on);
 -- level is the caller's, for the error's position.
+-- Every key is one of the layout's own or one statemap.render takes
+-- (statemap.check_options refuses any other, suggesting a close one).
+local keys = { "sort", "max_height" }
+for _, k in ipairs(statemap.option_keys.render) do
+	if k ~= "sort" then keys[#keys + 1] = k end	-- render's means the same
+end
+
 local function check_options(fname, t, opts, level)
 	if opts == nil then return {} end
 	if type(opts) ~= "table" then
 		error(("%s: options must be a table, not a %s"):format(fname, type(opts)), level + 1)
 	end
+	statemap.check_options(fname, opts, keys)
 	local sort = opts.sort
 	if sort ~= nil and type(sort) ~= "function" then
 		local known = sort == "name"

@@ -213,9 +213,33 @@ local function index_help()
 	function_names[repl.help] = "help"
 end
 
+-- text cut into lines of at most width columns (at spaces; a longer
+-- word has a line of its own), each after indent.
+local function wrap(text, width, indent)
+	local lines, line = {}, nil
+	for word in text:gmatch("%S+") do
+		if line and (utf8.len(line) or #line) + 1 + (utf8.len(word) or #word) > width - #indent then
+			lines[#lines + 1] = indent .. line
+			line = word
+		else
+			line = line and (line .. " " .. word) or word
+		end
+	end
+	if line then lines[#lines + 1] = indent .. line end
+	return table.concat(lines, "\n")
+end
+
+-- One entry as help() shows it, its description wrapped to the
+-- terminal's width (on a terminal: repl.terminal_width, set by
+-- src/cli/repl.c) or else on one line.
 local function entry_line(entry)
 	local desc = help.plain(entry[2])
-	return help.plain(entry[1]) .. (desc ~= "" and ("\n    " .. desc) or "")
+	if desc == "" then return help.plain(entry[1]) end
+	local width = repl.terminal_width and repl.terminal_width()
+	if width and width >= 20 then
+		return help.plain(entry[1]) .. "\n" .. wrap(desc, width, "    ")
+	end
+	return help.plain(entry[1]) .. "\n    " .. desc
 end
 
 -- The entries that document `what`: a function value, a name ("at"), or a
@@ -316,6 +340,28 @@ local function members(v, sep)
 	return names
 end
 
+-- Natural order, as names are sorted everywhere else (t:sorted,
+-- t:children): runs of digits compare as numbers, so cpu2 < cpu10.
+local function natural_less(a, b)
+	local i, j = 1, 1
+	while i <= #a and j <= #b do
+		local da, db = a:match("^%d+", i), b:match("^%d+", j)
+		if da and db then
+			local na, nb = da:gsub("^0+", ""), db:gsub("^0+", "")
+			if #na ~= #nb then return #na < #nb end
+			if na ~= nb then return na < nb end
+			i, j = i + #da, j + #db
+		else
+			local ca, cb = a:sub(i, i), b:sub(j, j)
+			if ca ~= cb then return ca < cb end
+			i, j = i + 1, j + 1
+		end
+	end
+	if #a - i ~= #b - j then return #a - i < #b - j end
+	return a < b
+end
+repl.natural_less = natural_less
+
 local function starting_with(names, prefix, add)
 	local out, seen = {}, {}
 	for _, name in ipairs(names) do
@@ -324,7 +370,7 @@ local function starting_with(names, prefix, add)
 			out[#out + 1] = (add or "") .. name
 		end
 	end
-	table.sort(out)
+	table.sort(out, natural_less)
 	return out
 end
 
@@ -406,8 +452,14 @@ end
 
 --- Takes one line. Returns true when it completes a statement (which is
 --- then run and its results printed), with the whole statement for the
---- history; false when more lines are needed.
+--- history; false when more lines are needed. A line that is only
+--- `exit`, `quit`, `exit()` or `quit()` (not inside a statement) returns
+--- true, the line and true: the REPL then ends, as on Ctrl-D.
 function repl.feed(line)
+	if not pending and (line:match("^%s*exit%s*$") or line:match("^%s*quit%s*$") or
+	    line:match("^%s*exit%s*%(%s*%)%s*;?%s*$") or line:match("^%s*quit%s*%(%s*%)%s*;?%s*$")) then
+		return true, line, true
+	end
 	local src = pending and (pending .. "\n" .. line) or line
 	local f, err = compile(src)
 	if not f and err:find("<eof>$") then

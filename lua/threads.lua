@@ -59,6 +59,7 @@ end
 --- Reads the kernel trace at path (options: from=, to= as for
 --- statemap.events) and returns the trace the threads analysis makes.
 function threads.load(path, options)
+	sm.check_options("threads.load", options, { "from", "to" })
 	local b = sm.new{ title = "threads", states = threads.states }
 	local tab, order, last = {}, {}, 0	-- threads by tid, and by first sight
 

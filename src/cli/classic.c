@@ -61,6 +61,7 @@ typedef struct file_ctx {
 	unsigned analyses;	/* a kernel trace's (ingest/kernel.h) */
 	batch_queue *q;		/* data on their way to the coalescer */
 	feed fd;		/* the coalescer's side */
+	char why[1024];		/* why the read stopped early */
 } file_ctx;
 
 /*
@@ -279,12 +280,64 @@ base_name(const char *path)
 	return (slash != NULL && slash[1] != '\0' ? slash + 1 : path);
 }
 
+/*
+ * Whether the states of cat, once its metadata is read, include the one
+ * -s or -S sorts by: 0, or -1 with the reason in fc->why, naming the
+ * states there are ("cannot sort by state "oncpu": no such state; the
+ * states are on-cpu, off-cpu").
+ */
+static int
+check_sort_states(file_ctx *fc, const catalog *cat)
+{
+	const char *asked[2] = { fc->opts->sortby, fc->opts->stacksortby };
+	const char *how[2] = { "sort (-s)", "stack-sort (-S)" };
+	size_t len, i;
+	uint32_t s;
+
+	if (cat->nstates == 0)
+		return (0);
+	for (i = 0; i < 2; i++) {
+		if (asked[i] == NULL || (i == 0 &&
+		    strcmp(asked[i], "entity") == 0) ||
+		    catalog_state_by_name(cat, asked[i], strlen(asked[i])) >= 0)
+			continue;
+		len = (size_t)snprintf(fc->why, sizeof (fc->why), "cannot %s "
+		    "by state \"%s\": no such state; the states are ", how[i],
+		    asked[i]);
+		for (s = 0; s < cat->nstates && len < sizeof (fc->why); s++) {
+			if (cat->states[s].name == NULL)
+				continue;
+			len += (size_t)snprintf(fc->why + len,
+			    sizeof (fc->why) - len, "%s%s", s > 0 ? ", " : "",
+			    cat->states[s].name);
+		}
+		if (len >= sizeof (fc->why))
+			memcpy(fc->why + sizeof (fc->why) - 4, "...", 4);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Asked by the ingest every so often: stops a read whose -s or -S names
+ * no state of the metadata read, rather than reading the whole file. */
+static int
+keep_going(void *ctx, const char **why)
+{
+	file_ctx *fc = ctx;
+
+	if (check_sort_states(fc, fc->map->cat) != 0) {
+		*why = fc->why;
+		return (-1);
+	}
+	return (0);
+}
+
 static int
 read_file(file_ctx *fc, const char *path, sm_error *err)
 {
 	ingest_options io = { .ignore_tags = fc->opts->ignore_tags,
 	    .filter = fc->opts->filter, .nested = on_nested,
-	    .value = on_value };
+	    .value = on_value, .keep_going = keep_going };
 	smap *m = fc->map;
 
 	int rv;
@@ -303,6 +356,10 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 	feed_free(&fc->fd);
 	if (rv != 0)
 		return (-1);
+	if (check_sort_states(fc, m->cat) != 0) {
+		error_at(err, path, 0, 0, "%s", fc->why);
+		return (-1);
+	}
 	if (m->co == NULL)
 		make_coalescer(fc, m->cat);
 	batch_queue_free(fc->q);

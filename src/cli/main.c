@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/duration.h"
@@ -148,12 +149,43 @@ resolve_bounds(classic_options *o, const char *b, const char *e,
 	o->end = end;
 }
 
+/*
+ * Whether arg names a Lua script: its name ends in .lua, or it is a
+ * regular file whose first bytes are text (no control character but
+ * white space) and are a "#!" line, or begin (after white space) with a
+ * letter, '_' or a "--" comment, where a trace begins with '{' (a JSON
+ * object) and a compressed one with its format's magic number.
+ */
 static int
 is_script(const char *arg)
 {
-	size_t len = strlen(arg);
+	size_t len = strlen(arg), n, i;
+	unsigned char head[64];
+	struct stat st;
+	FILE *f;
 
-	return (len > 4 && strcmp(arg + len - 4, ".lua") == 0);
+	if (len > 4 && strcmp(arg + len - 4, ".lua") == 0)
+		return (1);
+	if (strcmp(arg, "-") == 0 || stat(arg, &st) != 0 ||
+	    !S_ISREG(st.st_mode) || (f = fopen(arg, "rb")) == NULL)
+		return (0);
+	n = fread(head, 1, sizeof (head), f);
+	fclose(f);
+	for (i = 0; i < n; i++) {
+		if (head[i] < 0x20 && head[i] != '\t' && head[i] != '\n' &&
+		    head[i] != '\r')
+			return (0);
+	}
+	if (n >= 2 && head[0] == '#' && head[1] == '!')
+		return (1);
+	for (i = 0; i < n && (head[i] == ' ' || head[i] == '\t' ||
+	    head[i] == '\n' || head[i] == '\r'); i++)
+		continue;
+	if (i == n)
+		return (0);
+	return ((head[i] >= 'a' && head[i] <= 'z') || (head[i] >= 'A' &&
+	    head[i] <= 'Z') || head[i] == '_' || (i + 1 < n &&
+	    head[i] == '-' && head[i + 1] == '-'));
 }
 
 /* A size with an optional K, M or G suffix (powers of 1024). */
@@ -549,6 +581,13 @@ main(int argc, char **argv)
 	o.analyses = pn.analyses;
 	if (serve) {
 		rv = serve_command(&o, pn.paths, pn.n, port, bind);
+	} else if (o.output == NULL && o.format == FORMAT_SVG && !o.dry_run &&
+	    isatty(STDOUT_FILENO)) {
+		/* As compressors do: megabytes of SVG are no use there. */
+		fprintf(stderr, "statemap-lua: standard output is a terminal: "
+		    "redirect it (> trace.svg) or use -o FILE (-o - writes "
+		    "to it all the same)\n");
+		rv = EXIT_USAGE;
 	} else {
 		fatal_handle_signals(1);
 		rv = classic_run(&o, pn.paths, pn.n);

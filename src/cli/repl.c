@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@
 static lua_State *repl_L;
 static int repl_module;		/* registry reference to statemap.repl */
 static int at_eof;
+static int leaving;		/* exit, quit, exit() or quit() was typed */
 static int completions;		/* registry reference to the candidates */
 static int completion_next;
 
@@ -62,24 +64,42 @@ call(lua_State *L, int nargs, int nresults)
 /*
  * Gives one line to the Lua side.  Returns 1 when it completed a
  * statement, leaving that statement on the stack (for the history), or 0
- * when more lines are needed (nothing left on the stack).
+ * when more lines are needed (nothing left on the stack).  A line that
+ * asks to leave sets leaving.
  */
 static int
 feed(lua_State *L, const char *line)
 {
 	push_function(L, "feed");
 	lua_pushstring(L, line);
-	if (call(L, 1, 2) != LUA_OK) {
+	if (call(L, 1, 3) != LUA_OK) {
 		push_function(L, "reset");
 		call(L, 0, 0);
 		lua_pushliteral(L, "");
 		return (1);
 	}
+	if (lua_toboolean(L, -1))
+		leaving = 1;
+	lua_pop(L, 1);
 	if (!lua_toboolean(L, -2)) {
 		lua_pop(L, 2);
 		return (0);
 	}
 	lua_remove(L, -2);
+	return (1);
+}
+
+/* statemap.repl.terminal_width(): the columns of the terminal standard
+ * output is, or nil if it is none (help() then wraps nothing). */
+static int
+terminal_width(lua_State *L)
+{
+	struct winsize ws;
+
+	if (!isatty(STDOUT_FILENO) ||
+	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0)
+		return (0);
+	lua_pushinteger(L, ws.ws_col);
 	return (1);
 }
 
@@ -108,6 +128,8 @@ plain_loop(lua_State *L)
 			line[--n] = '\0';
 		if (feed(L, line))
 			lua_pop(L, 1);
+		if (leaving)
+			break;
 	}
 	free(line);
 }
@@ -177,6 +199,10 @@ on_line(char *line)
 		rl_set_prompt(">> ");
 	}
 	free(line);
+	if (leaving) {
+		at_eof = 1;
+		rl_callback_handler_remove();
+	}
 }
 
 /*
@@ -235,6 +261,9 @@ readline_loop(lua_State *L)
 	rl_readline_name = "statemap-lua";
 	rl_catch_signals = 0;	/* our SIGINT handler interrupts Lua code */
 	rl_attempted_completion_function = complete;
+	/* The Lua side gives the candidates in natural order (cpu2 before
+	 * cpu10), as names are sorted everywhere else: kept as they are. */
+	rl_sort_completion_matches = 0;
 	/*
 	 * A Tab that cannot extend the word lists the candidates at once,
 	 * so t:ent Tab Tab shows t:entities and t:entity (by default the
@@ -324,6 +353,8 @@ start(lua_State *L)
 	lua_call(L, 1, 1);
 	lua_pushvalue(L, -1);
 	repl_module = luaL_ref(L, LUA_REGISTRYINDEX);
+	lua_pushcfunction(L, terminal_width);
+	lua_setfield(L, -2, "terminal_width");
 	lua_getfield(L, -1, "start");
 	lua_createtable(L, 0, 5);
 	push_strings(L, o->files, o->nfiles);
@@ -375,6 +406,7 @@ repl_run(const repl_options *o)
 	if (L == NULL)
 		return (1);
 	repl_L = L;
+	leaving = 0;
 	/* At the prompt, statemap.serve serves in the background. */
 	lua_serve_background(o->interactive);
 	/*

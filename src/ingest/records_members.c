@@ -104,16 +104,18 @@ records_parse_time_of(records *r, const json_value *v, const char *what,
 
 	if (v->type == JSON_STRING) {
 		const char *s = v->str;
-		size_t i;
+		size_t i, first;
 
-		for (i = 0; i < v->len; i++) {
+		/* A leading '+', as the original (Go's ParseInt) takes it. */
+		first = v->len > 1 && s[0] == '+' ? 1 : 0;
+		for (i = first; i < v->len; i++) {
 			unsigned d = (unsigned char)s[i] - '0';
 
 			if (d > 9 || t > (UINT64_MAX - d) / 10)
 				break;
 			t = t * 10 + d;
 		}
-		if (i < v->len || i == 0 || t > (uint64_t)INT64_MAX)
+		if (i < v->len || i == first || t > (uint64_t)INT64_MAX)
 			return (records_fail(r, v->offset, "%s %s is not a "
 			    "non-negative integer number of nanoseconds below "
 			    "2^63", what, records_quoted(q, sizeof (q),

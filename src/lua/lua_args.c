@@ -60,6 +60,30 @@ lua_args_opt_time(lua_State *L, int idx, uint64_t dflt)
 	return (lua_isnoneornil(L, idx) ? dflt : lua_args_check_time(L, idx));
 }
 
+void
+lua_args_check_range(lua_State *L, const char *fname, uint64_t from,
+    uint64_t to)
+{
+	char a[32], b[32];
+
+	if (from < to)
+		return;
+	duration_format(from, a, sizeof (a));
+	duration_format(to, b, sizeof (b));
+	luaL_error(L, "%s: the range from %s to %s is %s (from must be "
+	    "before to)", fname, a, b, from == to ? "empty" : "reversed");
+}
+
+void
+lua_args_opt_range(lua_State *L, int idx, const char *fname,
+    uint64_t dflt_from, uint64_t dflt_to, uint64_t *from, uint64_t *to)
+{
+	*from = lua_args_opt_time(L, idx, dflt_from);
+	*to = lua_args_opt_time(L, idx + 1, dflt_to);
+	if (!lua_isnoneornil(L, idx) && !lua_isnoneornil(L, idx + 1))
+		lua_args_check_range(L, fname, *from, *to);
+}
+
 /*
  * A name a script made reaches SVG, JSON and PDF output, which take only
  * valid UTF-8, so anything else is refused here, where the script can be

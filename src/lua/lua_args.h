@@ -27,6 +27,22 @@ uint64_t lua_args_check_time(lua_State *L, int idx);
 uint64_t lua_args_opt_time(lua_State *L, int idx, uint64_t dflt);
 
 /*
+ * A range [from, to) a script gave must hold time: from after to
+ * ("reversed") or equal to it ("empty") is an error naming fname:
+ * "t:time_in: the range from 2.000s to 1.000s is reversed (from must be
+ * before to)".
+ */
+void lua_args_check_range(lua_State *L, const char *fname, uint64_t from,
+    uint64_t to);
+
+/*
+ * Optional from and to arguments at idx and idx + 1 (dflt_from and
+ * dflt_to where none or nil), checked as above when both are given.
+ */
+void lua_args_opt_range(lua_State *L, int idx, const char *fname,
+    uint64_t dflt_from, uint64_t dflt_to, uint64_t *from, uint64_t *to);
+
+/*
  * A name a script made (a new state, entity or group name): the string at
  * idx, which must be valid UTF-8 (it reaches SVG, JSON and PDF output);
  * what names it in the error.

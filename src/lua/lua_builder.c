@@ -436,7 +436,7 @@ b_event(lua_State *L)
 			return (luaL_error(L, "b:event: fields are a table of "
 			    "names to values, not %s", lua_type(L, 6) ==
 			    LUA_TTABLE ? "a list" : luaL_typename(L, 6)));
-		lua_options_init(&opts, L, 6, "b:event", event_keys);
+		lua_options_init_members(&opts, L, 6, "b:event", event_keys);
 		if (lua_options_time(&opts, "end", &end)) {
 			if (end < t)
 				return (luaL_error(L, "b:event: end %I is "

@@ -335,8 +335,7 @@ t_events(lua_State *L)
 
 	lua_settop(L, 2);
 	lua_options_init(&opts, L, 2, "events", events_keys);
-	lua_options_time(&opts, "from", &from);
-	lua_options_time(&opts, "to", &to);
+	lua_options_range(&opts, &from, &to);
 	lua_pushvalue(L, 1);
 	lua_pushinteger(L, 0);
 	lua_pushinteger(L, (lua_Integer)from);

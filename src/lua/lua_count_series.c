@@ -259,12 +259,13 @@ static int
 t_count_series(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t from = lua_args_opt_time(L, 3, d->begin);
-	uint64_t to = lua_args_opt_time(L, 4, d->end);
+	uint64_t from, to;
 	const unsigned char *counted;
 	lseries *s;
 	const char *why;
 
+	lua_args_opt_range(L, 3, "count_series", d->begin, d->end, &from,
+	    &to);
 	lua_settop(L, 4);
 	counted = lua_catalog_state_set(L, d->cat, 2, "count_series");
 	/* Made first, so that it frees whatever an error leaves in it. */

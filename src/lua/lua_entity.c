@@ -291,8 +291,7 @@ t_sorted(lua_State *L)
 	    lua_type(L, 2) != LUA_TSTRING)
 		luaL_typeerror(L, 2, "nil, \"name\", a state name or a "
 		    "function");
-	from = lua_args_opt_time(L, 3, d->begin);
-	to = lua_args_opt_time(L, 4, d->end);
+	lua_args_opt_range(L, 3, "sorted", d->begin, d->end, &from, &to);
 	items = lua_object_scratch(L, n, sizeof (sort_item));
 	if (state >= 0)
 		times = lua_object_scratch(L, d->cat->nstates, sizeof (uint64_t));

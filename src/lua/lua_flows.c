@@ -326,8 +326,7 @@ t_flows(lua_State *L)
 
 	lua_settop(L, 2);
 	lua_options_init(&opts, L, 2, "flows", flows_keys);
-	lua_options_time(&opts, "from", &from);
-	lua_options_time(&opts, "to", &to);
+	lua_options_range(&opts, &from, &to);
 	mask = status_mask(L, &opts);
 	lf = lua_object_new(L, LUA_FLOWS_TYPE, sizeof (lflows), 1);	/* 3 */
 	lua_pushvalue(L, 1);

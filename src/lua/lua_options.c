@@ -8,8 +8,8 @@
 
 #include "lua/lua_args.h"
 
-void
-lua_options_init(lua_options *o, lua_State *L, int idx, const char *fname,
+static void
+start(lua_options *o, lua_State *L, int idx, const char *fname,
     const lua_option *keys)
 {
 	o->L = L;
@@ -21,6 +21,21 @@ lua_options_init(lua_options *o, lua_State *L, int idx, const char *fname,
 		luaL_checktype(L, idx, LUA_TTABLE);
 		o->idx = lua_absindex(L, idx);
 	}
+}
+
+void
+lua_options_init(lua_options *o, lua_State *L, int idx, const char *fname,
+    const lua_option *keys)
+{
+	start(o, L, idx, fname, keys);
+	lua_options_check_keys(o);
+}
+
+void
+lua_options_init_members(lua_options *o, lua_State *L, int idx,
+    const char *fname, const lua_option *keys)
+{
+	start(o, L, idx, fname, keys);
 }
 
 void
@@ -140,12 +155,94 @@ lua_options_refuse(const lua_options *o, const char *key, int idx)
 	return (refuse(o, declared(o, key, LUA_OPTION_OTHER), idx));
 }
 
+/*
+ * The edit distance between a and b (at most 63 bytes each; longer
+ * names are never suggested): insertions, deletions, substitutions and
+ * swaps of two neighbours each count one, so "form" is one from "from".
+ */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return ((size_t)-1);
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] +
+			    (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return (d[la][lb]);
+}
+
+const char *
+lua_options_suggest(const char *key, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	size_t i, bestd = (size_t)-1;
+
+	for (i = 0; i < n; i++) {
+		size_t d = distance(key, names[i]);
+		size_t longer = strlen(key) > strlen(names[i]) ?
+		    strlen(key) : strlen(names[i]);
+
+		/* Close: at most half the longer name changed. */
+		if (d < bestd && d * 2 <= longer) {
+			best = names[i];
+			bestd = d;
+		}
+	}
+	return (best);
+}
+
+int
+lua_options_unknown(lua_State *L, const char *fname, const char *key,
+    const char *const *names, size_t n)
+{
+	const char *close = lua_options_suggest(key, names, n);
+	luaL_Buffer b;
+	size_t i;
+
+	luaL_buffinit(L, &b);
+	lua_pushfstring(L, "%s: unknown option \"%s\"", fname, key);
+	luaL_addvalue(&b);
+	if (close != NULL) {
+		lua_pushfstring(L, " (did you mean \"%s\"?)", close);
+		luaL_addvalue(&b);
+	}
+	luaL_addstring(&b, n == 0 ? "; it takes no options" :
+	    "; options are: ");
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			luaL_addstring(&b, ", ");
+		luaL_addstring(&b, names[i]);
+	}
+	luaL_pushresult(&b);
+	return (lua_error(L));
+}
+
 void
 lua_options_check_keys(const lua_options *o)
 {
 	lua_State *L = o->L;
 	const lua_option *k;
-	luaL_Buffer b;
+	const char *names[64];
+	size_t n = 0;
 
 	if (o->idx == 0)
 		return;
@@ -163,16 +260,21 @@ lua_options_check_keys(const lua_options *o)
 		}
 		if (k->key != NULL)
 			continue;
-		luaL_buffinit(L, &b);
-		for (k = o->keys; k->key != NULL; k++) {
-			if (k != o->keys)
-				luaL_addstring(&b, ", ");
-			luaL_addstring(&b, k->key);
-		}
-		luaL_pushresult(&b);
-		luaL_error(L, "%s: unknown option \"%s\" (options are %s)",
-		    o->fname, key, lua_tostring(L, -1));
+		for (k = o->keys; k->key != NULL && n < 64; k++)
+			names[n++] = k->key;
+		lua_options_unknown(L, o->fname, key, names, n);
 	}
+}
+
+int
+lua_options_range(const lua_options *o, uint64_t *from, uint64_t *to)
+{
+	int f = lua_options_time(o, "from", from);
+	int t = lua_options_time(o, "to", to);
+
+	if (f && t)
+		lua_args_check_range(o->L, o->fname, *from, *to);
+	return (f | t << 1);
 }
 
 /* ---- readers ---- */
@@ -349,3 +451,50 @@ lua_options_get(const lua_options *o, const char *key)
 	}
 	return (lua_type(o->L, -1));
 }
+
+/* statemap.check_options(fname, opts, keys) */
+static int
+f_check_options(lua_State *L)
+{
+	const char *fname = luaL_checkstring(L, 1);
+	const char *names[64];
+	size_t n = 0, i, len;
+
+	luaL_checktype(L, 3, LUA_TTABLE);
+	lua_settop(L, 3);
+	if (lua_isnil(L, 2))
+		return (1);
+	if (!lua_istable(L, 2))
+		return (luaL_error(L, "%s: options must be a table, not a %s",
+		    fname, luaL_typename(L, 2)));
+	len = lua_rawlen(L, 3);
+	if (len > 64)
+		return (luaL_error(L, "check_options: at most 64 keys"));
+	for (i = 1; i <= len; i++) {
+		lua_rawgeti(L, 3, (lua_Integer)i);	/* kept: names[] */
+		if (lua_type(L, -1) != LUA_TSTRING)
+			return (luaL_error(L, "check_options: key %d is not "
+			    "a string", (int)i));
+		names[n++] = lua_tostring(L, -1);
+	}
+	lua_pushnil(L);
+	while (lua_next(L, 2) != 0) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) != LUA_TSTRING)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (strcmp(lua_tostring(L, -1), names[i]) == 0)
+				break;
+		}
+		if (i == n)
+			lua_options_unknown(L, fname, lua_tostring(L, -1),
+			    names, n);
+	}
+	lua_pushvalue(L, 2);
+	return (1);
+}
+
+const luaL_Reg lua_options_functions[] = {
+	{ "check_options", f_check_options },
+	{ NULL, NULL }
+};

@@ -57,9 +57,19 @@ typedef struct lua_options {
 /*
  * Starts reading the options at idx for the function fname, which takes
  * keys: a table, or none or nil for no options (every key then absent);
- * anything else is an argument error.
+ * anything else is an argument error.  A string key the function does
+ * not take is an error here (lua_options_check_keys), so no function
+ * can forget to refuse one.
  */
 void lua_options_init(lua_options *o, lua_State *L, int idx,
+    const char *fname, const lua_option *keys);
+
+/*
+ * The same for a table whose other keys are not options but data of
+ * their own (b:event's fields, whose other names are the event's
+ * members): no key is refused.
+ */
+void lua_options_init_members(lua_options *o, lua_State *L, int idx,
     const char *fname, const lua_option *keys);
 
 /*
@@ -74,10 +84,30 @@ void lua_options_keep(lua_options *o);
 
 /*
  * Refuses a string key of the table that the function does not take:
- * "columns: unknown option "form" (options are from, to, entities,
- * states)".  Keys of other types (a list's indices) are the function's.
+ * "columns: unknown option "form" (did you mean "from"?); options are:
+ * from, to, entities, states".  Keys of other types (a list's indices)
+ * are the function's.  lua_options_init calls it.
  */
 void lua_options_check_keys(const lua_options *o);
+
+/*
+ * The error for an unknown option key of fname, which takes the n names
+ * (as above; also for Lua code, through statemap.check_options).
+ * lua_options_suggest: the one of names closest to key (edit distance,
+ * a swap of two neighbours counting one) if at most half of the longer
+ * is changed, else NULL.
+ */
+int lua_options_unknown(lua_State *L, const char *fname, const char *key,
+    const char *const *names, size_t n);
+const char *lua_options_suggest(const char *key, const char *const *names,
+    size_t n);
+
+/*
+ * Reads the options "from" and "to" (declared as times) and, if both
+ * are given, refuses a reversed or empty range (lua_args_check_range).
+ * Returns 1 if from was given, 2 if to was, 3 if both.
+ */
+int lua_options_range(const lua_options *o, uint64_t *from, uint64_t *to);
 
 /*
  * The readers, one per kind.  Each returns whether the key was given
@@ -109,5 +139,12 @@ int lua_options_function(const lua_options *o, const char *key);
  */
 int lua_options_get(const lua_options *o, const char *key);
 int lua_options_refuse(const lua_options *o, const char *key, int idx);
+
+/*
+ * statemap.check_options(fname, opts, keys): the same check for a
+ * function written in Lua (lua/layout.lua): opts nil or a table, keys a
+ * list of the names it takes.  Returns opts.
+ */
+extern const luaL_Reg lua_options_functions[];
 
 #endif

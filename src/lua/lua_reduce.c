@@ -103,9 +103,7 @@ check_selection(lua_State *L, const trace *d, const lua_options *opts,
 	memset(q, 0, sizeof (*q));
 	q->from = d->begin;
 	q->to = d->end;
-	lua_options_check_keys(opts);
-	lua_options_time(opts, "from", &q->from);
-	lua_options_time(opts, "to", &q->to);
+	lua_options_range(opts, &q->from, &q->to);
 	if (lua_options_table(opts, "entities")) {
 		int list = lua_gettop(L);
 

@@ -15,9 +15,11 @@
 
 #include <lauxlib.h>
 
+#include "lua/lua_args.h"
 #include "lua/lua_entity.h"
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
+#include "lua/lua_transform.h"
 #include "output/detail.h"
 #include "output/svg.h"
 #include "output/svg_traces.h"
@@ -53,7 +55,11 @@ keep_top(lua_State *L)
 	{ .key = "nested", .kind = LUA_OPTION_CHOICE, \
 	    .names = nested_names }, \
 	{ .key = "entities", .kind = LUA_OPTION_TABLE, \
-	    .what = "a list of entities or names" }
+	    .what = "a list of entities or names" }, \
+	{ .key = "sort", .kind = LUA_OPTION_OTHER, \
+	    .what = "\"name\", a state name or a function of an entity " \
+	    "(as t:sorted takes)" }, \
+	{ .key = "filter", .kind = LUA_OPTION_STRING }
 
 static const char *const nested_names[] = { "top", "rows", NULL };
 static const char *const label_names[] = { "both", "name", "description",
@@ -61,8 +67,13 @@ static const char *const label_names[] = { "both", "name", "description",
 
 static const lua_option panel_keys[] = {
 	PANEL_KEYS,
+	{ .key = "legend", .kind = LUA_OPTION_BOOLEAN },
 	{ .key = NULL }
 };
+
+/* A panel's legend_skip until f_render settles it (legend_defaults). */
+#define LEGEND_UNSAID		(-1)	/* a panel of entities */
+#define LEGEND_UNSAID_SUMMARY	(-2)	/* a t:group trace's */
 
 static const lua_option render_keys[] = {
 	{ .key = "output", .kind = LUA_OPTION_PATH },
@@ -142,26 +153,115 @@ opt_detail(const lua_options *opts, uint64_t dflt)
 }
 
 /*
+ * filter = REGEX (as -f, a POSIX extended regular expression): keeps the
+ * n entities of ids whose names match, in order; returns how many.
+ */
+static size_t
+filter_panel(lua_State *L, const lua_options *opts, const trace *d,
+    uint32_t *ids, size_t n)
+{
+	const char *pattern;
+	const regex_t *re;
+	size_t i, kept = 0;
+
+	if (!lua_options_string(opts, "filter", &pattern, NULL))
+		return (n);
+	re = lua_args_regex(L, pattern, "filter of render");
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *name = catalog_entity_name(d->cat, ids[i], &len);
+
+		if (regexec(re, name, 0, NULL, 0) == 0)
+			ids[kept++] = ids[i];
+	}
+	lua_pop(L, 1);	/* the regex */
+	return (kept);
+}
+
+/*
+ * sort = HOW: the n entities of ids in the order t:sorted(HOW) gives
+ * them (most time in a state first, natural name order, or a function's
+ * order), called on the panel's trace (its table at idx); returns how
+ * many (each once).
+ */
+static size_t
+sort_panel(lua_State *L, const lua_options *opts, int idx, uint32_t *ids,
+    size_t n)
+{
+	uint32_t *rank, e, *sorted;
+	size_t i, k, len;
+
+	if (lua_options_get(opts, "sort") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return (n);
+	}
+	if (lua_type(L, -1) != LUA_TSTRING && !lua_isfunction(L, -1))
+		lua_options_refuse(opts, "sort", -1);
+	lua_getfield(L, idx, "trace");
+	lua_getfield(L, -1, "sorted");
+	lua_insert(L, -3);		/* sorted, sort, trace */
+	lua_insert(L, -2);		/* sorted, trace, sort */
+	if (lua_pcall(L, 2, 1, 0) != LUA_OK)
+		luaL_error(L, "render: sort: %s", lua_tostring(L, -1));
+	len = lua_rawlen(L, -1);
+	rank = lua_newuserdatauv(L, (len + 1) * sizeof (uint32_t), 0);
+	for (k = 1; k <= len; k++) {
+		lua_rawgeti(L, -2, (lua_Integer)k);
+		lua_entity_check(L, -1, &e);
+		if (e < len)
+			rank[e] = (uint32_t)k;
+		lua_pop(L, 1);
+	}
+	/* A counting sort of ids by rank: each entity is once in t:sorted. */
+	sorted = lua_newuserdatauv(L, (len + 1) * sizeof (uint32_t), 0);
+	for (k = 0; k <= len; k++)
+		sorted[k] = UINT32_MAX;
+	for (i = 0; i < n; i++) {
+		if (ids[i] < len)
+			sorted[rank[ids[i]]] = ids[i];
+	}
+	for (i = 0, k = 0; k <= len; k++) {
+		if (sorted[k] != UINT32_MAX)
+			ids[i++] = sorted[k];
+	}
+	lua_pop(L, 3);	/* the list, rank, sorted */
+	return (i);	/* an entity listed twice is there once */
+}
+
+/*
  * Reads the panel table at idx into p.  Its trace and entity array (a
  * userdata) are kept in KEEP, so they live until render returns, however
  * many panels there are: the stack does not grow with them.
  */
 static void
-read_panel(lua_State *L, int idx, render_panel *p)
+read_panel(lua_State *L, int idx, render_panel *p, int top)
 {
 	uint32_t *ids;
 	size_t i, n;
 	lua_options opts;
 	lua_Integer row_height = 0;
 
-	lua_options_init(&opts, L, idx, "render", panel_keys);
+	/* The options themselves as the one panel: render_keys checked
+	 * them all. */
+	if (top)
+		lua_options_init_members(&opts, L, idx, "render", panel_keys);
+	else
+		lua_options_init(&opts, L, idx, "render", panel_keys);
 	opts.keep = KEEP;
 	lua_options_get(&opts, "trace");
 	p->d = lua_trace_test(L, -1);
 	if (p->d == NULL)
 		luaL_error(L, "render: a panel needs trace = a loaded trace");
+	p->legend_skip = lua_transform_is_summary(L, -1) ?
+	    LEGEND_UNSAID_SUMMARY : LEGEND_UNSAID;
 	keep_top(L);
 	lua_pop(L, 1);
+	if (!top) {
+		int counted;
+
+		if (lua_options_boolean(&opts, "legend", &counted))
+			p->legend_skip = !counted;
+	}
 	p->title = NULL;
 	lua_options_string(&opts, "title", &p->title, NULL);
 	lua_options_integer(&opts, "row_height", &row_height);
@@ -183,10 +283,45 @@ read_panel(lua_State *L, int idx, render_panel *p)
 		keep_top(L);
 		lua_pop(L, 2);	/* the array, the list */
 	}
+	n = filter_panel(L, &opts, p->d, ids, n);
+	n = sort_panel(L, &opts, idx, ids, n);
 	p->entities = ids;
 	p->nentities = (uint32_t)n;
 }
 
+
+/*
+ * A panel that did not say (legend = true or false) counts in the legend
+ * unless it is a summary (t:group's) sharing its legend with a panel of
+ * entities that counts: their time would be counted twice.
+ */
+static void
+legend_defaults(render_panel *panels, size_t n)
+{
+	size_t i, j;
+
+	/* First the panels of entities: counted unless they said not. */
+	for (i = 0; i < n; i++) {
+		if (panels[i].legend_skip == LEGEND_UNSAID)
+			panels[i].legend_skip = 0;
+	}
+	/* Then the summaries, against the panels that said or were
+	 * settled (0: counted), not against one another. */
+	for (i = 0; i < n; i++) {
+		int skip = 0;
+
+		if (panels[i].legend_skip != LEGEND_UNSAID_SUMMARY)
+			continue;
+		for (j = 0; j < n && !skip; j++)
+			skip = panels[j].legend_skip == 0 && catalog_same_states(
+			    panels[i].d->cat, panels[j].d->cat);
+		panels[i].legend_skip = skip ? 1 : LEGEND_UNSAID - 2;
+	}
+	for (i = 0; i < n; i++) {
+		if (panels[i].legend_skip == LEGEND_UNSAID - 2)
+			panels[i].legend_skip = 0;
+	}
+}
 
 static void
 push_layout(lua_State *L, const render_layout *lay,
@@ -273,7 +408,7 @@ f_render(lua_State *L)
 	render_panel *panels;
 	render_layout lay;
 	size_t npanels, i;
-	int list, labels = 0, interactive = 0;
+	int list, top, labels = 0, interactive = 0;
 	uint64_t detail = DETAIL_AUTO;
 	const char *output = NULL;
 	lua_options opts;
@@ -292,11 +427,12 @@ f_render(lua_State *L)
 		return (luaL_error(L, "render: \"%s\": the name must end in "
 		    ".png, .svg or .pdf", output));
 
-	if (!lua_options_table(&opts, "panels")) {
+	if (!(list = lua_options_table(&opts, "panels"))) {
 		lua_createtable(L, 1, 0);
 		lua_pushvalue(L, 1);
 		lua_rawseti(L, -2, 1);
 	}
+	top = !list;
 	list = lua_gettop(L);
 	npanels = lua_rawlen(L, list);
 	if (npanels == 0)
@@ -307,9 +443,10 @@ f_render(lua_State *L)
 		if (!lua_istable(L, -1))
 			return (luaL_error(L, "render: panel %d is not a "
 			    "table", (int)i + 1));
-		read_panel(L, lua_gettop(L), &panels[i]);
+		read_panel(L, lua_gettop(L), &panels[i], top);
 		lua_pop(L, 1);
 	}
+	legend_defaults(panels, npanels);
 
 	render_defaults(&o, panels[0].d);
 	lua_options_boolean(&opts, "interactive", &interactive);
@@ -336,8 +473,7 @@ f_render(lua_State *L)
 	lua_options_boolean(&opts, "legend", &o.legend);
 	lua_options_choice(&opts, "labels", &labels);
 	label_mode_parse(label_names[labels], &o.labels);
-	lua_options_time(&opts, "from", &o.t0);
-	lua_options_time(&opts, "to", &o.t1);
+	lua_options_range(&opts, &o.t0, &o.t1);
 	if (o.t1 <= o.t0)
 		return (luaL_error(L, "render: the time span is empty"));
 	if (interactive)
@@ -372,3 +508,15 @@ const luaL_Reg lua_render_functions[] = {
 	{ "render", f_render },
 	{ NULL, NULL }
 };
+
+void
+lua_render_push_keys(lua_State *L)
+{
+	const lua_option *k;
+
+	lua_newtable(L);
+	for (k = render_keys; k->key != NULL; k++) {
+		lua_pushstring(L, k->key);
+		lua_rawseti(L, -2, (lua_Integer)(k - render_keys) + 1);
+	}
+}

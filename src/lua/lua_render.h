@@ -9,4 +9,7 @@
 /* The module's function render. */
 extern const luaL_Reg lua_render_functions[];
 
+/* Pushes the list of the option keys statemap.render takes. */
+void lua_render_push_keys(lua_State *L);
+
 #endif

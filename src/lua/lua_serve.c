@@ -7,9 +7,11 @@
 
 #include <lauxlib.h>
 
+#include "lua/lua_args.h"
 #include "lua/lua_object.h"
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
+#include "output/label.h"
 #include "serve/served_traces.h"
 #include "serve/server.h"
 
@@ -100,6 +102,9 @@ check_traces(lua_State *L, size_t *n)
 	return (traces);
 }
 
+static const char *const label_names[] = { "both", "name", "description",
+    NULL };
+
 static const lua_option serve_keys[] = {
 	{ .key = "port", .kind = LUA_OPTION_INTEGER, .min = 0, .max = 65535 },
 	{ .key = "bind", .kind = LUA_OPTION_STRING },
@@ -107,6 +112,12 @@ static const lua_option serve_keys[] = {
 	{ .key = "sort", .kind = LUA_OPTION_STRING },
 	{ .key = "coalesce", .kind = LUA_OPTION_INTEGER, .min = 1,
 	    .max = 1000000000 },
+	{ .key = "from", .kind = LUA_OPTION_TIME },
+	{ .key = "to", .kind = LUA_OPTION_TIME },
+	{ .key = "labels", .kind = LUA_OPTION_CHOICE, .names = label_names },
+	{ .key = "filter", .kind = LUA_OPTION_STRING },
+	{ .key = "row_height", .kind = LUA_OPTION_INTEGER, .min = 1,
+	    .max = 1000 },
 	{ .key = NULL }
 };
 
@@ -134,8 +145,10 @@ f_serve(lua_State *L)
 	sm_error err;
 	sigset_t stop, old;
 	size_t n;
-	lua_Integer port = 0, budget = 0;
-	int port_given, sig;
+	lua_Integer port = 0, budget = 0, row_height = 0;
+	uint64_t from = 0, to = 0;
+	const char *filter;
+	int port_given, sig, labels = 0;
 	char msg[sizeof (err.message) + 64];
 
 	lua_settop(L, 2);	/* traces, options: what follows is scratch */
@@ -157,6 +170,16 @@ f_serve(lua_State *L)
 	lua_options_string(&opts, "sort", &o.sortby, NULL);
 	lua_options_integer(&opts, "coalesce", &budget);
 	o.budget = (uint64_t)budget;
+	lua_options_range(&opts, &from, &to);
+	o.begin = (int64_t)from;
+	o.end = (int64_t)to;
+	lua_options_choice(&opts, "labels", &labels);
+	label_mode_parse(label_names[labels], &o.labels);
+	lua_options_integer(&opts, "row_height", &row_height);
+	o.strip_height = (unsigned)row_height;
+	/* The regex stays on the stack while it is used. */
+	if (lua_options_string(&opts, "filter", &filter, NULL))
+		o.filter = lua_args_regex(L, filter, "filter of serve");
 	if (ls->s != NULL && (port_given || so.bind != NULL) &&
 	    !serve_same_place(ls->s, &so))
 		return (luaL_error(L, "serve: already serving at %s; "

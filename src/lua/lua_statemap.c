@@ -19,6 +19,7 @@
 #include "lua/lua_merge_traces.h"
 #include "lua/lua_modules.h"
 #include "lua/lua_object.h"
+#include "lua/lua_options.h"
 #include "lua/lua_reduce.h"
 #include "lua/lua_render.h"
 #include "lua/lua_serve.h"
@@ -225,6 +226,11 @@ luaopen_statemap(lua_State *L)
 	luaL_setfuncs(L, lua_builder_functions, 0);
 	luaL_setfuncs(L, lua_render_functions, 0);
 	luaL_setfuncs(L, lua_serve_functions, 0);
+	luaL_setfuncs(L, lua_options_functions, 0);
+	lua_newtable(L);
+	lua_render_push_keys(L);
+	lua_setfield(L, -2, "render");
+	lua_setfield(L, -2, "option_keys");
 	lua_newtable(L);
 	luaL_setfuncs(L, lua_json_functions, 0);
 	lua_json_push_null(L);

@@ -137,8 +137,7 @@ t_intervals(lua_State *L)
 	lua_pushvalue(L, 1);
 	lua_setiuservalue(L, 3, 1);
 
-	lua_options_time(&opts, "from", &from);
-	lua_options_time(&opts, "to", &to);
+	lua_options_range(&opts, &from, &to);
 	if (lua_options_table(&opts, "entities")) {
 		size_t i;
 
@@ -178,12 +177,12 @@ const luaL_Reg lua_store_intervals_metamethods[] = {
  * [from, to), the optional arguments at 2 and 3 (default: the window).
  */
 static int
-push_time_in(lua_State *L, trace *d, uint32_t entity)
+push_time_in(lua_State *L, trace *d, uint32_t entity, const char *fname)
 {
-	uint64_t from = lua_args_opt_time(L, 2, d->begin);
-	uint64_t to = lua_args_opt_time(L, 3, d->end);
-	uint64_t *times = lua_object_scratch(L, d->cat->nstates,
-	    sizeof (uint64_t));
+	uint64_t from, to, *times;
+
+	lua_args_opt_range(L, 2, fname, d->begin, d->end, &from, &to);
+	times = lua_object_scratch(L, d->cat->nstates, sizeof (uint64_t));
 
 	store_time_in(d->st, entity, from, to, times);
 	lua_catalog_push_state_times(L, d->cat, times);
@@ -194,7 +193,8 @@ push_time_in(lua_State *L, trace *d, uint32_t entity)
 static int
 t_time_in(lua_State *L)
 {
-	return (push_time_in(L, lua_trace_check(L, 1), STORE_NONE));
+	return (push_time_in(L, lua_trace_check(L, 1), STORE_NONE,
+	    "time_in"));
 }
 
 /* t:count_at(time) -> {state name = entities in it} */
@@ -258,7 +258,7 @@ e_time_in(lua_State *L)
 	uint32_t id;
 	trace *d = lua_entity_check(L, 1, &id);
 
-	return (push_time_in(L, d, id));
+	return (push_time_in(L, d, id, "e:time_in"));
 }
 
 /*

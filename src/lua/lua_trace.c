@@ -188,21 +188,25 @@ f_load(lua_State *L)
 		o.filter = lua_args_regex(L, filter, "filter");
 	if (have_d) {
 		if (have_b && have_e)
-			return (luaL_error(L, "give at most two of begin, "
+			return (luaL_error(L, "statemap.load: give at most "
+			    "two of begin, "
 			    "end and duration"));
 		if (have_e) {
 			if ((int64_t)dur > o.end)
-				return (luaL_error(L, "duration exceeds end"));
+				return (luaL_error(L, "statemap.load: duration "
+				    "exceeds end"));
 			o.begin = o.end - (int64_t)dur;
 		} else {
 			if ((int64_t)dur > INT64_MAX - o.begin)
-				return (luaL_error(L, "begin plus duration is "
+				return (luaL_error(L, "statemap.load: begin plus "
+				    "duration is "
 				    "beyond 2^63 ns"));
 			o.end = o.begin + (int64_t)dur;
 		}
 	}
 	if (o.end != 0 && o.end <= o.begin)
-		return (luaL_error(L, "begin must be before end"));
+		return (luaL_error(L, "statemap.load: begin must be "
+		    "before end"));
 
 	d = trace_load(path, &o, &err);
 	if (d == NULL) {

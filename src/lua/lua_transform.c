@@ -437,6 +437,38 @@ t_count(lua_State *L)
 	return (push_made(L, nd, why));
 }
 
+/* Pushes the registry's table of the summaries t:group made: weak keys,
+ * so that it holds none of them alive. */
+static void
+summaries(lua_State *L)
+{
+	static const char key[] = "statemap.summaries";
+
+	if (lua_getfield(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE)
+		return;
+	lua_pop(L, 1);
+	lua_newtable(L);
+	lua_createtable(L, 0, 1);
+	lua_pushliteral(L, "k");
+	lua_setfield(L, -2, "__mode");
+	lua_setmetatable(L, -2);
+	lua_pushvalue(L, -1);
+	lua_setfield(L, LUA_REGISTRYINDEX, key);
+}
+
+int
+lua_transform_is_summary(lua_State *L, int idx)
+{
+	int r;
+
+	idx = lua_absindex(L, idx);
+	summaries(L);
+	lua_pushvalue(L, idx);
+	r = lua_rawget(L, -2) != LUA_TNIL;
+	lua_pop(L, 2);
+	return (r);
+}
+
 /*
  * t:group(key [, priority]) -> a trace with one entity per group.  key is
  * a function of an entity returning the group's name (nil leaves the
@@ -525,7 +557,13 @@ t_group(lua_State *L)
 		if (rank[i] == UINT32_MAX)
 			rank[i] = next_rank++;
 	nd = transform_group(d, group_of, ngroups, names, lens, rank, &why);
-	return (push_made(L, nd, why));
+	push_made(L, nd, why);
+	summaries(L);
+	lua_pushvalue(L, -2);
+	lua_pushboolean(L, 1);
+	lua_rawset(L, -3);
+	lua_pop(L, 1);
+	return (1);
 }
 
 const luaL_Reg lua_transform_trace_methods[] = {

@@ -129,19 +129,19 @@ e_stats(lua_State *L)
 	uint32_t id;
 	trace *d = lua_entity_check(L, 1, &id);
 	int table = lua_type(L, 2) == LUA_TTABLE;
-	uint64_t from = table ? d->begin : lua_args_opt_time(L, 2, d->begin);
-	uint64_t to = table ? d->end : lua_args_opt_time(L, 3, d->end);
+	uint64_t from = d->begin, to = d->end;
 	uint64_t span = 0;
 	value_stats st;
 	lua_options opts;
 	int nulls = 0;
 
+	if (!table)
+		lua_args_opt_range(L, 2, "e:stats", d->begin, d->end, &from,
+		    &to);
 	lua_options_init(&opts, L, table ? 2 : 4, "e:stats", stats_keys);
 	lua_options_check_keys(&opts);
-	if (table) {
-		lua_options_time(&opts, "from", &from);
-		lua_options_time(&opts, "to", &to);
-	}
+	if (table)
+		lua_options_range(&opts, &from, &to);
 	lua_options_choice(&opts, "nulls", &nulls);
 	if (nulls == 1) {
 		uint64_t a = from > d->begin ? from : d->begin;
@@ -172,11 +172,11 @@ static int
 t_stats(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint64_t from = lua_args_opt_time(L, 3, d->begin);
-	uint64_t to = lua_args_opt_time(L, 4, d->end);
+	uint64_t from, to;
 	uint32_t e, n = catalog_nentities(d->cat);
 	const uint8_t *sel;
 
+	lua_args_opt_range(L, 3, "stats", d->begin, d->end, &from, &to);
 	if (!lua_isnoneornil(L, 2))
 		luaL_checkstring(L, 2);
 	lua_settop(L, 4);	/* the pattern stays at 2 */

@@ -113,7 +113,11 @@ legend_draw(canvas *c, const render_panel *panels, size_t first, size_t end,
 	size_t i;
 
 	for (i = first; i < end; i++) {
-		const uint64_t *t = legend_times(c, &panels[i], i);
+		const uint64_t *t;
+
+		if (panels[i].legend_skip)
+			continue;
+		t = legend_times(c, &panels[i], i);
 
 		for (s = 0; s < cat->nstates; s++)
 			times[s] += t[s];

@@ -46,6 +46,12 @@ typedef struct render_panel {
 	 */
 	int nested_rows;
 	int group;
+	/*
+	 * Left out of the shared legend's times and shares (a summary of
+	 * other panels' entities, such as t:group's, would count their time
+	 * twice); drawn all the same.
+	 */
+	int legend_skip;
 } render_panel;
 
 #define RENDER_GROUP_ALL	(-1)

@@ -323,13 +323,13 @@ test_history(void)
 	EXPECT(&s, "prompt", "> ");
 	send(&s, "2 ^ 10\r");
 	EXPECT(&s, "result", "\r\n1024.0\r\n> ");
-	send(&s, "\004");
-	CHECK_EXIT(&s, "exit");
+	send(&s, "quit()\r");
+	CHECK_EXIT(&s, "quit() leaves the REPL, status 0");
 	snprintf(path, sizeof (path), "%s/statemap-lua/history", state);
 	hist = read_file(path);
 	CHECK("with XDG_STATE_HOME, the history is in "
 	    "$XDG_STATE_HOME/statemap-lua/history",
-	    hist != NULL && strcmp(hist, "2 ^ 10\n") == 0);
+	    hist != NULL && strcmp(hist, "2 ^ 10\nquit()\n") == 0);
 }
 
 /* -i SCRIPT FILE: the script runs, then the prompt. */
@@ -345,6 +345,7 @@ test_script(void)
 	if ((f = fopen(script, "w")) == NULL)
 		return;
 	fputs("busy = t:sorted('on-cpu')[1].name\n", f);
+	fputs("xy10, xy2, xy1 = 1, 2, 3\n", f);
 	fclose(f);
 	if (!start(&s, NULL, args))
 		return;
@@ -352,8 +353,17 @@ test_script(void)
 	EXPECT(&s, "prompt", "> ");
 	send(&s, "busy\r");
 	EXPECT(&s, "the script's globals are there", "\r\n\"4137\"\r\n> ");
-	send(&s, "\004");
-	CHECK_EXIT(&s, "exit");
+	send(&s, "xy\t\t");
+	EXPECT(&s, "Tab lists names in natural order", "xy1   xy2   xy10");
+	send(&s, "\025");
+	send(&s, "help(t.at)\r");
+	EXPECT(&s, "help() wraps to the terminal's 80 columns",
+	    "with a state then; one search per\r\n    entity, started "
+	    "where the last call on this trace left it, and no allocation"
+	    "\r\n    but the table");
+	EXPECT(&s, "prompt after help", "\n> ");
+	send(&s, "exit\r");
+	CHECK_EXIT(&s, "exit leaves the REPL, status 0");
 }
 
 /* The names in dir that begin with prefix. */
@@ -406,6 +416,32 @@ test_interrupt_before_prompt(void)
 	CHECK_EXIT(&s, "Ctrl-D exits with status 0");
 }
 
+/*
+ * The classic command refuses to write an SVG to a terminal (status 2,
+ * one line saying how), unless -o - asks for it.
+ */
+static void
+test_svg_to_terminal(void)
+{
+	static session s;
+	char *refused[] = { "tests/golden/json-basic/input.out", NULL };
+	char *asked[] = { "-o", "-", "tests/golden/json-basic/input.out",
+	    NULL };
+	int status;
+
+	if (!start(&s, NULL, refused))
+		return;
+	EXPECT(&s, "an SVG to a terminal is refused",
+	    "statemap-lua: standard output is a terminal: redirect it "
+	    "(> trace.svg) or use -o FILE (-o - writes to it all the same)");
+	status = finish(&s);
+	UNIT_REPORT(status == 2, "with status 2", "status %d", status);
+	if (!start(&s, NULL, asked))
+		return;
+	EXPECT(&s, "-o - writes it all the same", "</svg>");
+	CHECK_EXIT(&s, "with status 0");
+}
+
 int
 main(void)
 {
@@ -419,6 +455,7 @@ main(void)
 	test_history();
 	test_script();
 	test_interrupt_before_prompt();
+	test_svg_to_terminal();
 	snprintf(cmd, sizeof (cmd), "rm -rf '%s'", home);
 	if (system(cmd) != 0)
 		printf("FAIL cannot remove %s\n", home);

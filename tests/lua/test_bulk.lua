@@ -125,7 +125,7 @@ local function check_trace(label, t)
 	local selections = {
 		{},
 		{ from = mid, to = late },
-		{ from = mid, to = mid },
+		{ from = mid, to = mid + 1 },	-- (from = to is an error: an empty range)
 		{ states = { states[1] } },
 		{ entities = { es[#es], es[1] }, from = mid },
 		{ entities = { es[1].name }, states = { states[#states] }, to = late },
@@ -170,7 +170,7 @@ local function check_trace(label, t)
 	check(label .. ": t:at into a table, reused", same)
 	-- count_series against the count entity, and count_at at each step.
 	local counted = { states[1], states[#states] }
-	for _, r in ipairs({ { nil, nil }, { mid, late }, { mid, mid } }) do
+	for _, r in ipairs({ { nil, nil }, { mid, late }, { mid, mid + 1 } }) do	-- (mid, mid: an error)
 		local s = t:count_series(counted, r[1], r[2])
 		local name = label .. " count_series " .. tostring(r[1])
 		check_eq(name .. ": steps", s:table(), slow_series(t, counted, r[1], r[2]))
@@ -245,11 +245,14 @@ end
 -- transitions in the window.
 do
 	local t = sm.load(files[1])
-	local s = t:columns{ "start", from = 100, to = 100 }
-	check_eq("columns over an empty window", { #s, s:sum(), s:min(), s[1], s:table() }, { 0, 0, nil, nil, {} })
-	check_eq("columns with from after to", #t:columns{ "start", from = 300, to = 100 }, 0)
-	check_eq("columns past the end", #t:columns{ "start", from = 400, to = 900 }, 0)
-	check_eq("reduce over an empty window", t:reduce{ by = "state", from = 5, to = 5 }, {})
+	check_error("columns over an empty window: an error", function() return t:columns{ "start", from = 100, to = 100 } end,
+	    "columns: the range from 100ns to 100ns is empty")
+	check_error("columns with from after to: an error", function() return t:columns{ "start", from = 300, to = 100 } end,
+	    "columns: the range from 300ns to 100ns is reversed")
+	local s = t:columns{ "start", from = 400, to = 900 }
+	check_eq("columns past the end", { #s, s:sum(), s:min(), s[1], s:table() }, { 0, 0, nil, nil, {} })
+	check_error("reduce over an empty window: an error", function() return t:reduce{ by = "state", from = 5, to = 5 } end,
+	    "reduce: the range from 5ns to 5ns is empty")
 	local st, d = t:columns{ "state", "duration", from = 380, to = 1000 }
 	check_eq("columns clipped to the trace", { st:table(), d:table(), st.names[st[1]] }, { { 1, 2 }, { 20, 20 }, "idle" })
 	local a, b = t:columns{ "duration", "duration" }
@@ -291,7 +294,7 @@ do
 	    'columns: no column "begin" (columns are start, finish, duration, entity, state, tag)')
 	check_error("columns: a column that is not a string", function() t:columns{ 3 } end, "columns: no column")
 	check_error("columns: a misspelt option", function() t:columns{ "start", form = 3 } end,
-	    'columns: unknown option "form" (options are from, to, entities, states)')
+	    'columns: unknown option "form" (did you mean "from"?); options are: from, to, entities, states')
 	check_error("columns: a bad time", function() t:columns{ "start", from = "soon" } end, 'bad time "soon"')
 	check_error("columns: an unknown state", function() t:columns{ "start", states = { "nap" } } end, 'no state "nap"')
 	check_error("columns: an unknown entity", function() t:columns{ "start", entities = { "cpu9" } } end, 'cpu9')
@@ -301,7 +304,7 @@ do
 	check_error("reduce: by and field", function() t:reduce{ by = "state", field = "pid" } end, "reduce: give by or field, not both")
 	check_error("reduce: by not a string", function() t:reduce{ by = 1 } end, "reduce: by must be a string, not 1")
 	check_error("reduce: a misspelt option", function() t:reduce{ by = "state", too = 3 } end,
-	    'reduce: unknown option "too" (options are from, to, entities, states, by, field)')
+	    'reduce: unknown option "too" (did you mean "to"?); options are: from, to, entities, states, by, field')
 	check_error("reduce: positional options", function() t:reduce{ "state" } end, "reduce: options are named")
 	local a = t:columns{ "start" }
 	check_error("array: a float index", function() return a[1.5] end, "index (an integer)")

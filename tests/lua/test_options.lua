@@ -50,11 +50,12 @@ check_error("another kind, read by its function", function() t:flows{ status = t
 -- The options themselves.
 check_error("options are a table", function() t:intervals(5) end, "table expected, got number")
 check_eq("no options and nil are the same", #t:columns{ "start" }, #t:columns{ "start", from = nil })
-check_error("an unknown option, where refused", function() t:columns{ "start", form = 1 } end,
-    'columns: unknown option "form" (options are from, to, entities, states)')
+check_error("an unknown option", function() t:columns{ "start", form = 1 } end,
+    'columns: unknown option "form" (did you mean "from"?); options are: from, to, entities, states')
 check_error("... naming every key", function() t:reduce{ by = "state", x = 1 } end,
-    'reduce: unknown option "x" (options are from, to, entities, states, by, field)')
-check("an unknown option elsewhere is ignored, as it was", pcall(t.intervals, t, { form = 1 }))
+    'reduce: unknown option "x"; options are: from, to, entities, states, by, field')
+check_error("an unknown option is refused by every function (test_strict_options.lua)",
+    function() t:intervals{ form = 1 } end, 'intervals: unknown option "form"')
 check_eq("a boolean", t:at(150, { intervals = true }).cpu0.state, "user")
 local fields = setmetatable({}, { __index = function(_, k) if k == "from" then return 300 end end })
 local n = 0

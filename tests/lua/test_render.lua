@@ -27,7 +27,7 @@ check_error("render wants a trace", function() sm.render{ output = out, trace = 
 check_error("render: a bad width", function() sm.render{ output = out, trace = t, width = 0 } end,
     "width must be an integer")
 check_error("render: an empty span", function() sm.render{ output = out, trace = t, from = 300, to = 300 } end,
-    "time span is empty")
+    "render: the range from 300ns to 300ns is empty")
 check_error("render: entities of another kind", function()
 	sm.render{ output = out, trace = t, entities = { "nosuch" } } end, "no entity \"nosuch\"")
 check("render leaves no file behind on errors", io.open(out, "rb") == nil)

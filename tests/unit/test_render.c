@@ -150,7 +150,7 @@ test_png(void)
 {
 	trace *d = sample();
 	uint32_t order[2] = { 1, 0 };	/* b above a */
-	render_panel p = { d, order, 2, NULL, 0, 0, 0, 0 };
+	render_panel p = { d, order, 2, NULL, 0, 0, 0, 0, 0 };
 	render_options o;
 	render_layout lay;
 	unsigned panel_y[1];
@@ -246,7 +246,7 @@ test_nodata(void)
 {
 	trace *d = sample();
 	uint32_t order[2] = { 1, 0 };	/* b above a */
-	render_panel p = { d, order, 2, NULL, 0, 0, 0, 0 };
+	render_panel p = { d, order, 2, NULL, 0, 0, 0, 0, 0 };
 	render_options o;
 	render_layout lay;
 	unsigned panel_y[1];
@@ -295,7 +295,7 @@ test_swatch(void)
 {
 	trace *d = sample();
 	uint32_t order[1] = { 0 };
-	render_panel p = { d, order, 1, NULL, 0, 0, 0, 0 };
+	render_panel p = { d, order, 1, NULL, 0, 0, 0, 0, 0 };
 	render_options o;
 	render_layout lay;
 	unsigned panel_y[1], y, top;
@@ -342,7 +342,7 @@ test_message_arrow(void)
 {
 	trace *d = sample();
 	uint32_t order[2] = { 0, 1 };	/* a above b */
-	render_panel p = { d, order, 2, NULL, 0, 1, 0, 0 };
+	render_panel p = { d, order, 2, NULL, 0, 1, 0, 0, 0 };
 	render_options o;
 	render_layout lay;
 	unsigned panel_y[1];
@@ -378,8 +378,8 @@ static cairo_surface_t *
 render_two(trace *d1, trace *d2, unsigned *panel_y, render_layout *lay)
 {
 	static uint32_t order[2] = { 0, 1 };
-	render_panel p[2] = { { d1, order, 2, NULL, 0, 1, 0, 0 },
-	    { d2, order, 2, NULL, 0, 1, 0, 0 } };
+	render_panel p[2] = { { d1, order, 2, NULL, 0, 1, 0, 0, 0 },
+	    { d2, order, 2, NULL, 0, 1, 0, 0, 0 } };
 	render_options o;
 	char path[] = "/tmp/test_render_XXXXXX.png";
 	int fd = mkstemps(path, 4);
@@ -534,7 +534,7 @@ test_state_system(void)
 {
 	trace *d = state_system_sample();
 	uint32_t order[5] = { 0, 1, 2, 3, 4 };	/* v, n, g/a, x, g/b */
-	render_panel p = { d, order, 5, NULL, 0, 0, 1, 1 };
+	render_panel p = { d, order, 5, NULL, 0, 0, 1, 1, 0 };
 	render_options o;
 	render_layout lay;
 	unsigned panel_y[1], ys[5], hs[5], *ey = ys, *eh = hs;
