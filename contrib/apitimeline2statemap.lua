@@ -21,6 +21,8 @@ blank lines and lines starting with # are ignored):
                                      of API's resource (without a 'start
                                      call', a call that took no time)
   TOC ALL Stopped SECONDS            the program is stopped for SECONDS
+  Total 'cpu': SECONDS               the CPU time the runtime measured (as
+                                     its Global Sum prints it; at most once)
 
 TOC is seconds since the profile began, lines in time order; THREAD a
 name without spaces (ALL is reserved). Writes a statemap with one entity
@@ -30,7 +32,7 @@ during one (the API's resource: file.write is "filewrite", sleep
 "stopped" while the program is stopped, and "exited" after it leaves.
 Each call is the tag of its intervals ("file.write 200000, lines
 13-14"); a call without 'start call', and each thread's creation and
-exit, are events.
+exit, are events, and so is the runtime's CPU figure ("runtime cpu").
 
   --start SECS   the wall-clock time of TOC 0, in seconds since the epoch
                  (default 0)
@@ -109,6 +111,11 @@ end
 for _, o in ipairs(model.out) do
 	if o.life then
 		b:event(o.time, o.thread, o.life)
+		if model.cpu_total and o.thread == model.threads[1] and o.life == "island_create_thread" then
+			-- The runtime's own CPU figure (a "Total 'cpu': SECONDS" line),
+			-- for the report, on the first thread as it is created.
+			b:event(o.time, o.thread, "runtime cpu", nil, { seconds = model.cpu_total.text })
+		end
 	elseif o.instant then
 		b:event(o.time, o.thread, timeline.label(o.instant))
 	else

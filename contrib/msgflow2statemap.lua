@@ -32,7 +32,11 @@ src[|dest]|(protocol)...
 Threads are idle until an event starts a control flow, "handling" in
 one, "sending" from ODStarted to ODFinished, "waiting" from THStarted
 to THSuccess or THFailure, idle again after TPComplete; each control
-flow is the tag (NODE/THREAD#N).
+flow is the tag (NODE/THREAD#N). Every line in a control flow is also an
+event (receive, handle, thstarted, thsuccess, discard, ignored,
+odstarted, send, msgtag, flowtag, tpcomplete, checkpoint, stackpoint)
+with members cf (the control flow) and tracer_event (the line's EVENT),
+so that contrib/msgflow-report.lua --log can print the merged flows.
 
   -o OUT       write OUT (replaced only once the whole input is converted)
   --lenient    skip malformed lines (reported on stderr) instead of stopping
@@ -132,49 +136,56 @@ for i, line in ipairs(lines) do
 	end
 	last = time
 	local t = thread(tn)
+	-- Each line is an event record too, carrying the tracer's own event
+	-- type (tracer_event) and its data, so that the merged flow log
+	-- (msgflow-report.lua --log) can print the line as it was.
+	local function event(name, fields)
+		fields.time, fields.entity, fields.event = tostring(time), tn, name
+		fields.tracer_event, fields.cf = ev, t.cf
+		w:record(fields)
+	end
 	if ev == "Incoming" then
 		enter(t, tn, time)
 		t.handled = t.handled or data
-		w:record({ time = tostring(time), entity = tn, event = "receive", id = data, cf = t.cf })
+		event("receive", { id = data })
 	elseif ev == "Handling" then
 		enter(t, tn, time)
 		t.handled = t.handled or data
-		w:record({ time = tostring(time), entity = tn, event = "handle", message = data, cf = t.cf })
+		event("handle", { message = data })
 	elseif ev == "THStarted" then
 		enter(t, tn, time)
 		w:datum(time, tn, "waiting", t.cf)
+		event("thstarted", { message = data })
 	elseif ev == "THSuccess" or ev == "THFailure" then
 		enter(t, tn, time)
 		w:datum(time, tn, "handling", t.cf)
-		if ev == "THFailure" then
-			w:record({ time = tostring(time), entity = tn, event = "discard", message = data, cf = t.cf })
-		end
+		event(ev == "THFailure" and "discard" or "thsuccess", { message = data })
 	elseif ev == "Discard" then
 		enter(t, tn, time)
-		w:record({ time = tostring(time), entity = tn, event = "discard", message = data, cf = t.cf })
+		event("discard", { message = data })
 	elseif ev == "Retransmission" then
 		enter(t, tn, time)
-		w:record({ time = tostring(time), entity = tn, event = "ignored", message = data, cf = t.cf })
+		event("ignored", { message = data })
 	elseif ev == "ODStarted" then
 		enter(t, tn, time)
 		w:datum(time, tn, "sending", t.cf)
+		event("odstarted", { message = data })
 	elseif ev == "ODFinished" then
 		enter(t, tn, time)
-		w:record({ time = tostring(time), entity = tn, event = "send", target = destination(data),
-			id = data, cf = t.cf })
+		event("send", { target = destination(data), id = data })
 		w:datum(time, tn, "handling", t.cf)
 	elseif ev == "MsgTag" or ev == "FlowTag" then
 		enter(t, tn, time)
-		w:record({ time = tostring(time), entity = tn, event = ev == "MsgTag" and "msgtag" or "flowtag",
-			tag = data, message = t.handled, cf = t.cf })
+		event(ev == "MsgTag" and "msgtag" or "flowtag", { tag = data, message = t.handled })
 	elseif ev == "TPComplete" then
 		if t.cf then
+			event("tpcomplete", {})
 			w:datum(time, tn, "idle")
 			t.cf = nil
 		end
 	elseif ev == "Checkpoint" or ev == "Stackpoint" then
 		enter(t, tn, time)
-		w:record({ time = tostring(time), entity = tn, event = ev:lower(), text = data, cf = t.cf })
+		event(ev:lower(), { text = data })
 	else
 		report:bad(i, "unknown event " .. ev)
 	end

@@ -117,7 +117,7 @@ help.entries = {
 	{ "`statemap.merge{t1, t2, ... [, offsets=] [, prefixes=]}`",
 	  "one trace made of several on one time axis, and the list of the prefixes it gave them: input `i`'s entities are renamed `PREFIX/name`, its times land at its own metadata start plus `offsets[i]` (ns or a duration like `\"-1.5us\"`; a list by place, or a table by prefix as `t:align` gives); states are the union by name, the window the union of the inputs'; values and nested stacks are carried (see \"Values, nested states and the attribute tree\")" },
 	{ "`t:shift(ns)`",
-	  "a new trace moved by `ns` (may be negative) in absolute time: its metadata start moves, so its own queries answer as before while `statemap.merge` places it elsewhere" },
+	  "a new trace moved by `ns` (may be negative) in absolute time: its metadata start moves, so its own queries answer as before while `statemap.merge` places it elsewhere. Like `statemap.merge`, an error if a time would land before the epoch or, with the start, at 2^63 ns or later" },
 	{ "`t:flows{from=, to=, status=, node=}`",
 	  "an iterator of messages in order of sending `{id=, status=, event=, from=, to=, target=, sent=, received=, fields=, receive_fields=, from_node=, to_node=}`: `status` is `matched`, `lost` (a send no receive went with), `duplicate` (a receive beyond the sends, with the send it repeats) or `unsent` (a receive with no send); `status` filters (a name or a list), `node` is a function of an entity name giving its node" },
 	{ "`t:align{reference=, node=}`",

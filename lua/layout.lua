@@ -26,6 +26,33 @@ local function rows(entities)
 	return n
 end
 
+-- The options of a layout function named fname, checked where the error
+-- can name it and the key (statemap.render checks what it is passed on);
+-- level is the caller's, for the error's position.
+local function check_options(fname, t, opts, level)
+	if opts == nil then return {} end
+	if type(opts) ~= "table" then
+		error(("%s: options must be a table, not a %s"):format(fname, type(opts)), level + 1)
+	end
+	local sort = opts.sort
+	if sort ~= nil and type(sort) ~= "function" then
+		local known = sort == "name"
+		for _, s in ipairs(type(sort) == "string" and t.states or {}) do
+			known = known or s.name == sort
+		end
+		if not known then
+			error(("%s: sort must be \"name\", a state name or a function of an entity, not %s"):format(
+				fname, type(sort) == "string" and ("%q"):format(sort) or "a " .. type(sort)), level + 1)
+		end
+	end
+	local max = opts.max_height
+	if max ~= nil and (type(max) ~= "number" or max < 1) then
+		error(("%s: max_height must be a number of pixels from 1, not %s"):format(
+			fname, type(max) == "number" and tostring(max) or "a " .. type(max)), level + 1)
+	end
+	return opts
+end
+
 local function copy_extra(opts, into)
 	local own = { sort = true, max_height = true }
 	for k, v in pairs(opts) do
@@ -34,10 +61,8 @@ local function copy_extra(opts, into)
 	return into
 end
 
---- The render arguments for one trace: its entities sorted, rows sized to
---- fit. Pass the result to statemap.render (set `output` first).
-function layout.default(t, opts)
-	opts = opts or {}
+local function default(fname, t, opts, level)
+	opts = check_options(fname, t, opts, level + 1)
 	local entities = t:sorted(opts.sort)
 	return copy_extra(opts, {
 		trace = t,
@@ -47,9 +72,15 @@ function layout.default(t, opts)
 	})
 end
 
+--- The render arguments for one trace: its entities sorted, rows sized to
+--- fit. Pass the result to statemap.render (set `output` first).
+function layout.default(t, opts)
+	return default("layout.default", t, opts, 2)
+end
+
 --- Renders one trace to a file with the default layout.
 function layout.render(t, output, opts)
-	local args = layout.default(t, opts)
+	local args = default("layout.render", t, opts, 2)
 	args.output = output
 	return statemap.render(args)
 end
@@ -59,7 +90,10 @@ end
 --- Panels come in order of their groups' names (byte order), each
 --- titled with its name and sorted as opts.sort says.
 function layout.panels_by(t, key, opts)
-	opts = opts or {}
+	opts = check_options("layout.panels_by", t, opts, 2)
+	if type(key) ~= "function" then
+		error(("layout.panels_by: key must be a function of an entity, not a %s"):format(type(key)), 2)
+	end
 	local members, names = {}, {}
 	for _, e in ipairs(t:entities()) do
 		local g = key(e)

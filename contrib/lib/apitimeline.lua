@@ -123,17 +123,32 @@ local function past(text) return #text:match("^(.-)%s*$") + 1 end
 ---   {kind = "create" | "destroy", time =, thread =}
 ---   {kind = "start", time =, thread =, api =}  TOC THREAD start call API
 ---   {kind = "return", time =, thread =, api =, amount =, amount_text =}
---- Times are ns; `col` holds the column of each field (time, thread,
---- api) for the errors the model finds.
+---   {kind = "cpu total", seconds =, text =}    Total 'cpu': SECONDS
+--- Times are ns (`time`, `seconds`), and seconds as doubles (`s`,
+--- `seconds_s`); `toc`, `seconds_text` and `amount_written` are the
+--- texts as written ("" for no AMOUNT); `col` holds the column of each
+--- field (time, thread, api) for the errors the model finds.
 function M.parse_line(text)
 	local c1, w1, c2, w2, c3, w3, c4, w4, c5, w5, c6, w6 = text:match(six_words)
 	if w1 == "" or w1:byte(1) == 35 then return nil end	-- blank, or "#"
 	if w1 == "TOC," and text:match(header) then return { kind = "header", col = { time = 1 } } end
+	if w1 == "Total" and w2 == "'cpu':" then
+		-- The runtime's own measure of the CPU time used, as its Global
+		-- Sum prints it: not an event, a figure for the report.
+		local n = w3 ~= "" and tonumber(w3)
+		if not n or n ~= n or n < 0 or n == math.huge then
+			return false, "expected the CPU seconds after Total 'cpu':", w3 ~= "" and c3 or past(text)
+		end
+		if w4 ~= "" then return false, "unexpected text after Total 'cpu': SECONDS", c4 end
+		return { kind = "cpu total", seconds = n, text = w3, col = { time = c1 } }
+	end
 	local t = M.seconds_ns(w1)
 	if not t then return false, string.format("expected a TOC (seconds), not '%s'", w1), c1 end
 	if w2 == "" then return false, "expected a THREAD after the TOC", past(text) end
 	if w3 == "" then return false, "expected an API after the THREAD", past(text) end
-	local ev = { time = t, thread = w2, col = { time = c1, thread = c2, api = c3 } }
+	-- `s` is the TOC as a double, for the report's arithmetic in seconds
+	-- (the Island's own); `time` the nanoseconds of the trace.
+	local ev = { time = t, s = tonumber(w1), toc = w1, thread = w2, col = { time = c1, thread = c2, api = c3 } }
 	if w2 == "ALL" then
 		if w3 ~= "Stopped" then
 			return false, string.format("expected 'ALL Stopped SECONDS', not 'ALL %s'", w3), c3
@@ -141,7 +156,7 @@ function M.parse_line(text)
 		local d = w4 ~= "" and M.seconds_ns(w4)
 		if not d then return false, "expected the SECONDS the program was stopped", w4 ~= "" and c4 or past(text) end
 		if w5 ~= "" then return false, "unexpected text after 'ALL Stopped SECONDS'", c5 end
-		ev.kind, ev.seconds, ev.thread = "stop", d, nil
+		ev.kind, ev.seconds, ev.seconds_s, ev.seconds_text, ev.thread = "stop", d, tonumber(w4), w4, nil
 		return ev
 	end
 	if w3 == "island_create_thread" or w3 == "island_destroy_thread" then
@@ -155,11 +170,11 @@ function M.parse_line(text)
 		ev.kind, ev.api, ev.col.api = "start", w5, c5
 		return ev
 	end
-	ev.kind, ev.api, ev.amount, ev.amount_text = "return", w3, 0, "0"
+	ev.kind, ev.api, ev.amount, ev.amount_text, ev.amount_written = "return", w3, 0, "0", ""
 	if w4 ~= "" then
 		local n, err = amount_of(w4)
 		if not n then return false, err, c4 end
-		ev.amount, ev.amount_text = n, w4
+		ev.amount, ev.amount_text, ev.amount_written = n, w4, w4
 	end
 	if w5 ~= "" then return false, "unexpected text after 'API AMOUNT'", c5 end
 	return ev
@@ -181,17 +196,21 @@ Model.__index = Model
 
 --- A model to feed events to, in the order of the lines. Its results:
 ---   model.threads   names in order of creation
----   model.out       in time order: {time =, thread =, state =, call =}
+---   model.out       in time order: {time =, s =, thread =, state =, call =}
 ---                   (a thread enters `state`, in `call` or not),
 ---                   {time =, thread =, instant = call} (a call that
 ---                   returned without a 'start call': no time) and
 ---                   {time =, thread =, life = "island_create_thread"
 ---                   or "island_destroy_thread"}
 ---   model.calls     every call: {api =, amount =, amount_text =,
----                   start_line =, end_line =, start =, finish =}
+---                   start_line =, end_line =, start =, finish =,
+---                   start_s =, finish_s =}
 ---                   (start_line nil for an instant call, end_line nil
 ---                   for one that never returned)
 ---   model.categories  the categories of calls, in order of first use
+---   model.cpu_total {seconds =, text =, line =}: the runtime's own CPU
+---                   figure, if a "Total 'cpu': SECONDS" line gave it
+---   model.last, model.last_s  the time of the last line (ns, seconds)
 function M.model()
 	return setmetatable({ threads = {}, out = {}, calls = {}, categories = {},
 		by_name = {}, resumes = {}, last = nil, lines = 0, seen_category = {} }, Model)
@@ -205,11 +224,11 @@ local function shown(th)
 end
 
 -- Records the thread's state at `time` if it changed.
-function Model:show(th, time)
+function Model:show(th, time, s)
 	local state, call = shown(th)
 	if state == th.state and call == th.shown_call then return end
 	th.state, th.shown_call = state, call
-	self.out[#self.out + 1] = { time = time, thread = th.name, state = state, call = call }
+	self.out[#self.out + 1] = { time = time, s = s, thread = th.name, state = state, call = call }
 end
 
 -- Ends the stops that are over by `now`, at their own times, in order.
@@ -223,20 +242,20 @@ function Model:resume_until(now)
 		for _, th in ipairs(stop.threads) do
 			if th.stopped_until == stop.at then
 				th.stopped_until = nil
-				self:show(th, stop.at)
+				self:show(th, stop.at, stop.at_s)
 			end
 		end
 	end
 end
 
 function Model:stop(ev)
-	local stop = { at = ev.time + ev.seconds, threads = {} }
+	local stop = { at = ev.time + ev.seconds, at_s = ev.s + ev.seconds_s, threads = {} }
 	for _, name in ipairs(self.threads) do
 		local th = self.by_name[name]
 		if not th.exited and (th.stopped_until or -1) < stop.at then
 			th.stopped_until = stop.at
 			stop.threads[#stop.threads + 1] = th
-			self:show(th, ev.time)
+			self:show(th, ev.time, ev.s)
 		end
 	end
 	local r, i = self.resumes, #self.resumes
@@ -288,33 +307,40 @@ function Model:apply(th, ev, line)
 		th = { name = ev.thread, line = line }
 		self.by_name[th.name] = th
 		self.threads[#self.threads + 1] = th.name
-		out[#out + 1] = { time = ev.time, thread = th.name, life = "island_create_thread" }
+		out[#out + 1] = { time = ev.time, s = ev.s, thread = th.name, life = "island_create_thread" }
 	elseif ev.kind == "destroy" then
 		th.exited = line
-		out[#out + 1] = { time = ev.time, thread = th.name, life = "island_destroy_thread" }
+		out[#out + 1] = { time = ev.time, s = ev.s, thread = th.name, life = "island_destroy_thread" }
 	elseif ev.kind == "start" then
-		th.call = { api = ev.api, start_line = line, start = ev.time, thread = th.name }
+		th.call = { api = ev.api, start_line = line, start = ev.time, start_s = ev.s, thread = th.name }
 		self.calls[#self.calls + 1] = th.call
 		self:category(ev.api)
 	else	-- a return, from a call or from an instant one
 		local call = th.call
 		if not call then
-			call = { api = ev.api, start = ev.time, thread = th.name }
+			call = { api = ev.api, start = ev.time, start_s = ev.s, thread = th.name }
 			self.calls[#self.calls + 1] = call
-			out[#out + 1] = { time = ev.time, thread = th.name, instant = call }
+			out[#out + 1] = { time = ev.time, s = ev.s, thread = th.name, instant = call }
 		end
-		call.end_line, call.finish = line, ev.time
+		call.end_line, call.finish, call.finish_s = line, ev.time, ev.s
 		call.amount, call.amount_text = ev.amount, ev.amount_text
 		th.call = nil
 	end
 	th.stopped_until = nil	-- it has a line: it runs
-	self:show(th, ev.time)
+	self:show(th, ev.time, ev.s)
 end
 
 --- Feeds the event of line `line`; returns true, or nil, message,
 --- column when the line does not fit what came before (and then
 --- changes nothing).
 function Model:feed(ev, line)
+	if ev.kind == "cpu total" then
+		if self.cpu_total then
+			return fail(string.format("a second Total 'cpu': line (the first is line %d)", self.cpu_total.line), 1)
+		end
+		self.cpu_total = { seconds = ev.seconds, text = ev.text, line = line }
+		return true
+	end
 	self.lines = self.lines + 1
 	if ev.kind == "header" then
 		if self.lines > 1 then return fail("the header 'TOC, Thread, API, Amount' must come first", 1) end
@@ -329,7 +355,7 @@ function Model:feed(ev, line)
 		local msg, col = refusal(th, ev)
 		if msg then return fail(msg, col) end
 	end
-	self.last = ev.time
+	self.last, self.last_s = ev.time, ev.s
 	self:resume_until(ev.time)
 	if ev.kind == "stop" then
 		self:stop(ev)

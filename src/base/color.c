@@ -408,16 +408,19 @@ color_generated(uint32_t n)
 /*
  * Blends as the reference statemap tool does, so coalesced rectangles
  * look the same: components stay in sRGB doubles through every step and
- * are rounded once, at the end.  With n == 0 there is no colour to
- * return, so the answer is black rather than a read past the array.
+ * are rounded once, at the end.  Entry i is state i, or states[i] when
+ * states is not NULL; the colour of no time is that of state 0 (dense:
+ * the reference's) or black (sparse: there may be no state at all).
  */
-color
-color_blend(const color *colors, const uint64_t *times, size_t n)
+static color
+blend(const color *colors, const uint32_t *states, const uint64_t *times,
+    size_t n)
 {
 	color black = { 0, 0, 0 };
 	double r, g, b, ratio;
 	uint64_t total = 0;
 	size_t i, max = 0;
+	const color *c;
 	color out;
 
 	if (n == 0)
@@ -434,22 +437,37 @@ color_blend(const color *colors, const uint64_t *times, size_t n)
 			max = i;
 	}
 	if (total == 0)
-		return (colors[0]);
-	r = colors[max].r;
-	g = colors[max].g;
-	b = colors[max].b;
+		return (states == NULL ? colors[0] : black);
+	c = &colors[states != NULL ? states[max] : max];
+	r = c->r;
+	g = c->g;
+	b = c->b;
 	for (i = 0; i < n; i++) {
 		if (i == max || times[i] == 0)
 			continue;
+		c = &colors[states != NULL ? states[i] : i];
 		ratio = (double)times[i] / (double)total;
-		r = r * (1 - ratio) + colors[i].r * ratio;
-		g = g * (1 - ratio) + colors[i].g * ratio;
-		b = b * (1 - ratio) + colors[i].b * ratio;
+		r = r * (1 - ratio) + c->r * ratio;
+		g = g * (1 - ratio) + c->g * ratio;
+		b = b * (1 - ratio) + c->b * ratio;
 	}
 	out.r = to_byte(r);
 	out.g = to_byte(g);
 	out.b = to_byte(b);
 	return (out);
+}
+
+color
+color_blend(const color *colors, const uint64_t *times, size_t n)
+{
+	return (blend(colors, NULL, times, n));
+}
+
+color
+color_blend_sparse(const color *colors, const uint32_t *states,
+    const uint64_t *times, size_t n)
+{
+	return (blend(colors, states, times, n));
 }
 
 void

@@ -37,6 +37,15 @@ color color_generated(uint32_t n);
  */
 color color_blend(const color *colors, const uint64_t *times, size_t n);
 
+/*
+ * The same blend of only the states with time: times[i] is the time in
+ * state states[i], the states ascending (a coalesced rectangle's, as
+ * coalesce.h gives them), colors indexed by state.  The same colour as
+ * color_blend of the dense times; with no time at all, black.
+ */
+color color_blend_sparse(const color *colors, const uint32_t *states,
+    const uint64_t *times, size_t n);
+
 /* Writes "#rrggbb" (lowercase) and a NUL into buf[8]. */
 void color_format(color c, char buf[8]);
 

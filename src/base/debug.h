@@ -7,7 +7,9 @@
  *                 the time spent writing and merging them)
  *   work          the steps of work counted (work.h), at exit
  *   hold-output   once an output's temporary file exists, say "holding
- *                 TMP" on stderr and wait to be killed (signal tests)
+ *                 TMP" on stderr and wait to be killed (signal tests),
+ *                 or for SIGINT, which then stops the writing where
+ *                 Ctrl-C is the Lua interrupt (or SIGUSR1: go on)
  *   hold-input    once an input file is mapped, say "holding NAME" and
  *                 wait for SIGUSR1 (tests that change the file under us)
  *                 or SIGINT (which then interrupts the load, for tests of

@@ -102,7 +102,7 @@ outfile_open(outfile *of, const char *path, sm_error *err)
 	buffer_stream(of);
 	/* Removed if a signal ends the process before it is complete. */
 	of->fatal_slot = fatal_add_temp(of->tmp);
-	debug_hold("hold-output", of->tmp, 0);
+	debug_hold("hold-output", of->tmp, 1);
 	/* mkstemp makes 0600; an output file should look like any other. */
 	{
 		mode_t mask = umask(0);

@@ -56,6 +56,7 @@ typedef struct file_ctx {
 	const classic_options *opts;
 	int64_t begin, end;	/* this file's bounds, once known */
 	int first;
+	int stacked;		/* other files come after the first */
 	int64_t abs_begin, abs_end; /* from the first file, as ns since epoch */
 	batch_queue *q;		/* data on their way to the coalescer */
 	feed fd;		/* the coalescer's side */
@@ -281,6 +282,13 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 
 	int rv;
 
+	/*
+	 * The first file's window places the others in time: its end, as
+	 * ns since the epoch, must be a number (the ingest checks that its
+	 * data's times are; -b is before the end, or an error below).
+	 */
+	if (fc->first && fc->stacked && fc->opts->end > 0)
+		io.bound = (uint64_t)fc->opts->end;
 	m->cat = catalog_new(path);
 	rv = ingest_file(path, m->cat, &io, on_datum, fc, err);
 	batch_queue_free(fc->q);
@@ -428,13 +436,18 @@ classic_run(const classic_options *o, char *const *files, int nfiles)
 	fc.opts = o;
 	fc.begin = o->begin;
 	fc.end = o->end;
+	fc.stacked = nfiles > 1;
 	for (i = 0; i < nfiles; i++) {
 		fc.map = &maps[i];
 		fc.first = (i == 0);
 		if (read_file(&fc, files[i], &err) != 0)
 			goto out;
-		if (i == 0) {
-			/* As the reference does: the end is at least -e. */
+		if (i == 0 && fc.stacked) {
+			/*
+			 * As the reference does: the end is at least -e.  No
+			 * sum passes 2^63 - 1: the ingest refused a start
+			 * with a time (or -e) past it, and -b is before both.
+			 */
 			int64_t start = (int64_t)catalog_start_ns(maps[0].cat);
 			uint64_t end = maps[0].end;
 

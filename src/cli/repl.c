@@ -21,6 +21,7 @@
 
 #include <lauxlib.h>
 
+#include "lua/lua_object.h"
 #include "lua/lua_serve.h"
 
 #define HISTORY_LINES	1000
@@ -307,12 +308,17 @@ push_strings(lua_State *L, char **s, int n)
 	}
 }
 
-/* Under lua_pcall: require the module and start it; returns the banner. */
+/* Under lua_pcall: require the module and start it; returns the banner.
+ * What it runs can reach it (debug.getinfo), but not call it: its
+ * options are a pointer. */
 static int
 start(lua_State *L)
 {
 	const repl_options *o = lua_touserdata(L, 1);
 
+	if (!lua_object_called_by(L, NULL))
+		return (luaL_error(L, "the function that starts the REPL is "
+		    "not a script's to call"));
 	lua_getglobal(L, "require");
 	lua_pushliteral(L, "statemap.repl");
 	lua_call(L, 1, 1);
@@ -342,32 +348,60 @@ start(lua_State *L)
 	return (1);
 }
 
+/*
+ * After Ctrl-C stopped what ran before the prompt: the banner of the
+ * traces loaded, if loading was done, else of none.
+ */
+static void
+push_banner(lua_State *L)
+{
+	push_function(L, "banner");
+	if (lua_getglobal(L, "traces") != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+	}
+	if (call(L, 1, 1) != LUA_OK)
+		lua_pushliteral(L, "");
+}
+
 int
 repl_run(const repl_options *o)
 {
 	lua_State *L = script_state(&o->limits);
-	int rv = 0, tty = isatty(STDIN_FILENO), status;
-	struct sigaction dfl, interrupt;
+	int rv = 0, tty = isatty(STDIN_FILENO), status, sigints;
 
 	if (L == NULL)
 		return (1);
 	repl_L = L;
 	/* At the prompt, statemap.serve serves in the background. */
 	lua_serve_background(o->interactive);
-	/* Loading runs in C, where the Lua hook cannot stop it: until the
-	 * prompt, Ctrl-C ends the program, as it would any command. */
-	memset(&dfl, 0, sizeof (dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	sigaction(SIGINT, &dfl, &interrupt);
+	/*
+	 * Ctrl-C stops the loads, chunks and script run before the prompt
+	 * as it stops a script: C work (a load, t:write, a picture) at its
+	 * next check, which removes the output it was writing, and Lua code
+	 * at its next instruction, with an "interrupted" error.
+	 */
+	sigints = script_sigints();
 	lua_pushcfunction(L, start);
 	lua_pushlightuserdata(L, (void *)o);
 	status = lua_pcall(L, 1, 1, 0);
-	sigaction(SIGINT, &interrupt, NULL);
 	if (status != LUA_OK) {
 		fprintf(stderr, "statemap-lua: %s\n", script_error(L));
+		lua_pop(L, 1);
 		rv = 1;
-	} else if (o->interactive) {
+		/*
+		 * The REPL goes on after a Ctrl-C, as after one at the
+		 * prompt; from a pipe the run still fails (as a statement
+		 * would), any other error ends it.
+		 */
+		if (o->interactive && script_sigints() != sigints) {
+			script_clear_interrupt(L);
+			rv = tty ? 0 : 1;
+			push_banner(L);
+			status = LUA_OK;
+		}
+	}
+	if (status == LUA_OK && o->interactive) {
 		if (tty)
 			printf("%s\n", lua_tostring(L, -1));
 		lua_pop(L, 1);
@@ -381,6 +415,7 @@ repl_run(const repl_options *o)
 		push_function(L, "failures");
 		if (!tty && lua_tointeger(L, -1) > 0)
 			rv = 1;
+		lua_pop(L, 1);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "statemap-lua: error writing standard output: "

@@ -14,6 +14,7 @@
 
 #include "base/fatal.h"
 #include "base/runlimit.h"
+#include "lua/lua_object.h"
 #include "lua/lua_statemap.h"
 
 /* ---- limits ---- */
@@ -29,6 +30,8 @@ typedef struct meter {
 } meter;
 
 static lua_State *running;
+/* Ctrl-Cs seen by on_sigint, ever (script_sigints). */
+static volatile sig_atomic_t sigints;
 
 /* The allocator Lua uses, counting every byte against the limit. */
 static void *
@@ -97,6 +100,7 @@ on_sigint(int sig)
 	if (runlimit_interrupted())
 		fatal_exit(NULL, "interrupted again while the first Ctrl-C "
 		    "was still waiting: stopping", 128 + SIGINT);
+	sigints = sigints + 1;
 	runlimit_interrupt();
 	if (running != NULL)
 		lua_sethook(running, check_hook, LUA_MASKCALL | LUA_MASKRET |
@@ -251,8 +255,15 @@ script_interrupted(void)
 	return (runlimit_interrupted());
 }
 
+int
+script_sigints(void)
+{
+	return ((int)sigints);
+}
+
 /* Sets arg and runs the script; under lua_pcall, so that running out of
- * memory while setting up is an error rather than a panic. */
+ * memory while setting up is an error rather than a panic.  The script
+ * can reach it (debug.getinfo), but not call it: its argv is a pointer. */
 static int
 run_script(lua_State *L)
 {
@@ -260,6 +271,9 @@ run_script(lua_State *L)
 	char **argv = lua_touserdata(L, 2);
 	int i;
 
+	if (!lua_object_called_by(L, NULL))
+		return (luaL_error(L, "the function that runs the script is "
+		    "not a script's to call"));
 	lua_createtable(L, argc, 1);
 	for (i = 0; i < argc; i++) {
 		lua_pushstring(L, argv[i]);

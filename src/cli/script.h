@@ -48,4 +48,11 @@ const char *script_error(lua_State *L);
 int script_interrupted(void);
 void script_clear_interrupt(lua_State *L);
 
+/*
+ * How many Ctrl-Cs the state has seen so far, turned into errors or not:
+ * whether one came while some code ran, whatever caught it since (C work
+ * takes the interrupt as it stops, a pcall the error).
+ */
+int script_sigints(void);
+
 #endif

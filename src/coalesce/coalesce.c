@@ -25,10 +25,21 @@ entity_get(coalesce *c, uint32_t id)
 		if (c->ents_cap != old) {
 			memset(c->ents + old, 0,
 			    (c->ents_cap - old) * sizeof (ent_state));
-			c->totals = xrealloc(c->totals,
-			    c->ents_cap * c->nstates * sizeof (uint64_t));
-			memset(c->totals + old * c->nstates, 0, (c->ents_cap -
-			    old) * c->nstates * sizeof (uint64_t));
+			if (c->dense && !dense_fits(c, c->ents_cap,
+			    c->rects_cap))
+				coalesce_rects_undense(c);
+			if (c->dense) {
+				c->totals = xrealloc(c->totals, c->ents_cap *
+				    c->nstates * sizeof (uint64_t));
+				memset(c->totals + old * c->nstates, 0,
+				    (c->ents_cap - old) * c->nstates *
+				    sizeof (uint64_t));
+			} else if (!c->from_puts) {
+				c->slogs = xrealloc(c->slogs,
+				    c->ents_cap * sizeof (taglog));
+				memset(c->slogs + old, 0, (c->ents_cap - old) *
+				    sizeof (taglog));
+			}
 			if (c->logs != NULL) {
 				c->logs = xrealloc(c->logs,
 				    c->ents_cap * sizeof (taglog));
@@ -69,6 +80,8 @@ coalesce_new(uint32_t nstates, uint64_t budget, int64_t begin, int64_t end)
 	coalesce *c = xcalloc(1, sizeof (*c));
 
 	c->nstates = nstates;
+	c->dense = 1;
+	c->dense_words = DENSE_WORDS;
 	c->budget = budget;
 	c->begin = begin;
 	c->end = end;
@@ -86,15 +99,27 @@ coalesce_free(coalesce *c)
 	for (i = 0; c->logs != NULL && i < c->nents; i++)
 		taglog_free(&c->logs[i]);
 	free(c->logs);
+	for (i = 0; c->slogs != NULL && i < c->nents; i++)
+		taglog_free(&c->slogs[i]);
+	free(c->slogs);
 	free(c->rects);
 	free(c->info);
 	free(c->state_time);
 	free(c->ents);
 	free(c->totals);
+	free(c->pair_state);
+	free(c->pair_time);
+	free(c->pair_lo);
 	free(c->heap_mem);
 	free(c->heap_pos);
 	taglog_sorter_free(&c->sorter);
 	free(c);
+}
+
+void
+coalesce_set_dense_words(coalesce *c, size_t words)
+{
+	c->dense_words = words;
 }
 
 int
@@ -134,7 +159,7 @@ coalesce_datum(coalesce *c, uint32_t id, uint64_t time, uint32_t state,
 int
 coalesce_worth_prefetching(const coalesce *c)
 {
-	return (c->logs != NULL || c->nents >= PREFETCH_ENTITIES);
+	return (c->logs != NULL || !c->dense || c->nents >= PREFETCH_ENTITIES);
 }
 
 void
@@ -147,7 +172,10 @@ coalesce_prefetch(const coalesce *c, uint32_t id, int stage)
 	e = &c->ents[id];
 	if (stage == 0) {
 		__builtin_prefetch(e);
-		__builtin_prefetch(totals_of(c, id));
+		if (c->dense)
+			__builtin_prefetch(totals_of(c, id));
+		else
+			__builtin_prefetch(&c->slogs[id]);
 		if (c->logs != NULL)
 			__builtin_prefetch(&c->logs[id]);
 		return;
@@ -155,6 +183,8 @@ coalesce_prefetch(const coalesce *c, uint32_t id, int stage)
 	/* Read from lines asked for at stage 0, which have come by now. */
 	if (e->last != COALESCE_NONE)
 		__builtin_prefetch(&c->rects[e->last]);
+	if (!c->dense && c->slogs[id].n > 0)
+		__builtin_prefetch(c->slogs[id].v + c->slogs[id].n - 1, 1);
 	if (c->logs != NULL && c->logs[id].v != NULL)
 		__builtin_prefetch(c->logs[id].v + c->logs[id].n, 1);
 }
@@ -166,6 +196,8 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 	size_t id;
 
 	c->end_used = end;
+	if (c->from_puts)
+		return;		/* its rectangles are final, and read as they are */
 	if (c->end < 0)
 		goto settle;
 	if (c->end != 0 && (uint64_t)c->end < end)
@@ -183,20 +215,27 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 	}
 settle:
 	coalesce_rects_renumber(c);
-	if (c->logs != NULL)
+	if (c->logs != NULL || !c->dense)
 		coalesce_rects_settle_logs(c);
+	coalesce_rects_pairs(c);
 }
 
 void
 coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
-    uint64_t count, const uint64_t *states, const coalesce_tag *tags,
-    size_t ntags)
+    uint64_t count, const uint32_t *states, const uint64_t *times,
+    size_t nstates, const coalesce_tag *tags, size_t ntags)
 {
-	ent_state *e = entity_get(c, id);
-	uint32_t r = coalesce_rects_alloc(c);
-	rect *x = &c->rects[r];
+	ent_state *e;
+	uint32_t r;
+	rect *x;
+	size_t i;
 
+	/* Its times go straight where readers read them. */
 	c->from_puts = 1;
+	c->dense = 0;
+	e = entity_get(c, id);
+	r = coalesce_rects_alloc(c);
+	x = &c->rects[r];
 	e->seen = 1;
 	c->info[r].start = start;
 	c->info[r].entity = id;
@@ -204,7 +243,24 @@ coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
 	c->info[r].count = count_clamp(count);
 	x->prev = e->last;
 	x->next = COALESCE_NONE;
-	memcpy(states_of(c, r), states, c->nstates * sizeof (uint64_t));
+	grow_array(&c->pair_lo, &c->pair_lo_cap, (size_t)r + 2,
+	    sizeof (size_t));
+	c->pair_lo[r] = c->npairs;
+	for (i = 0; i < nstates; i++) {
+		if (times[i] == 0)
+			continue;
+		if (c->npairs == c->pairs_cap) {
+			size_t cap = c->pairs_cap;
+
+			grow_array(&c->pair_state, &cap, c->npairs + 1,
+			    sizeof (uint32_t));
+			grow_array(&c->pair_time, &c->pairs_cap, c->npairs + 1,
+			    sizeof (uint64_t));
+		}
+		c->pair_state[c->npairs] = states[i];
+		c->pair_time[c->npairs++] = times[i];
+	}
+	c->pair_lo[r + 1] = c->npairs;
 	if (ntags > 0)
 		need_logs(c);
 	c->info[r].tag_lo = c->logs != NULL ?
@@ -259,7 +315,16 @@ coalesce_get(const coalesce *c, uint32_t r, coalesce_rect *out)
 	out->start = info->start;
 	out->duration = c->rects[r].duration;
 	out->count = info->count;
-	out->states = states_of(c, r);
+	if (c->pair_lo != NULL) {
+		out->states = c->pair_state + c->pair_lo[r];
+		out->times = c->pair_time + c->pair_lo[r];
+		out->nstates = c->pair_lo[r + 1] - c->pair_lo[r];
+	} else {
+		/* Not to be read yet (coalesce.h): as if it had no time. */
+		out->states = NULL;
+		out->times = NULL;
+		out->nstates = 0;
+	}
 	out->ntags = tags_of(c, r);
 }
 
@@ -299,10 +364,39 @@ coalesce_state_time(const coalesce *c, uint32_t entity, uint32_t state)
 	uint64_t total = 0;
 	uint32_t r;
 
+	if (c->pair_lo == NULL)
+		return (0);
+	for (r = coalesce_first(c, entity); r != COALESCE_NONE;
+	    r = c->rects[r].next) {
+		/* The rectangle's states ascend: a binary search. */
+		size_t lo = c->pair_lo[r], hi = c->pair_lo[r + 1];
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (c->pair_state[mid] < state)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < c->pair_lo[r + 1] && c->pair_state[lo] == state)
+			total += c->pair_time[lo];
+	}
+	return (total);
+}
+
+void
+coalesce_add_state_times(const coalesce *c, uint32_t entity, uint64_t *times)
+{
+	uint32_t r;
+	size_t i;
+
+	if (c->pair_lo == NULL)
+		return;
 	for (r = coalesce_first(c, entity); r != COALESCE_NONE;
 	    r = c->rects[r].next)
-		total += states_of(c, r)[state];
-	return (total);
+		for (i = c->pair_lo[r]; i < c->pair_lo[r + 1]; i++)
+			times[c->pair_state[i]] += c->pair_time[i];
 }
 
 int

@@ -30,7 +30,9 @@
  * Feed transitions with coalesce_datum in file order (the order matters:
  * merging happens after each datum), then call coalesce_finish once to
  * close every entity's open state.  It needs no store: memory is bounded
- * by entities and rectangles, so the command line streams any input size.
+ * by entities and rectangles and the states each rectangle holds (never
+ * by a product of the trace's states with either), so the command line
+ * streams any input size.
  *
  * Bounds follow the reference: begin and end are ns relative to the
  * trace's metadata start, 0 meaning "unbounded"; they may be negative or
@@ -74,13 +76,29 @@ typedef struct coalesce_rect {
 	 * one time) count for nothing, as in viewport.h's answers.
 	 */
 	uint64_t count;
-	const uint64_t *states;	/* ns in each state, nstates entries */
+	/*
+	 * The states it has time in, ascending, and the ns in each: only
+	 * those (no zeros), so that a rectangle costs what it holds, not
+	 * the trace's number of states.
+	 */
+	const uint32_t *states;
+	const uint64_t *times;	/* parallel to states */
+	size_t nstates;
 	size_t ntags;		/* its tags: coalesce_tags */
 } coalesce_rect;
 
 coalesce *coalesce_new(uint32_t nstates, uint64_t budget, int64_t begin,
     int64_t end);
 void coalesce_free(coalesce *c);
+
+/*
+ * The most words of time per state kept densely, (entities + rectangles)
+ * x states, before they move to logs that hold only the states each
+ * rectangle has time in (default 8 Mi words, 64 MB): dense is faster,
+ * the logs never a product of the trace's counts.  For tests, to take
+ * both ways (and the move between them) on small inputs.
+ */
+void coalesce_set_dense_words(coalesce *c, size_t words);
 
 /* Whether a datum at this time is within the end bound (else skipped). */
 int coalesce_in_bounds(const coalesce *c, uint64_t time);
@@ -114,14 +132,16 @@ void coalesce_finish(coalesce *c, uint64_t last_time);
 /*
  * Appends a rectangle made elsewhere (viewport.h's answers) after the
  * entity's others, as a final one: no merging, nothing enters the set.
- * count is the transitions it stands for; states has nstates entries;
- * tags ascend by id.  So the writers, which read coalescers, can draw
- * those rectangles too.  Not to be mixed with coalesce_datum on one
- * coalescer.
+ * count is the transitions it stands for; its time in nstates states
+ * (ascending, distinct; those of no time are left out) is in states
+ * and times; tags ascend by id.  So the writers, which read coalescers,
+ * can draw those rectangles too.  Not to be mixed with coalesce_datum
+ * on one coalescer.
  */
 void coalesce_put(coalesce *c, uint32_t entity, uint64_t start,
-    uint64_t duration, uint64_t count, const uint64_t *states,
-    const coalesce_tag *tags, size_t ntags);
+    uint64_t duration, uint64_t count, const uint32_t *states,
+    const uint64_t *times, size_t nstates, const coalesce_tag *tags,
+    size_t ntags);
 
 /* Rectangles in the ordered set (what the reference reports). */
 uint64_t coalesce_size(const coalesce *c);
@@ -167,5 +187,13 @@ int coalesce_current_since(const coalesce *c, uint32_t entity,
 /* Total time of an entity's rectangles in one state. */
 uint64_t coalesce_state_time(const coalesce *c, uint32_t entity,
     uint32_t state);
+
+/*
+ * Adds the time of an entity's rectangles in each state to times[state]
+ * (an entry per state): every state at once, in a pass over what the
+ * rectangles hold.
+ */
+void coalesce_add_state_times(const coalesce *c, uint32_t entity,
+    uint64_t *times);
 
 #endif

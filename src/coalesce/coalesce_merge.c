@@ -26,9 +26,23 @@ add_tag_time(coalesce *c, uint32_t id, uint32_t tag, uint64_t time)
 	if (taglog_add(l, tag, time))
 		return;
 	if (taglog_compaction_due(l))
-		coalesce_rects_compact_tags(c, id, &c->sorter);
+		coalesce_rects_compact(c, id, 0, &c->sorter);
 	taglog_make_room(l);
 	(void)taglog_add(l, tag, time);
+}
+
+/* The same for a state, in its state log (not dense). */
+static void
+add_state_time(coalesce *c, uint32_t id, uint32_t state, uint64_t time)
+{
+	taglog *l = &c->slogs[id];
+
+	if (taglog_add(l, state, time))
+		return;
+	if (taglog_compaction_due(l))
+		coalesce_rects_compact(c, id, 1, &c->sorter);
+	taglog_make_room(l);
+	(void)taglog_add(l, state, time);
 }
 
 /*
@@ -72,7 +86,10 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 	    top))
 		return (0);
 	last->duration += duration;
-	totals_of(c, id)[e->state] += duration;
+	if (c->dense)
+		totals_of(c, id)[e->state] += duration;
+	else
+		add_state_time(c, id, e->state, duration);
 	e->count += duration > 0;
 	if (e->tag != RECT_NO_TAG)
 		add_tag_time(c, id, e->tag, duration);
@@ -105,10 +122,14 @@ coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
 	x->prev = e->last;
 	x->next = RECT_NONE;
 	/* Its totals are the entity's before its own time is added. */
-	memcpy(states_of(c, r), totals_of(c, id), c->nstates *
-	    sizeof (uint64_t));
+	if (c->dense) {
+		memcpy(states_of(c, r), totals_of(c, id), c->nstates *
+		    sizeof (uint64_t));
+		totals_of(c, id)[e->state] += x->duration;
+	} else {
+		c->info[r].state_lo = taglog_begin_range(&c->slogs[id]);
+	}
 	c->info[r].count = e->count;
-	totals_of(c, id)[e->state] += x->duration;
 	e->count += x->duration > 0;
 	c->info[r].tag_lo = c->logs != NULL ?
 	    taglog_begin_range(&c->logs[id]) : 0;
@@ -118,7 +139,9 @@ coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
 		c->rects[e->last].next = r;
 	e->last = r;
 	e->nrects++;
-	/* Linked first: adding may compact the log, which walks the list. */
+	/* Linked first: adding may compact a log, which walks the list. */
+	if (!c->dense)
+		add_state_time(c, id, e->state, x->duration);
 	if (e->tag != RECT_NO_TAG)
 		add_tag_time(c, id, e->tag, x->duration);
 	if (final)
@@ -130,9 +153,10 @@ coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
 }
 
 /*
- * The victim's time goes to the survivor, its right neighbour; the victim
+ * The victim, the survivor's right neighbour, gives it its time and
  * leaves its list.  Times per state and counts need nothing: the
- * survivor's now run to the victim's right neighbour's totals.
+ * survivor's now run to the victim's right neighbour's totals, or its
+ * range of a log to that neighbour's.
  */
 static void
 absorb(coalesce *c, uint32_t survivor, uint32_t victim)
@@ -151,6 +175,8 @@ absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 		e->last = survivor;
 		if (c->logs != NULL)
 			c->logs[id].open = c->info[survivor].tag_lo;
+		if (!c->dense)
+			c->slogs[id].open = c->info[survivor].state_lo;
 	}
 	e->nrects--;
 	rect_release(c, victim);

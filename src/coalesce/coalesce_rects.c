@@ -28,8 +28,13 @@ coalesce_rects_alloc(coalesce *c)
 		if (c->rects_cap != old) {
 			c->info = xrealloc(c->info,
 			    c->rects_cap * sizeof (rect_info));
-			c->state_time = xrealloc(c->state_time,
-			    c->rects_cap * c->nstates * sizeof (uint64_t));
+			if (c->dense && !dense_fits(c, c->ents_cap,
+			    c->rects_cap))
+				coalesce_rects_undense(c);
+			if (c->dense)
+				c->state_time = xrealloc(c->state_time,
+				    c->rects_cap * c->nstates *
+				    sizeof (uint64_t));
 			c->heap_pos = xrealloc(c->heap_pos,
 			    c->rects_cap * sizeof (uint32_t));
 			memset(c->info + old, 0,
@@ -42,24 +47,74 @@ coalesce_rects_alloc(coalesce *c)
 }
 
 /*
- * Compacts an entity's tag log: each rectangle's range sorted, summed
- * and moved down, first to last (a range's end is read before the next
- * range moves).  A held entry stays held, the last range's.
+ * Moves the times per state from the dense arrays to state logs, for
+ * good (coalesce_state.h): each rectangle's times, the difference of its
+ * totals and the next one's (or its entity's), become its range of its
+ * entity's log, settled; the open state, not yet in any, goes to the
+ * log when it closes.  Once, at most DENSE_WORDS of work.
  */
 void
-coalesce_rects_compact_tags(coalesce *c, uint32_t id, taglog_sorter *sorter)
+coalesce_rects_undense(coalesce *c)
 {
-	taglog *l = &c->logs[id];
-	uint32_t r, to = 0;
+	taglog_pair *run = xmalloc(((size_t)c->nstates + 1) *
+	    sizeof (taglog_pair));
+	size_t id;
+
+	c->slogs = xcalloc(c->ents_cap > 0 ? c->ents_cap : 1,
+	    sizeof (taglog));
+	for (id = 0; id < c->nents; id++) {
+		taglog *l = &c->slogs[id];
+		uint32_t r;
+
+		for (r = c->ents[id].first; r != RECT_NONE;
+		    r = c->rects[r].next) {
+			uint32_t next = c->rects[r].next, s, n = 0;
+			const uint64_t *t = states_of(c, r);
+			const uint64_t *to = next != RECT_NONE ?
+			    states_of(c, next) : totals_of(c, (uint32_t)id);
+
+			for (s = 0; s < c->nstates; s++) {
+				if (to[s] == t[s])
+					continue;
+				run[n].tag = s;
+				run[n++].time = to[s] - t[s];
+			}
+			c->info[r].state_lo = l->n;
+			taglog_append_range(l, run, n);
+		}
+	}
+	free(run);
+	free(c->state_time);
+	free(c->totals);
+	c->state_time = NULL;
+	c->totals = NULL;
+	c->dense = 0;
+}
+
+/*
+ * Compacts an entity's tag log, or its state log: each rectangle's range
+ * sorted, summed and moved down, first to last (a range's end is read
+ * before the next range moves).  A held entry stays held, the last
+ * range's.
+ */
+void
+coalesce_rects_compact(coalesce *c, uint32_t id, int states,
+    taglog_sorter *sorter)
+{
+	taglog *l = states ? &c->slogs[id] : &c->logs[id];
+	uint32_t r, to = 0, last = c->ents[id].last;
 
 	for (r = c->ents[id].first; r != RECT_NONE; r = c->rects[r].next) {
-		uint32_t lo = c->info[r].tag_lo, hi = tag_hi(c, r);
+		uint32_t *lo = states ? &c->info[r].state_lo :
+		    &c->info[r].tag_lo;
+		uint32_t hi = states ? state_hi(c, r) : tag_hi(c, r);
+		uint32_t from = *lo;
 
-		c->info[r].tag_lo = to;
-		to += taglog_settle_range(l, lo, hi, to, sorter);
+		*lo = to;
+		to += taglog_settle_range(l, from, hi, to, sorter);
 	}
-	taglog_cut(l, to, c->ents[id].last != RECT_NONE ?
-	    c->info[c->ents[id].last].tag_lo : to);
+	taglog_cut(l, to, last == RECT_NONE ? to : states ?
+	    c->info[last].state_lo : c->info[last].tag_lo);
 }
 
 /*
@@ -70,9 +125,10 @@ coalesce_rects_compact_tags(coalesce *c, uint32_t id, taglog_sorter *sorter)
 #define RENUMBER_LANES	16
 
 /*
- * An entity's rectangles, renumbered in order into info and times: each
- * one's totals taken from the next one's (the entity's, for the last),
- * in ascending order, so a next one's totals are read before they change.
+ * An entity's rectangles, renumbered in order into info and (dense)
+ * times: each one's totals taken from the next one's (the entity's, for
+ * the last), in ascending order, so a next one's totals are read before
+ * they change.
  */
 static void
 totals_to_times(const coalesce *c, uint32_t id, rect_info *info,
@@ -85,15 +141,18 @@ totals_to_times(const coalesce *c, uint32_t id, rect_info *info,
 		return;
 	n = e->nrects;
 	for (i = first; i < first + n; i++) {
-		const uint64_t *next = i + 1 < first + n ?
-		    &times[(i + 1) * c->nstates] : totals_of(c, id);
 		uint64_t next_count = i + 1 < first + n ? info[i + 1].count :
 		    e->count;
-		uint64_t *t = &times[i * c->nstates];
 
-		for (k = 0; k < c->nstates; k++)
-			t[k] = next[k] - t[k];
 		info[i].count = count_clamp(next_count - info[i].count);
+		if (times != NULL) {
+			const uint64_t *next = i + 1 < first + n ?
+			    &times[(i + 1) * c->nstates] : totals_of(c, id);
+			uint64_t *t = &times[i * c->nstates];
+
+			for (k = 0; k < c->nstates; k++)
+				t[k] = next[k] - t[k];
+		}
 	}
 }
 
@@ -115,9 +174,9 @@ coalesce_rects_renumber(coalesce *c)
 	uint32_t *renum;
 	rect *rects;
 	rect_info *info;
-	uint64_t *times;
+	uint64_t *times = NULL;
 	uint32_t *pos;
-	int k, active = 0;
+	int k, active = 0, dense = c->dense;
 
 	for (id = 0; id < c->nents; id++)
 		live += c->ents[id].nrects;
@@ -125,7 +184,8 @@ coalesce_rects_renumber(coalesce *c)
 	renum = xmalloc(c->nrects * sizeof (uint32_t));
 	rects = xmalloc(cap * sizeof (rect));
 	info = xmalloc(cap * sizeof (rect_info));
-	times = xmalloc(cap * c->nstates * sizeof (uint64_t));
+	if (dense)
+		times = xmalloc(cap * c->nstates * sizeof (uint64_t));
 	pos = xmalloc(cap * sizeof (uint32_t));
 
 	/* Each lane copies one entity's list to where that entity begins. */
@@ -150,8 +210,9 @@ coalesce_rects_renumber(coalesce *c)
 			rects[n] = c->rects[r];
 			info[n] = c->info[r];
 			pos[n] = c->heap_pos[r];
-			memcpy(&times[n * c->nstates], states_of(c, r),
-			    c->nstates * sizeof (uint64_t));
+			if (dense)
+				memcpy(&times[n * c->nstates], states_of(c, r),
+				    c->nstates * sizeof (uint64_t));
 			lane_rect[k] = c->rects[r].next;
 			active -= lane_rect[k] == RECT_NONE;
 		}
@@ -192,8 +253,8 @@ coalesce_rects_renumber(coalesce *c)
 }
 
 /*
- * Every log compacted, so that readers see each rectangle's tags as one
- * sorted run.  Entities' logs and rectangles are their own, so they are
+ * Every log compacted, so that each rectangle's tags (and states, when
+ * not dense) are one sorted run.  Entities' logs and rectangles are their own, so they are
  * settled on every core, in jobs of neighbouring entities, each with a
  * sorter of its own: with many tags this came after the last datum, on
  * one core while the other had nothing to do.
@@ -214,8 +275,16 @@ settle_logs(void *arg)
 
 	memset(&sorter, 0, sizeof (sorter));
 	for (id = job->from; id < job->to; id++) {
-		taglog_flush(&job->c->logs[id]);
-		coalesce_rects_compact_tags(job->c, (uint32_t)id, &sorter);
+		if (job->c->logs != NULL) {
+			taglog_flush(&job->c->logs[id]);
+			coalesce_rects_compact(job->c, (uint32_t)id, 0,
+			    &sorter);
+		}
+		if (!job->c->dense) {
+			taglog_flush(&job->c->slogs[id]);
+			coalesce_rects_compact(job->c, (uint32_t)id, 1,
+			    &sorter);
+		}
 	}
 	taglog_sorter_free(&sorter);
 }
@@ -232,4 +301,77 @@ coalesce_rects_settle_logs(coalesce *c)
 		jobs[i].to = c->nents * (i + 1) / SETTLE_JOBS;
 	}
 	threads_run(settle_logs, jobs, SETTLE_JOBS, sizeof (settle_job));
+}
+
+/*
+ * After renumbering (and settling, when not dense): every rectangle's
+ * states with time, in rectangle order, to pair_state and pair_time,
+ * and the arrays they came from freed.  Dense times are moved down in
+ * place, in one pass, to be pair_time (no entry is written past the one
+ * read), and pair_state is made as large as they might need (its pages
+ * untouched past what they do need) and cut to size; a log's entries
+ * are copied out, entity by entity, each log freed once read.
+ */
+void
+coalesce_rects_pairs(coalesce *c)
+{
+	size_t r, id, i, n = 0;
+
+	c->pair_lo = xmalloc((c->nrects + 1) * sizeof (size_t));
+	c->pair_lo_cap = c->nrects + 1;
+	c->npairs = 0;
+	if (c->dense) {
+		uint64_t *t = c->state_time;
+
+		c->pair_state = xmalloc((c->nrects * c->nstates + 1) *
+		    sizeof (uint32_t));
+		for (r = 0; r < c->nrects; r++) {
+			c->pair_lo[r] = c->npairs;
+			for (i = 0; i < c->nstates; i++) {
+				uint64_t v = t[r * c->nstates + i];
+
+				if (v == 0)
+					continue;
+				c->pair_state[c->npairs] = (uint32_t)i;
+				t[c->npairs++] = v;
+			}
+		}
+		c->pair_time = t;
+		c->state_time = NULL;
+	} else {
+		for (id = 0; id < c->nents; id++)
+			n += c->slogs[id].n;
+		c->pair_state = xmalloc((n + 1) * sizeof (uint32_t));
+		c->pair_time = xmalloc((n + 1) * sizeof (uint64_t));
+		for (id = 0; id < c->nents; id++) {
+			taglog *l = &c->slogs[id];
+			uint32_t x;
+
+			for (x = c->ents[id].first; x != RECT_NONE;
+			    x = c->rects[x].next) {
+				uint32_t k, hi = state_hi(c, x);
+
+				c->pair_lo[x] = c->npairs;
+				for (k = c->info[x].state_lo; k < hi; k++) {
+					taglog_pair p = taglog_entry(l, k);
+
+					if (p.time == 0)
+						continue;
+					c->pair_state[c->npairs] = p.tag;
+					c->pair_time[c->npairs++] = p.time;
+				}
+			}
+			taglog_free(l);
+		}
+		free(c->slogs);
+		c->slogs = NULL;
+	}
+	c->pair_lo[c->nrects] = c->npairs;
+	c->pair_state = xrealloc(c->pair_state,
+	    (c->npairs + 1) * sizeof (uint32_t));
+	c->pair_time = xrealloc(c->pair_time,
+	    (c->npairs + 1) * sizeof (uint64_t));
+	c->pairs_cap = c->npairs + 1;
+	free(c->totals);
+	c->totals = NULL;
 }

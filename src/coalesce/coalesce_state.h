@@ -32,22 +32,36 @@
 typedef struct coalesce coalesce;
 
 /*
- * A rectangle is kept in three parallel arrays, by how often each part
- * is read.  Weights are what merging compares, and a weight reads a
+ * A rectangle is kept in parallel arrays, by how often each part is
+ * read.  Weights are what merging compares, and a weight reads a
  * rectangle's duration and its neighbours', so those (and the links)
- * are together in 16 bytes; the start, the entity and the tags are read
- * once per merge; the time per state (nstates per rectangle) only when
- * the rectangle is made.
+ * are together in 16 bytes; the start, the entity and where its tags
+ * and states begin are read once per merge.
  *
- * While data come, a rectangle does not hold its own time per state and
- * count but its entity's running totals when it began (the entity's
- * "totals": time per state and intervals so far).  What a rectangle
- * stands for is then the difference between its totals and the next
- * one's (or the entity's, for the last), whatever merged into it: a
- * merge adds nothing up and reads neither rectangle's times, and a
- * datum merged on arrival adds to its entity's totals alone.
- * coalesce_finish turns the totals into times
- * (coalesce_rects_renumber).
+ * Its time per state is kept in one of two ways while data come:
+ *
+ * - Densely, a word per state, for the rectangle (state_time) and for
+ *   its entity (totals): the fastest way by far, while those words are
+ *   few.  A rectangle holds not its own times but its entity's running
+ *   totals when it began, and what it stands for is the difference
+ *   between its totals and the next one's (or the entity's, for the
+ *   last), whatever merged into it: a merge adds nothing up and reads
+ *   neither rectangle's times, and a datum merged on arrival adds to its
+ *   entity's totals alone.  The same goes for its count of intervals,
+ *   however its times are kept.
+ * - In a log per entity, as the tags are (taglog.h), in which each
+ *   rectangle owns the range from its state_lo to the next one's: what
+ *   rectangles hold, not the product of the states with the entities
+ *   and rectangles.  The dense words are that product, which ran to
+ *   gigabytes for a trace of a few megabytes with many of each; so when
+ *   they would pass DENSE_WORDS, the times move to logs for good
+ *   (coalesce_rects_undense), and memory stays in proportion to the
+ *   input whatever its shape.
+ *
+ * coalesce_finish turns either into what readers read: every
+ * rectangle's states with time, ascending, one after another in
+ * pair_state and pair_time (coalesce_rects_renumber and
+ * coalesce_rects_pairs); coalesce_put writes rectangles there at once.
  */
 typedef struct rect {
 	uint64_t duration;
@@ -63,6 +77,7 @@ typedef struct rect_info {
 	 * while data come, its entity's count of them when it began.
 	 */
 	uint64_t count;
+	uint32_t state_lo;	/* its first entry in its entity's state log */
 } rect_info;
 
 typedef struct entity {
@@ -88,17 +103,25 @@ typedef struct heap_entry {
 	uint32_t unused;
 } heap_entry;
 
+/*
+ * The most words kept densely (see above), 64 MB: traces with a few
+ * states, or hundreds over a thousand entities, never reach it.
+ */
+#define DENSE_WORDS	((size_t)8 << 20)
+
 struct coalesce {
 	uint32_t nstates;
 	uint64_t budget;
 	int64_t begin, end;
 	uint64_t end_used;
+	int dense;		/* time per state kept densely (above) */
+	size_t dense_words;	/* DENSE_WORDS, or a test's */
 
 	rect *rects;
 	rect_info *info;	/* parallel to rects */
 	/*
-	 * nstates per rect, parallel to rects: the time in each state, or
-	 * while data come, its entity's totals when it began.
+	 * Dense: nstates per rect, parallel to rects, its entity's totals
+	 * when it began; after coalesce_rects_renumber, its times.
 	 */
 	uint64_t *state_time;
 	/*
@@ -111,7 +134,7 @@ struct coalesce {
 	uint32_t free_list;	/* through rect.next */
 
 	ent_state *ents;
-	/* Each entity's time per state so far, nstates per entity. */
+	/* Dense: each entity's time per state so far, nstates per entity. */
 	uint64_t *totals;
 	size_t nents, ents_cap;
 	/*
@@ -119,6 +142,18 @@ struct coalesce {
 	 * the first tag, so that a trace without tags pays nothing for it.
 	 */
 	taglog *logs;
+	/* Not dense: each entity's state log, parallel to ents. */
+	taglog *slogs;
+
+	/*
+	 * What readers read, after coalesce_finish or at coalesce_put:
+	 * rectangle r's states with time (ascending) and their times are
+	 * entries pair_lo[r] to pair_lo[r + 1] of pair_state and pair_time.
+	 */
+	uint32_t *pair_state;
+	uint64_t *pair_time;
+	size_t *pair_lo;	/* nrects + 1 */
+	size_t npairs, pairs_cap, pair_lo_cap;
 
 	heap_entry *heap;	/* heap_mem + HEAP_SKEW: see heap_reserve */
 	heap_entry *heap_mem;
@@ -140,6 +175,14 @@ struct coalesce {
 };
 
 /* ---- the arrays, read everywhere ---- */
+
+/* Whether the dense words of so many entities and rectangles fit. */
+static inline int
+dense_fits(const coalesce *c, size_t ents, size_t rects)
+{
+	return (c->nstates == 0 ||
+	    ents + rects <= c->dense_words / c->nstates);
+}
 
 static inline uint64_t *
 states_of(const coalesce *c, uint32_t r)
@@ -168,6 +211,16 @@ tag_hi(const coalesce *c, uint32_t r)
 
 	return (next != RECT_NONE ? c->info[next].tag_lo :
 	    c->logs[c->info[r].entity].n);
+}
+
+/* Where a rectangle's states end in a state log (not dense). */
+static inline uint32_t
+state_hi(const coalesce *c, uint32_t r)
+{
+	uint32_t next = c->rects[r].next;
+
+	return (next != RECT_NONE ? c->info[next].state_lo :
+	    c->slogs[c->info[r].entity].n);
 }
 
 /* How many tags a rectangle has in its entity's log. */

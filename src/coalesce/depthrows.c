@@ -107,8 +107,19 @@ depthrows_set(depthrows *d, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag)
 {
 	erows *e = ent(d, entity);
-	uint32_t k;
+	uint32_t k, bottom, bottom_tag;
 
+	/*
+	 * From depth 2, a plain datum that gives back the bottom frame as
+	 * it is (its state and tag) leaves the stack as a pop would, and a
+	 * store keeps the two alike: so it is a pop here too, and the rows
+	 * are those the live server's answers read from the store.
+	 */
+	if (e->depth == 2 && coalesce_current(d->co, e->row[0], &bottom,
+	    &bottom_tag) && bottom == state && bottom_tag == tag) {
+		depthrows_pop(d, entity, time);
+		return;
+	}
 	for (k = e->depth; k > 1; k--)
 		coalesce_datum(d->co, row_of(d, e, k), time, d->absent,
 		    COALESCE_NO_TAG);
@@ -124,16 +135,14 @@ static int
 row_has_time(const depthrows *d, uint32_t row)
 {
 	coalesce_rect r;
-	uint32_t x, s;
+	uint32_t x;
 
 	for (x = coalesce_first(d->co, row); x != COALESCE_NONE;
 	    x = coalesce_next(d->co, x)) {
 		coalesce_get(d->co, x, &r);
-		if (r.duration == 0)
-			continue;
-		for (s = 0; s < d->absent; s++)
-			if (r.states[s] > 0)
-				return (1);
+		/* Its states with time ascend: any before absent will do. */
+		if (r.duration > 0 && r.nstates > 0 && r.states[0] < d->absent)
+			return (1);
 	}
 	return (0);
 }

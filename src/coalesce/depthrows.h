@@ -32,7 +32,13 @@ void depthrows_free(depthrows *d);
  */
 void depthrows_begin(depthrows *d, uint32_t entity, uint64_t since,
     uint32_t state, uint32_t tag);
-/* The stack operations, after depthrows_begin (tag or COALESCE_NO_TAG). */
+/*
+ * The stack operations, after depthrows_begin (tag or COALESCE_NO_TAG).
+ * depthrows_set replaces the whole stack, its bottom frame a new one,
+ * but from depth 2 with the bottom frame's own state and tag it is a
+ * pop: a store keeps the two alike (store.h), and the live server's
+ * rows are read from stores (viewport.h).
+ */
 void depthrows_push(depthrows *d, uint32_t entity, uint64_t time,
     uint32_t state, uint32_t tag);
 void depthrows_pop(depthrows *d, uint32_t entity, uint64_t time);

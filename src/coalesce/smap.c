@@ -163,6 +163,18 @@ smap_state_time(const smap *m, uint32_t state)
 	return (total);
 }
 
+void
+smap_state_times(const smap *m, uint64_t *times)
+{
+	uint32_t e;
+
+	memset(times, 0, m->cat->nstates * sizeof (uint64_t));
+	if (m->co == NULL)
+		return;
+	for (e = 0; e < coalesce_nentities(m->co); e++)
+		coalesce_add_state_times(m->co, e, times);
+}
+
 
 typedef struct weighted {
 	uint64_t weight;

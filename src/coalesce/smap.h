@@ -94,4 +94,11 @@ char *smap_title(const smap *maps, size_t n);
 /* Total time in a state over all of a statemap's rectangles. */
 uint64_t smap_state_time(const smap *m, uint32_t state);
 
+/*
+ * The same for every state at once, in times (an entry per state of
+ * the catalog), in one pass over the rectangles: for the legend, where
+ * a pass per state cost the states times the rectangles.
+ */
+void smap_state_times(const smap *m, uint64_t *times);
+
 #endif

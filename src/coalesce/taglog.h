@@ -1,6 +1,8 @@
 /*
  * taglog.h: the time per tag of one entity's coalesced rectangles, kept
- * as one log in which every rectangle owns a contiguous range.
+ * as one log in which every rectangle owns a contiguous range.  (The
+ * coalescer keeps time per state so too, past a number of states:
+ * coalesce_state.h; a state is then the "tag" of an entry.)
  *
  * An entity's rectangles follow each other in time, and so do the data
  * whose tags they count.  So if each datum's tag and time are appended

@@ -143,8 +143,9 @@ group_fits(chunks_host *h, const chunk *c, const chunk_run *r,
 
 /*
  * Takes a sorted run in bulk, all or nothing: returns 0, having taken
- * nothing, if an entity's group does not fit (group_fits: then one by
- * one finds which datum does not, and says why).
+ * nothing, if an entity's group does not fit (group_fits), or has a time
+ * past the records' time_limit (an entity left out too): then one by one
+ * finds which datum does not, and says why.
  */
 static int
 take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
@@ -158,7 +159,10 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 		const chunk_group *grp = &c->groups[g];
 		uint32_t e = chunk_entity(h, c, grp->entity);
 
-		if (e != CATALOG_NO_ENTITY && !group_fits(h, c, r, grp, e))
+		/* A group's times are in order: the last is the latest. */
+		if (c->times[grp->first + grp->count - 1] >
+		    h->rec->time_limit ||
+		    (e != CATALOG_NO_ENTITY && !group_fits(h, c, r, grp, e)))
 			return (0);
 	}
 	for (g = r->group; g < r->group + r->ngroups; g++) {

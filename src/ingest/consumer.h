@@ -104,6 +104,14 @@ typedef struct ingest_options {
 	ingest_value_fn value;
 	/* NULL, or where values may go in bulk (with value set too). */
 	ingest_values_fn values;
+	/*
+	 * 0, or a time after the start which the consumer adds to the start
+	 * besides the trace's own times (the classic command's end bound,
+	 * which places the files stacked under the first): a start that
+	 * puts it past 2^63 - 1 ns since the epoch is an error at the start,
+	 * as a time of the trace would be at that time.
+	 */
+	uint64_t bound;
 } ingest_options;
 
 /*

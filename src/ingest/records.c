@@ -134,6 +134,7 @@ records_init(records *r, const char *name, catalog *cat, const reader *rd,
 	r->datum = datum;
 	r->ctx = ctx;
 	r->err = err;
+	r->time_limit = INT64_MAX;	/* no datum comes before the start */
 	r->rejected = intern_new();
 }
 

@@ -40,6 +40,13 @@ typedef struct records {
 	void *ctx;		/* the datum function's (and opts') context */
 	sm_error *err;
 	unsigned meta_seen;	/* the metadata fields given so far */
+	/*
+	 * The latest time a datum or event may have: 2^63 - 1 ns since the
+	 * epoch less the start (catalog_time_limit), so that the start
+	 * plus any time of the trace is a number of ns, as stacking and
+	 * merging traces need.
+	 */
+	uint64_t time_limit;
 	int any_record;
 	uint64_t *last_time;	/* per entity, for the ordering check */
 	size_t last_time_cap;	/* also of kind and stacks */

@@ -20,7 +20,7 @@ records_deliver_value(records *r, uint32_t entity, uint64_t time,
 {
 	uint8_t want = RECORDS_NEW;
 
-	if (r->opts->value == NULL)
+	if (r->opts->value == NULL || time > r->time_limit)
 		return (0);
 	if (entity != CATALOG_NO_ENTITY && (time < r->last_time[entity] ||
 	    (want = records_value_kind(r->kind[entity], v)) == RECORDS_NEW))
@@ -45,7 +45,7 @@ records_deliver_stack(records *r, uint32_t entity, uint64_t time,
 	int64_t named;
 	uint8_t k;
 
-	if (r->opts->nested == NULL)
+	if (r->opts->nested == NULL || time > r->time_limit)
 		return (0);
 	if (name != NULL) {
 		if ((named = catalog_state_by_name(r->cat, name, name_len)) < 0)

@@ -31,17 +31,19 @@ int records_deliver_stack(records *r, uint32_t entity, uint64_t time,
 /*
  * Takes a plain datum of an entity from records_entity, as a datum record
  * would be taken.  Returns 1, or 0, having changed nothing, if its time
- * goes back before the entity's last: the record is then to be parsed
- * as JSON, whose error says so with its position (a datum of a nested
- * entity goes to records_deliver_stack).  tag_name is the tag's id in
- * the catalog's tag names if the caller knows it, else CATALOG_NO_TAG
- * (then it is looked up by its text).  Inline: it runs for nearly every
- * datum of a large trace.
+ * goes back before the entity's last or is past the records' time_limit:
+ * the record is then to be parsed as JSON, whose error says so with its
+ * position (a datum of a nested entity goes to records_deliver_stack).
+ * tag_name is the tag's id in the catalog's tag names if the caller
+ * knows it, else CATALOG_NO_TAG (then it is looked up by its text).
+ * Inline: it runs for nearly every datum of a large trace.
  */
 static inline int
 records_deliver(records *r, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len, uint32_t tag_name)
 {
+	if (time > r->time_limit)
+		return (0);	/* past the start's limit: JSON says so */
 	if (entity != CATALOG_NO_ENTITY && (time < r->last_time[entity] ||
 	    r->kind[entity] > RECORDS_PLAIN))
 		return (r->kind[entity] == RECORDS_NESTED &&

@@ -100,10 +100,10 @@ records_parse_time_of(records *r, const json_value *v, const char *what,
     uint64_t *out)
 {
 	char q[96];
+	uint64_t t = 0;
 
 	if (v->type == JSON_STRING) {
 		const char *s = v->str;
-		uint64_t t = 0;
 		size_t i;
 
 		for (i = 0; i < v->len; i++) {
@@ -113,23 +113,32 @@ records_parse_time_of(records *r, const json_value *v, const char *what,
 				break;
 			t = t * 10 + d;
 		}
-		if (i == v->len && i > 0 && t <= (uint64_t)INT64_MAX) {
-			*out = t;
-			return (0);
-		}
-		return (records_fail(r, v->offset, "%s %s is not a "
-		    "non-negative integer number of nanoseconds below 2^63",
-		    what, records_quoted(q, sizeof (q), v->str, v->len)));
+		if (i < v->len || i == 0 || t > (uint64_t)INT64_MAX)
+			return (records_fail(r, v->offset, "%s %s is not a "
+			    "non-negative integer number of nanoseconds below "
+			    "2^63", what, records_quoted(q, sizeof (q),
+			    v->str, v->len)));
+	} else if (v->type == JSON_NUMBER) {
+		if (!json_number_u64(v, &t) || t > (uint64_t)INT64_MAX)
+			return (records_fail(r, v->offset, "%s %.*s is not a "
+			    "non-negative integer number of nanoseconds below "
+			    "2^63", what, (int)(v->len > 40 ? 40 : v->len),
+			    v->str));
+	} else {
+		return (records_fail(r, v->offset, "%s must be a string of "
+		    "digits or a number but is %s", what,
+		    records_type_name(v->type)));
 	}
-	if (v->type == JSON_NUMBER) {
-		if (json_number_u64(v, out) && *out <= (uint64_t)INT64_MAX)
-			return (0);
-		return (records_fail(r, v->offset, "%s %.*s is not a "
-		    "non-negative integer number of nanoseconds below 2^63",
-		    what, (int)(v->len > 40 ? 40 : v->len), v->str));
-	}
-	return (records_fail(r, v->offset, "%s must be a string of digits "
-	    "or a number but is %s", what, records_type_name(v->type)));
+	/* The start is read by now: records_need_metadata comes first. */
+	if (t > r->time_limit)
+		return (records_fail(r, v->offset, "%s %llu after \"start\" "
+		    "[%llu, %llu] is past 2^63 - 1 ns since the epoch: the "
+		    "start plus any time of the trace must stay below 2^63 "
+		    "ns", what, (unsigned long long)t,
+		    (unsigned long long)r->cat->start_sec,
+		    (unsigned long long)r->cat->start_nsec));
+	*out = t;
+	return (0);
 }
 
 int

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "base/color.h"
+#include "base/duration.h"
 #include "base/intern.h"
 #include "base/util.h"
 #include "ingest/records_internal.h"
@@ -29,6 +30,7 @@ do_start(records *r, const json_value *v)
 {
 	const json_value *sec, *nsec;
 	uint64_t s, ns;
+	int64_t limit;
 
 	if (records_expect_type(r, v, JSON_ARRAY, "\"start\"") != 0)
 		return (-1);
@@ -44,6 +46,26 @@ do_start(records *r, const json_value *v)
 	if (nsec->type != JSON_NUMBER || !json_number_u64(nsec, &ns))
 		return (records_fail(r, nsec->offset, "\"start\" nanoseconds "
 		    "must be a non-negative integer"));
+	/*
+	 * Times count from the start, and whoever stacks or merges traces
+	 * adds the two: both must be a number of ns below 2^63.
+	 */
+	if ((limit = catalog_time_limit(s, ns)) < 0)
+		return (records_fail(r, v->offset, "\"start\" [%llu, %llu] "
+		    "is past 2^63 - 1 ns since the epoch (in the year 2262): "
+		    "a start and the times after it are 64-bit nanoseconds",
+		    (unsigned long long)s, (unsigned long long)ns));
+	if ((uint64_t)limit < r->opts->bound) {
+		char b[32];
+
+		return (records_fail(r, v->offset, "the end bound %s after "
+		    "\"start\" [%llu, %llu] is past 2^63 - 1 ns since the "
+		    "epoch: the files stacked under this one cannot be placed "
+		    "in its window", duration_format(r->opts->bound, b,
+		    sizeof (b)), (unsigned long long)s,
+		    (unsigned long long)ns));
+	}
+	r->time_limit = (uint64_t)limit;
 	r->cat->start_sec = s;
 	r->cat->start_nsec = ns;
 	r->cat->have_start = 1;

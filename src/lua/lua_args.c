@@ -1,5 +1,5 @@
 /*
- * lua_args.c: times, names and regular expressions from Lua values.
+ * lua_args.c: times, names, paths and regular expressions from Lua values.
  */
 #include "lua/lua_args.h"
 
@@ -9,8 +9,9 @@
 
 #include "base/duration.h"
 #include "base/utf8.h"
+#include "lua/lua_object.h"
 
-#define REGEX_MT	"statemap.regex"
+static const char regex_type[] = "statemap.regex";
 
 int
 lua_args_time(lua_State *L, int idx, uint64_t *ns, const char **why)
@@ -37,12 +38,6 @@ lua_args_time(lua_State *L, int idx, uint64_t *ns, const char **why)
 	return (-1);
 }
 
-int
-lua_args_bad_time(lua_State *L, const char *text, const char *why)
-{
-	return (luaL_error(L, "bad time \"%s\": %s", text, why));
-}
-
 uint64_t
 lua_args_check_time(lua_State *L, int idx)
 {
@@ -52,7 +47,8 @@ lua_args_check_time(lua_State *L, int idx)
 	if (lua_args_time(L, idx, &ns, &why) == 0)
 		return (ns);
 	if (why != NULL)
-		lua_args_bad_time(L, lua_tostring(L, idx), why);
+		luaL_argerror(L, idx, lua_pushfstring(L, "bad time \"%s\": %s",
+		    lua_tostring(L, idx), why));
 	luaL_typeerror(L, idx, "time (ns as a non-negative integer, "
 	    "or a string like \"1.5s\")");
 	return (0);
@@ -79,7 +75,20 @@ lua_args_check_name(lua_State *L, int idx, size_t *len, const char *what)
 	return (s);
 }
 
+const char *
+lua_args_check_path(lua_State *L, int idx, const char *fname,
+    const char *what)
+{
+	size_t len;
+	const char *s = luaL_checklstring(L, idx, &len);
+
+	if (memchr(s, '\0', len) != NULL)
+		luaL_error(L, "%s: %s contains a NUL byte", fname, what);
+	return (s);
+}
+
 typedef struct lregex {
+	lua_object_head head;
 	regex_t re;
 	int compiled;		/* regfree only what regcomp made */
 } lregex;
@@ -87,30 +96,38 @@ typedef struct lregex {
 static int
 regex_gc(lua_State *L)
 {
-	lregex *r = luaL_checkudata(L, 1, REGEX_MT);
+	lregex *r = lua_object_finalizing(L, regex_type);
 
+	if (r == NULL)
+		return (0);
 	if (r->compiled)
 		regfree(&r->re);
 	r->compiled = 0;
+	r->head.finalized = 1;
 	return (0);
 }
+
+static const luaL_Reg regex_metamethods[] = {
+	{ "__gc", regex_gc },
+	{ NULL, NULL }
+};
 
 const regex_t *
 lua_args_regex(lua_State *L, const char *pattern, const char *what)
 {
-	lregex *r = lua_newuserdatauv(L, sizeof (lregex), 0);
+	static const luaL_Reg none[] = { { NULL, NULL } };
+	const luaL_Reg *nothing[] = { none, NULL };
+	lregex *r;
 	int rc;
 
-	memset(r, 0, sizeof (*r));
-	/* The metatable first: once compiled, nothing may fail before the
-	 * regex is the collector's to free. */
-	if (luaL_newmetatable(L, REGEX_MT)) {
-		lua_pushcfunction(L, regex_gc);
-		lua_setfield(L, -2, "__gc");
-		lua_pushliteral(L, REGEX_MT);
-		lua_setfield(L, -2, "__metatable");
-	}
-	lua_setmetatable(L, -2);
+	/* The object with its metatable first (the type's is made when
+	 * first needed): once compiled, nothing may fail before the regex
+	 * is the collector's to free. */
+	if (luaL_getmetatable(L, regex_type) == LUA_TNIL)
+		lua_object_class(L, regex_type, nothing, nothing,
+		    regex_metamethods);
+	lua_pop(L, 1);
+	r = lua_object_new(L, regex_type, sizeof (lregex), 0);
 	if ((rc = regcomp(&r->re, pattern, REG_EXTENDED | REG_NOSUB)) != 0) {
 		char msg[256];
 

@@ -1,6 +1,6 @@
 /*
  * lua_args.h: the plain values every binding reads from its arguments:
- * times, names a script makes, regular expressions.
+ * times, names a script makes, paths, regular expressions.
  */
 #ifndef SM_LUA_ARGS_H
 #define SM_LUA_ARGS_H
@@ -19,12 +19,12 @@
  */
 int lua_args_time(lua_State *L, int idx, uint64_t *ns, const char **why);
 
-/* A time argument: an error if it is none; opt: dflt if none or nil. */
+/*
+ * A time argument, idx > 0: an argument error if it is none ("bad argument
+ * #1 to 'at' (bad time "x": why)"); opt: dflt if none or nil.
+ */
 uint64_t lua_args_check_time(lua_State *L, int idx);
 uint64_t lua_args_opt_time(lua_State *L, int idx, uint64_t dflt);
-
-/* Raises the error of a string that is no duration: bad time "x": why. */
-int lua_args_bad_time(lua_State *L, const char *text, const char *why);
 
 /*
  * A name a script made (a new state, entity or group name): the string at
@@ -32,6 +32,16 @@ int lua_args_bad_time(lua_State *L, const char *text, const char *why);
  * what names it in the error.
  */
 const char *lua_args_check_name(lua_State *L, int idx, size_t *len,
+    const char *what);
+
+/*
+ * A path or file name: the string at idx (an argument error if it is
+ * none), refused if it holds a NUL byte, where the C library would end
+ * it, so that another file than the one named would be read or written:
+ * "statemap.load: the path contains a NUL byte", fname naming the
+ * function and what the string ("the path", "output").
+ */
+const char *lua_args_check_path(lua_State *L, int idx, const char *fname,
     const char *what);
 
 /*

@@ -27,6 +27,8 @@
 /* Calls between two looks at the builder's memory. */
 #define CHARGE_EVERY	4096
 
+const char lua_builder_type[] = "statemap.builder";
+
 typedef struct lbuilder {
 	lua_object_head head;
 	builder *b;	/* NULL once finished */
@@ -402,6 +404,12 @@ b_tag(lua_State *L)
 	return (0);
 }
 
+/* What b:event reads of its fields; the others are the event's members. */
+static const lua_option event_keys[] = {
+	{ .key = "end", .kind = LUA_OPTION_TIME },
+	{ .key = NULL }
+};
+
 /* b:event(time, entity, name [, target [, fields]]) */
 static int
 b_event(lua_State *L)
@@ -417,6 +425,7 @@ b_event(lua_State *L)
 	char *members = NULL;
 	builder_message msg;
 	int r;
+	lua_options opts;
 
 	if (!lua_isnoneornil(L, 5))
 		target = check_entity(L, 5, &tlen, "b:event");
@@ -426,9 +435,8 @@ b_event(lua_State *L)
 			return (luaL_error(L, "b:event: fields are a table of "
 			    "names to values, not %s", lua_type(L, 6) ==
 			    LUA_TTABLE ? "a list" : luaL_typename(L, 6)));
-		lua_getfield(L, 6, "end");
-		if (!lua_isnil(L, -1)) {
-			end = lua_args_check_time(L, -1);
+		lua_options_init(&opts, L, 6, "b:event", event_keys);
+		if (lua_options_time(&opts, "end", &end)) {
 			if (end < t)
 				return (luaL_error(L, "b:event: end %I is "
 				    "before time %I: a message is received "
@@ -477,7 +485,8 @@ b_finish(lua_State *L)
 	uint64_t end = has_end ? lua_args_check_time(L, 2) : 0;
 	trace *d;
 
-	d = builder_finish(lb->b, has_end, end);
+	if ((d = builder_finish(lb->b, has_end, end)) == NULL)
+		return (failed(L, lb, "b:finish"));
 	builder_free(lb->b);
 	lb->b = NULL;
 	uncharge(lb);
@@ -488,8 +497,10 @@ b_finish(lua_State *L)
 static int
 builder_gc(lua_State *L)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, LUA_BUILDER_TYPE);
+	lbuilder *lb = lua_object_finalizing(L, LUA_BUILDER_TYPE);
 
+	if (lb == NULL)
+		return (0);
 	builder_free(lb->b);
 	lb->b = NULL;
 	uncharge(lb);
@@ -500,7 +511,7 @@ builder_gc(lua_State *L)
 static int
 builder_tostring(lua_State *L)
 {
-	lbuilder *lb = luaL_checkudata(L, 1, LUA_BUILDER_TYPE);
+	lbuilder *lb = lua_object_check(L, 1, LUA_BUILDER_TYPE);
 
 	lua_pushstring(L, lb->b == NULL ? "<builder: finished>" :
 	    "<builder>");

@@ -9,7 +9,10 @@
 
 #include <lauxlib.h>
 
-#define LUA_BUILDER_TYPE	"statemap.builder"
+/* The type's name, "statemap.builder"; its address tags the objects
+ * (lua_object.h). */
+extern const char lua_builder_type[];
+#define LUA_BUILDER_TYPE	lua_builder_type
 
 /* The builder's methods and metamethods (__gc, __tostring). */
 extern const luaL_Reg lua_builder_methods[];

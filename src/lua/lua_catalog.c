@@ -91,15 +91,35 @@ lua_catalog_state(lua_State *L, const catalog *cat, int idx)
 	return ((uint32_t)s);
 }
 
+uint32_t
+lua_catalog_state_item(lua_State *L, const catalog *cat, int idx,
+    const char *fname, const char *key, size_t i)
+{
+	size_t len;
+	const char *name;
+	int64_t s;
+
+	if (!lua_isstring(L, idx))	/* a number is a name too */
+		luaL_error(L, "%s: %s%sitem %d is a %s, not a state name",
+		    fname, key != NULL ? key : "", key != NULL ? ": " : "",
+		    (int)i, luaL_typename(L, idx));
+	name = lua_tolstring(L, idx, &len);
+	if ((s = catalog_state_by_name(cat, name, len)) < 0)
+		luaL_error(L, "%s: %s%sno state \"%s\" in trace %s", fname,
+		    key != NULL ? key : "", key != NULL ? ": " : "", name,
+		    cat->name);
+	return ((uint32_t)s);
+}
+
 void
 lua_catalog_mark_states(lua_State *L, const catalog *cat, int idx,
-    unsigned char *set)
+    unsigned char *set, const char *fname, const char *key)
 {
 	size_t i, n = lua_rawlen(L, idx);
 
 	for (i = 1; i <= n; i++) {
 		lua_rawgeti(L, idx, (lua_Integer)i);
-		set[lua_catalog_state(L, cat, -1)] = 1;
+		set[lua_catalog_state_item(L, cat, -1, fname, key, i)] = 1;
 		lua_pop(L, 1);
 	}
 }
@@ -115,7 +135,7 @@ lua_catalog_state_set(lua_State *L, const catalog *cat, int idx,
 	if (lua_rawlen(L, idx) == 0)
 		luaL_error(L, "%s needs a list of states", what);
 	set = lua_object_scratch(L, cat->nstates, 1);
-	lua_catalog_mark_states(L, cat, idx, set);
+	lua_catalog_mark_states(L, cat, idx, set, what, NULL);
 	return (set);
 }
 

@@ -36,9 +36,19 @@ void lua_catalog_push_state_times(lua_State *L, const catalog *cat,
 /* The value of the state named by the string at idx (an error if none). */
 uint32_t lua_catalog_state(lua_State *L, const catalog *cat, int idx);
 
-/* Sets set[s] for each state s named in the list (a table) at idx. */
+/*
+ * The same for item i (from 1) of a list, at idx: its errors name the
+ * function and the list's key (NULL for a list given as an argument),
+ * "columns: states: item 2 is a table, not a state name", as an argument
+ * number could not.
+ */
+uint32_t lua_catalog_state_item(lua_State *L, const catalog *cat, int idx,
+    const char *fname, const char *key, size_t i);
+
+/* Sets set[s] for each state s named in the list (a table) at idx, read
+ * by lua_catalog_state_item. */
 void lua_catalog_mark_states(lua_State *L, const catalog *cat, int idx,
-    unsigned char *set);
+    unsigned char *set, const char *fname, const char *key);
 
 /*
  * The states named in the list at idx (a non-empty list of names), as

@@ -31,6 +31,8 @@
 #include "lua/lua_trace.h"
 #include "store/count_series.h"
 
+const char lua_count_series_type[] = "statemap.series";
+
 typedef struct lseries {
 	lua_object_head head;
 	series sr;
@@ -107,8 +109,10 @@ series_tostring(lua_State *L)
 static int
 series_gc(lua_State *L)
 {
-	lseries *s = luaL_checkudata(L, 1, LUA_COUNT_SERIES_TYPE);
+	lseries *s = lua_object_finalizing(L, LUA_COUNT_SERIES_TYPE);
 
+	if (s == NULL)
+		return (0);
 	series_free(&s->sr);
 	runlimit_credit(s->charged);
 	s->charged = 0;

@@ -7,7 +7,10 @@
 
 #include <lauxlib.h>
 
-#define LUA_COUNT_SERIES_TYPE	"statemap.series"
+/* The type's name, "statemap.series"; its address tags the objects
+ * (lua_object.h). */
+extern const char lua_count_series_type[];
+#define LUA_COUNT_SERIES_TYPE	lua_count_series_type
 
 /* The trace method count_series. */
 extern const luaL_Reg lua_count_series_trace_methods[];

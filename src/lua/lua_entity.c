@@ -15,17 +15,21 @@
 #include "lua/lua_object.h"
 #include "lua/lua_trace.h"
 
+const char lua_entity_type[] = "statemap.entity";
+
 typedef struct lentity {
+	lua_object_head head;
 	uint32_t id;
 } lentity;
 
 void
 lua_entity_push(lua_State *L, int trace_idx, uint32_t id)
 {
-	lentity *e = lua_newuserdatauv(L, sizeof (lentity), 1);
+	lentity *e;
 
+	trace_idx = lua_absindex(L, trace_idx);
+	e = lua_object_new(L, LUA_ENTITY_TYPE, sizeof (lentity), 1);
 	e->id = id;
-	luaL_setmetatable(L, LUA_ENTITY_TYPE);
 	lua_pushvalue(L, trace_idx);
 	lua_setiuservalue(L, -2, 1);
 }
@@ -33,7 +37,7 @@ lua_entity_push(lua_State *L, int trace_idx, uint32_t id)
 trace *
 lua_entity_check(lua_State *L, int idx, uint32_t *id)
 {
-	lentity *e = luaL_checkudata(L, idx, LUA_ENTITY_TYPE);
+	lentity *e = lua_object_check(L, idx, LUA_ENTITY_TYPE);
 	trace *d;
 
 	lua_getiuservalue(L, idx, 1);
@@ -43,21 +47,35 @@ lua_entity_check(lua_State *L, int idx, uint32_t *id)
 	return (d);
 }
 
+/*
+ * The id in d of the entity object at idx, or else the name of the entity
+ * it stands for (*len bytes) and INTERN_NONE.
+ */
+static uint32_t
+entity_of(lua_State *L, const trace *d, int idx, const char **name,
+    size_t *len)
+{
+	uint32_t id;
+	const trace *owner = lua_entity_check(L, idx, &id);
+
+	if (owner == d)
+		return (id);
+	/* An entity of another trace (say the one this was derived from)
+	 * stands for the entity of the same name here. */
+	*name = intern_name(owner->cat->entities, id, len);
+	return (INTERN_NONE);
+}
+
 uint32_t
 lua_entity_id(lua_State *L, const trace *d, int idx)
 {
-	size_t len;
-	const char *name;
+	size_t len = 0;
+	const char *name = NULL;
 	uint32_t id;
 
 	if (lua_type(L, idx) == LUA_TUSERDATA) {
-		const trace *owner = lua_entity_check(L, idx, &id);
-
-		if (owner == d)
+		if ((id = entity_of(L, d, idx, &name, &len)) != INTERN_NONE)
 			return (id);
-		/* An entity of another trace (say the one this was derived
-		 * from) stands for the entity of the same name here. */
-		name = intern_name(owner->cat->entities, id, &len);
 	} else {
 		name = luaL_checklstring(L, idx, &len);
 	}
@@ -68,8 +86,34 @@ lua_entity_id(lua_State *L, const trace *d, int idx)
 	return (id);
 }
 
+uint32_t
+lua_entity_item(lua_State *L, const trace *d, int idx, const char *fname,
+    const char *key, size_t i)
+{
+	size_t len = 0;
+	const char *name = NULL;
+	uint32_t id;
+
+	if (lua_type(L, idx) == LUA_TUSERDATA) {
+		if ((id = entity_of(L, d, idx, &name, &len)) != INTERN_NONE)
+			return (id);
+	} else if (lua_isstring(L, idx)) {	/* a number is a name too */
+		name = lua_tolstring(L, idx, &len);
+	} else {
+		return ((uint32_t)luaL_error(L, "%s: %s: item %d is a %s, "
+		    "not an entity or a name", fname, key, (int)i,
+		    luaL_typename(L, idx)));
+	}
+	id = intern_find(d->cat->entities, name, len);
+	if (id == INTERN_NONE)
+		luaL_error(L, "%s: %s: no entity \"%s\" in trace %s", fname,
+		    key, name, d->cat->name);
+	return (id);
+}
+
 uint32_t *
-lua_entity_list(lua_State *L, const trace *d, int idx, size_t *n)
+lua_entity_list(lua_State *L, const trace *d, int idx, size_t *n,
+    const char *fname, const char *key)
 {
 	uint32_t *ids;
 	size_t i;
@@ -79,7 +123,8 @@ lua_entity_list(lua_State *L, const trace *d, int idx, size_t *n)
 	ids = lua_object_scratch(L, *n, sizeof (uint32_t));
 	for (i = 0; i < *n; i++) {
 		lua_rawgeti(L, idx, (lua_Integer)i + 1);
-		ids[i] = lua_entity_id(L, d, lua_gettop(L));
+		ids[i] = lua_entity_item(L, d, lua_gettop(L), fname, key,
+		    i + 1);
 		lua_pop(L, 1);
 	}
 	return (ids);

@@ -15,7 +15,10 @@
 
 #include "trace/trace.h"
 
-#define LUA_ENTITY_TYPE	"statemap.entity"
+/* The type's name, "statemap.entity"; its address tags the objects
+ * (lua_object.h). */
+extern const char lua_entity_type[];
+#define LUA_ENTITY_TYPE	lua_entity_type
 
 /* The entity's fields and metamethods (__tostring, __eq). */
 extern const luaL_Reg lua_entity_fields[];
@@ -39,8 +42,17 @@ trace *lua_entity_check(lua_State *L, int idx, uint32_t *id);
  */
 uint32_t lua_entity_id(lua_State *L, const trace *d, int idx);
 
+/*
+ * The same for item i (from 1) of a list, at idx: its errors name the
+ * function and the list's key, "columns: entities: item 2 is a table, not
+ * an entity or a name", as an argument number could not.
+ */
+uint32_t lua_entity_item(lua_State *L, const trace *d, int idx,
+    const char *fname, const char *key, size_t i);
+
 /* The ids in d of the entities in the list (a table) at idx, *n of them,
- * in scratch memory pushed on the stack. */
-uint32_t *lua_entity_list(lua_State *L, const trace *d, int idx, size_t *n);
+ * in scratch memory pushed on the stack; read by lua_entity_item. */
+uint32_t *lua_entity_list(lua_State *L, const trace *d, int idx, size_t *n,
+    const char *fname, const char *key);
 
 #endif

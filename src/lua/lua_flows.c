@@ -67,9 +67,10 @@ push_nodes(lua_State *L, const trace *d, const lua_options *opts,
 			lua_call(L, 1, 1);
 			if (!lua_isnil(L, -1) && lua_type(L, -1) !=
 			    LUA_TSTRING)
-				luaL_error(L, "node function returned a %s for "
-				    "\"%s\"; it must return a string or nil",
-				    luaL_typename(L, -1), name);
+				luaL_error(L, "%s: the node function returned a "
+				    "%s for \"%s\"; it must return a string or "
+				    "nil", opts->fname, luaL_typename(L, -1),
+				    name);
 			if (lua_isnil(L, -1)) {
 				lua_pop(L, 1);
 				lua_pushboolean(L, 0);
@@ -102,6 +103,8 @@ match(lua_State *L, const trace *d, const lua_options *opts)
 }
 
 /* ---- t:flows ---- */
+
+const char lua_flows_type[] = "statemap.flows";
 
 typedef struct lflows {
 	lua_object_head head;
@@ -239,8 +242,10 @@ flows_next(lua_State *L)
 static int
 flows_gc(lua_State *L)
 {
-	lflows *lf = luaL_checkudata(L, 1, LUA_FLOWS_TYPE);
+	lflows *lf = lua_object_finalizing(L, LUA_FLOWS_TYPE);
 
+	if (lf == NULL)
+		return (0);
 	flows_free(lf->f);
 	flows_alignment_free(lf->al);
 	lf->f = NULL;

@@ -7,7 +7,10 @@
 
 #include <lauxlib.h>
 
-#define LUA_FLOWS_TYPE	"statemap.flows"
+/* The type's name, "statemap.flows"; its address tags the objects
+ * (lua_object.h). */
+extern const char lua_flows_type[];
+#define LUA_FLOWS_TYPE	lua_flows_type
 
 /* The trace methods flows and align. */
 extern const luaL_Reg lua_flows_trace_methods[];

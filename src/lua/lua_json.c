@@ -20,6 +20,8 @@
 
 #include "base/json.h"
 #include "base/util.h"
+#include "lua/lua_args.h"
+#include "lua/lua_object.h"
 
 static const char null_sentinel;	/* its address is json.null */
 
@@ -90,7 +92,8 @@ f_decode(lua_State *L)
 {
 	size_t len;
 	const char *text = luaL_checklstring(L, 1, &len);
-	const char *name = luaL_optstring(L, 2, "json");
+	const char *name = lua_isnoneornil(L, 2) ? "json" :
+	    lua_args_check_path(L, 2, "json.decode", "the name");
 	json_arena *arena = json_arena_new();
 	json_error err;
 	json_value *v = json_parse_document(arena, text, len, &err);
@@ -303,12 +306,20 @@ encode_value(lua_State *L, encoder *en, int idx)
 	    luaL_typename(L, idx)));
 }
 
-/* Runs the encoding protected, so the memory stream is always freed. */
+static int f_encode(lua_State *L);
+
+/*
+ * Runs the encoding protected, so the memory stream is always freed;
+ * called by f_encode alone, which hands it its encoder.
+ */
 static int
 encode_protected(lua_State *L)
 {
 	encoder *en = lua_touserdata(L, 2);
 
+	if (!lua_object_called_by(L, f_encode))
+		return (luaL_error(L, "json.encode's own function is not a "
+		    "script's to call"));
 	return (encode_value(L, en, 1));
 }
 

@@ -11,9 +11,83 @@
 
 #include "base/runlimit.h"
 
+/*
+ * The head of the value at idx if it is a full userdata with room for
+ * one, else NULL: only then may its tag be read, and it is only compared,
+ * never followed (a userdata another library made holds anything there).
+ */
+static lua_object_head *
+head_at(lua_State *L, int idx)
+{
+	lua_object_head *o = lua_touserdata(L, idx);
+
+	/* A light userdata's length is 0. */
+	if (o == NULL || lua_rawlen(L, idx) < sizeof (lua_object_head))
+		return (NULL);
+	return (o);
+}
+
+/*
+ * The object at idx if it was made as type `name` and still has its
+ * metatable (as luaL_checkudata asks, compared with the one it was made
+ * with rather than looked up by name: the registry is the debug
+ * library's to change too, and the lookup would cost more than the rest).
+ */
+static lua_object_head *
+object_at(lua_State *L, int idx, const char *name)
+{
+	lua_object_head *o = head_at(L, idx);
+	int same;
+
+	if (o == NULL || o->type != name || !lua_getmetatable(L, idx))
+		return (NULL);
+	same = lua_topointer(L, -1) == o->mt;
+	lua_pop(L, 1);
+	return (same ? o : NULL);
+}
+
+/*
+ * Pushes "statemap.trace expected, got statemap.series" for the value at
+ * idx, and returns it.  What it got is what it was made as, if it is one
+ * of the module's objects (lua_object_class keeps each type's metatable
+ * under its tag), and then the type whose metatable it was given, if that
+ * is another; a userdata the module did not make that wears one of its
+ * metatables is called a userdata.
+ */
+static const char *
+push_mismatch(lua_State *L, int idx, const char *name)
+{
+	lua_object_head *o = head_at(L, idx);
+	const char *looks = NULL, *made = NULL;
+
+	idx = lua_absindex(L, idx);
+	if (luaL_getmetafield(L, idx, "__name") != LUA_TNIL)
+		looks = lua_tostring(L, -1);
+	if (o != NULL && lua_rawgetp(L, LUA_REGISTRYINDEX, o->type) ==
+	    LUA_TTABLE && lua_getfield(L, -1, "__name") == LUA_TSTRING)
+		made = lua_tostring(L, -1);
+	else if (looks != NULL && strncmp(looks, "statemap.", 9) == 0)
+		made = "userdata";
+	if (made == NULL)
+		return (lua_pushfstring(L, "%s expected, got %s", name,
+		    looks != NULL ? looks : luaL_typename(L, idx)));
+	if (looks != NULL && strcmp(looks, made) != 0)
+		return (lua_pushfstring(L, "%s expected, got %s with the "
+		    "metatable of %s", name, made, looks));
+	return (lua_pushfstring(L, "%s expected, got %s", name, made));
+}
+
+/*
+ * A method is found whatever the object (it checks the object itself);
+ * a field's getter is called only with an object of this type, so that
+ * the error about one of another type names the field.
+ */
 static int
 object_index(lua_State *L)
 {
+	const char *name = lua_touserdata(L, lua_upvalueindex(3));
+	lua_object_head *o;
+
 	lua_settop(L, 2);
 	lua_pushvalue(L, 2);
 	if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
@@ -21,6 +95,9 @@ object_index(lua_State *L)
 	lua_pushvalue(L, 2);
 	if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TFUNCTION)
 		return (0);
+	if ((o = head_at(L, 1)) == NULL || o->type != name)
+		return (luaL_error(L, "bad object for field '%s' (%s)",
+		    lua_tostring(L, 2), push_mismatch(L, 1, name)));
 	lua_pushvalue(L, 1);
 	lua_call(L, 1, 1);
 	return (1);
@@ -34,6 +111,10 @@ lua_object_class(lua_State *L, const char *name,
 	size_t i;
 
 	luaL_newmetatable(L, name);
+	/* Under its tag too, for what lua_object_finalizing and errors
+	 * need to know of an object's own type. */
+	lua_pushvalue(L, -1);
+	lua_rawsetp(L, LUA_REGISTRYINDEX, name);
 	luaL_setfuncs(L, metamethods, 0);
 	lua_newtable(L);
 	for (i = 0; methods[i] != NULL; i++)
@@ -43,7 +124,8 @@ lua_object_class(lua_State *L, const char *name,
 	lua_newtable(L);
 	for (i = 0; fields[i] != NULL; i++)
 		luaL_setfuncs(L, fields[i], 0);
-	lua_pushcclosure(L, object_index, 2);
+	lua_pushlightuserdata(L, (void *)name);
+	lua_pushcclosure(L, object_index, 3);
 	lua_setfield(L, -2, "__index");
 	lua_pushstring(L, name);
 	lua_setfield(L, -2, "__metatable");
@@ -70,10 +152,13 @@ lua_object_sequence_class(lua_State *L, const char *name,
 void *
 lua_object_new(lua_State *L, const char *name, size_t size, int nuvalue)
 {
-	void *o = lua_newuserdatauv(L, size, nuvalue);
+	lua_object_head *o = lua_newuserdatauv(L, size, nuvalue);
 
 	memset(o, 0, size);
-	luaL_setmetatable(L, name);
+	o->type = name;
+	luaL_getmetatable(L, name);
+	o->mt = lua_topointer(L, -1);
+	lua_setmetatable(L, -2);
 	return (o);
 }
 
@@ -97,13 +182,79 @@ alive(lua_State *L, lua_object_head *o, const char *name)
 void *
 lua_object_check(lua_State *L, int idx, const char *name)
 {
-	return (alive(L, luaL_checkudata(L, idx, name), name));
+	lua_object_head *o = object_at(L, idx, name);
+	lua_Debug ar;
+
+	if (o != NULL)
+		return (alive(L, o, name));
+	/*
+	 * A metamethod that C calls (__tostring, by tostring) has no name of
+	 * its own: the error names the function that called it.
+	 */
+	if (idx > 0 && lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) &&
+	    ar.name == NULL && lua_getstack(L, 1, &ar) &&
+	    lua_getinfo(L, "n", &ar) && ar.name != NULL)
+		luaL_error(L, "bad argument #%d to '%s' (%s)", idx, ar.name,
+		    push_mismatch(L, idx, name));
+	if (idx > 0)
+		luaL_argerror(L, idx, push_mismatch(L, idx, name));
+	/* An object kept by the function (an iterator's upvalue) or by
+	 * another object (a user value): it is no argument. */
+	push_mismatch(L, idx, name);
+	luaL_error(L, "bad object kept by '%s' (%s)", lua_getstack(L, 0, &ar) &&
+	    lua_getinfo(L, "n", &ar) && ar.name != NULL ? ar.name : "?",
+	    lua_tostring(L, -1));
+	return (NULL);
 }
 
 void *
 lua_object_test(lua_State *L, int idx, const char *name)
 {
-	return (alive(L, luaL_testudata(L, idx, name), name));
+	return (alive(L, object_at(L, idx, name), name));
+}
+
+/*
+ * The collector calls the __gc of the metatable an object has when it
+ * goes, which need not be its own type's.  Its own type's is called
+ * directly, not through lua_call, so that it too runs as the collector's
+ * call (see lua_trace.c, which refuses to finalize a trace by hand).
+ */
+void *
+lua_object_finalizing(lua_State *L, const char *name)
+{
+	lua_object_head *o = head_at(L, 1);
+	lua_CFunction gc;
+
+	if (o == NULL || o->finalized)
+		return (NULL);
+	if (o->type == name)
+		return (o);
+	if (lua_gettop(L) != 1)
+		return (NULL);
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, o->type) == LUA_TTABLE &&
+	    lua_getfield(L, -1, "__gc") != LUA_TNIL &&
+	    (gc = lua_tocfunction(L, -1)) != NULL) {
+		/* Two values: a finalizer that finds another type's object
+		 * here does not pass it on (nor round in a circle). */
+		lua_settop(L, 2);
+		gc(L);
+	}
+	return (NULL);
+}
+
+int
+lua_object_called_by(lua_State *L, lua_CFunction caller)
+{
+	lua_Debug ar;
+	lua_CFunction f;
+
+	if (!lua_getstack(L, 1, &ar))
+		return (caller == NULL);
+	if (caller == NULL || !lua_getinfo(L, "f", &ar))
+		return (0);
+	f = lua_tocfunction(L, -1);
+	lua_pop(L, 1);
+	return (f == caller);
 }
 
 /*

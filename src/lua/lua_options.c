@@ -74,6 +74,9 @@ push_wanted(lua_State *L, const lua_option *k)
 	case LUA_OPTION_STRING:
 		lua_pushliteral(L, "a string");
 		break;
+	case LUA_OPTION_PATH:
+		lua_pushliteral(L, "a file name");
+		break;
 	case LUA_OPTION_TIME:
 		lua_pushliteral(L, "a time: ns as a non-negative integer, or "
 		    "a string like \"1.5s\"");
@@ -232,6 +235,27 @@ lua_options_string(const lua_options *o, const char *key, const char **v,
 		    o->keep) + 1);
 	}
 	*v = lua_tolstring(o->L, -1, len);
+	lua_pop(o->L, 1);
+	return (1);
+}
+
+/* As a string, and then as lua_args_check_path reads a path. */
+int
+lua_options_path(const lua_options *o, const char *key, const char **v)
+{
+	const lua_option *k = declared(o, key, LUA_OPTION_PATH);
+
+	if (!field(o, key))
+		return (0);
+	if (lua_type(o->L, -1) != LUA_TSTRING)
+		refuse(o, k, -1);
+	lua_args_check_path(o->L, -1, o->fname, key);
+	if (o->keep != 0) {
+		lua_pushvalue(o->L, -1);
+		lua_rawseti(o->L, o->keep, (lua_Integer)lua_rawlen(o->L,
+		    o->keep) + 1);
+	}
+	*v = lua_tostring(o->L, -1);
 	lua_pop(o->L, 1);
 	return (1);
 }

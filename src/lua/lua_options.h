@@ -26,6 +26,7 @@ typedef enum lua_option_kind {
 	LUA_OPTION_BOOLEAN,	/* any value, taken for its truth */
 	LUA_OPTION_INTEGER,	/* an integer from min to max */
 	LUA_OPTION_STRING,
+	LUA_OPTION_PATH,	/* a file name: a string without NUL bytes */
 	LUA_OPTION_TIME,	/* ns, or a duration string ("1.5s") */
 	LUA_OPTION_CHOICE,	/* one of names */
 	LUA_OPTION_COLOR,	/* #rrggbb, #rgb or a CSS name */
@@ -88,6 +89,8 @@ int lua_options_integer(const lua_options *o, const char *key,
     lua_Integer *v);
 int lua_options_string(const lua_options *o, const char *key,
     const char **v, size_t *len);
+int lua_options_path(const lua_options *o, const char *key,
+    const char **v);
 int lua_options_time(const lua_options *o, const char *key, uint64_t *v);
 int lua_options_color(const lua_options *o, const char *key, color *v);
 

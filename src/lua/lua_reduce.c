@@ -46,6 +46,8 @@ static const char *const column_names[NCOLUMNS] = {
 
 #define COLUMN_LIST	"start, finish, duration, entity, state, tag"
 
+const char lua_reduce_array_type[] = "statemap.array";
+
 typedef struct larray {
 	lua_object_head head;
 	column_kind kind;
@@ -107,7 +109,8 @@ check_selection(lua_State *L, const trace *d, const lua_options *opts,
 	if (lua_options_table(opts, "entities")) {
 		int list = lua_gettop(L);
 
-		q->entities = lua_entity_list(L, d, list, &q->nentities);
+		q->entities = lua_entity_list(L, d, list, &q->nentities,
+		    opts->fname, "entities");
 		lua_remove(L, list);	/* the scratch stays */
 	}
 	if (lua_options_table(opts, "states")) {
@@ -115,7 +118,8 @@ check_selection(lua_State *L, const trace *d, const lua_options *opts,
 		unsigned char *set;
 
 		set = lua_object_scratch(L, d->cat->nstates, 1);
-		lua_catalog_mark_states(L, d->cat, list, set);
+		lua_catalog_mark_states(L, d->cat, list, set, opts->fname,
+		    "states");
 		q->states = set;
 		lua_remove(L, list);
 	}
@@ -254,8 +258,10 @@ array_tostring(lua_State *L)
 static int
 array_gc(lua_State *L)
 {
-	larray *a = luaL_checkudata(L, 1, LUA_REDUCE_ARRAY_TYPE);
+	larray *a = lua_object_finalizing(L, LUA_REDUCE_ARRAY_TYPE);
 
+	if (a == NULL)
+		return (0);
 	free(a->u64);
 	free(a->u32);
 	a->u64 = NULL;

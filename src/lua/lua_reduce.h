@@ -8,7 +8,10 @@
 
 #include <lauxlib.h>
 
-#define LUA_REDUCE_ARRAY_TYPE	"statemap.array"
+/* The type's name, "statemap.array"; its address tags the objects
+ * (lua_object.h). */
+extern const char lua_reduce_array_type[];
+#define LUA_REDUCE_ARRAY_TYPE	lua_reduce_array_type
 
 /* The trace methods columns and reduce. */
 extern const luaL_Reg lua_reduce_trace_methods[];

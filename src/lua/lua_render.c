@@ -65,7 +65,7 @@ static const lua_option panel_keys[] = {
 };
 
 static const lua_option render_keys[] = {
-	{ .key = "output", .kind = LUA_OPTION_STRING },
+	{ .key = "output", .kind = LUA_OPTION_PATH },
 	{ .key = "panels", .kind = LUA_OPTION_TABLE,
 	    .what = "a list of {trace =, entities =}" },
 	{ .key = "interactive", .kind = LUA_OPTION_BOOLEAN },
@@ -179,7 +179,7 @@ read_panel(lua_State *L, int idx, render_panel *p)
 		keep_top(L);
 		lua_pop(L, 1);
 	} else {
-		ids = lua_entity_list(L, p->d, -1, &n);
+		ids = lua_entity_list(L, p->d, -1, &n, "render", "entities");
 		keep_top(L);
 		lua_pop(L, 2);	/* the array, the list */
 	}
@@ -285,7 +285,7 @@ f_render(lua_State *L)
 	lua_settop(L, 1);
 	lua_options_init(&opts, L, 1, "render", render_keys);
 	lua_options_keep(&opts);	/* KEEP */
-	if (!lua_options_string(&opts, "output", &output, NULL))
+	if (!lua_options_path(&opts, "output", &output))
 		return (luaL_error(L, "render: output = a file name is "
 		    "required"));
 	if (render_format_of(output) < 0)

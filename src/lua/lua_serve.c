@@ -7,17 +7,22 @@
 
 #include <lauxlib.h>
 
+#include "lua/lua_object.h"
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 #include "serve/served_traces.h"
 #include "serve/server.h"
 
-#define SERVER_KEY	"statemap.server"
+/* The server of a Lua state is kept in its registry under this key. */
+#define SERVER_KEY	"statemap.serving"
+
+static const char server_type[] = "statemap.server";
 
 static int background;
 
-/* The server of a Lua state, in its registry; its __gc stops it. */
+/* The server of a Lua state; its __gc stops it. */
 typedef struct lserver {
+	lua_object_head head;
 	server *s;
 } lserver;
 
@@ -30,30 +35,40 @@ lua_serve_background(int on)
 static int
 server_gc(lua_State *L)
 {
-	lserver *ls = lua_touserdata(L, 1);
+	lserver *ls = lua_object_finalizing(L, server_type);
 
+	if (ls == NULL)
+		return (0);
 	serve_stop(ls->s);
 	ls->s = NULL;
+	ls->head.finalized = 1;
 	return (0);
 }
+
+static const luaL_Reg server_metamethods[] = {
+	{ "__gc", server_gc },
+	{ NULL, NULL }
+};
 
 static lserver *
 state_server(lua_State *L)
 {
+	static const luaL_Reg none[] = { { NULL, NULL } };
+	const luaL_Reg *nothing[] = { none, NULL };
 	lserver *ls;
 
-	if (lua_getfield(L, LUA_REGISTRYINDEX, SERVER_KEY) == LUA_TUSERDATA) {
-		ls = lua_touserdata(L, -1);
-		lua_pop(L, 1);
-		return (ls);
-	}
+	/* The registry is the debug library's to change too: anything but
+	 * a live server there is none. */
+	lua_getfield(L, LUA_REGISTRYINDEX, SERVER_KEY);
+	ls = lua_object_test(L, -1, server_type);
 	lua_pop(L, 1);
-	ls = lua_newuserdatauv(L, sizeof (*ls), 0);
-	ls->s = NULL;
-	lua_createtable(L, 0, 1);
-	lua_pushcfunction(L, server_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_setmetatable(L, -2);
+	if (ls != NULL)
+		return (ls);
+	if (luaL_getmetatable(L, server_type) == LUA_TNIL)
+		lua_object_class(L, server_type, nothing, nothing,
+		    server_metamethods);
+	lua_pop(L, 1);
+	ls = lua_object_new(L, server_type, sizeof (*ls), 0);
 	lua_setfield(L, LUA_REGISTRYINDEX, SERVER_KEY);
 	return (ls);
 }

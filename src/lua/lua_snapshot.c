@@ -2,9 +2,9 @@
  * lua_snapshot.c: t:at, every entity's state at one time.  For a trace of
  * states, one search per entity from where the last call left it
  * (snapshot.h), with the names kept as Lua strings in the trace object's
- * user value, made once, so that an answer costs no string and no
- * allocation but its table.  With values or {intervals = true}, entity
- * by entity from the store.
+ * user value, made once, and so is the buffer the states are found in,
+ * so that an answer costs no string and no allocation but its table.
+ * With values or {intervals = true}, entity by entity from the store.
  */
 #include "lua/lua_snapshot.h"
 
@@ -14,8 +14,18 @@
 #include "lua/lua_options.h"
 #include "lua/lua_trace.h"
 
-/* The user value's fields: lists of names, by id + 1. */
-enum { NAMES_ENTITIES = 1, NAMES_STATES };
+/*
+ * The user value's fields: lists of names, by id + 1, and t:at's buffer
+ * of states while no call is using it.
+ */
+enum { NAMES_ENTITIES = 1, NAMES_STATES, NAMES_BUFFER };
+
+/*
+ * The buffer's type: an object like any other, checked as any other, as
+ * the debug library can put anything in a user value (debug.getuservalue).
+ * Its states follow its head.
+ */
+static const char buffer_type[] = "statemap.states";
 
 /* An entity's interval as t:at(.., {intervals = true}) gives it. */
 static void
@@ -114,39 +124,78 @@ full_at(lua_State *L)
 }
 
 /*
- * Pushes the trace object's lists of entity and state names (made at the
- * first call): at the top, the entities' below the states'.
+ * Pushes the trace object's user value, then its lists of entity and
+ * state names, made at the first call (or again, if the debug library put
+ * something else there).
  */
 static void
 push_names(lua_State *L, int idx, const trace *d)
 {
 	uint32_t i, n;
 
-	if (lua_getiuservalue(L, idx, 1) != LUA_TTABLE) {
+	if (lua_getiuservalue(L, idx, 1) == LUA_TTABLE) {
+		if (lua_rawgeti(L, -1, NAMES_ENTITIES) == LUA_TTABLE) {
+			if (lua_rawgeti(L, -2, NAMES_STATES) == LUA_TTABLE)
+				return;
+			lua_pop(L, 1);
+		}
 		lua_pop(L, 1);
-		lua_createtable(L, 2, 0);
-		n = catalog_nentities(d->cat);
-		lua_createtable(L, (int)n, 0);
-		for (i = 0; i < n; i++) {
-			size_t len;
-			const char *name = catalog_entity_name(d->cat, i, &len);
-
-			lua_pushlstring(L, name, len);
-			lua_rawseti(L, -2, (lua_Integer)i + 1);
-		}
-		lua_rawseti(L, -2, NAMES_ENTITIES);
-		lua_createtable(L, (int)d->cat->nstates, 0);
-		for (i = 0; i < d->cat->nstates; i++) {
-			lua_catalog_push_state(L, d->cat, i);
-			lua_rawseti(L, -2, (lua_Integer)i + 1);
-		}
-		lua_rawseti(L, -2, NAMES_STATES);
-		lua_pushvalue(L, -1);
-		lua_setiuservalue(L, idx, 1);
 	}
+	lua_pop(L, 1);
+	lua_createtable(L, 3, 0);
+	n = catalog_nentities(d->cat);
+	lua_createtable(L, (int)n, 0);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *name = catalog_entity_name(d->cat, i, &len);
+
+		lua_pushlstring(L, name, len);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_rawseti(L, -2, NAMES_ENTITIES);
+	lua_createtable(L, (int)d->cat->nstates, 0);
+	for (i = 0; i < d->cat->nstates; i++) {
+		lua_catalog_push_state(L, d->cat, i);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_rawseti(L, -2, NAMES_STATES);
+	lua_pushvalue(L, -1);
+	lua_setiuservalue(L, idx, 1);
 	lua_rawgeti(L, -1, NAMES_ENTITIES);
 	lua_rawgeti(L, -2, NAMES_STATES);
-	lua_remove(L, -3);
+}
+
+/*
+ * Pushes the buffer for the states of n entities and returns them: the
+ * one the user value at uv keeps, taken out of it while this call uses
+ * it, or a new one.  Building the answer may run finalizers, which may
+ * call t:at on this trace: such a call finds no buffer, and makes its
+ * own.  An error on the way (the memory limit) leaves nothing to undo:
+ * the buffer is the collector's, and the next call makes another.
+ */
+static uint32_t *
+take_buffer(lua_State *L, int uv, uint32_t n)
+{
+	static const luaL_Reg none[] = { { NULL, NULL } };
+	const luaL_Reg *nothing[] = { none, NULL };
+	size_t size = sizeof (lua_object_head) + ((size_t)n + 1) *
+	    sizeof (uint32_t);
+	lua_object_head *b;
+
+	lua_rawgeti(L, uv, NAMES_BUFFER);
+	if ((b = lua_object_test(L, -1, buffer_type)) != NULL &&
+	    lua_rawlen(L, -1) >= size) {
+		lua_pushnil(L);
+		lua_rawseti(L, uv, NAMES_BUFFER);
+	} else {
+		lua_pop(L, 1);
+		if (luaL_getmetatable(L, buffer_type) == LUA_TNIL)
+			lua_object_class(L, buffer_type, nothing, nothing,
+			    none);
+		lua_pop(L, 1);
+		b = lua_object_new(L, buffer_type, size, 0);
+	}
+	return ((uint32_t *)(b + 1));
 }
 
 /* States whose names t:at keeps on the Lua stack while it fills a table. */
@@ -167,7 +216,7 @@ t_at(lua_State *L)
 	trace *d = lua_trace_check(L, 1);
 	uint64_t t = lua_args_check_time(L, 2);
 	uint32_t e, n = store_nentities(d->st), have, *states;
-	int en, sn, stacked, into = !lua_isnoneornil(L, 3);
+	int uv, en, sn, buf, stacked, into = !lua_isnoneornil(L, 3);
 	lua_trace_snapshot *at;
 
 	if (into ? wants_intervals(L, 3) : store_values_total(d->st) > 0)
@@ -176,17 +225,13 @@ t_at(lua_State *L)
 		luaL_checktype(L, 3, LUA_TTABLE);
 	lua_settop(L, 3);
 	at = lua_trace_snapshot_of(L, 1);
-	/*
-	 * Building the table may run finalizers, which may call t:at on
-	 * this trace: such a call gets a buffer of its own.
-	 */
-	states = at->busy ? lua_object_scratch(L, n, sizeof (uint32_t)) :
-	    at->states;
-	have = snapshot_states(d->st, &at->cursor, t, states);
 	push_names(L, 1, d);
 	en = lua_gettop(L) - 1;
 	sn = en + 1;
-	at->busy = 1;
+	uv = en - 1;
+	states = take_buffer(L, uv, n);
+	buf = lua_gettop(L);
+	have = snapshot_states(d->st, &at->cursor, t, states);
 	/* A few states' names wait on the stack: copying a slot costs
 	 * less than indexing the list. */
 	stacked = d->cat->nstates <= STACKED_STATES &&
@@ -212,7 +257,8 @@ t_at(lua_State *L)
 			lua_rawgeti(L, sn, (lua_Integer)states[e] + 1);
 		lua_rawset(L, -3);
 	}
-	at->busy = 0;
+	lua_pushvalue(L, buf);	/* kept for the next call */
+	lua_rawseti(L, uv, NAMES_BUFFER);
 	return (1);
 }
 

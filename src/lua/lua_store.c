@@ -36,6 +36,8 @@ push_value_interval(lua_State *L, const trace *d, const store_interval *iv)
 	return (1);
 }
 
+const char lua_store_intervals_type[] = "statemap.intervals";
+
 typedef struct liter {
 	lua_object_head head;
 	store_iter it;
@@ -94,8 +96,10 @@ intervals_next(lua_State *L)
 static int
 intervals_gc(lua_State *L)
 {
-	liter *it = luaL_checkudata(L, 1, LUA_STORE_INTERVALS_TYPE);
+	liter *it = lua_object_finalizing(L, LUA_STORE_INTERVALS_TYPE);
 
+	if (it == NULL)
+		return (0);
 	free(it->entities);
 	free(it->states);
 	it->entities = NULL;
@@ -143,7 +147,8 @@ t_intervals(lua_State *L)
 			return (luaL_error(L, "out of memory"));
 		for (i = 0; i < n; i++) {
 			lua_rawgeti(L, -1, (lua_Integer)i + 1);
-			it->entities[i] = lua_entity_id(L, d, lua_gettop(L));
+			it->entities[i] = lua_entity_item(L, d, lua_gettop(L),
+			    "intervals", "entities", i + 1);
 			lua_pop(L, 1);
 		}
 		lua_pop(L, 1);
@@ -151,7 +156,8 @@ t_intervals(lua_State *L)
 	if (lua_options_table(&opts, "states")) {
 		if ((it->states = calloc(d->cat->nstates, 1)) == NULL)
 			return (luaL_error(L, "out of memory"));
-		lua_catalog_mark_states(L, d->cat, lua_gettop(L), it->states);
+		lua_catalog_mark_states(L, d->cat, lua_gettop(L), it->states,
+		    "intervals", "states");
 		lua_pop(L, 1);
 	}
 	store_iter_init(&it->it, d->st, it->entities, n, from, to);

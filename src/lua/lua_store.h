@@ -10,7 +10,10 @@
 
 #include <lauxlib.h>
 
-#define LUA_STORE_INTERVALS_TYPE	"statemap.intervals"
+/* The type's name, "statemap.intervals"; its address tags the objects
+ * (lua_object.h). */
+extern const char lua_store_intervals_type[];
+#define LUA_STORE_INTERVALS_TYPE	lua_store_intervals_type
 
 /* The trace methods intervals, time_in and count_at. */
 extern const luaL_Reg lua_store_trace_methods[];

@@ -7,21 +7,21 @@
  */
 #include "lua/lua_trace.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/duration.h"
 #include "base/runlimit.h"
-#include "base/util.h"
 #include "lua/lua_args.h"
 #include "lua/lua_object.h"
 #include "lua/lua_options.h"
+
+const char lua_trace_type[] = "statemap.trace";
 
 typedef struct ltrace {
 	lua_object_head head;
 	trace *d;
 	size_t charged;		/* its memory, counted against the limit */
-	lua_trace_snapshot at;	/* t:at's (at.states NULL until then) */
+	lua_trace_snapshot at;	/* t:at's */
 } ltrace;
 
 trace *
@@ -71,14 +71,9 @@ lua_trace_snapshot_of(lua_State *L, int idx)
 {
 	ltrace *t = lua_touserdata(L, idx);
 
-	if (t->at.states == NULL) {
-		size_t n = store_nentities(t->d->st);
-		size_t bytes = (n + 1) * sizeof (uint32_t);
-
+	if (!t->at.made) {
 		snapshot_cursor_init(&t->at.cursor, t->d->st);
-		t->at.states = xcalloc(n + 1, sizeof (uint32_t));
-		t->charged += bytes;
-		runlimit_charge(bytes);
+		t->at.made = 1;
 	}
 	return (&t->at);
 }
@@ -102,7 +97,8 @@ static const lua_option load_keys[] = {
 static int
 f_load(lua_State *L)
 {
-	const char *path = luaL_checkstring(L, 1), *filter;
+	const char *path = lua_args_check_path(L, 1, "statemap.load",
+	    "the path"), *filter;
 	lua_options opts;
 	trace_options o;
 	trace *d;
@@ -182,8 +178,10 @@ called_by_collector(lua_State *L)
 static int
 trace_gc(lua_State *L)
 {
-	ltrace *t = luaL_checkudata(L, 1, LUA_TRACE_TYPE);
+	ltrace *t = lua_object_finalizing(L, LUA_TRACE_TYPE);
 
+	if (t == NULL)
+		return (0);
 	if (!called_by_collector(L))
 		return (luaL_error(L, "a trace is finalized by the collector, "
 		    "not by hand"));
@@ -191,10 +189,9 @@ trace_gc(lua_State *L)
 	trace_release(t->d);
 	t->d = NULL;
 	t->head.finalized = 1;	/* lua_trace_check refuses it from now on */
-	if (t->at.states != NULL)
+	if (t->at.made)
 		snapshot_cursor_free(&t->at.cursor);
-	free(t->at.states);
-	t->at.states = NULL;
+	t->at.made = 0;
 	runlimit_credit(t->charged);
 	t->charged = 0;
 	return (0);

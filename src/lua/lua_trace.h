@@ -19,7 +19,10 @@
 #include "store/snapshot.h"
 #include "trace/trace.h"
 
-#define LUA_TRACE_TYPE	"statemap.trace"
+/* The type's name, "statemap.trace"; its address tags the objects
+ * (lua_object.h). */
+extern const char lua_trace_type[];
+#define LUA_TRACE_TYPE	lua_trace_type
 
 /* The trace's own fields (title, name, begin, finish...) and its
  * metamethods (__gc, __tostring). */
@@ -42,14 +45,13 @@ trace *lua_trace_test(lua_State *L, int idx);
 void lua_trace_push(lua_State *L, trace *d);
 
 /*
- * What t:at keeps with a trace: where it found each entity last and a
- * buffer for the states found, made at its first call, charged and freed
- * with the trace.
+ * What t:at keeps with a trace in C: where it found each entity last,
+ * made at its first call, charged and freed with the trace.  (What else
+ * it keeps is Lua values, in the trace object's user value: lua_snapshot.c.)
  */
 typedef struct lua_trace_snapshot {
 	snapshot_cursor cursor;
-	uint32_t *states;	/* one per entity */
-	int busy;		/* t:at is filling states */
+	int made;		/* cursor is made */
 } lua_trace_snapshot;
 
 /* That of the trace object at idx (checked by lua_trace_check first). */

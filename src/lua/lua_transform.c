@@ -251,11 +251,16 @@ t_recolor(lua_State *L)
 		if (lua_type(L, -2) != LUA_TSTRING)
 			return (luaL_error(L, "recolor takes state names as "
 			    "keys"));
-		lua_catalog_state(L, cat, -2);
-		c = luaL_checklstring(L, -1, &len);
+		lua_catalog_state_item(L, cat, -2, "recolor", NULL, 0);
+		/* A key's value: no argument number to name. */
+		if (lua_type(L, -1) != LUA_TSTRING)
+			return (luaL_error(L, "recolor: the colour of state "
+			    "\"%s\" must be a string, not a %s",
+			    lua_tostring(L, -2), luaL_typename(L, -1)));
+		c = lua_tolstring(L, -1, &len);
 		if (!color_parse(c, len, &col))
-			return (luaL_error(L, "\"%s\" is not a colour: use "
-			    "#rrggbb or a CSS colour name", c));
+			return (luaL_error(L, "recolor: \"%s\" is not a "
+			    "colour: use #rrggbb or a CSS colour name", c));
 		lua_pop(L, 1);
 	}
 	states = catalog_copy_states(cat);
@@ -509,7 +514,8 @@ t_group(lua_State *L)
 			uint32_t s;
 
 			lua_rawgeti(L, 3, (lua_Integer)k);
-			s = lua_catalog_state(L, d->cat, -1);
+			s = lua_catalog_state_item(L, d->cat, -1, "group",
+			    "priority", k);
 			if (rank[s] == UINT32_MAX)
 				rank[s] = next_rank++;
 			lua_pop(L, 1);

@@ -3,6 +3,7 @@
  */
 #include "lua/lua_writer.h"
 
+#include "lua/lua_args.h"
 #include "lua/lua_trace.h"
 #include "trace/writer.h"
 
@@ -14,7 +15,7 @@ static int
 t_write(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	const char *path = luaL_checkstring(L, 2);
+	const char *path = lua_args_check_path(L, 2, "t:write", "the path");
 	sm_error err;
 	char msg[1024];
 

@@ -206,6 +206,9 @@ typedef struct builder {
 	size_t seen_cap, nseen;
 	coalesce_tag *tags;	/* scratch for remapped tags */
 	size_t tags_cap;
+	uint32_t *ids;		/* scratch for depth rows' states */
+	uint64_t *times;
+	size_t ids_cap, times_cap;
 } builder;
 
 /* The offsets [lo, hi) of window k at level d. */
@@ -508,21 +511,23 @@ write_strip_rect(void *ctx, const jsonout_rect *r)
 static void
 write_depths(write_ctx *w, const depthrows *dr, uint32_t e, uint32_t nstates)
 {
+	builder *b = w->b;
 	uint32_t d, n = depthrows_ndepths(dr, e);
-	uint32_t *ids = xcalloc((size_t)nstates + 2, sizeof (uint32_t));
-	uint64_t *times = xcalloc((size_t)nstates + 2, sizeof (uint64_t));
 
+	/* The builder's, made once: not a scratch per entity and window. */
+	grow_array(&b->ids, &b->ids_cap, (size_t)nstates + 2,
+	    sizeof (uint32_t));
+	grow_array(&b->times, &b->times_cap, (size_t)nstates + 2,
+	    sizeof (uint64_t));
 	fputs(", \"kind\": \"nested\", \"depths\": [", w->out);
 	for (d = 1; d <= n; d++) {
 		fputs(d > 1 ? ", [" : "[", w->out);
 		w->first = 1;
 		jsonout_row_each(depthrows_coalescer(dr), depthrows_row(dr, e, d),
-		    nstates, ids, times, 1, write_rect, w);
+		    nstates, b->ids, b->times, 1, write_rect, w);
 		fputc(']', w->out);
 	}
 	fputc(']', w->out);
-	free(ids);
-	free(times);
 }
 
 /* Window (level, k) as JSON text (malloc'd), its length in *len. */
@@ -653,6 +658,8 @@ free_builder(builder *b)
 	free(b->heap);
 	free(b->seen);
 	free(b->tags);
+	free(b->ids);
+	free(b->times);
 }
 
 /*

@@ -384,7 +384,7 @@ jsonout_row_each(const coalesce *co, uint32_t row, uint32_t nstates,
 	    r = coalesce_next(co, r)) {
 		coalesce_rect rect;
 		jsonout_rect jr;
-		uint32_t s;
+		size_t i;
 
 		coalesce_get(co, r, &rect);
 		if (rect.duration == 0)
@@ -392,13 +392,23 @@ jsonout_row_each(const coalesce *co, uint32_t row, uint32_t nstates,
 		memset(&jr, 0, sizeof (jr));
 		jr.start = rect.start;
 		jr.duration = rect.duration;
-		jr.states = ids;
-		jr.times = times;
-		for (s = 0; s < nstates; s++) {
-			if (rect.states[s] == 0)
-				continue;
-			ids[jr.nstates] = s;
-			times[jr.nstates++] = rect.states[s];
+		/*
+		 * Its states with time, ascending: as they are, unless some
+		 * are not to be written (a depth row's absent time).
+		 */
+		if (rect.nstates == 0 || rect.states[rect.nstates - 1] <
+		    nstates) {
+			jr.states = rect.states;
+			jr.times = rect.times;
+			jr.nstates = rect.nstates;
+		} else {
+			jr.states = ids;
+			jr.times = times;
+			for (i = 0; i < rect.nstates &&
+			    rect.states[i] < nstates; i++) {
+				ids[jr.nstates] = rect.states[i];
+				times[jr.nstates++] = rect.times[i];
+			}
 		}
 		if (jr.nstates == 0 && skip_stateless)
 			continue;

@@ -75,9 +75,10 @@ void jsonout_names_free(jsonout_names *names);
 void jsonout_rect_write(FILE *out, const jsonout_names *names,
     const jsonout_rect *r, int first);
 /*
- * The rectangles of one coalescer row (ids and times: scratch of one
- * entry per state); those of no duration are left out, and those with
- * no time in any state too if skip_stateless (a depth row's absent time).
+ * The rectangles of one coalescer row, with their time in states below
+ * nstates (ids and times: scratch of one entry per state); those of no
+ * duration are left out, and those with no time in any of those states
+ * too if skip_stateless (a depth row's absent time).
  * jsonout_row_each gives each to fn instead of writing it (its arrays
  * valid during the call only).
  */

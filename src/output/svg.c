@@ -308,8 +308,11 @@ static void
 write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
 {
 	unsigned cx = LEGEND_X + (LEGEND_WIDTH - 2 * LEGEND_X - 10) / 2;
+	uint64_t *total = xcalloc((size_t)m->cat->nstates + 1,
+	    sizeof (uint64_t));
 	uint32_t s;
 
+	smap_state_times(m, total);
 	for (s = 0; s < m->cat->nstates; s++) {
 		const catalog_state *st = &m->cat->states[s];
 		legend_name ln = legend_split(st->name, st->name_len);
@@ -339,9 +342,10 @@ write_legend(FILE *out, const smap *m, size_t id, unsigned *y)
 			fputs(": ", out);
 		}
 		fprintf(out, "%s in all</title></text>\n",
-		    duration_format(smap_state_time(m, s), buf, sizeof (buf)));
+		    duration_format(total[s], buf, sizeof (buf)));
 		*y += 10;
 	}
+	free(total);
 }
 
 /* The key to the hatch of "no data", below the legends. */
@@ -420,7 +424,6 @@ static void
 write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
     double span, const svg_options *opts, const color *mix)
 {
-	const catalog *cat = m->cat;
 	uint32_t r;
 
 	fprintf(out, "<g id=\"statemap-%zu-entity-%u\">", id, e);
@@ -442,7 +445,8 @@ write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
 		coalesce_get(m->co, r, &rect);
 		if (rect.duration == 0)
 			continue;
-		c = color_blend(mix, rect.states, cat->nstates);
+		c = color_blend_sparse(mix, rect.states, rect.times,
+		    rect.nstates);
 		color_format(c, hex);
 		x = ((double)rect.start - (double)m->begin) / span *
 		    opts->strip_width;

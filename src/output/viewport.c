@@ -258,7 +258,6 @@ viewport_to_smaps(const viewport *v, smap *maps)
 		const vpanel *vp = &v->panels[i];
 		const catalog *cat = vp->t->cat;
 		smap *m = &maps[i];
-		uint64_t *dense = xcalloc(cat->nstates + 1, sizeof (uint64_t));
 
 		memset(m, 0, sizeof (*m));
 		m->cat = catalog_copy_without_states(cat);
@@ -285,23 +284,16 @@ viewport_to_smaps(const viewport *v, smap *maps)
 				for (r = j->entity_rects[e - j->from]; r < last;
 				    r++) {
 					const vrect *x = &j->rects[r];
-					uint32_t s;
 
-					for (s = 0; s < x->nstates; s++)
-						dense[j->pool_state[x->states +
-						    s]] = j->pool_time[x->states
-						    + s];
 					coalesce_put(m->co, vp->ids[e],
 					    x->start, x->duration, x->count,
-					    dense,
-					    rect_tags(j, x), x->ntags);
-					for (s = 0; s < x->nstates; s++)
-						dense[j->pool_state[x->states +
-						    s]] = 0;
+					    j->pool_state + x->states,
+					    j->pool_time + x->states,
+					    x->nstates, rect_tags(j, x),
+					    x->ntags);
 				}
 			}
 		}
-		free(dense);
 	}
 }
 

@@ -3,9 +3,11 @@
  * entities' depth rows over the window, fed from the store to the
  * classic command's coalescers (valuerects.h, depthrows.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "base/util.h"
+#include "base/work.h"
 #include "output/viewport_kinds.h"
 
 /* Entity e's values over the window, from the one in effect at lo. */
@@ -24,29 +26,57 @@ feed_values(valuerects *v, const vpanel *vp, uint32_t e)
 		valuerects_datum(v, e, times[i], values[i]);
 }
 
-/* Transition i's stack as the transitions that pushed each frame. */
-static uint32_t
-chain(const store *st, uint32_t e, size_t i, size_t **nodes, size_t *cap)
-{
-	const uint16_t *depths = store_depths(st, e);
-	const uint32_t *below = store_below(st, e);
-	uint32_t d = depths[i], k;
-	size_t at = i;
-
-	grow_array(nodes, cap, (size_t)d + 1, sizeof (size_t));
-	for (k = d; k > 0; k--) {
-		(*nodes)[k - 1] = at;
-		if (k > 1)
-			at = below[at];
-	}
-	return (d);
-}
-
 static uint32_t
 tag_or_none(const uint32_t *tags, size_t i)
 {
 	return (tags != NULL && tags[i] != STORE_NONE ? tags[i] :
 	    COALESCE_NO_TAG);
+}
+
+/*
+ * A stack as the transitions current at each of its depths, bottom
+ * first: for a frame, the one that pushed it or a pop that made it the
+ * top again.
+ */
+typedef struct stack_chain {
+	size_t *node;
+	size_t cap;
+	uint32_t depth;
+} stack_chain;
+
+/*
+ * Makes ch transition i's stack and returns how many depths at its
+ * bottom it shares with the stack ch held; *top gets what ch held at
+ * i's top depth if i replaced it there, else SIZE_MAX.
+ *
+ * The transitions under one follow from it (store_below), so two
+ * stacks that meet at a depth are the same beneath it: the walk goes
+ * down from i only until it meets ch, and writes only what changed.  A
+ * push, a pop or a plain datum changes one depth, so a window costs its
+ * transitions and the depth of its first stack, where walking every
+ * stack whole cost their depths summed (quadratic in the depth).
+ */
+static uint32_t
+chain_update(stack_chain *ch, const store *st, uint32_t e, size_t i,
+    size_t *top)
+{
+	const uint16_t *depths = store_depths(st, e);
+	const uint32_t *below = store_below(st, e);
+	uint32_t d = depths[i], k = d, old = ch->depth;
+	size_t at = i;
+
+	grow_array(&ch->node, &ch->cap, (size_t)d + 1, sizeof (size_t));
+	*top = SIZE_MAX;
+	while (k > 0 && !(k <= old && ch->node[k - 1] == at)) {
+		if (k == d && k <= old)
+			*top = ch->node[k - 1];
+		ch->node[k - 1] = at;
+		if (--k > 0)
+			at = below[at];
+	}
+	work_steps((uint64_t)(d - k) + 1);
+	ch->depth = d;
+	return (k);
 }
 
 /*
@@ -56,49 +86,54 @@ tag_or_none(const uint32_t *tags, size_t i)
  * transition).
  */
 static void
-feed_depths(depthrows *dr, const vpanel *vp, uint32_t e, size_t **cur,
-    size_t *cur_cap, size_t **prev, size_t *prev_cap)
+feed_depths(depthrows *dr, const vpanel *vp, uint32_t e, stack_chain *ch)
 {
 	const store *st = vp->t->st;
 	const uint64_t *times = store_times(st, e);
 	const uint16_t *states = store_states(st, e);
 	const uint32_t *tags = store_has_tags(st, e) ? store_tags(st, e) : NULL;
-	size_t count = store_count(st, e), i, first, *swap, swap_cap;
+	size_t count = store_count(st, e), i, first, top;
 	uint32_t d, old, k, keep;
 
 	if (store_depths(st, e) == NULL || window_count(st, e, vp->lo, vp->hi,
 	    &first) == 0)
 		return;
-	old = chain(st, e, first, prev, prev_cap);
-	depthrows_begin(dr, e, times[first], states[(*prev)[0]],
-	    tag_or_none(tags, (*prev)[0]));
+	ch->depth = 0;
+	(void)chain_update(ch, st, e, first, &top);
+	old = ch->depth;
+	depthrows_begin(dr, e, times[first], states[ch->node[0]],
+	    tag_or_none(tags, ch->node[0]));
 	for (k = 1; k < old; k++)
-		depthrows_push(dr, e, times[first], states[(*prev)[k]],
-		    tag_or_none(tags, (*prev)[k]));
+		depthrows_push(dr, e, times[first], states[ch->node[k]],
+		    tag_or_none(tags, ch->node[k]));
 	for (i = first + 1; i < count && times[i] < vp->hi; i++) {
-		d = chain(st, e, i, cur, cur_cap);
-		for (keep = 0; keep < d && keep < old &&
-		    (*cur)[keep] == (*prev)[keep]; keep++)
-			continue;
-		if (keep < d && keep < old && keep + 1 == d &&
-		    states[(*cur)[keep]] == states[(*prev)[keep]] &&
-		    tag_or_none(tags, (*cur)[keep]) ==
-		    tag_or_none(tags, (*prev)[keep]))
-			keep++;		/* a pop back to this frame */
+		keep = chain_update(ch, st, e, i, &top);
+		d = ch->depth;
+		/*
+		 * A pop back to this frame: one shallower, the frame under
+		 * the top current again with its state and tag.  From depth
+		 * 2 a plain datum that gives the bottom back as it was is
+		 * the same transition in a store, and depthrows.h reads it
+		 * as a pop too; from any other depth a plain datum replaces
+		 * the stack, even with the state it had.
+		 */
+		if (d + 1 == old && keep + 1 == d && top != SIZE_MAX &&
+		    states[ch->node[keep]] == states[top] &&
+		    tag_or_none(tags, ch->node[keep]) ==
+		    tag_or_none(tags, top))
+			keep++;
 		if (keep == 0) {
-			depthrows_set(dr, e, times[i], states[(*cur)[0]],
-			    tag_or_none(tags, (*cur)[0]));
+			depthrows_set(dr, e, times[i], states[ch->node[0]],
+			    tag_or_none(tags, ch->node[0]));
 			keep = 1;
 		} else {
 			for (k = old; k > keep; k--)
 				depthrows_pop(dr, e, times[i]);
 		}
 		for (k = keep; k < d; k++)
-			depthrows_push(dr, e, times[i], states[(*cur)[k]],
-			    tag_or_none(tags, (*cur)[k]));
+			depthrows_push(dr, e, times[i], states[ch->node[k]],
+			    tag_or_none(tags, ch->node[k]));
 		old = d;
-		swap = *cur, *cur = *prev, *prev = swap;
-		swap_cap = *cur_cap, *cur_cap = *prev_cap, *prev_cap = swap_cap;
 	}
 }
 
@@ -108,7 +143,7 @@ viewport_kinds_panel(const vpanel *vp, unsigned width, valuerects **values,
 {
 	const store *st = vp->t->st;
 	uint32_t k, nvalues = 0, nnested = 0;
-	size_t *cur = NULL, *prev = NULL, cur_cap = 0, prev_cap = 0;
+	stack_chain ch = { NULL, 0, 0 };
 
 	*values = NULL;
 	*depths = NULL;
@@ -132,10 +167,8 @@ viewport_kinds_panel(const vpanel *vp, unsigned width, valuerects **values,
 		    (int64_t)vp->hi);
 		for (k = 0; k < vp->n; k++)
 			if (store_kind_of(st, vp->ids[k]) == STORE_NESTED)
-				feed_depths(*depths, vp, vp->ids[k], &cur,
-				    &cur_cap, &prev, &prev_cap);
+				feed_depths(*depths, vp, vp->ids[k], &ch);
 		depthrows_finish(*depths, store_end(st));
 	}
-	free(cur);
-	free(prev);
+	free(ch.node);
 }

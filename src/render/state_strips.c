@@ -620,8 +620,8 @@ state_strips_draw_vector(canvas *c, const render_panel *p, unsigned y0)
 			    rect.start + rect.duration;
 			if (b <= a)
 				continue;
-			canvas_set_color(c->cr, color_blend(colors, rect.states,
-			    cat->nstates));
+			canvas_set_color(c->cr, color_blend_sparse(colors,
+			    rect.states, rect.times, rect.nstates));
 			cairo_rectangle(c->cr, c->strip_x + (a - o->t0) * px,
 			    y, (b - a) * px, rh);
 			cairo_fill(c->cr);

@@ -48,7 +48,8 @@ cache_hash_copy(entry_reader *r, uint64_t at, const void *copy, size_t len)
 
 /*
  * A column of times, left in the mapping: hashed, and checked to be in
- * order, a chunk at a time while the chunk is in the cache.
+ * order, a chunk at a time while the chunk is in the cache, the last
+ * within what the start allows (as the ingest checks each).
  */
 static int
 check_times(entry_reader *r, uint64_t at, size_t n)
@@ -70,6 +71,8 @@ check_times(entry_reader *r, uint64_t at, size_t n)
 		if (bad)
 			return (-1);
 	}
+	if (last > r->time_limit)
+		return (-1);
 	r->off = at + n * 8;
 	return (0);
 }
@@ -168,15 +171,16 @@ copy_hashed(entry_reader *r, uint64_t at, void *to, size_t len)
 	r->off = at + len;
 }
 
+/* In order, and the last within what the start allows. */
 static int
-times_in_order(const uint64_t *t, size_t n)
+times_in_order(const entry_reader *r, const uint64_t *t, size_t n)
 {
 	size_t i;
 	int bad = 0;
 
 	for (i = 1; i < n; i++)
 		bad |= t[i] < t[i - 1];
-	return (!bad);
+	return (!bad && (n == 0 || t[n - 1] <= r->time_limit));
 }
 
 /* ---- nested and value entities: replayed ---- */
@@ -201,7 +205,7 @@ replay_nested(entry_reader *r, const col_desc *c, const catalog *cat, store *st,
 	int ok = 0;
 
 	copy_hashed(r, c->time_off, time, n * sizeof (uint64_t));
-	if (!times_in_order(time, n) ||
+	if (!times_in_order(r, time, n) ||
 	    copy_states(r, c->state_off, n, state, cat->nstates) != 0 ||
 	    (tag != NULL &&
 	    copy_tags(r, c->tag_off, n, tag, catalog_ntags(cat)) != 0))
@@ -254,7 +258,7 @@ replay_values(entry_reader *r, const col_desc *c, const catalog *cat, store *st,
 		else
 			bad |= !value_is_none(v);
 	}
-	bad |= !times_in_order(time, n);
+	bad |= !times_in_order(r, time, n);
 	if (!bad)
 		store_append_values(st, entity, time, value, n);
 	free(time);

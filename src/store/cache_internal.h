@@ -84,6 +84,7 @@ typedef struct entry_reader {
 	const char *base;
 	uint64_t off;		/* how far the checksum has got */
 	XXH3_state_t hash;
+	uint64_t time_limit;	/* the latest time the catalog's start allows */
 } entry_reader;
 
 /* ---- cache_entry.c ---- */

@@ -120,6 +120,9 @@ read_entry(const char *base, size_t len, const cache_key *key,
 	 * value entities: none of them may go to disk half way. */
 	store_in_memory(st);
 	r.base = base;
+	/* catalog_file_load checked the start: the limit is not -1. */
+	r.time_limit = (uint64_t)catalog_time_limit(cat->start_sec,
+	    cat->start_nsec);
 	XXH3_64bits_reset(&r.hash);
 	XXH3_64bits_update(&r.hash, &h, sizeof (h));
 	r.off = sizeof (h);

@@ -69,6 +69,15 @@ catalog_start_ns(const catalog *cat)
 	return (cat->start_sec * 1000000000ULL + cat->start_nsec);
 }
 
+int64_t
+catalog_time_limit(uint64_t sec, uint64_t nsec)
+{
+	if (nsec > (uint64_t)INT64_MAX ||
+	    sec > ((uint64_t)INT64_MAX - nsec) / 1000000000ULL)
+		return (-1);
+	return (INT64_MAX - (int64_t)(sec * 1000000000ULL + nsec));
+}
+
 uint32_t
 catalog_entity(catalog *cat, const char *name, size_t len)
 {

@@ -120,6 +120,15 @@ void catalog_free(catalog *cat);
 /* The metadata start as ns since the epoch (saturating). */
 uint64_t catalog_start_ns(const catalog *cat);
 
+/*
+ * The latest time after a start of sec seconds and nsec nanoseconds that
+ * still lands below 2^63 ns since the epoch (2^63 - 1 less the start):
+ * every time of a trace, counted from its start, is at most this, so
+ * that whoever adds the two (stacking, merging) stays within an
+ * int64_t.  -1 if the start itself is past 2^63 - 1 ns.
+ */
+int64_t catalog_time_limit(uint64_t sec, uint64_t nsec);
+
 /* The id of the entity with this name, adding it if new. */
 uint32_t catalog_entity(catalog *cat, const char *name, size_t len);
 const char *catalog_entity_name(const catalog *cat, uint32_t id, size_t *len);

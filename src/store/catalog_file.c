@@ -26,6 +26,7 @@ typedef struct pass {
 	size_t len, cap;
 	const char *at, *end;
 	int bad;
+	uint64_t time_limit;	/* loading: what the start allows a time */
 } pass;
 
 /* A string of the file: bytes (not NUL-terminated) and length; s NULL
@@ -263,8 +264,8 @@ event_record(pass *p, catalog *cat, uint64_t i)
 	string(p, &members);
 	if (!p->loading)
 		return (0);
-	if (entity.s == NULL || kind.s == NULL ||
-	    (end != CATALOG_NO_END && end < time) ||
+	if (entity.s == NULL || kind.s == NULL || time > p->time_limit ||
+	    (end != CATALOG_NO_END && (end < time || end > p->time_limit)) ||
 	    (id.s != NULL && id.len == 0) ||
 	    (members.s != NULL && !event_members_ok(members.s, members.len)))
 		return (-1);
@@ -352,6 +353,14 @@ catalog_fields(pass *p, catalog *cat)
 	flag(p, &cat->have_start);
 	word(p, &cat->start_sec);
 	word(p, &cat->start_nsec);
+	if (p->loading) {
+		/* As the ingest reads a start, and times after it. */
+		int64_t limit = catalog_time_limit(cat->start_sec,
+		    cat->start_nsec);
+
+		p->bad |= limit < 0;
+		p->time_limit = limit < 0 ? 0 : (uint64_t)limit;
+	}
 	if (states(p, cat) != 0 ||
 	    record_list(p, cat, catalog_nentities(cat), 16, entity_record) != 0 ||
 	    record_list(p, cat, catalog_ntags(cat), 24, tag_record) != 0 ||
@@ -363,6 +372,8 @@ catalog_fields(pass *p, catalog *cat)
 	word(p, &cat->ndata);
 	flag(p, &cat->have_data);
 	word(p, &cat->last_time);
+	if (p->loading && cat->last_time > p->time_limit)
+		p->bad = 1;
 	return (p->bad ? -1 : 0);
 }
 

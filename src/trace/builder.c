@@ -26,6 +26,7 @@ struct builder {
 	uint8_t *kind;		/* per entity */
 	size_t cap;
 	uint64_t latest;	/* the latest time of any datum */
+	uint64_t limit;		/* the latest time the start allows */
 	char error[512];
 };
 
@@ -95,6 +96,7 @@ builder_new(const char *name, catalog_state *states, uint32_t n,
 	}
 	catalog_assign_colors(b->cat);
 	b->cat->have_start = 1;
+	b->limit = INT64_MAX;	/* the start is 0 until builder_meta */
 	b->st = store_new(n);
 	/* Pops read the columns as they grow: they stay in memory. */
 	store_in_memory(b->st);
@@ -130,10 +132,19 @@ int
 builder_meta(builder *b, const char *title, const char *host,
     const char *entity_kind, uint64_t start_sec, uint64_t start_nsec)
 {
+	int64_t limit = catalog_time_limit(start_sec, start_nsec);
+
 	if (check_cstring(b, title, "the title") != 0 ||
 	    check_cstring(b, host, "the host") != 0 ||
 	    check_cstring(b, entity_kind, "the entity kind") != 0)
 		return (-1);
+
+	/* As a file's "start" (records_metadata.c). */
+	if (limit < 0)
+		return (fail(b, "start {%" PRIu64 ", %" PRIu64 "} is past "
+		    "2^63 - 1 ns since the epoch (in the year 2262): a start "
+		    "and the times after it are 64-bit nanoseconds",
+		    start_sec, start_nsec));
 	if (entity_kind != NULL) {
 		free(b->cat->entity_kind);
 		b->cat->entity_kind = xstrndup(entity_kind,
@@ -149,7 +160,20 @@ builder_meta(builder *b, const char *title, const char *host,
 	}
 	b->cat->start_sec = start_sec;
 	b->cat->start_nsec = start_nsec;
+	b->limit = (uint64_t)limit;
 	return (0);
+}
+
+/* A time past what the start allows (builder.limit): -1, else 0. */
+static int
+past_limit(builder *b, const char *what, uint64_t time)
+{
+	if (time <= b->limit)
+		return (0);
+	return (fail(b, "%s %" PRIu64 " after the start {%" PRIu64 ", %"
+	    PRIu64 "} is past 2^63 - 1 ns since the epoch: the start plus "
+	    "any time of the trace must stay below 2^63 ns", what, time,
+	    b->cat->start_sec, b->cat->start_nsec));
 }
 
 int64_t
@@ -198,9 +222,14 @@ entity_of(builder *b, const char *name, size_t len)
 static uint32_t
 check(builder *b, uint64_t time, const char *name, size_t len, int want)
 {
-	uint32_t e = entity_of(b, name, len);
-	int k = b->kind[e];
+	uint32_t e;
+	int k;
 
+	/* Before the entity is added: a refused call changes nothing. */
+	if (past_limit(b, "time", time) != 0)
+		return (UINT32_MAX);
+	e = entity_of(b, name, len);
+	k = b->kind[e];
 	if (k != KIND_NEW && time < b->last_time[e]) {
 		fail(b, "time %" PRIu64 " for entity \"%.*s\" is before its "
 		    "previous time %" PRIu64 ": time must not go backwards "
@@ -404,6 +433,9 @@ builder_event(builder *b, uint64_t time, const char *entity, size_t len,
 	    "the event's id") != 0 || check_text(b, msg->members,
 	    msg->members_len, "the event's fields") != 0))
 		return (-1);
+	if (past_limit(b, "time", time) != 0 || (msg != NULL &&
+	    msg->end != CATALOG_NO_END && past_limit(b, "end", msg->end) != 0))
+		return (-1);
 	catalog_add_event(b->cat, time, entity, len, kind, kind_len, target,
 	    target_len);
 	if (msg != NULL)
@@ -416,8 +448,11 @@ builder_event(builder *b, uint64_t time, const char *entity, size_t len,
 trace *
 builder_finish(builder *b, int has_end, uint64_t end)
 {
-	trace *d = xcalloc(1, sizeof (*d));
+	trace *d;
 
+	if (has_end && past_limit(b, "end", end) != 0)
+		return (NULL);
+	d = xcalloc(1, sizeof (*d));
 	d->cat = b->cat;
 	d->st = b->st;
 	b->cat = NULL;

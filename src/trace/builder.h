@@ -7,7 +7,8 @@
  * never go backwards for an entity; an entity holds states (plain or
  * nested) or values, never both; values of an entity are all numbers or
  * all strings (and nones); a push needs a state under it, a pop something
- * pushed, and the state it names (if any) on top.  Every string it takes
+ * pushed, and the state it names (if any) on top; the start plus any
+ * time stays below 2^63 ns (catalog_time_limit).  Every string it takes
  * (names of entities and states, tags and their definitions,
  * descriptions, events, string values, the metadata) must be valid UTF-8
  * (RFC 3629), as a file's are once parsed: the writers put them in XML
@@ -43,7 +44,11 @@ void builder_free(builder *b);
 /* The last error. */
 const char *builder_error(const builder *b);
 
-/* The metadata (strings copied; NULL leaves one unset). */
+/*
+ * The metadata (strings copied; NULL leaves one unset), before any
+ * datum: -1, having changed nothing, if the start is past 2^63 - 1 ns
+ * since the epoch or a string is not valid UTF-8.
+ */
 int builder_meta(builder *b, const char *title, const char *host,
     const char *entity_kind, uint64_t start_sec, uint64_t start_nsec);
 
@@ -99,7 +104,8 @@ size_t builder_memory(const builder *b);
 /*
  * The trace: its window [0, end), end the given one (has_end) or the
  * latest datum's time.  The builder is then empty: any further call but
- * builder_free is a caller's bug.
+ * builder_free is a caller's bug.  NULL, having changed nothing, if end
+ * is past what the start allows.
  */
 trace *builder_finish(builder *b, int has_end, uint64_t end);
 

@@ -295,7 +295,8 @@ shared(const trace *const *inputs, size_t n, size_t field)
 /*
  * Where each input's times land: delta[i] = its start, plus its offset,
  * minus the merged start (the earliest of those, or the epoch).  Every
- * time it holds must then stay within [0, 2^63).
+ * time it holds must then stay within [0, 2^63), and so must the merged
+ * start plus that time, as in a trace read from a file (records.h).
  */
 static int
 place_inputs(const trace *const *inputs, size_t n, const int64_t *offsets,
@@ -322,9 +323,8 @@ place_inputs(const trace *const *inputs, size_t n, const int64_t *offsets,
 		__int128 d = (__int128)catalog_start_ns(inputs[i]->cat) +
 		    (offsets != NULL ? offsets[i] : 0) - lo;
 
-		if (d > INT64_MAX || (__int128)latest_time(inputs[i]) + d >
-		    INT64_MAX) {
-			*why = "a time would be past 2^63 ns";
+		if (lo + d + (__int128)latest_time(inputs[i]) > INT64_MAX) {
+			*why = "a time would be past 2^63 ns since the epoch";
 			return (-1);
 		}
 		if ((__int128)earliest_time(inputs[i]) + d < 0) {

@@ -457,7 +457,12 @@ writer_save(const trace *d, const char *path, sm_error *err)
 
 	if (outfile_open(&of, path, err) != 0)
 		return (-1);
-	if (writer_write(of.fp, d, &why) != 0) {
+	/*
+	 * Checked once more at the end, however few lines there were: a
+	 * Ctrl-C while writing leaves no file, as it would a longer one.
+	 */
+	if (writer_write(of.fp, d, &why) != 0 ||
+	    runlimit_check(0, &why) != 0) {
 		outfile_abort(&of);
 		error_set(err, "%s", why);
 		return (-1);

@@ -178,10 +178,13 @@ shape_make(const unsigned char *data, size_t size, size_t *len,
  * The budgets.  A step is one turn of a counted loop, and a trace of L
  * bytes holds at most L / 30 or so data: 16 steps a byte leaves room for
  * hundreds a datum, while a walk of the whole stack at every transition
- * of a 20,000-deep one (under 1 MB) takes 200 million.  Bytes: the program
- * has fixed costs (a coalescer's arrays, a page of output) under the
- * constant, then 64 handed out for every byte read (the store takes
- * about 16).
+ * of a 20,000-deep one (under 1 MB) takes 200 million.  Bytes: 64 handed
+ * out for every byte read (the store takes about 16), over fixed costs
+ * that do not grow with the input: a page of output and the coalescer's
+ * dense arrays, a word per state for every entity and every rectangle
+ * while they stay under DENSE_WORDS (coalesce_state.h: 64 MB each, and
+ * counted again as they double on the way, so 256 MB), then the logs
+ * that grow with the data.
  */
 uint64_t
 shape_step_budget(size_t len)
@@ -192,7 +195,7 @@ shape_step_budget(size_t len)
 uint64_t
 shape_byte_budget(size_t len)
 {
-	return ((64 << 20) + 64 * (uint64_t)len);
+	return ((320ull << 20) + 64 * (uint64_t)len);
 }
 
 void

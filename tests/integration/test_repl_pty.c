@@ -2,8 +2,8 @@
  * test_repl_pty.c: the REPL on a terminal (src/cli/repl.c with GNU
  * readline), driven through a pseudo-terminal: the banner and prompts,
  * results, multi-line statements, Tab completion, errors, Ctrl-C during a
- * long loop and at a continuation prompt, Ctrl-D, and the history file
- * across sessions.
+ * long loop, at a continuation prompt and while an -E chunk writes a
+ * file before the prompt, Ctrl-D, and the history file across sessions.
  *
  * The program is $SM (tests/run sets it; ./statemap-lua otherwise), run
  * from the top of the tree.  Every step waits for a pattern in the output
@@ -14,6 +14,7 @@
  * be the line discipline's end of file, not a key for readline.  TERM=dumb and an empty
  * INPUTRC keep readline's output plain and the user's settings out.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -355,6 +356,56 @@ test_script(void)
 	CHECK_EXIT(&s, "exit");
 }
 
+/* The names in dir that begin with prefix. */
+static int
+count_named(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		return (-1);
+	while ((e = readdir(d)) != NULL)
+		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+	closedir(d);
+	return (n);
+}
+
+/*
+ * -i -E CODE FILE: Ctrl-C while the chunk writes a file (held there by
+ * STATEMAP_DEBUG=hold-output) stops it, leaves no file, and the prompt
+ * comes, as after a statement interrupted at the prompt.
+ */
+static void
+test_interrupt_before_prompt(void)
+{
+	static session s;
+	char code[300];
+	char *args[] = { "-i", "--no-cache", "-E", code, TRACE, NULL };
+
+	snprintf(code, sizeof (code), "t:write('%s/w.out')", home);
+	setenv("STATEMAP_DEBUG", "hold-output", 1);
+	if (!start(&s, NULL, args)) {
+		unsetenv("STATEMAP_DEBUG");
+		return;
+	}
+	unsetenv("STATEMAP_DEBUG");
+	EXPECT(&s, "the chunk writes the file", "holding");
+	send(&s, "\003");
+	EXPECT(&s, "Ctrl-C stops the writing", "t:write: interrupted");
+	EXPECT(&s, "then the banner, of the trace loaded",
+	    "\"PostgreSQL\", 32 entities");
+	EXPECT(&s, "and the prompt", "> ");
+	CHECK("no file is left, nor its temporary file",
+	    count_named(home, "w.out") == 0 &&
+	    count_named(home, ".w.out") == 0);
+	send(&s, "#t:entities()\r");
+	EXPECT(&s, "the session goes on", "\r\n32\r\n> ");
+	send(&s, "\004");
+	CHECK_EXIT(&s, "Ctrl-D exits with status 0");
+}
+
 int
 main(void)
 {
@@ -367,6 +418,7 @@ main(void)
 	test_session();
 	test_history();
 	test_script();
+	test_interrupt_before_prompt();
 	snprintf(cmd, sizeof (cmd), "rm -rf '%s'", home);
 	if (system(cmd) != 0)
 		printf("FAIL cannot remove %s\n", home);

@@ -142,4 +142,136 @@ do
 	os.remove(tmp .. ".many")
 end
 
+-- A path with a NUL byte was cut there: statemap.load("x.out\0junk")
+-- loaded x.out, and t:write and render wrote to the cut name.  Every
+-- function that takes a path or a file name refuses it, naming itself.
+do
+	local function exists(path)
+		local f = io.open(path)
+		if f then f:close() end
+		return f ~= nil
+	end
+	local cut = tmp .. "-nul"
+	local function refused(name, f, want, wrote)
+		check_error(name .. ": a path with a NUL byte is refused", f, want)
+		if wrote then
+			check(name .. ": ... and nothing is written at the path cut there", not exists(wrote))
+			os.remove(wrote)
+		end
+	end
+	refused("statemap.load", function() return sm.load(tmp .. "\0junk", { cache = false }) end,
+		"statemap.load: the path contains a NUL byte")
+	refused("t:write", function() return t:write(cut .. ".out\0junk") end,
+		"t:write: the path contains a NUL byte", cut .. ".out")
+	refused("render", function() return sm.render{ output = cut .. ".png\0.svg", trace = t } end,
+		"render: output contains a NUL byte", cut .. ".png")
+	refused("render, interactive", function()
+		return sm.render{ output = cut .. ".svg\0.png", trace = t, interactive = true }
+	end, "render: output contains a NUL byte", cut .. ".svg")
+	refused("layout.render", function() return sm.layout.render(t, cut .. ".pdf\0") end,
+		"render: output contains a NUL byte", cut .. ".pdf")
+	refused("json.decode's file name", function() return sm.json.decode("{", "a.json\0b") end,
+		"json.decode: the name contains a NUL byte")
+	check_error("render: an output that is no string is named", function()
+		return sm.render{ output = 5, trace = t } end, "render: output must be a file name, not 5")
+	check("a path without NUL bytes still loads", pcall(sm.load, tmp, { cache = false }))
+end
+
+-- t:at kept a busy flag while it filled its table: a finalizer that ran
+-- meanwhile and called t:at cleared it, so the next such call filled the
+-- very buffer the first was reading, and its answer was another time's;
+-- an error (the memory limit) left it set.  It keeps no flag now: the
+-- buffer is taken while a call uses it, and a call that finds none, or
+-- follows one an error cut short, makes its own.
+do
+	local lines = { '{"start": [0, 0], "states": {"a": {"value": 0}, "b": {"value": 1}, "c": {"value": 2}}}' }
+	for i = 1, 2000 do
+		lines[#lines + 1] = ('{"time": "0", "entity": "e%d", "state": 0}'):format(i)
+		lines[#lines + 1] = ('{"time": "100", "entity": "e%d", "state": 1}'):format(i)
+		lines[#lines + 1] = ('{"time": "200", "entity": "e%d", "state": 2}'):format(i)
+	end
+	write(tmp .. ".at", lines)
+	local u = sm.load(tmp .. ".at", { cache = false })
+	-- Finalizers made garbage before each call; a collector that steps
+	-- at every allocation runs some while t:at builds its table.
+	local inside, nested, during, wrong = false, 0, 0, {}
+	collectgarbage("incremental", 10, 400)
+	for i = 1, 300 do
+		for _ = 1, 20 do
+			setmetatable({}, { __gc = function()
+				if inside then nested = nested + 1 end
+				u:at(150)
+			end })
+		end
+		nested, inside = 0, true
+		local r = u:at(50)
+		inside = false
+		if nested >= 2 then during = during + 1 end
+		if r.e1 ~= "a" or r.e2000 ~= "a" then wrong[#wrong + 1] = i end
+	end
+	collectgarbage("incremental", 200, 100)
+	collectgarbage()
+	if during == 0 then
+		unit.skip("t:at: two calls by finalizers while a third fills its table",
+			"the collector ran no two finalizers during a t:at here")
+	else
+		check_eq("t:at: two calls by finalizers while a third fills its table leave its answer alone",
+			wrong, {})
+	end
+
+	-- Cut short by the memory limit, then asked again (a table of 20000
+	-- entities is what cannot fit).
+	local big = { lines[1] }
+	for i = 1, 20000 do
+		big[#big + 1] = ('{"time": "0", "entity": "e%d", "state": %d}'):format(i, i % 3)
+	end
+	big[#big + 1] = '{"time": "1000", "entity": "e1", "state": 1}'
+	write(tmp .. ".at", big)
+	local child = tmp .. "-at.lua"
+	local f = assert(io.open(child, "w"))
+	f:write([==[
+local sm = require "statemap"
+local t = sm.load(arg[1], { cache = false })
+local want = {}
+for _, e in ipairs(t:entities()) do want[e.name] = e:at(150) end
+local into = {}
+t:at(10, into)
+-- Memory filled a kilobyte at a time until no more fits, then some given
+-- back: room for small things, not for t:at's table.
+local ballast
+while pcall(function()
+	for _ = 1, 100 do ballast = { next = ballast, s = string.rep("x", 1000) .. tostring(ballast) } end
+end) do end
+for _ = 1, 64 do ballast = ballast.next end
+collectgarbage()
+local ok, err = pcall(t.at, t, 50)
+ballast = nil
+collectgarbage()
+local function same(a, b)
+	for k, v in pairs(a) do if b[k] ~= v then return false end end
+	for k in pairs(b) do if a[k] == nil then return false end end
+	return true
+end
+local right = same(t:at(150), want)
+t:at(60, into)
+collectgarbage()
+collectgarbage("stop")
+local before = collectgarbage("count")
+t:at(150, into)
+local grew = collectgarbage("count") - before
+collectgarbage("restart")
+print(not ok and err or "no error", right, same(into, want), grew)
+]==])
+	f:close()
+	local here = arg[0]:match("^(.*)/[^/]*$") or "."
+	local SM = os.getenv("SM") or (here .. "/../../statemap-lua")
+	local p = io.popen("'" .. SM .. "' --memory-limit 48M '" .. child .. "' '" .. tmp .. ".at' 2>&1")
+	local out = p:read("a")
+	p:close()
+	check_eq("t:at cut short by the memory limit, then asked again: right, and its buffer kept", out,
+		"not enough memory\ttrue\ttrue\t0.0\n")
+	os.remove(child)
+	os.remove(tmp .. ".at")
+end
+
 os.remove(tmp)

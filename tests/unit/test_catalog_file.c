@@ -4,7 +4,8 @@
  * every shorter run of its bytes, and one byte more, refused; catalogs
  * that break the input's rules (no states, a colour that is none, two
  * states of one name, a tag of no state, events that end before they
- * start or whose members are not JSON) saved as they are and refused.
+ * start or whose members are not JSON, a start past 2^63 - 1 ns or a
+ * time past it with the start) saved as they are and refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +205,34 @@ test_refused(void)
 	catalog_add_event(cat, 100, "e", 1, "k", 1, NULL, 0);
 	catalog_set_event_extra(cat, CATALOG_NO_END, "", 0, NULL, 0);
 	CHECK("refused: an event's empty id", refused(cat));
+	/* A start, and the times after it, as the ingest reads them. */
+	cat = catalog_new("x");
+	set_states(cat, one, NULL, 1);
+	cat->start_sec = 9223372037;
+	CHECK("refused: a start past 2^63 - 1 ns", refused(cat));
+	cat = catalog_new("x");
+	set_states(cat, one, NULL, 1);
+	cat->start_sec = 9223372036;
+	cat->start_nsec = 854775800;
+	cat->last_time = 8;
+	CHECK("refused: a last time past what the start allows",
+	    refused(cat));
+	cat = catalog_new("x");
+	set_states(cat, one, NULL, 1);
+	cat->start_sec = 9223372036;
+	cat->start_nsec = 854775800;
+	catalog_add_event(cat, 7, "e", 1, "k", 1, NULL, 0);
+	catalog_set_event_extra(cat, 8, NULL, 0, NULL, 0);
+	CHECK("refused: an event's end past what the start allows",
+	    refused(cat));
+	cat = catalog_new("x");
+	set_states(cat, one, NULL, 1);
+	cat->start_sec = 9223372036;
+	cat->start_nsec = 854775800;
+	cat->last_time = 7;
+	catalog_add_event(cat, 7, "e", 1, "k", 1, NULL, 0);
+	CHECK("a start 7 ns short of 2^63 with times up to 7 is fine",
+	    !refused(cat));
 	cat = catalog_new("x");
 	set_states(cat, one, NULL, 1);
 	CHECK("a catalog of one state is fine", !refused(cat));

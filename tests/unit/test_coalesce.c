@@ -23,6 +23,50 @@ get_with_tags(const coalesce *c, uint32_t r, coalesce_rect *x)
 	return (tag_buf);
 }
 
+/*
+ * A rectangle's time per state, dense (nstates entries); 0 if its states
+ * are not ascending, distinct, of some time and below nstates, as
+ * coalesce.h promises.
+ */
+static int
+dense_times(const coalesce_rect *x, uint32_t nstates, uint64_t *out)
+{
+	size_t i;
+	int ok = 1;
+
+	memset(out, 0, nstates * sizeof (uint64_t));
+	for (i = 0; i < x->nstates; i++) {
+		if (x->states[i] >= nstates || x->times[i] == 0 ||
+		    (i > 0 && x->states[i - 1] >= x->states[i])) {
+			ok = 0;
+			continue;
+		}
+		out[x->states[i]] = x->times[i];
+	}
+	return (ok);
+}
+
+/*
+ * How many states a random stream has: mostly a few, now and then more;
+ * and in a third of the streams, so few words of them kept densely that
+ * they move to logs (coalesce_state.h), at once or on the way.
+ */
+static uint32_t
+random_nstates(uint64_t draw)
+{
+	return (draw % 4 == 0 ? 9 + (uint32_t)(draw / 4 % 200) :
+	    1 + (uint32_t)(draw / 4 % 6));
+}
+
+static void
+random_dense_words(coalesce *c, uint32_t nstates, uint64_t draw)
+{
+	/* Room for up to 64 entities and rectangles. */
+	if (draw % 3 == 0)
+		coalesce_set_dense_words(c, (size_t)nstates *
+		    (size_t)(draw / 3 % 64));
+}
+
 /* An entity's rectangles as "[start,end) state:ns ... tag#id:ns | ...". */
 static const char *
 rects(const coalesce *c, uint32_t entity, uint32_t nstates)
@@ -36,18 +80,17 @@ rects(const coalesce *c, uint32_t entity, uint32_t nstates)
 	    r = coalesce_next(c, r)) {
 		coalesce_rect x;
 		const coalesce_tag *tags;
-		uint32_t s;
-		size_t t;
+		size_t s, t;
 
 		tags = get_with_tags(c, r, &x);
 		o += (size_t)snprintf(buf + o, sizeof (buf) - o, "%s[%llu,%llu)",
 		    o > 0 ? " | " : "", (unsigned long long)x.start,
 		    (unsigned long long)(x.start + x.duration));
-		for (s = 0; s < nstates; s++) {
-			if (x.states[s] != 0)
+		for (s = 0; s < x.nstates; s++) {
+			if (x.states[s] < nstates)
 				o += (size_t)snprintf(buf + o, sizeof (buf) - o,
-				    " %u:%llu", s,
-				    (unsigned long long)x.states[s]);
+				    " %u:%llu", x.states[s],
+				    (unsigned long long)x.times[s]);
 		}
 		for (t = 0; t < x.ntags; t++)
 			o += (size_t)snprintf(buf + o, sizeof (buf) - o,
@@ -246,18 +289,20 @@ static void
 test_properties(void)
 {
 	int round, ok_time = 1, ok_budget = 1, ok_order = 1, ok_tags = 1;
-	int ok_count = 1;
+	int ok_count = 1, ok_states = 1;
 
 	for (round = 0; round < 200; round++) {
-		uint32_t nent = 1 + rng() % 20, nstates = 1 + rng() % 6;
+		uint32_t nent = 1 + rng() % 20, nstates = random_nstates(rng());
 		uint64_t budget = 1 + rng() % 60, t = 0;
 		size_t n = 1 + rng() % 2000, i, total = 0;
 		coalesce *c = coalesce_new(nstates, budget, 0, 0);
 		store *s = store_new(nstates);
 		uint64_t *want = calloc(nstates, sizeof (uint64_t));
 		uint64_t *got = calloc(nstates, sizeof (uint64_t));
+		uint64_t *dense = calloc(nstates, sizeof (uint64_t));
 		uint32_t e;
 
+		random_dense_words(c, nstates, rng());
 		for (i = 0; i < n; i++) {
 			uint32_t ent = (uint32_t)(rng() % nent);
 			uint32_t st = (uint32_t)(rng() % nstates);
@@ -303,9 +348,11 @@ test_properties(void)
 				if ((x.duration > 0) != (x.count > 0) ||
 				    x.count > x.duration)
 					ok_count = 0;
+				if (!dense_times(&x, nstates, dense))
+					ok_states = 0;
 				for (k = 0; k < nstates; k++) {
-					got[k] += x.states[k];
-					sum += x.states[k];
+					got[k] += dense[k];
+					sum += dense[k];
 				}
 				for (k = 0; k < x.ntags; k++) {
 					tag_got[tags[k].tag] += tags[k].time;
@@ -333,11 +380,14 @@ test_properties(void)
 			ok_budget = 0;
 		free(want);
 		free(got);
+		free(dense);
 		coalesce_free(c);
 		store_free(s);
 	}
 	CHECK("coalesce property: time per state per entity is conserved",
 	    ok_time);
+	CHECK("coalesce property: a rectangle's states ascend, each with "
+	    "time", ok_states);
 	CHECK("coalesce property: rectangles tile time, states sum to "
 	    "duration", ok_order);
 	CHECK("coalesce property: rectangle count within the budget",
@@ -383,6 +433,7 @@ typedef struct model {
 	uint32_t nr, free_list;
 	model_entity *e;
 	uint32_t ne;
+	uint64_t *dense;	/* scratch: a rectangle's times, nstates */
 } model;
 
 static int
@@ -584,6 +635,7 @@ model_free(model *m)
 	}
 	free(m->r);
 	free(m->e);
+	free(m->dense);
 }
 
 /* Whether the coalescer's rectangles are the model's, field by field. */
@@ -599,15 +651,17 @@ same_as_model(const coalesce *c, const model *m)
 			coalesce_rect x;
 			const coalesce_tag *tags;
 			uint32_t k, n = 0;
+			int same;
 
 			if (r == COALESCE_NONE)
 				return (0);
 			tags = get_with_tags(c, r, &x);
+			same = dense_times(&x, m->nstates, m->dense) &&
+			    memcmp(m->dense, m->r[i].states,
+			    m->nstates * sizeof (uint64_t)) == 0;
 			if (x.start != m->r[i].start ||
 			    x.duration != m->r[i].duration ||
-			    x.count != m->r[i].count ||
-			    memcmp(x.states, m->r[i].states,
-			    m->nstates * sizeof (uint64_t)) != 0)
+			    x.count != m->r[i].count || !same)
 				return (0);
 			for (k = 0; k < MODEL_TAGS; k++) {
 				if (!m->r[i].has_tag[k])
@@ -633,7 +687,7 @@ test_against_model(void)
 	int round, same = 1, sizes = 1;
 
 	for (round = 0; round < 400 && same; round++) {
-		uint32_t nent = 1 + rng() % 25, nstates = 1 + rng() % 6;
+		uint32_t nent = 1 + rng() % 25, nstates = random_nstates(rng());
 		uint32_t ntags = rng() % 3 == 0 ? 0 :
 		    1 + (uint32_t)(rng() % MODEL_TAGS);
 		uint64_t budget = rng() % 4 == 0 ? rng() % 4 : rng() % 80;
@@ -657,8 +711,10 @@ test_against_model(void)
 			end -= rng() % 8 == 0 ? (int64_t)(n * step) : 0;
 		}
 		c = coalesce_new(nstates, budget, begin, end);
+		random_dense_words(c, nstates, rng());
 		memset(&m, 0, sizeof (m));
 		m.nstates = nstates;
+		m.dense = calloc(nstates, sizeof (uint64_t));
 		m.budget = budget;
 		m.begin = begin;
 		m.end = end;

@@ -1,5 +1,6 @@
 /*
- * test_color.c: color_parse, color_generated, color_blend, color_format.
+ * test_color.c: color_parse, color_generated, color_blend (dense and
+ * sparse), color_format.
  */
 #include <math.h>
 
@@ -547,6 +548,49 @@ test_blend(void)
 	    "#bf4000");
 }
 
+/*
+ * color_blend_sparse of only the states with time is color_blend of the
+ * dense times, on random ones (a few with ties, some all zero but one);
+ * with none at all it is black.
+ */
+static void
+test_blend_sparse(void)
+{
+	color colors[40];
+	uint64_t dense[40], times[40], x = 88172645463325252ULL;
+	uint32_t states[40];
+	int round, bad = 0;
+	size_t i, n;
+	char a[8], b[8];
+
+	for (i = 0; i < 40; i++)
+		colors[i] = color_generated((uint32_t)i);
+	for (round = 0; round < 2000; round++) {
+		size_t ns = 1 + (size_t)round % 40;
+
+		n = 0;
+		for (i = 0; i < ns; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			dense[i] = x % 3 == 0 ? x % 5 * 1000 : 0;
+			if (dense[i] != 0) {
+				states[n] = (uint32_t)i;
+				times[n++] = dense[i];
+			}
+		}
+		if (n == 0)
+			continue;
+		color_format(color_blend(colors, dense, ns), a);
+		color_format(color_blend_sparse(colors, states, times, n), b);
+		bad += strcmp(a, b) != 0;
+	}
+	CHECK_INT("color_blend_sparse is color_blend of the dense times", bad,
+	    0);
+	color_format(color_blend_sparse(colors, states, times, 0), a);
+	CHECK_STR("color_blend_sparse of no time is black", a, "#000000");
+}
+
 static void
 test_format(void)
 {
@@ -588,6 +632,7 @@ main(void)
 	test_parse_all_names();
 	test_generated();
 	test_blend();
+	test_blend_sparse();
 	test_format();
 	return (unit_exit());
 }

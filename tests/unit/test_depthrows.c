@@ -89,9 +89,59 @@ test_rows_with_time(void)
 	depthrows_free(d);
 }
 
+/* How many rectangles a depth's row has. */
+static int
+row_rects(const depthrows *d, uint32_t entity, uint32_t depth)
+{
+	const coalesce *co = depthrows_coalescer(d);
+	uint32_t r;
+	int n = 0;
+
+	for (r = coalesce_first(co, depthrows_row(d, entity, depth));
+	    r != COALESCE_NONE; r = coalesce_next(co, r))
+		n++;
+	return (n);
+}
+
+/*
+ * A plain datum from depth 2 that gives the bottom frame back as it was
+ * is a pop, as a store reads it (the live server's rows from a store
+ * are then the classic command's); with another state or tag, or from
+ * deeper, it replaces the stack, and depth 1 gets a new rectangle.
+ */
+static void
+test_set_as_pop(void)
+{
+	depthrows *d = depthrows_new(NSTATES, 100, 0, 0);
+
+	/* Entity 0: the bottom's own state back; 1: another tag; 2: deeper. */
+	depthrows_begin(d, 0, 10, 2, 7);
+	depthrows_push(d, 0, 20, 1, NT);
+	depthrows_set(d, 0, 30, 2, 7);
+	depthrows_begin(d, 1, 10, 2, 7);
+	depthrows_push(d, 1, 20, 1, NT);
+	depthrows_set(d, 1, 30, 2, NT);
+	depthrows_begin(d, 2, 10, 2, 7);
+	depthrows_push(d, 2, 20, 1, NT);
+	depthrows_push(d, 2, 25, 0, NT);
+	depthrows_set(d, 2, 30, 2, 7);
+	depthrows_finish(d, 40);
+	CHECK_INT("depthrows: a plain datum giving the bottom back from "
+	    "depth 2 is a pop", row_rects(d, 0, 1), 1);
+	CHECK_U64("depthrows: its depth 1 all one frame", row_time(d, 0, 1, 2),
+	    30);
+	CHECK_INT("depthrows: with another tag it replaces the stack",
+	    row_rects(d, 1, 1), 2);
+	CHECK_INT("depthrows: and from depth 3", row_rects(d, 2, 1), 2);
+	CHECK_U64("depthrows: the pushed frame ends either way",
+	    row_time(d, 0, 2, 1), 10);
+	depthrows_free(d);
+}
+
 int
 main(void)
 {
 	test_rows_with_time();
+	test_set_as_pop();
 	return (unit_exit());
 }

@@ -255,6 +255,15 @@ test_bad(void)
 		{ "19-digit time above 2^63", META "{\"time\": "
 		    "\"9999999999999999999\", \"entity\": \"x\", "
 		    "\"state\": 0}", 2, 10, "below 2^63" },
+		{ "a start past 2^63 - 1 ns", "{\"start\": [9223372036, "
+		    "854775808], \"states\": {\"a\": {\"value\": 0}}}",
+		    1, 11, "is past 2^63 - 1 ns since the epoch" },
+		{ "a time past 2^63 - 1 ns with the start", "{\"start\": "
+		    "[9223372036, 854775800], \"states\": {\"a\": "
+		    "{\"value\": 0}}}\n{\"time\": \"7\", \"entity\": "
+		    "\"x\", \"state\": 0}\n{\"time\": 8, \"entity\": "
+		    "\"x\", \"state\": 0}", 3, 10, "time 8 after \"start\" "
+		    "[9223372036, 854775800] is past 2^63 - 1 ns" },
 		{ "empty time", META "{\"time\": \"\", \"entity\": \"x\", "
 		    "\"state\": 0}", 2, 10, "time \"\" is not" },
 		{ "entity not a string", META "{\"time\": \"1\", \"entity\": "
