@@ -506,18 +506,32 @@ state_strips_draw_pixels(canvas *c, const render_panel *p, unsigned y0)
 	unsigned char *data;
 	int stride;
 	size_t n = (size_t)threads_count(), i;
+	uint64_t total = 0, done = 0;
+	uint32_t k;
 
 	if (n > p->nentities / 16 + 1)
 		n = p->nentities / 16 + 1;	/* not worth a thread */
 	cairo_surface_flush(c->surface);
 	data = cairo_image_surface_get_data(c->surface);
 	stride = cairo_image_surface_get_stride(c->surface);
+	/*
+	 * Shares of about as many transitions each, not as many entities:
+	 * a trace's busy entities can be side by side (half the entities
+	 * of the Pareto shape of bench/shapes hold 94% of its transitions).
+	 */
+	for (k = 0; k < p->nentities; k++)
+		total += store_count(p->d->st, p->entities[k]) + 1;
+	k = 0;
 	for (i = 0; i < n; i++) {
+		uint64_t share = total * (i + 1) / n;
+
 		jobs[i].c = c;
 		jobs[i].p = p;
 		jobs[i].y0 = y0;
-		jobs[i].first = (uint32_t)(p->nentities * i / n);
-		jobs[i].end = (uint32_t)(p->nentities * (i + 1) / n);
+		jobs[i].first = k;
+		while (k < p->nentities && done < share)
+			done += store_count(p->d->st, p->entities[k++]) + 1;
+		jobs[i].end = i + 1 == n ? p->nentities : k;
 		jobs[i].data = data;
 		jobs[i].stride = stride;
 	}
