@@ -169,7 +169,7 @@ test-large: statemap-lua $(BUILD)/gentrace
 	@sh bench/large
 
 $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
-	$(CC) $(CFLAGS_BASE) -O2 -o $@ $<
+	$(CC) $(CFLAGS_BASE) -O2 -o $@ $< -lm
 
 # The scanner alone, in ns a record (bench/scanrate.c).
 $(BUILD)/scanrate: bench/scanrate.c $(CORE_OBJ) | $(BUILD)

@@ -3,6 +3,9 @@
 --   time_in  load, then time in each state over the whole trace
 --   map      load, then map every (state, tag) pair to one of two states
 --   png      load, then a pixel-exact 1920-pixel-wide PNG of the whole trace
+--            (of its first 30000 entities when it has more: a picture
+--            is at most 32767 pixels tall); a third argument is another
+--            width
 --   stats    load (a counter trace), then prints the time of one e:stats
 --            over a random range, in microseconds (a mean over many)
 --   build    (TRACE is a number N) N b:set calls on a builder of 1000
@@ -40,6 +43,8 @@ elseif what == "stats" then
 	print(string.format("%.3f", (os.clock() - c) / calls * 1e6))
 elseif what == "png" then
 	local out = os.tmpname() .. ".png"
-	sm.render{ output = out, trace = t, width = 1920, row_height = 1 }
+	local es = t:entities()
+	sm.render{ output = out, trace = t, width = math.tointeger(tonumber(arg[3] or 1920)), row_height = 1,
+	    entities = #es > 30000 and table.move(es, 1, 30000, 1, {}) or nil }
 	os.remove(out)
 end

@@ -5,25 +5,64 @@
 #include <stdlib.h>
 
 #include "base/duration.h"
+#include "base/threads.h"
 #include "base/util.h"
+
+/* A share of a panel's entities whose time in each state one thread adds. */
+typedef struct times_job {
+	const render_panel *p;
+	uint64_t t0, t1;
+	uint32_t first, end;
+	uint64_t *times;	/* nstates + 1 */
+} times_job;
+
+static void
+add_times(void *arg)
+{
+	times_job *j = arg;
+	uint32_t k;
+
+	for (k = j->first; k < j->end; k++)
+		store_time_in(j->p->d->st, j->p->entities[k], j->t0, j->t1,
+		    j->times);
+}
 
 /*
  * The time in each state over a panel's entities: a pass over all their
- * transitions, made once and kept for the second pass (which draws what
- * the first measured).
+ * transitions, shared out among the threads (sums of integers: the same
+ * whatever the order), made once and kept for the second pass (which
+ * draws what the first measured).
  */
 static const uint64_t *
 legend_times(canvas *c, const render_panel *p, size_t panel)
 {
 	const render_options *o = c->o;
+	uint32_t ns = p->d->cat->nstates, s;
+	times_job jobs[64];
+	size_t n = (size_t)threads_count(), i;
 	uint64_t *times;
-	uint32_t k;
 
 	if (c->legend_times[panel] != NULL)
 		return (c->legend_times[panel]);
-	times = xcalloc(p->d->cat->nstates + 1, sizeof (uint64_t));
-	for (k = 0; k < p->nentities; k++)
-		store_time_in(p->d->st, p->entities[k], o->t0, o->t1, times);
+	if (n > sizeof (jobs) / sizeof (jobs[0]))
+		n = sizeof (jobs) / sizeof (jobs[0]);
+	if (n > p->nentities / 16 + 1)
+		n = p->nentities / 16 + 1;	/* not worth a thread */
+	for (i = 0; i < n; i++) {
+		jobs[i].p = p;
+		jobs[i].t0 = o->t0;
+		jobs[i].t1 = o->t1;
+		jobs[i].first = (uint32_t)(p->nentities * i / n);
+		jobs[i].end = (uint32_t)(p->nentities * (i + 1) / n);
+		jobs[i].times = xcalloc(ns + 1, sizeof (uint64_t));
+	}
+	threads_run(add_times, jobs, n, sizeof (times_job));
+	times = jobs[0].times;
+	for (i = 1; i < n; i++) {
+		for (s = 0; s <= ns; s++)
+			times[s] += jobs[i].times[s];
+		free(jobs[i].times);
+	}
 	c->legend_times[panel] = times;
 	return (times);
 }

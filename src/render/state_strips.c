@@ -74,11 +74,13 @@ blend_columns(const trace *d, unsigned width, const double *work,
 }
 
 /*
- * One pass over the entity's intervals: each adds its time to the
- * columns it covers.
+ * One pass over the entity's intervals, each adding its time to the
+ * columns it covers, into work (width * nstates): the reference, and
+ * what render_strip falls back to where its own way cannot go (a picture
+ * one column wide, times out of order).
  */
-void
-render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
+static void
+render_strip_dense(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
     unsigned width, color *out, double *covered, double *work)
 {
 	uint32_t ns = d->cat->nstates;
@@ -92,6 +94,219 @@ render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
 		add_span(work, ns, width, (double)(iv.start - t0) / per,
 		    (double)(iv.end - t0) / per, iv.state);
 	blend_columns(d, width, work, out, covered);
+}
+
+/*
+ * The states of the one column still open in render_strip: each
+ * state's time there.  With few states (dense), w holds every state's,
+ * zero where absent, and the blend goes through them all; with many,
+ * w[s] is valid where stamp[s] is the column's stamp, and touched lists
+ * the states there in the order first touched.
+ */
+#define DENSE_STATES	16
+
+typedef struct open_column {
+	double *w;
+	uint32_t *stamp, *touched;
+	uint32_t ntouched, now;	/* now: the open column's stamp (x + 1) */
+	unsigned x;
+	int dense;
+} open_column;
+
+/* Adds time to state s in the open column. */
+static inline void
+column_add(open_column *oc, uint32_t s, double time)
+{
+	if (!oc->dense && oc->stamp[s] != oc->now) {
+		oc->stamp[s] = oc->now;
+		oc->w[s] = 0;
+		oc->touched[oc->ntouched++] = s;
+	}
+	oc->w[s] += time;
+}
+
+/*
+ * The open column's blend into out and covered: the sums blend_columns
+ * makes, term by term in the order of the states (a state not there adds
+ * a zero, which changes no sum), so the same bytes.
+ */
+static void
+column_close(const trace *d, open_column *oc, color *out, double *covered)
+{
+	const catalog_state *st = d->cat->states;
+	uint32_t i, j, k = oc->ntouched, ns = d->cat->nstates;
+	double r = 0, g = 0, bl = 0, total = 0;
+
+	if (oc->now == 0)
+		return;
+	if (oc->dense) {
+		for (i = 0; i < ns; i++) {
+			double w = oc->w[i];
+
+			r += w * st[i].color.r;
+			g += w * st[i].color.g;
+			bl += w * st[i].color.b;
+			total += w;
+			oc->w[i] = 0;
+		}
+	} else if (k <= 16) {
+		/* Few states: in order by insertion. */
+		for (i = 1; i < k; i++) {
+			uint32_t s = oc->touched[i];
+
+			for (j = i; j > 0 && oc->touched[j - 1] > s; j--)
+				oc->touched[j] = oc->touched[j - 1];
+			oc->touched[j] = s;
+		}
+		for (i = 0; i < k; i++) {
+			uint32_t s = oc->touched[i];
+			double w = oc->w[s];
+
+			r += w * st[s].color.r;
+			g += w * st[s].color.g;
+			bl += w * st[s].color.b;
+			total += w;
+		}
+	} else {
+		for (i = 0; i < ns; i++) {
+			double w;
+
+			if (oc->stamp[i] != oc->now)
+				continue;
+			w = oc->w[i];
+			r += w * st[i].color.r;
+			g += w * st[i].color.g;
+			bl += w * st[i].color.b;
+			total += w;
+		}
+	}
+	oc->ntouched = 0;
+	oc->now = 0;
+	covered[oc->x] = total > 1 ? 1 : total;
+	if (total <= 0)
+		return;		/* out[x] is already 0 */
+	out[oc->x].r = (uint8_t)(r / total + 0.5);
+	out[oc->x].g = (uint8_t)(g / total + 0.5);
+	out[oc->x].b = (uint8_t)(bl / total + 0.5);
+}
+
+/* Opens column x (after closing the one open, if another). */
+static inline void
+column_open(const trace *d, open_column *oc, unsigned x, color *out,
+    double *covered)
+{
+	if (oc->now == x + 1)
+		return;
+	column_close(d, oc, out, covered);
+	oc->x = x;
+	oc->now = x + 1;
+}
+
+/*
+ * The strip, column by column: the entity's intervals come in time
+ * order, so each column is finished before the next is started, and
+ * only the states it holds are added and blended (a few, where a trace
+ * may have a thousand); a column inside one interval is that state's
+ * colour at once.  Each sum is the one render_strip_dense makes, its
+ * terms in the same order: the same pixels.  Where it cannot (one
+ * column, times out of order), render_strip_dense does it.
+ */
+void
+render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
+    unsigned width, color *out, double *covered, double *work)
+{
+	const store *st = d->st;
+	uint32_t ns = d->cat->nstates;
+	double span = (double)(t1 - t0), per = span / width, bd = 0;
+	const uint64_t *time;
+	const uint16_t *state;
+	uint64_t lo = t0 > store_begin(st) ? t0 : store_begin(st);
+	uint64_t hi = t1 < store_end(st) ? t1 : store_end(st), bt = 0;
+	size_t count, i;
+	open_column oc;
+	int have_b = 0;
+
+	uint32_t sns = store_nstates(st);
+
+	/* (A store's states beyond the catalog's would index past it.) */
+	if (width < 2 || ns == 0 || sns > ns ||
+	    entity >= store_nentities(st)) {
+		render_strip_dense(d, entity, t0, t1, width, out, covered,
+		    work);
+		return;
+	}
+	memset(out, 0, (size_t)width * sizeof (color));
+	memset(covered, 0, (size_t)width * sizeof (double));
+	count = store_count(st, entity);
+	if (hi <= lo || count == 0)
+		return;
+	/* ns doubles, then 2 * ns stamps and states: within width * ns. */
+	oc.w = work;
+	oc.stamp = (uint32_t *)(void *)(work + ns);
+	oc.touched = oc.stamp + ns;
+	oc.dense = ns <= DENSE_STATES;
+	if (oc.dense)
+		memset(oc.w, 0, ns * sizeof (double));
+	else
+		memset(oc.stamp, 0, ns * sizeof (uint32_t));
+	oc.ntouched = 0;
+	oc.now = 0;
+	oc.x = 0;
+	time = store_times(st, entity);
+	state = store_states(st, entity);
+	i = store_count_through(time, count, lo);
+	i = i > 0 ? i - 1 : 0;
+	for (; i < count && time[i] < hi; i++) {
+		uint64_t a = time[i] > lo ? time[i] : lo;
+		uint64_t b = i + 1 < count ? time[i + 1] : store_end(st);
+		uint32_t s;
+		double ad, bd_next;
+		unsigned xa, xb, x;
+
+		if (b > hi)
+			b = hi;
+		if (b <= a)
+			continue;
+		/* The division store_iter's caller makes, once per time: an
+		 * interval starts where the last one ended. */
+		ad = have_b && bt == a ? bd : (double)(a - t0) / per;
+		bd_next = (double)(b - t0) / per;
+		bt = b;
+		bd = bd_next;
+		have_b = 1;
+		s = store_state_in(state[i], sns);
+		/* add_span's arithmetic, column by column. */
+		if (bd_next > width)
+			bd_next = width;
+		if (ad > bd_next)
+			ad = bd_next;
+		xa = (unsigned)ad;
+		xb = (unsigned)bd_next;
+		if (xb >= width)
+			xb = width - 1;
+		if (xa > xb)
+			xa = xb;
+		if (oc.now > xa + 1) {
+			/* Back in time: times out of order. */
+			render_strip_dense(d, entity, t0, t1, width, out,
+			    covered, work);
+			return;
+		}
+		column_open(d, &oc, xa, out, covered);
+		if (xa == xb) {
+			column_add(&oc, s, bd_next - ad);
+			continue;
+		}
+		column_add(&oc, s, (xa + 1) - ad);
+		column_close(d, &oc, out, covered);
+		for (x = xa + 1; x < xb; x++) {
+			out[x] = d->cat->states[s].color;
+			covered[x] = 1;
+		}
+		column_open(d, &oc, xb, out, covered);
+		column_add(&oc, s, bd_next - xb);
+	}
+	column_close(d, &oc, out, covered);
 }
 
 /*
@@ -291,18 +506,32 @@ state_strips_draw_pixels(canvas *c, const render_panel *p, unsigned y0)
 	unsigned char *data;
 	int stride;
 	size_t n = (size_t)threads_count(), i;
+	uint64_t total = 0, done = 0;
+	uint32_t k;
 
 	if (n > p->nentities / 16 + 1)
 		n = p->nentities / 16 + 1;	/* not worth a thread */
 	cairo_surface_flush(c->surface);
 	data = cairo_image_surface_get_data(c->surface);
 	stride = cairo_image_surface_get_stride(c->surface);
+	/*
+	 * Shares of about as many transitions each, not as many entities:
+	 * a trace's busy entities can be side by side (half the entities
+	 * of the Pareto shape of bench/shapes hold 94% of its transitions).
+	 */
+	for (k = 0; k < p->nentities; k++)
+		total += store_count(p->d->st, p->entities[k]) + 1;
+	k = 0;
 	for (i = 0; i < n; i++) {
+		uint64_t share = total * (i + 1) / n;
+
 		jobs[i].c = c;
 		jobs[i].p = p;
 		jobs[i].y0 = y0;
-		jobs[i].first = (uint32_t)(p->nentities * i / n);
-		jobs[i].end = (uint32_t)(p->nentities * (i + 1) / n);
+		jobs[i].first = k;
+		while (k < p->nentities && done < share)
+			done += store_count(p->d->st, p->entities[k++]) + 1;
+		jobs[i].end = i + 1 == n ? p->nentities : k;
 		jobs[i].data = data;
 		jobs[i].stride = stride;
 	}

@@ -3,12 +3,16 @@
  * range of time, as a step function: what t:count and t:count_series
  * compute.
  *
- * One sweep over the transitions in time order, merged across entities
- * by a heap of one cursor per entity.  Each cursor skips, in its own
- * column, the transitions that do not move its entity into or out of the
- * counted states, so the heap sees only those that change the count:
- * memory is one cursor per entity plus the result, and no step list is
- * sorted.
+ * series_walk: one sweep over the transitions in time order, merged
+ * across entities by a heap of one cursor per entity.  Each cursor skips,
+ * in its own column, the transitions that do not move its entity into or
+ * out of the counted states, so the heap sees only those that change the
+ * count: memory is one cursor per entity, whatever the trace's size.
+ * series_count, which holds the whole series anyway, gives the same steps
+ * by blocks of time instead: each block's changes read column by column
+ * and sorted by radix, several times faster than the heap (no heap
+ * operation a change, each column read in order), for at most 16 bytes a
+ * change of one block beside the series.
  *
  * Ownership: a series owns its two arrays (series_free).
  */
