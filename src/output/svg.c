@@ -565,20 +565,22 @@ write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
 	for (k = 0; k < m->nentities; k++) {
 		uint32_t e = m->order[k];
 		const char *name, *desc = m->cat->descriptions[e];
-		size_t len, shown;
+		size_t len, nlen, shown;
 
 		name = catalog_entity_name(m->cat, e, &len);
 		fprintf(out, "<text x=\"%u\" y=\"%u\">", x,
 		    y + k * opts->strip_height + opts->strip_height - 1 -
 		    (opts->strip_height - 1 - size) / 2);
 		shown = label_compose(name, len, desc, mode, max, buf);
-		if (mode == LABEL_BOTH && shown > len + 1 &&
-		    memcmp(buf, name, len) == 0 && buf[len] == ' ') {
+		/* (Longer than the name and a space: the name is whole.) */
+		nlen = label_name_length(name, len);
+		if (mode == LABEL_BOTH && shown > nlen + 1 &&
+		    buf[nlen] == ' ') {
 			/* The name, then the description in grey. */
-			xml_escape(out, buf, len);
+			xml_escape(out, buf, nlen);
 			fputs("<tspan class=\"statemap-label-description\">",
 			    out);
-			xml_escape(out, buf + len, shown - len);
+			xml_escape(out, buf + nlen, shown - nlen);
 			fputs("</tspan>", out);
 		} else {
 			xml_escape(out, buf, shown);
