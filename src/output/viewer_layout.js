@@ -18,6 +18,8 @@
  */
 function viewerLayout(sv) {
 	const PANEL_WIDTH = 330;
+	const MIN_FONT = 6;		/* names smaller than this are not read */
+	const LINE_GAP = 1;		/* names' centres at least this many sizes apart */
 	const doc = sv.doc, root = sv.root, data = sv.data, span = sv.span, minWidth = sv.minWidth;
 	const maps = sv.maps, X0 = sv.X0, W = sv.W, mapsBottom = sv.mapsBottom;
 	const origWidth = sv.origWidth;
@@ -201,7 +203,9 @@ function viewerLayout(sv) {
 	function layout() {
 		for (let pass = 0; pass < 2; pass++) {
 			const avail = available();
-			page.wide = avail >= origWidth + PANEL_WIDTH;
+			/* (Wide if the window is, scroll bar or not: the narrow
+			 * page's panel under the maps may be what brought one.) */
+			page.wide = Math.max(avail, window.innerWidth || 0) >= origWidth + PANEL_WIDTH;
 			page.width = page.wide ? origWidth + PANEL_WIDTH : origWidth;
 			page.scale = Math.min(1, avail / page.width);
 			root.setAttribute('width', page.width * page.scale);
@@ -265,17 +269,50 @@ function viewerLayout(sv) {
 		const labels = doc.getElementById('statemap-labels-' + m.index);
 		const texts = labels ? labels.getElementsByTagName('text') : [];
 		const ranges = doc.getElementById('statemap-value-ranges-' + m.index);
-		if (labels && m.font === undefined) {
-			m.font = Math.max(5, Math.min(+labels.getAttribute('font-size') || 10, Math.floor(H * 0.9)));
-			labels.setAttribute('font-size', m.font);
+		if (labels && m.baseFont === undefined)
+			m.baseFont = +labels.getAttribute('font-size') || 10;
+		/*
+		 * Names never overlap: the size is what a slot holds, but not
+		 * under MIN_FONT (or the SVG's own size, if smaller); where
+		 * slots are smaller than that, a name is drawn only if it
+		 * clears the last one drawn above it (headers and rows alike,
+		 * top down), and the others are in the tooltips and the panel.
+		 */
+		const base = m.baseFont || 10;
+		const font = Math.min(base, Math.max(Math.min(base, MIN_FONT), Math.floor(H * 0.9)));
+		if (labels && m.font !== font) {
+			m.font = font;
+			labels.setAttribute('font-size', font);
 			if (ranges)
 				ranges.setAttribute('font-size', Math.max(4, Math.floor(H * 0.8)));
 		}
-		const font = m.font || Math.max(5, Math.floor(H * 0.9));
+		/*
+		 * By priority: headers (the folds' controls), then nested
+		 * entities' names (the depth rows' controls), then the other
+		 * names; each drawn only if no name drawn is nearer than the
+		 * size (d slots).
+		 */
+		const shown = new Set(), taken = new Uint8Array(m.bySlot.length);
+		const d = Math.max(1, Math.ceil(font * LINE_GAP / H - 1e-9));
+		const rank = function (s) {
+			return s.depthOf ? -1 : s.group !== undefined ? 0 : hasDepths(s) ? 1 : 2;
+		};
+		for (let r = 0; r <= 2; r++) {
+			m.bySlot.forEach(function (s) {
+				if (rank(s) !== r)
+					return;
+				const lo = Math.max(0, s.slot - d + 1), hi = Math.min(taken.length - 1, s.slot + d - 1);
+				for (let i = lo; i <= hi; i++)
+					if (taken[i])
+						return;
+				taken[s.slot] = 1;
+				shown.add(s);
+			});
+		}
 		const move = function (t, row, k) {
 			if (!t)
 				return;
-			t.setAttribute('display', row.slot >= 0 ? 'inline' : 'none');
+			t.setAttribute('display', row.slot >= 0 && shown.has(row) ? 'inline' : 'none');
 			t.setAttribute('transform', 'translate(0,' + ((Math.max(row.slot, 0) + 0.5) * H -
 			    (k + 0.5) * H0) + ')');
 		};
@@ -297,6 +334,8 @@ function viewerLayout(sv) {
 		m.heads.forEach(function (h) {
 			el('rect', { x: X0, y: m.y + h.slot * H, width: W, height: H, class: 'statemap-group-band' },
 			    m.headLayer);
+			if (!shown.has(h))
+				return;
 			/* Indented by depth: inner levels under their outer one;
 			 * cut to about the room the names column has (the whole
 			 * path is in the tooltip). */

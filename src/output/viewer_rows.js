@@ -34,7 +34,9 @@ function viewerRows(sv) {
 			rows: [], byName: new Map(), stateIndex: new Map(),
 			groups: []
 		};
-		m.stripH = sm.entities.length > 0 ? m.h / sm.entities.length : 0;
+		/* (With slots for group headers below the rows, the SVG says the rows' height.) */
+		const rowH = svg.getAttribute('data-strip-height');
+		m.stripH = rowH !== null ? +rowH : sm.entities.length > 0 ? m.h / sm.entities.length : 0;
 		sm.states.forEach(function (st, k) { m.stateIndex.set(st.name, k); });
 		for (const g of svg.children) {
 			if (g.tagName === 'g')

@@ -61,7 +61,7 @@ function docOf(file, live) {
 		byId.set('statemap-live', b);
 	}
 	const fills = [];
-	const sre = /<svg x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" id="statemap-(\d+)">([\s\S]*?)<\/svg>/g;
+	const sre = /<svg x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" id="statemap-(\d+)"(?: data-strip-height="\d+")?>([\s\S]*?)<\/svg>/g;
 	for (let m; (m = sre.exec(text)) !== null;) {
 		const svg = element(attrsOf(m[0].slice(0, m[0].indexOf('>'))));
 		const groups = m[2].split('<g ').slice(1);
