@@ -6,7 +6,7 @@
  * rows placed in their slots (groups folded, depth rows expanded).
  *
  *   viewerLayout(sv) -> { PANEL_WIDTH, page, layer, defs, dynStyle,
- *       searchHits, eventLayer, typed, xOf, offOf, zoomAt, zoomTo, pan,
+ *       searchHits, eventLayer, typed, xOf, offOf, zoomAt, zoomTo, zoomBy, pan,
  *       applyView, placeMaps, layout, setHeight, drawBars, applyRows,
  *       toggleDepths }
  *   from sv: doc, root, data, span, minWidth, maps, X0, W, mapsBottom,
@@ -58,9 +58,23 @@ function viewerLayout(sv) {
 		applyView();
 	}
 
+	/*
+	 * The buttons', keys' and typed zooms: with a time selected, the view
+	 * is centred on it (as the original viewer does); else around the
+	 * middle.
+	 */
 	function zoomTo(width) {
-		const c = bars.length > 0 ? bars[0] : view.t0 + view.w / 2;
-		zoomWidth(c, width);
+		if (bars.length === 0) {
+			zoomWidth(view.t0 + view.w / 2, width);
+			return;
+		}
+		view.w = Math.min(Math.max(width, minWidth), span);
+		view.t0 = bars[0] - view.w / 2;
+		applyView();
+	}
+
+	function zoomBy(factor) {
+		zoomTo(view.w * factor);
 	}
 
 	function pan(fraction) {
@@ -150,6 +164,29 @@ function viewerLayout(sv) {
 	}
 
 	const spanText = doc.getElementById('statemap-timelabel');
+
+	/*
+	 * A click on the time label (the span label above the map, or a
+	 * time bar's label under it) clears the selected time, as Escape
+	 * does for everything and as the original viewer's time label did.
+	 */
+	function clearTime(ev) {
+		ev.stopPropagation();
+		if (bars.length === 0)
+			return;
+		bars.length = 0;
+		drawBars();
+		sv.drawPanel();
+	}
+
+	function clearsTime(t) {
+		t.style.cursor = 'pointer';
+		t.addEventListener('mousedown', function (ev) { ev.stopPropagation(); });
+		t.addEventListener('click', clearTime);
+	}
+
+	if (spanText)
+		clearsTime(spanText);
 
 	function spanLabel() {
 		const first = data.statemaps[0];
@@ -243,6 +280,7 @@ function viewerLayout(sv) {
 			const t = text(barLayer, x, mapsBottom + 11, fmtAt(off),
 			    'statemap-timebar-label');
 			t.setAttribute('text-anchor', 'middle');
+			clearsTime(t);
 		});
 		if (sel.row && sel.row.slot >= 0) {
 			selBox.setAttribute('y', sel.row.map.y + sel.row.slot * sel.row.map.stripH);
@@ -438,7 +476,7 @@ function viewerLayout(sv) {
 
 	return { PANEL_WIDTH: PANEL_WIDTH, page: page, layer: layer, defs: defs, dynStyle: dynStyle,
 	    searchHits: searchHits, eventLayer: eventLayer, typed: typed,
-	    xOf: xOf, offOf: offOf, zoomAt: zoomAt, zoomTo: zoomTo, pan: pan, applyView: applyView,
+	    xOf: xOf, offOf: offOf, zoomAt: zoomAt, zoomTo: zoomTo, zoomBy: zoomBy, pan: pan, applyView: applyView,
 	    placeMaps: placeMaps, layout: layout, setHeight: setHeight, drawBars: drawBars,
 	    applyRows: applyRows, toggleDepths: toggleDepths };
 }

@@ -170,6 +170,26 @@ async function plain(page) {
 	for (let i = 0; i < 6; i++)
 		await page.keyboard.press('-');
 
+	// With a time selected, zooming centres it (as the original viewer
+	// does): the buttons and the keys alike.
+	await clickAt(page, 0, 1, 7e6);
+	const selected = (await page.evaluate(() => window.statemapViewer.bars()))[0];
+	await page.keyboard.press('+');
+	await page.click('#statemap-zoomin');
+	const vc = await page.evaluate(() => window.statemapViewer.view());
+	check('plain: zoomed with a time selected, it is in the middle', vc.width === 2.5e6 &&
+	    Math.abs(vc.t0 + vc.width / 2 - selected) < 1, JSON.stringify([vc, selected]));
+	// A click on the time label clears the selected time (Escape clears all).
+	await page.click('#statemap-timelabel');
+	eq('plain: a click on the span label clears the time', [await page.evaluate(() =>
+	    window.statemapViewer.bars()), (await page.$$('.statemap-timebar')).length], [[], 0]);
+	await clickAt(page, 0, 1, 6e6);
+	await page.click('.statemap-timebar-label');
+	eq('plain: and one on the time bar\'s label', [await page.evaluate(() =>
+	    window.statemapViewer.bars()), (await page.$$('.statemap-timebar')).length], [[], 0]);
+	for (let i = 0; i < 2; i++)
+		await page.keyboard.press('-');
+
 	// Events: a marker each, an arrow for the one with a target.
 	eq('plain: event markers', (await page.$$('.statemap-event')).length, 2);
 	eq('plain: one arrow', (await page.$$('.statemap-event-arrow')).length, 1);
