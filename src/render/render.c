@@ -11,9 +11,11 @@
 #include <cairo-svg.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/color.h"
 #include "base/outfile.h"
 #include "base/runlimit.h"
 #include "base/util.h"
@@ -166,6 +168,66 @@ check_args(const render_options *o, const render_panel *panels,
 	return (0);
 }
 
+/* States checked for colours too close, per trace (pairs grow as n^2). */
+#define CLOSE_CHECK_STATES	512
+
+/*
+ * Says once on standard error, for each trace drawn, the first two of
+ * its states whose colours are too close to tell apart (color.h), and
+ * the first state too close to the background: the trace's colours (or a
+ * palette's) may be, and nothing in the picture would show it.
+ */
+static void
+warn_close_colors(const render_options *o, const render_panel *panels,
+    size_t npanels)
+{
+	size_t i, j;
+
+	for (i = 0; i < npanels; i++) {
+		const catalog *cat = panels[i].d->cat;
+		uint32_t n = cat->nstates, a, b;
+		int pair = 0, back = 0;
+		char ca[8], cb[8];
+
+		for (j = 0; j < i; j++)
+			if (panels[j].d->cat == cat)
+				break;
+		if (j < i)
+			continue;	/* this trace was checked */
+		if (n > CLOSE_CHECK_STATES)
+			n = CLOSE_CHECK_STATES;
+		for (a = 0; a < n && !(pair && back); a++) {
+			const catalog_state *sa = &cat->states[a];
+
+			if (!back && color_distance(sa->color, o->background) <
+			    COLOR_TOO_CLOSE) {
+				color_format(sa->color, ca);
+				color_format(o->background, cb);
+				fprintf(stderr, "statemap-lua: warning: state "
+				    "\"%.*s\" (%s) is too close in colour to "
+				    "the background (%s) to be seen\n",
+				    (int)sa->name_len, sa->name, ca, cb);
+				back = 1;
+			}
+			for (b = a + 1; !pair && b < n; b++) {
+				const catalog_state *sb = &cat->states[b];
+
+				if (color_distance(sa->color, sb->color) >=
+				    COLOR_TOO_CLOSE)
+					continue;
+				color_format(sa->color, ca);
+				color_format(sb->color, cb);
+				fprintf(stderr, "statemap-lua: warning: states "
+				    "\"%.*s\" (%s) and \"%.*s\" (%s) are too "
+				    "close in colour to tell apart\n",
+				    (int)sa->name_len, sa->name, ca,
+				    (int)sb->name_len, sb->name, cb);
+				pair = 1;
+			}
+		}
+	}
+}
+
 int
 render_file(const char *path, const render_options *o,
     const render_panel *panels, size_t npanels, render_layout *layout,
@@ -188,6 +250,7 @@ render_file(const char *path, const render_options *o,
 	}
 	if (check_args(o, panels, npanels, err) != 0)
 		return (-1);
+	warn_close_colors(o, panels, npanels);
 	/* Measure on a scratch surface to learn the picture's height. */
 	memset(&c, 0, sizeof (c));
 	c.legend_times = xcalloc(npanels, sizeof (uint64_t *));
