@@ -42,3 +42,33 @@ local out = p:read("a")
 p:close()
 os.remove(png)
 check_eq("distinct colours: no warning", out, "")
+
+-- render{palette=}: the trace's states drawn in a palette's colours
+-- (statemap.palette.apply), which here separate: nothing said.
+do
+	local path = unit.tmpname(".out")
+	local f = assert(io.open(path, "w"))
+	f:write('{"start": [0, 0], "states": {"idle": {"value": 0, "color": "#f9f9f9"}, ',
+	    '"dead": {"value": 1, "color": "#f0f0f0"}}}\n',
+	    '{"time": "0", "entity": "a", "state": 0}\n{"time": "5", "entity": "a", "state": 1}\n',
+	    '{"time": "10", "entity": "a", "state": 0}\n')
+	f:close()
+	local t = sm.load(path, { cache = false })
+	local out2 = unit.tmpname(".png")
+	local lay = sm.render{ trace = t, output = out2, palette = "okabe_ito" }
+	check("render{palette=} draws", lay.width == 1600)
+	os.remove(out2)
+	local q = io.popen("'" .. SM .. "' --no-cache -E 'statemap.render{trace = t, output = \"" .. out2 ..
+	    "\", palette = \"okabe_ito\"}' '" .. path .. "' 2>&1")
+	local said = q:read("a")
+	q:close()
+	os.remove(out2)
+	check_eq("render{palette=}: the palette's colours separate, nothing said", said, "")
+	unit.check_error("render{palette=} of a number", function()
+		sm.render{ trace = t, output = out2, palette = 3 }
+	end, "render: palette must be")
+	unit.check_error("render{palette=} of no palette", function()
+		sm.render{ trace = t, output = out2, palette = "nope" }
+	end, 'render: palette: no palette "nope"')
+	os.remove(path)
+end
