@@ -238,17 +238,23 @@ function viewerLayout(sv) {
 	}
 
 	function layout() {
-		for (let pass = 0; pass < 2; pass++) {
+		/*
+		 * The first pass tries the window's whole width (the narrow
+		 * page's panel under the maps may be what brought a scroll
+		 * bar, which the wide page would not have); the next ones lay
+		 * out with the width left, until a scroll bar stops coming or
+		 * going.
+		 */
+		for (let pass = 0; pass < 3; pass++) {
 			const avail = available();
-			/* (Wide if the window is, scroll bar or not: the narrow
-			 * page's panel under the maps may be what brought one.) */
-			page.wide = Math.max(avail, window.innerWidth || 0) >= origWidth + PANEL_WIDTH;
+			const room = pass === 0 ? Math.max(avail, window.innerWidth || 0) : avail;
+			page.wide = room >= origWidth + PANEL_WIDTH;
 			page.width = page.wide ? origWidth + PANEL_WIDTH : origWidth;
 			page.scale = Math.min(1, avail / page.width);
 			root.setAttribute('width', page.width * page.scale);
 			sv.placePanel();
 			/* A scroll bar that came or went changes the width. */
-			if (available() === avail)
+			if (pass > 0 && available() === avail)
 				break;
 		}
 	}
