@@ -249,9 +249,18 @@ end
 --- "COMM/ID", the command (or thread) name and the thread's id (just ID
 --- while no name is known). A thread keeps one entity whatever it is
 --- called: converters give it the last name it had in the trace (after
---- an exec or a rename), through writer:label.
+--- an exec or a rename), through writer:label. A '/' in COMM (kernel
+--- threads: "kworker/0:1", "cpuhp/0") is written "\/" and a backslash
+--- "\\", the input format's escape, so that the name stays one
+--- component: the thread is grouped under its whole name, not cut.
+function smout.component(s)
+	return (s:gsub("\\", "\\\\"):gsub("/", "\\/"))
+end
+
 function smout.thread_name(comm, id)
-	if comm and comm ~= "" then return comm .. "/" .. tostring(id) end
+	if comm and comm ~= "" then
+		return smout.component(comm) .. "/" .. tostring(id)
+	end
 	return tostring(id)
 end
 

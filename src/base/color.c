@@ -485,3 +485,39 @@ color_format(color c, char buf[8])
 	buf[6] = hex[c.b & 15];
 	buf[7] = '\0';
 }
+
+/* ---- Distances ---------------------------------------------------------- */
+
+/* An 8-bit sRGB component in linear light (0..1). */
+static double
+linear_of(uint8_t v)
+{
+	double c = v / 255.0;
+
+	return (c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4));
+}
+
+/* sRGB to OKLab (Ottosson's matrices, the inverse of oklab_to_linear). */
+static void
+oklab_of(color c, double lab[3])
+{
+	double r = linear_of(c.r), g = linear_of(c.g), b = linear_of(c.b);
+	double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+	double m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+	double s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+
+	lab[0] = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s;
+	lab[1] = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s;
+	lab[2] = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s;
+}
+
+double
+color_distance(color a, color b)
+{
+	double x[3], y[3];
+
+	oklab_of(a, x);
+	oklab_of(b, y);
+	return (sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) *
+	    (x[1] - y[1]) + (x[2] - y[2]) * (x[2] - y[2])));
+}

@@ -46,6 +46,15 @@ color color_blend(const color *colors, const uint64_t *times, size_t n);
 color color_blend_sparse(const color *colors, const uint32_t *states,
     const uint64_t *times, size_t n);
 
+/*
+ * How far apart two colours look: deltaE OK, the Euclidean distance in
+ * OKLab (CSS Color 4 takes 0.02 as just noticeable).  Colours closer
+ * than COLOR_TOO_CLOSE are hard to tell apart in a strip (#f9f9f9 and
+ * #f0f0f0 are 0.027 apart; the generated colours at least 0.079).
+ */
+#define COLOR_TOO_CLOSE	0.04
+double color_distance(color a, color b);
+
 /* Writes "#rrggbb" (lowercase) and a NUL into buf[8]. */
 void color_format(color c, char buf[8]);
 

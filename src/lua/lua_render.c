@@ -59,7 +59,9 @@ keep_top(lua_State *L)
 	{ .key = "sort", .kind = LUA_OPTION_OTHER, \
 	    .what = "\"name\", a state name or a function of an entity " \
 	    "(as t:sorted takes)" }, \
-	{ .key = "filter", .kind = LUA_OPTION_STRING }
+	{ .key = "filter", .kind = LUA_OPTION_STRING }, \
+	{ .key = "palette", .kind = LUA_OPTION_OTHER, \
+	    .what = "a palette name or a list of colours" }
 
 static const char *const nested_names[] = { "top", "rows", NULL };
 static const char *const label_names[] = { "both", "name", "description",
@@ -254,6 +256,32 @@ read_panel(lua_State *L, int idx, render_panel *p, int top)
 		luaL_error(L, "render: a panel needs trace = a loaded trace");
 	p->legend_skip = lua_transform_is_summary(L, -1) ?
 	    LEGEND_UNSAID_SUMMARY : LEGEND_UNSAID;
+	/*
+	 * palette: the trace drawn with its states recoloured from a
+	 * palette (statemap.palette.apply: a name or a list of colours).
+	 */
+	lua_options_get(&opts, "palette");
+	if (!lua_isnil(L, -1)) {
+		if (lua_type(L, -1) != LUA_TSTRING && !lua_istable(L, -1))
+			luaL_error(L, "render: palette must be a palette name "
+			    "or a list of colours");
+		lua_getglobal(L, "require");
+		lua_pushliteral(L, "statemap.palette");
+		lua_call(L, 1, 1);
+		lua_getfield(L, -1, "apply");
+		lua_pushvalue(L, -4);	/* the trace */
+		lua_pushvalue(L, -4);	/* the palette */
+		if (lua_pcall(L, 2, 1, 0) != LUA_OK)
+			luaL_error(L, "render: palette: %s",
+			    lua_tostring(L, -1) != NULL ? lua_tostring(L, -1) :
+			    "not a palette");
+		p->d = lua_trace_test(L, -1);
+		if (p->d == NULL)
+			luaL_error(L, "render: palette gave no trace");
+		lua_replace(L, -4);	/* the recoloured trace for the trace */
+		lua_pop(L, 1);		/* the module */
+	}
+	lua_pop(L, 1);			/* the palette */
 	keep_top(L);
 	lua_pop(L, 1);
 	if (!top) {

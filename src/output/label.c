@@ -1,8 +1,11 @@
 #include "output/label.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/path_escape.h"
 #include "base/utf8.h"
+#include "base/util.h"
 
 #define ELLIPSIS	"\xe2\x80\xa6"	/* U+2026 */
 #define ELLIPSIS_LEN	3
@@ -28,12 +31,18 @@ description_length(const char *description)
 }
 
 size_t
+label_name_length(const char *name, size_t name_len)
+{
+	return (path_shown_length(name, name_len));
+}
+
+size_t
 label_length(const char *name, size_t name_len, const char *description,
     label_mode mode)
 {
 	size_t dlen = description_length(description);
 
-	(void)name;	/* only its length matters */
+	name_len = label_name_length(name, name_len);
 	switch (mode) {
 	case LABEL_NAME:
 		return (name_len);
@@ -75,8 +84,38 @@ put_cut(char *buf, size_t *at, const char *s, size_t len, size_t room)
 	*at += ELLIPSIS_LEN;
 }
 
+static size_t
+compose(const char *name, size_t name_len, const char *description,
+    label_mode mode, size_t max_bytes, char *buf);
+
+/*
+ * A name with escapes (path_escape.h) is shown with them resolved: as
+ * much of it as can be shown (max_bytes and one more, which tells that
+ * it is cut) is resolved into a copy first.
+ */
 size_t
 label_compose(const char *name, size_t name_len, const char *description,
+    label_mode mode, size_t max_bytes, char *buf)
+{
+	size_t shown, have, n;
+	char *copy;
+
+	if (memchr(name, '\\', name_len) == NULL)
+		return (compose(name, name_len, description, mode, max_bytes,
+		    buf));
+	shown = path_shown_length(name, name_len);
+	have = shown < max_bytes + 1 ? shown : max_bytes + 1;
+	copy = xmalloc(have + 1);
+	path_show(name, name_len, copy, have);
+	n = compose(copy, shown, description, mode, max_bytes, buf);
+	free(copy);
+	return (n);
+}
+
+/* label_compose of a name shown as it is (name_len bytes, of which
+ * only the first max_bytes + 1 are read). */
+static size_t
+compose(const char *name, size_t name_len, const char *description,
     label_mode mode, size_t max_bytes, char *buf)
 {
 	size_t dlen = description_length(description), at = 0, first;

@@ -23,6 +23,12 @@ typedef enum label_mode {
 int label_mode_parse(const char *s, label_mode *mode);
 
 /*
+ * A name is shown with its escapes resolved (path_escape.h: "\/" is
+ * shown '/', "\\" one backslash).  The length of name shown so.
+ */
+size_t label_name_length(const char *name, size_t name_len);
+
+/*
  * The whole label's length in bytes, uncut.  name has name_len bytes (it
  * may hold NULs); description is a C string, or NULL, and an empty one
  * counts as none.

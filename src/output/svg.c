@@ -9,6 +9,7 @@
 #include "base/utf8.h"
 #include "base/util.h"
 #include "output/fixed.h"
+#include "output/group_slots.h"
 #include "output/label.h"
 #include "output/rowwriter.h"
 #include "output/smap_json.h"
@@ -565,20 +566,22 @@ write_labels(FILE *out, const smap *m, size_t id, unsigned x, unsigned y,
 	for (k = 0; k < m->nentities; k++) {
 		uint32_t e = m->order[k];
 		const char *name, *desc = m->cat->descriptions[e];
-		size_t len, shown;
+		size_t len, nlen, shown;
 
 		name = catalog_entity_name(m->cat, e, &len);
 		fprintf(out, "<text x=\"%u\" y=\"%u\">", x,
 		    y + k * opts->strip_height + opts->strip_height - 1 -
 		    (opts->strip_height - 1 - size) / 2);
 		shown = label_compose(name, len, desc, mode, max, buf);
-		if (mode == LABEL_BOTH && shown > len + 1 &&
-		    memcmp(buf, name, len) == 0 && buf[len] == ' ') {
+		/* (Longer than the name and a space: the name is whole.) */
+		nlen = label_name_length(name, len);
+		if (mode == LABEL_BOTH && shown > nlen + 1 &&
+		    buf[nlen] == ' ') {
 			/* The name, then the description in grey. */
-			xml_escape(out, buf, len);
+			xml_escape(out, buf, nlen);
 			fputs("<tspan class=\"statemap-label-description\">",
 			    out);
-			xml_escape(out, buf + len, shown - len);
+			xml_escape(out, buf + nlen, shown - nlen);
 			fputs("</tspan>", out);
 		} else {
 			xml_escape(out, buf, shown);
@@ -662,9 +665,13 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	char *title;
 	char buf[64];
 	size_t i;
+	/* Each statemap's group headers in the viewer: a slot each. */
+	uint32_t *heads = xcalloc(n > 0 ? n : 1, sizeof (uint32_t));
 
 	for (i = 0; i < n; i++) {
-		height += maps[i].nentities * opts->strip_height;
+		heads[i] = group_slots_count(maps[i].cat, maps[i].order,
+		    maps[i].nentities);
+		height += (maps[i].nentities + heads[i]) * opts->strip_height;
 		if (i > 0)
 			height += STACK_GAP;
 		if (maps[i].cat->nstates > maxstates)
@@ -707,7 +714,8 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 
 		for (i = 0; i < n; i++) {
 			const smap *m = &maps[order[i]];
-			unsigned h = m->nentities * opts->strip_height;
+			unsigned h = (m->nentities + heads[order[i]]) *
+			    opts->strip_height;
 			strips st = { m, i, span, opts, mix };
 
 			fprintf(out, "<rect class=\"statemap-nodata\" x=\"%d\" "
@@ -715,8 +723,13 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 			    "fill=\"url(#statemap-nodata)\" />\n", LEGEND_WIDTH,
 			    y, width, h);
 			fprintf(out, "<svg x=\"%d\" y=\"%u\" width=\"%u\" "
-			    "height=\"%u\" id=\"statemap-%zu\">\n",
-			    LEGEND_WIDTH, y, width, h, i);
+			    "height=\"%u\" id=\"statemap-%zu\"", LEGEND_WIDTH,
+			    y, width, h, i);
+			/* With header slots below the rows, the rows' height. */
+			if (heads[order[i]] > 0)
+				fprintf(out, " data-strip-height=\"%u\"",
+				    opts->strip_height);
+			fputs(">\n", out);
 			for (s = 0; s < m->cat->nstates; s++)
 				mix[s] = m->cat->states[s].color;
 			rowwriter_run(out, m->nentities, strip_row, &st, 0);
@@ -752,4 +765,5 @@ svg_write(FILE *out, const smap *maps, size_t n, const size_t *order,
 	write_viewer(out);
 	fputs("</svg>\n", out);
 	free(mix);
+	free(heads);
 }

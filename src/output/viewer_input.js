@@ -13,7 +13,7 @@
  *   calls it (the UI layer's elements stack in the order they are made).
  *   from sv: doc, root, span, maps, X0, W, origWidth, mapsBottom, view,
  *       bars, sel, layer, searchHits, typed, el, text, clear,
- *       parseDuration, offOf, zoomAt, zoomTo, pan, applyView, drawBars;
+ *       parseDuration, offOf, zoomAt, zoomTo, zoomBy, pan, applyView, drawBars;
  *       calls drawPanel, fade
  */
 function viewerInput(sv) {
@@ -23,7 +23,7 @@ function viewerInput(sv) {
 	const view = sv.view, bars = sv.bars, sel = sv.sel;
 	const layer = sv.layer, searchHits = sv.searchHits, typed = sv.typed;
 	const el = sv.el, text = sv.text, clear = sv.clear, parseDuration = sv.parseDuration;
-	const offOf = sv.offOf, zoomAt = sv.zoomAt, zoomTo = sv.zoomTo, pan = sv.pan;
+	const offOf = sv.offOf, zoomAt = sv.zoomAt, zoomTo = sv.zoomTo, zoomBy = sv.zoomBy, pan = sv.pan;
 	const applyView = sv.applyView, drawBars = sv.drawBars;
 
 	/* ---- buttons ---- */
@@ -42,9 +42,9 @@ function viewerInput(sv) {
 		return g;
 	}
 
-	button(8, 24, 24, '+', 'zoom in (+)', function () { zoomAt(view.t0 + view.w / 2, 0.5); })
+	button(8, 24, 24, '+', 'zoom in (+)', function () { zoomBy(0.5); })
 	    .setAttribute('id', 'statemap-zoomin');
-	button(34, 24, 24, '−', 'zoom out (-)', function () { zoomAt(view.t0 + view.w / 2, 2); })
+	button(34, 24, 24, '−', 'zoom out (-)', function () { zoomBy(2); })
 	    .setAttribute('id', 'statemap-zoomout');
 	button(60, 24, 24, '◀', 'pan left (←)', function () { pan(-0.25); })
 	    .setAttribute('id', 'statemap-panleft');
@@ -256,9 +256,9 @@ function viewerInput(sv) {
 		} else if (k === 'ArrowRight') {
 			pan(0.1);
 		} else if ((k === '+' || k === '=') && buffer === '') {
-			zoomAt(bars.length > 0 ? bars[0] : view.t0 + view.w / 2, 0.5);
+			zoomBy(0.5);
 		} else if (k === '-' && buffer === '') {
-			zoomAt(bars.length > 0 ? bars[0] : view.t0 + view.w / 2, 2);
+			zoomBy(2);
 		} else if (k === 'Enter' && buffer !== '') {
 			const ns = parseDuration(buffer);
 			buffer = '';

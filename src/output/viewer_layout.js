@@ -6,7 +6,7 @@
  * rows placed in their slots (groups folded, depth rows expanded).
  *
  *   viewerLayout(sv) -> { PANEL_WIDTH, page, layer, defs, dynStyle,
- *       searchHits, eventLayer, typed, xOf, offOf, zoomAt, zoomTo, pan,
+ *       searchHits, eventLayer, typed, xOf, offOf, zoomAt, zoomTo, zoomBy, pan,
  *       applyView, placeMaps, layout, setHeight, drawBars, applyRows,
  *       toggleDepths }
  *   from sv: doc, root, data, span, minWidth, maps, X0, W, mapsBottom,
@@ -18,6 +18,8 @@
  */
 function viewerLayout(sv) {
 	const PANEL_WIDTH = 330;
+	const MIN_FONT = 6;		/* names smaller than this are not read */
+	const LINE_GAP = 1;		/* names' centres at least this many sizes apart */
 	const doc = sv.doc, root = sv.root, data = sv.data, span = sv.span, minWidth = sv.minWidth;
 	const maps = sv.maps, X0 = sv.X0, W = sv.W, mapsBottom = sv.mapsBottom;
 	const origWidth = sv.origWidth;
@@ -56,9 +58,23 @@ function viewerLayout(sv) {
 		applyView();
 	}
 
+	/*
+	 * The buttons', keys' and typed zooms: with a time selected, the view
+	 * is centred on it (as the original viewer does); else around the
+	 * middle.
+	 */
 	function zoomTo(width) {
-		const c = bars.length > 0 ? bars[0] : view.t0 + view.w / 2;
-		zoomWidth(c, width);
+		if (bars.length === 0) {
+			zoomWidth(view.t0 + view.w / 2, width);
+			return;
+		}
+		view.w = Math.min(Math.max(width, minWidth), span);
+		view.t0 = bars[0] - view.w / 2;
+		applyView();
+	}
+
+	function zoomBy(factor) {
+		zoomTo(view.w * factor);
 	}
 
 	function pan(fraction) {
@@ -149,6 +165,29 @@ function viewerLayout(sv) {
 
 	const spanText = doc.getElementById('statemap-timelabel');
 
+	/*
+	 * A click on the time label (the span label above the map, or a
+	 * time bar's label under it) clears the selected time, as Escape
+	 * does for everything and as the original viewer's time label did.
+	 */
+	function clearTime(ev) {
+		ev.stopPropagation();
+		if (bars.length === 0)
+			return;
+		bars.length = 0;
+		drawBars();
+		sv.drawPanel();
+	}
+
+	function clearsTime(t) {
+		t.style.cursor = 'pointer';
+		t.addEventListener('mousedown', function (ev) { ev.stopPropagation(); });
+		t.addEventListener('click', clearTime);
+	}
+
+	if (spanText)
+		clearsTime(spanText);
+
 	function spanLabel() {
 		const first = data.statemaps[0];
 		let s = 'span = ' + fmt(view.w);
@@ -199,15 +238,23 @@ function viewerLayout(sv) {
 	}
 
 	function layout() {
-		for (let pass = 0; pass < 2; pass++) {
+		/*
+		 * The first pass tries the window's whole width (the narrow
+		 * page's panel under the maps may be what brought a scroll
+		 * bar, which the wide page would not have); the next ones lay
+		 * out with the width left, until a scroll bar stops coming or
+		 * going.
+		 */
+		for (let pass = 0; pass < 3; pass++) {
 			const avail = available();
-			page.wide = avail >= origWidth + PANEL_WIDTH;
+			const room = pass === 0 ? Math.max(avail, window.innerWidth || 0) : avail;
+			page.wide = room >= origWidth + PANEL_WIDTH;
 			page.width = page.wide ? origWidth + PANEL_WIDTH : origWidth;
 			page.scale = Math.min(1, avail / page.width);
 			root.setAttribute('width', page.width * page.scale);
 			sv.placePanel();
 			/* A scroll bar that came or went changes the width. */
-			if (available() === avail)
+			if (pass > 0 && available() === avail)
 				break;
 		}
 	}
@@ -239,6 +286,7 @@ function viewerLayout(sv) {
 			const t = text(barLayer, x, mapsBottom + 11, fmtAt(off),
 			    'statemap-timebar-label');
 			t.setAttribute('text-anchor', 'middle');
+			clearsTime(t);
 		});
 		if (sel.row && sel.row.slot >= 0) {
 			selBox.setAttribute('y', sel.row.map.y + sel.row.slot * sel.row.map.stripH);
@@ -265,17 +313,50 @@ function viewerLayout(sv) {
 		const labels = doc.getElementById('statemap-labels-' + m.index);
 		const texts = labels ? labels.getElementsByTagName('text') : [];
 		const ranges = doc.getElementById('statemap-value-ranges-' + m.index);
-		if (labels && m.font === undefined) {
-			m.font = Math.max(5, Math.min(+labels.getAttribute('font-size') || 10, Math.floor(H * 0.9)));
-			labels.setAttribute('font-size', m.font);
+		if (labels && m.baseFont === undefined)
+			m.baseFont = +labels.getAttribute('font-size') || 10;
+		/*
+		 * Names never overlap: the size is what a slot holds, but not
+		 * under MIN_FONT (or the SVG's own size, if smaller); where
+		 * slots are smaller than that, a name is drawn only if it
+		 * clears the last one drawn above it (headers and rows alike,
+		 * top down), and the others are in the tooltips and the panel.
+		 */
+		const base = m.baseFont || 10;
+		const font = Math.min(base, Math.max(Math.min(base, MIN_FONT), Math.floor(H * 0.9)));
+		if (labels && m.font !== font) {
+			m.font = font;
+			labels.setAttribute('font-size', font);
 			if (ranges)
 				ranges.setAttribute('font-size', Math.max(4, Math.floor(H * 0.8)));
 		}
-		const font = m.font || Math.max(5, Math.floor(H * 0.9));
+		/*
+		 * By priority: headers (the folds' controls), then nested
+		 * entities' names (the depth rows' controls), then the other
+		 * names; each drawn only if no name drawn is nearer than the
+		 * size (d slots).
+		 */
+		const shown = new Set(), taken = new Uint8Array(m.bySlot.length);
+		const d = Math.max(1, Math.ceil(font * LINE_GAP / H - 1e-9));
+		const rank = function (s) {
+			return s.depthOf ? -1 : s.group !== undefined ? 0 : hasDepths(s) ? 1 : 2;
+		};
+		for (let r = 0; r <= 2; r++) {
+			m.bySlot.forEach(function (s) {
+				if (rank(s) !== r)
+					return;
+				const lo = Math.max(0, s.slot - d + 1), hi = Math.min(taken.length - 1, s.slot + d - 1);
+				for (let i = lo; i <= hi; i++)
+					if (taken[i])
+						return;
+				taken[s.slot] = 1;
+				shown.add(s);
+			});
+		}
 		const move = function (t, row, k) {
 			if (!t)
 				return;
-			t.setAttribute('display', row.slot >= 0 ? 'inline' : 'none');
+			t.setAttribute('display', row.slot >= 0 && shown.has(row) ? 'inline' : 'none');
 			t.setAttribute('transform', 'translate(0,' + ((Math.max(row.slot, 0) + 0.5) * H -
 			    (k + 0.5) * H0) + ')');
 		};
@@ -297,6 +378,8 @@ function viewerLayout(sv) {
 		m.heads.forEach(function (h) {
 			el('rect', { x: X0, y: m.y + h.slot * H, width: W, height: H, class: 'statemap-group-band' },
 			    m.headLayer);
+			if (!shown.has(h))
+				return;
 			/* Indented by depth: inner levels under their outer one;
 			 * cut to about the room the names column has (the whole
 			 * path is in the tooltip). */
@@ -399,7 +482,7 @@ function viewerLayout(sv) {
 
 	return { PANEL_WIDTH: PANEL_WIDTH, page: page, layer: layer, defs: defs, dynStyle: dynStyle,
 	    searchHits: searchHits, eventLayer: eventLayer, typed: typed,
-	    xOf: xOf, offOf: offOf, zoomAt: zoomAt, zoomTo: zoomTo, pan: pan, applyView: applyView,
+	    xOf: xOf, offOf: offOf, zoomAt: zoomAt, zoomTo: zoomTo, zoomBy: zoomBy, pan: pan, applyView: applyView,
 	    placeMaps: placeMaps, layout: layout, setHeight: setHeight, drawBars: drawBars,
 	    applyRows: applyRows, toggleDepths: toggleDepths };
 }

@@ -5,8 +5,8 @@
  * hovered or selected event, the highlighted tag value and the selected
  * states' tag fields with their times; controls among the lines select,
  * highlight and expand.  Laid out in one column beside the names when the
- * page is wide, else in a box of columns below the map (or over its
- * bottom, foldable).
+ * page is wide, else in a box of columns below the maps, never over
+ * them (foldable).
  *
  *   viewerPanel(sv) -> { placePanel, drawPanel, folded }
  *   from sv: doc, maps, X0, W, origWidth, origHeight, mapsBottom, view,
@@ -107,7 +107,7 @@ function viewerPanel(sv) {
 		panelBox.classList.toggle('statemap-panel-over', !page.wide);
 
 		const scale = page.scale || 1;
-		const top = window.scrollY / scale, bottom = (window.scrollY + window.innerHeight) / scale;
+		const top = window.scrollY / scale;
 		let x, y, need;
 		const content = Math.max(origHeight, mapsBottom + 16);
 		if (page.wide) {
@@ -119,10 +119,14 @@ function viewerPanel(sv) {
 			y = Math.min(TOP + Math.max(0, top - 60), Math.max(TOP, content - boxH - 10));
 			need = TOP + boxH + 10;
 		} else {
-			/* Below the map if it shows there, else over the map's bottom. */
+			/*
+			 * Below the maps, never over them: a panel floating over
+			 * the window's bottom would hide the rows under it.  A
+			 * map taller than the window is scrolled to see it.
+			 */
 			x = X0;
 			const below = mapsBottom + 18;
-			y = Math.max(top + 4, Math.min(below, bottom - boxH - 6));
+			y = below;
 			need = below + boxH + 10;
 		}
 		panelBox.setAttribute('transform', 'translate(' + x + ',' + y + ')');

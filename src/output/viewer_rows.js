@@ -8,7 +8,8 @@
  *
  *   viewerRows(sv) -> null if nothing is drawn, else { maps, X0, W,
  *       mapsBottom, origWidth, origHeight, allRows, expanded, hasDepths,
- *       layoutRows, buildTree, lastStartingBy, rectAt, firstFrom,
+ *       layoutRows, buildTree, separators, shownName, lastStartingBy,
+ *       rectAt, firstFrom,
  *       mainState }
  *   from sv: doc, root, data, detail, allExact
  */
@@ -33,7 +34,9 @@ function viewerRows(sv) {
 			rows: [], byName: new Map(), stateIndex: new Map(),
 			groups: []
 		};
-		m.stripH = sm.entities.length > 0 ? m.h / sm.entities.length : 0;
+		/* (With slots for group headers below the rows, the SVG says the rows' height.) */
+		const rowH = svg.getAttribute('data-strip-height');
+		m.stripH = rowH !== null ? +rowH : sm.entities.length > 0 ? m.h / sm.entities.length : 0;
 		sm.states.forEach(function (st, k) { m.stateIndex.set(st.name, k); });
 		for (const g of svg.children) {
 			if (g.tagName === 'g')
@@ -86,6 +89,33 @@ function viewerRows(sv) {
 	 * folded away.
 	 */
 	/*
+	 * Where a name's components end: the indexes of its '/'s that are
+	 * not escaped.  As the input format says (statemap-lua-format(5)),
+	 * "\\/" is a '/' inside a component and "\\\\" a backslash.
+	 */
+	function separators(name) {
+		const at = [];
+		if (name.indexOf('\\') < 0) {
+			for (let i = name.indexOf('/'); i >= 0; i = name.indexOf('/', i + 1))
+				at.push(i);
+			return at;
+		}
+		for (let i = 0; i < name.length; i++) {
+			const c = name.charCodeAt(i);
+			if (c === 92 && (name[i + 1] === '/' || name[i + 1] === '\\'))
+				i++;
+			else if (c === 47)
+				at.push(i);
+		}
+		return at;
+	}
+
+	/* A name, or a part of one, as shown: its escapes resolved. */
+	function shownName(s) {
+		return s.indexOf('\\') < 0 ? s : s.replace(/\\([\\/])/g, '$1');
+	}
+
+	/*
 	 * The tree of a statemap's rows: m.tree, the top level's items in
 	 * order, each a row or a level { path, label, depth, items, n } (n:
 	 * the entities under it at every depth).  A level is known by the
@@ -96,14 +126,15 @@ function viewerRows(sv) {
 		const nodes = [], index = new Map(), top = [];
 		m.rows.forEach(function (r, k) {
 			const name = typeof r.name === 'string' ? r.name : '';
-			const last = name.lastIndexOf('/');
+			const seps = separators(name);
+			const last = seps.length > 0 ? seps[seps.length - 1] : -1;
 			if (last <= 0) {
 				top.push({ item: r, first: k });
 				return;
 			}
 			let up = -1, from = 0;
-			for (let i = 1; i <= last; i++) {
-				if (i < last && name.charCodeAt(i) !== 47)
+			for (const i of seps) {
+				if (i === 0)
 					continue;
 				const key = up + '\u0000' + name.slice(from, i);
 				let id = index.get(key);
@@ -140,7 +171,7 @@ function viewerRows(sv) {
 				return;
 			m.nheads++;
 			const from = x.shownUp < 0 ? 0 : nodes[x.shownUp].end + 1;
-			x.level = { path: x.name.slice(0, x.end), label: x.name.slice(from, x.end), depth: x.depth,
+			x.level = { path: x.name.slice(0, x.end), label: shownName(x.name.slice(from, x.end)), depth: x.depth,
 			    items: [], n: x.n };
 			(x.shownUp < 0 ? top : nodes[x.shownUp].list).push({ item: x.level, first: x.first });
 			x.rows.forEach(function (r) { x.list.push({ item: r, first: r.k }); });
@@ -271,6 +302,7 @@ function viewerRows(sv) {
 
 	return { maps: maps, X0: X0, W: W, mapsBottom: mapsBottom, origWidth: origWidth,
 	    origHeight: origHeight, allRows: allRows, expanded: expanded, hasDepths: hasDepths,
-	    layoutRows: layoutRows, buildTree: buildTree, lastStartingBy: lastStartingBy,
+	    layoutRows: layoutRows, buildTree: buildTree, separators: separators,
+	    shownName: shownName, lastStartingBy: lastStartingBy,
 	    rectAt: rectAt, firstFrom: firstFrom, mainState: mainState };
 }

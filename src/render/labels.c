@@ -79,8 +79,10 @@ fit_label(canvas *c, const render_panel *p, uint32_t e, size_t skip,
 		len -= skip;
 	}
 	n = fit_text(c, name, len, desc, mode, size, max);
+	/* (Longer than the name and a space: the name is whole.) */
+	len = label_name_length(name, len);
 	*name_len = mode == LABEL_BOTH && desc != NULL && n > len + 1 &&
-	    memcmp(c->label, name, len) == 0 && c->label[len] == ' ' ? len : 0;
+	    c->label[len] == ' ' ? len : 0;
 	return (n);
 }
 

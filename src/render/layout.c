@@ -4,27 +4,38 @@
 #include <string.h>
 
 #include "base/intern.h"
+#include "base/path_escape.h"
 #include "base/util.h"
 
 /*
+ * The next separator of a name past i (path_escape.h: a '/' not
+ * escaped), or len; a '/' first starts no level ("/x/y" groups under
+ * "/x"), so the first looked for (i == 0) is past it.
+ */
+static size_t
+next_level(const char *name, size_t len, size_t i)
+{
+	if (i == 0 && len > 0 && name[0] == '/')
+		i = 1;
+	return (path_next_separator(name, len, i));
+}
+
+/*
  * The length of the path that groups a name (render.h): up to its last
- * '/', or with levels > 0 up to its levels-th '/' if that comes before;
- * 0 for none.
+ * separator, or with levels > 0 up to its levels-th if that comes
+ * before; 0 for none.
  */
 static size_t
 path_prefix(const char *name, size_t len, int levels)
 {
-	size_t i, end = len;
+	size_t i, end = path_last_separator(name, len);
 	int seen = 0;
 
-	while (end > 0 && name[end - 1] != '/')
-		end--;
-	if (end == 0)
+	if (end == len)
 		return (0);
-	end--;
-	/* (A '/' first starts no level: "/x/y" groups under "/x".) */
-	for (i = 1; levels > 0 && i < end; i++)
-		if (name[i] == '/' && ++seen == levels)
+	for (i = next_level(name, len, 0); levels > 0 && i < end;
+	    i = path_next_separator(name, len, i + 1))
+		if (++seen == levels)
 			return (i);
 	return (end);
 }
@@ -109,13 +120,15 @@ tree_build(path_tree *t, const render_panel *p)
 		size_t from = 0;
 
 		t->plen[k] = plen;
-		/* Each level of the path: a '/' past the start, then plen. */
-		for (i = 1; plen > 0 && i <= plen; i++) {
+		/* Each level of the path: a separator past the start, then
+		 * plen. */
+		for (i = plen > 0 ? next_level(name, plen, 0) : 1;
+		    plen > 0 && i <= plen;
+		    i = i < plen ? path_next_separator(name, plen, i + 1) :
+		    plen + 1) {
 			uint32_t id;
 			int added;
 
-			if (i < plen && name[i] != '/')
-				continue;
 			grow_array(&key, &key_cap, sizeof (up) + i - from, 1);
 			memcpy(key, &up, sizeof (up));
 			memcpy(key + sizeof (up), name + from, i - from);

@@ -11,9 +11,12 @@
 #include <cairo-svg.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/color.h"
 #include "base/outfile.h"
 #include "base/runlimit.h"
 #include "base/util.h"
@@ -166,6 +169,95 @@ check_args(const render_options *o, const render_panel *panels,
 	return (0);
 }
 
+/* States checked for colours too close, per trace (pairs grow as n^2). */
+#define CLOSE_CHECK_STATES	512
+/* Warnings remembered so that none is said twice in one process. */
+#define WARNED_MAX		64
+
+/*
+ * Prints a warning on standard error unless the same text was printed
+ * before in this process (the panels of one picture, or several pictures
+ * of one trace, say it once).  Pictures are drawn by the thread that runs
+ * Lua or the command, one at a time.
+ */
+static void
+warn_once(const char *fmt, ...)
+{
+	static uint64_t warned[WARNED_MAX];
+	static size_t nwarned;
+	char text[512];
+	uint64_t h = 14695981039346656037ULL;
+	va_list ap;
+	size_t i;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof (text), fmt, ap);
+	va_end(ap);
+	for (i = 0; text[i] != '\0'; i++)
+		h = (h ^ (unsigned char)text[i]) * 1099511628211ULL;
+	for (i = 0; i < nwarned; i++)
+		if (warned[i] == h)
+			return;
+	if (nwarned < WARNED_MAX)
+		warned[nwarned++] = h;
+	fprintf(stderr, "statemap-lua: warning: %s\n", text);
+}
+
+/*
+ * Says once on standard error, for each trace drawn, the first two of
+ * its states whose colours are too close to tell apart (color.h), and
+ * the first state too close to the background: the trace's colours (or a
+ * palette's) may be, and nothing in the picture would show it.
+ */
+static void
+warn_close_colors(const render_options *o, const render_panel *panels,
+    size_t npanels)
+{
+	size_t i, j;
+
+	for (i = 0; i < npanels; i++) {
+		const catalog *cat = panels[i].d->cat;
+		uint32_t n = cat->nstates, a, b;
+		int pair = 0, back = 0;
+		char ca[8], cb[8];
+
+		for (j = 0; j < i; j++)
+			if (panels[j].d->cat == cat)
+				break;
+		if (j < i)
+			continue;	/* this trace was checked */
+		if (n > CLOSE_CHECK_STATES)
+			n = CLOSE_CHECK_STATES;
+		for (a = 0; a < n && !(pair && back); a++) {
+			const catalog_state *sa = &cat->states[a];
+
+			if (!back && color_distance(sa->color, o->background) <
+			    COLOR_TOO_CLOSE) {
+				color_format(sa->color, ca);
+				color_format(o->background, cb);
+				warn_once("state \"%.*s\" (%s) is too close in "
+				    "colour to the background (%s) to be seen",
+				    (int)sa->name_len, sa->name, ca, cb);
+				back = 1;
+			}
+			for (b = a + 1; !pair && b < n; b++) {
+				const catalog_state *sb = &cat->states[b];
+
+				if (color_distance(sa->color, sb->color) >=
+				    COLOR_TOO_CLOSE)
+					continue;
+				color_format(sa->color, ca);
+				color_format(sb->color, cb);
+				warn_once("states \"%.*s\" (%s) and \"%.*s\" (%s) "
+				    "are too close in colour to tell apart",
+				    (int)sa->name_len, sa->name, ca,
+				    (int)sb->name_len, sb->name, cb);
+				pair = 1;
+			}
+		}
+	}
+}
+
 int
 render_file(const char *path, const render_options *o,
     const render_panel *panels, size_t npanels, render_layout *layout,
@@ -188,6 +280,7 @@ render_file(const char *path, const render_options *o,
 	}
 	if (check_args(o, panels, npanels, err) != 0)
 		return (-1);
+	warn_close_colors(o, panels, npanels);
 	/* Measure on a scratch surface to learn the picture's height. */
 	memset(&c, 0, sizeof (c));
 	c.legend_times = xcalloc(npanels, sizeof (uint64_t *));

@@ -4,13 +4,15 @@
 #include <string.h>
 
 #include "base/natural.h"
+#include "base/path_escape.h"
 #include "base/utf8.h"
 #include "base/util.h"
 #include "base/work.h"
 
 /*
  * Nodes are numbered: the root 0, and every path (a whole name or a
- * prefix of one ending before a '/') its id in paths plus one.  The
+ * prefix of one ending before a separator: a '/' not escaped,
+ * path_escape.h) its id in paths plus one.  The
  * children of node n are child[first[n]] to child[first[n + 1] - 1].
  */
 struct tree {
@@ -84,10 +86,9 @@ tree_build(const intern *entities)
 		const char *name = intern_name(entities, e, &len);
 		uint32_t parent = TREE_ROOT, node;
 
-		for (k = 0; k < len; k++) {
-			if (name[k] == '/')
-				parent = node_of(t, name, k, parent);
-		}
+		for (k = path_next_separator(name, len, 0); k < len;
+		    k = path_next_separator(name, len, k + 1))
+			parent = node_of(t, name, k, parent);
 		/* Apart: node_of may move t->entity. */
 		node = node_of(t, name, len, parent);
 		t->entity[node] = e;
@@ -245,6 +246,15 @@ set_match(const char *p, size_t plen, const char *c, size_t clen,
 	return (found != negate);
 }
 
+/* 1 if a name's escape starts at i (its character is the next), else 0. */
+static size_t
+name_escape(const char *s, size_t len, size_t i)
+{
+	char c;
+
+	return (path_char(s, len, i, &c) - 1);
+}
+
 /*
  * Whether one component matches one pattern component: '*' backtracks
  * to its last position only, which is enough (a later '*' can take over
@@ -267,18 +277,22 @@ component_match(const char *p, size_t plen, const char *s, size_t slen,
 			continue;
 		}
 		if (pi < plen) {
-			size_t clen = char_len(s + si, slen - si), used = 0;
+			/* A name's escape is the character it stands for. */
+			size_t skip = name_escape(s, slen, si);
+			size_t clen = skip + char_len(s + si + skip,
+			    slen - si - skip), used = 0;
+			const char *sc = s + si + skip;
 			int ok = 0;
 
 			if (p[pi] == '?') {
 				ok = 1;
 				used = 1;
 			} else if (p[pi] == '[') {
-				ok = set_match(p + pi, plen - pi, s + si, clen,
-				    &used);
+				ok = set_match(p + pi, plen - pi, sc,
+				    clen - skip, &used);
 				if (used == 0) {	/* a plain '[' */
 					used = 1;
-					ok = s[si] == '[';
+					ok = *sc == '[';
 				}
 			} else {
 				size_t at = pi;
@@ -286,8 +300,8 @@ component_match(const char *p, size_t plen, const char *s, size_t slen,
 				if (p[at] == '\\' && at + 1 < plen)
 					at++;
 				used = char_len(p + at, plen - at);
-				ok = used == clen &&
-				    memcmp(p + at, s + si, clen) == 0;
+				ok = used == clen - skip &&
+				    memcmp(p + at, sc, used) == 0;
 				used += at - pi;
 			}
 			if (ok) {
@@ -299,6 +313,7 @@ component_match(const char *p, size_t plen, const char *s, size_t slen,
 		if (star_p == SIZE_MAX)
 			break;
 		pi = star_p;
+		star_s += name_escape(s, slen, star_s);
 		star_s += char_len(s + star_s, slen - star_s);
 		si = star_s;
 	}
@@ -309,12 +324,18 @@ component_match(const char *p, size_t plen, const char *s, size_t slen,
 	return (pi == plen);
 }
 
-/* The end of the component that starts at i (a '/' or the end). */
+/*
+ * The end of the component that starts at i (a '/' or the end): in a
+ * pattern '\\' takes any next character, in a name only '/' and '\\'
+ * (path_escape.h).
+ */
 static size_t
 component_end(const char *s, size_t len, size_t i, int pattern)
 {
+	if (!pattern)
+		return (path_next_separator(s, len, i));
 	while (i < len && s[i] != '/') {
-		if (pattern && s[i] == '\\' && i + 1 < len)
+		if (s[i] == '\\' && i + 1 < len)
 			i++;
 		i++;
 	}

@@ -5,8 +5,10 @@
  * node 42 under the node Threads, as in the seed's state system: the
  * path is the identity, and a node may be an entity and have children
  * too ("Threads/42" may be an entity of its own).  Names are split at
- * every '/', nothing else (an empty component is a component); a name
- * without '/' is a node at the top.  Nodes that are only prefixes
+ * every '/' that is not escaped, nothing else (an empty component is a
+ * component): "\/" is a '/' inside a component and "\\" a backslash
+ * (path_escape.h), so "kworker\/0:1" is one node; a name without a
+ * separator is a node at the top.  Nodes that are only prefixes
  * ("Threads") exist in the tree without being entities.
  *
  * The tree is made from the entity names once (catalog_tree) and never
@@ -17,7 +19,9 @@
  * gitignore's rules: '/' separates components, which wildcards never
  * cross; '*' is any run of characters within a component, '?' any one
  * character, [abc], [a-z] and [!a-z] (or [^a-z]) one of a set, '\'
- * takes the next character literally.  A component that is exactly two
+ * takes the next character literally (so "kworker\/0:1" matches the
+ * name written the same way: a name's escape is the character it
+ * stands for).  A component that is exactly two
  * stars stands for any number of components: as the last one, for one
  * or more (the pattern CPUs, slash, two stars: everything below CPUs,
  * but not CPUs itself); anywhere else, for zero or more (two stars,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/path_escape.h"
 #include "base/runlimit.h"
 #include "base/util.h"
 
@@ -35,14 +36,13 @@ flows_any(const catalog *cat)
 
 /* ---- nodes ---- */
 
-/* The node of a name by the default rule: up to its first '/'. */
+/* The node of a name by the default rule: up to its first separator
+ * (path_escape.h: a '/' not escaped). */
 static uint32_t
 default_node(intern *nodes, const char *name, size_t len)
 {
-	const char *slash = memchr(name, '/', len);
-
-	return (intern_add(nodes, name, slash != NULL ?
-	    (size_t)(slash - name) : len, NULL));
+	return (intern_add(nodes, name, path_next_separator(name, len, 0),
+	    NULL));
 }
 
 static uint32_t

@@ -61,7 +61,7 @@ function docOf(file, live) {
 		byId.set('statemap-live', b);
 	}
 	const fills = [];
-	const sre = /<svg x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" id="statemap-(\d+)">([\s\S]*?)<\/svg>/g;
+	const sre = /<svg x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" id="statemap-(\d+)"(?: data-strip-height="\d+")?>([\s\S]*?)<\/svg>/g;
 	for (let m; (m = sre.exec(text)) !== null;) {
 		const svg = element(attrsOf(m[0].slice(0, m[0].indexOf('>'))));
 		const groups = m[2].split('<g ').slice(1);
@@ -239,6 +239,15 @@ function rows() {
 	    [it.label, show(it.items)]);
 	eq('rows: a tree of names', [t.nheads, show(t.tree)],
 	    [3, [['a', [['x', ['a/x/1', 'a/x/2']], 'a/y']], 'b', ['p/q/r', ['p/q/r/s']]]]);
+	// Escaped '/' (statemap-lua-format(5)): part of a component, never a level.
+	const te = { rows: ['kworker\\/0:1/19', 'kworker\\/0:1/20', 'cpuhp\\/0', 'Files/a\\/b/bytes',
+	    'w\\\\/x'].map((n, i) => ({ name: n, k: i })) };
+	k.buildTree(te);
+	eq('rows: an escaped / groups nothing', [te.nheads, show(te.tree)],
+	    [3, [['kworker/0:1', ['kworker\\/0:1/19', 'kworker\\/0:1/20']], 'cpuhp\\/0',
+	    ['Files/a/b', ['Files/a\\/b/bytes']], ['w\\', ['w\\\\/x']]]]);
+	eq('rows: separators and names shown', [k.separators('a\\/b/c\\\\/d'), k.shownName('a\\/b\\\\c\\x')],
+	    [[4, 8], 'a/b\\c\\x']);
 	eq('rows: nothing drawn, no rows', load(['data', 'dom', 'format', 'rows'], {}).viewerRows(
 	    Object.assign(standOnData(docOf('plain.svg')), { doc: { getElementById: () => null } })), null);
 }

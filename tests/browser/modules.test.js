@@ -127,11 +127,27 @@ async function layout(page) {
 	    document.querySelector('#statemap-0 g > rect').getAttribute('width')), String(1e6 / 1e7 * 862 + 0.06));
 	const bar = await page.evaluate(() => {
 		sv.bars.push(3e6);
-		const x = sv.xOf(3e6);
 		sv.zoomTo(2e6);
-		return [sv.view.w, Math.abs(sv.xOf(3e6) - x) < 1e-9];
+		return [sv.view.w, Math.abs(sv.xOf(3e6) - (sv.X0 + sv.W / 2)) < 1e-9];
 	});
-	eq('layout: a typed zoom keeps the time bar where it is', bar, [2e6, true]);
+	eq('layout: a typed zoom centres the time bar', bar, [2e6, true]);
+	const centred = await page.evaluate(() => {
+		const was = [sv.view.t0, sv.view.w];
+		window.restoreView = () => { sv.view.t0 = was[0]; sv.view.w = was[1]; sv.applyView(); };
+		sv.zoomAt(5e6, 1e9);
+		sv.bars.length = 0;
+		sv.bars.push(2e6);
+		sv.zoomBy(0.5);
+		const a = [sv.view.t0, sv.view.w];
+		sv.zoomBy(0.5);
+		const b = [sv.view.t0, sv.view.w];
+		sv.bars.length = 0;
+		sv.zoomBy(2);
+		return [a, b, [sv.view.t0, sv.view.w]];
+	});
+	eq('layout: zooming with a time selected centres it (the original\'s rule)', centred,
+	    [[0, 5e6], [0.75e6, 2.5e6], [0, 5e6]]);
+	await page.evaluate(() => { sv.bars.length = 0; sv.bars.push(3e6); window.restoreView(); });
 	await called(page);
 	await page.evaluate(() => {
 		sv.sel.row = sv.maps[0].rows[1];
@@ -423,7 +439,7 @@ async function crossEvents(page) {
 
 // ---- viewer_input ----
 
-const INPUT_CALLS = ['zoomAt', 'zoomTo', 'pan', 'applyView', 'drawBars', 'drawPanel', 'fade'];
+const INPUT_CALLS = ['zoomAt', 'zoomTo', 'zoomBy', 'pan', 'applyView', 'drawBars', 'drawPanel', 'fade'];
 
 async function input(page) {
 	await page.evaluate((names) => {
@@ -436,8 +452,8 @@ async function input(page) {
 	const log = () => page.evaluate(() => window.calls.splice(0));
 	for (const id of ['zoomin', 'zoomout', 'panleft', 'panright'])
 		await page.click('#statemap-' + id);
-	eq('input: the buttons zoom about the middle and pan', await log(),
-	    [['zoomAt', 5e6, 0.5], ['zoomAt', 5e6, 2], ['pan', -0.25], ['pan', 0.25]]);
+	eq('input: the buttons zoom (about the time bar, else the middle) and pan', await log(),
+	    [['zoomBy', 0.5], ['zoomBy', 2], ['pan', -0.25], ['pan', 0.25]]);
 	await page.mouse.move(5, 5);
 	await page.keyboard.press('+');
 	await page.keyboard.press('=');
@@ -446,7 +462,7 @@ async function input(page) {
 	await page.keyboard.press('ArrowLeft');
 	await page.keyboard.press('ArrowRight');
 	eq('input: keys zoom (about the time bar) and pan', await log(),
-	    [['zoomAt', 5e6, 0.5], ['zoomAt', 5e6, 0.5], ['zoomAt', 3e6, 2], ['pan', -0.1], ['pan', 0.1]]);
+	    [['zoomBy', 0.5], ['zoomBy', 0.5], ['zoomBy', 2], ['pan', -0.1], ['pan', 0.1]]);
 	await page.keyboard.type('25x');
 	await page.keyboard.press('Backspace');
 	await page.keyboard.type('ms');

@@ -170,6 +170,26 @@ async function plain(page) {
 	for (let i = 0; i < 6; i++)
 		await page.keyboard.press('-');
 
+	// With a time selected, zooming centres it (as the original viewer
+	// does): the buttons and the keys alike.
+	await clickAt(page, 0, 1, 7e6);
+	const selected = (await page.evaluate(() => window.statemapViewer.bars()))[0];
+	await page.keyboard.press('+');
+	await page.click('#statemap-zoomin');
+	const vc = await page.evaluate(() => window.statemapViewer.view());
+	check('plain: zoomed with a time selected, it is in the middle', vc.width === 2.5e6 &&
+	    Math.abs(vc.t0 + vc.width / 2 - selected) < 1, JSON.stringify([vc, selected]));
+	// A click on the time label clears the selected time (Escape clears all).
+	await page.click('#statemap-timelabel');
+	eq('plain: a click on the span label clears the time', [await page.evaluate(() =>
+	    window.statemapViewer.bars()), (await page.$$('.statemap-timebar')).length], [[], 0]);
+	await clickAt(page, 0, 1, 6e6);
+	await page.click('.statemap-timebar-label');
+	eq('plain: and one on the time bar\'s label', [await page.evaluate(() =>
+	    window.statemapViewer.bars()), (await page.$$('.statemap-timebar')).length], [[], 0]);
+	for (let i = 0; i < 2; i++)
+		await page.keyboard.press('-');
+
 	// Events: a marker each, an arrow for the one with a target.
 	eq('plain: event markers', (await page.$$('.statemap-event')).length, 2);
 	eq('plain: one arrow', (await page.$$('.statemap-event-arrow')).length, 1);
@@ -476,22 +496,26 @@ function layoutCase(name, before) {
 		const p = await pointFor(page, 0, 0, (await page.evaluate(() => window.statemapViewer.view().width)) / 3);
 		await page.mouse.click(p.x, p.y);
 		const out = await inside(page, name + ' with details');
-		check(name + ': the details panel is in the window', out.box[0] >= 0 && out.box[2] <= out.W &&
-		    out.box[1] >= 0 && out.box[3] <= out.H, JSON.stringify(out.box));
+		// Across the window, and never over the rows (below them if the
+		// map runs below the window: scrolled to).
+		const maps = await page.evaluate(() => document.getElementById('statemap-0').getBoundingClientRect().bottom);
+		check(name + ': the details panel is across the window, under the rows', out.box[0] >= 0 &&
+		    out.box[2] <= out.W && out.box[1] >= maps, JSON.stringify([out.box, maps]));
 		check(name + ': the panel shows the click', (await panel(page)).some((t) => t.startsWith('time: ')),
 		    JSON.stringify(await panel(page)));
 	};
 }
 
-// 1000 entities at 1280x720: the map runs far below the window, so the
-// panel floats over its bottom, and can be folded away.
+// 1000 entities at 1280x720: the map runs far below the window, and the
+// panel is under it (never over rows), reached by scrolling, and can be
+// folded away.
 async function bigNarrow(page) {
 	await layoutCase('big-1280')(page);
 	eq('big-1280: narrow layout', await page.evaluate(() => window.statemapViewer.layout().wide), false);
-	await page.mouse.wheel(0, 3000);
+	await page.$eval('#statemap-panel-box', (b) => b.scrollIntoView());
 	await page.waitForTimeout(200);
 	const box = await page.$eval('#statemap-panel-box', (b) => { const r = b.getBoundingClientRect(); return [r.top, r.bottom]; });
-	check('big-1280: the panel follows the scroll', box[0] >= 0 && box[1] <= 720, JSON.stringify(box));
+	check('big-1280: the panel is reached by scrolling', box[0] >= 0 && box[1] <= 720, JSON.stringify(box));
 	await page.click('#statemap-panel-fold');
 	check('big-1280: the panel folds', !(await page.isVisible('#statemap-panel text')), 'still visible');
 	await page.click('#statemap-panel-fold');

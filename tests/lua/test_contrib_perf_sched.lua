@@ -24,7 +24,7 @@ local t = sm.load(out)
 check_eq("perf record: start is the first event", t.start, 628488186000)
 check_eq("perf record: threads named COMM/TID by their last name, and CPUs", C.names(t:entities()), {
 	"brief/24449", "brief/24451", "brief/24453", "child/24450", "child/24452", "child/24454",
-	"cpu0", "cpu1", "exits/24447", "migration/0/18", "migration/1/21", "perf/24446", "rcu_preempt/15" })
+	"cpu0", "cpu1", "exits/24447", "migration\\/0/18", "migration\\/1/21", "perf/24446", "rcu_preempt/15" })
 -- 24447 is perf's child "perf-exec" until it execs ./exits.
 check_eq("perf record: a thread that execs is one entity, named and described by its new name",
 	{ t:entity("exits/24447").description, (t:entity("exits/24447"):at(120000)) }, { "exits", "runnable" })
@@ -74,7 +74,7 @@ for _, e in ipairs(ev) do
 	if e.event == "exit" then exits[#exits + 1] = e.entity .. "@" .. e.time end
 end
 check_eq("perf record: the first wakeup is the waking, from the waker", ev[1],
-	{ time = "0", entity = "perf/24446", event = "wakeup", target = "migration/0/18" })
+	{ time = "0", entity = "perf/24446", event = "wakeup", target = "migration\\/0/18" })
 check_eq("perf record: a remote wakeup comes from the waking thread, not the woken CPU", ev[3],
 	{ time = "110000", entity = "perf/24446", event = "wakeup", target = "exits/24447" })
 check_eq("perf record: one wakeup per sched_waking (20), none for the sched_wakeup after it", wakeups, 20)
@@ -98,7 +98,7 @@ check_eq("perf sched record: converts the capture", { status, err }, { 0, "" })
 t = sm.load(out)
 check_eq("perf sched record: threads and CPUs", C.names(t:entities()), {
 	"brief/27638", "brief/27640", "child/27639", "child/27641", "cpu0", "cpu1", "exits/27636",
-	"migration/0/18", "migration/1/21", "perf/27635", "rcu_preempt/15" })
+	"migration\\/0/18", "migration\\/1/21", "perf/27635", "rcu_preempt/15" })
 -- "exits 27636 [000] 663.628124: sched_switch: ... prev_state=S ==>
 -- next_comm=exits next_pid=27638", "brief 27638 [000] 663.628374:
 -- sched_waking: comm=exits pid=27636", switched out R at 663.628384.
