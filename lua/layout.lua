@@ -117,14 +117,20 @@ function layout.panels_by(t, key, opts)
 		for _, n in pairs(members[g]) do total = total + n end
 	end
 	local rh = opts.row_height or fit(total, opts.max_height or 1000)
+	-- One sort, dealt out to the groups in its order (a sort per group
+	-- would be groups times entities).
+	local sorted, group_of = {}, {}
+	for _, g in ipairs(names) do
+		sorted[g] = {}
+		for name in pairs(members[g]) do group_of[name] = g end
+	end
+	for _, e in ipairs(t:sorted(opts.sort)) do
+		local g = group_of[e.name]
+		if g then table.insert(sorted[g], e) end
+	end
 	local panels = {}
 	for _, g in ipairs(names) do
-		local in_group = members[g]
-		local sorted = {}
-		for _, e in ipairs(t:sorted(opts.sort)) do
-			if in_group[e.name] then sorted[#sorted + 1] = e end
-		end
-		panels[#panels + 1] = { trace = t, entities = sorted, title = g, row_height = rh }
+		panels[#panels + 1] = { trace = t, entities = sorted[g], title = g, row_height = rh }
 	end
 	return copy_extra(opts, { panels = panels, width = opts.width or statemap.defaults.width })
 end

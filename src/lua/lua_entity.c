@@ -256,7 +256,12 @@ compare_items(const void *pa, const void *pb)
 		lua_rawgeti(sort_L, -2, b->key_ref);
 		ka = lua_tolstring(sort_L, -2, &la);
 		kb = lua_tolstring(sort_L, -1, &lb);
-		r = natural_compare(ka, la, kb, lb);
+		/*
+		 * One string returned for many entities is one object: equal
+		 * at once, not after a walk of its length every comparison
+		 * (n log n of them).
+		 */
+		r = ka == kb && la == lb ? 0 : natural_compare(ka, la, kb, lb);
 		lua_pop(sort_L, 2);
 		if (r != 0)
 			return (r);
