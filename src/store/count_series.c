@@ -25,6 +25,30 @@ typedef struct entry {
 } entry;
 
 /*
+ * Puts c on entity e's changes in [from, to): at the first after from,
+ * in the state of the last at or before it.  Returns whether that state
+ * is counted (0 for an entity with no data, whose cursor stays empty).
+ */
+static int
+cursor_start(cursor *c, const store *s, uint32_t e, uint64_t from,
+    uint64_t to, const unsigned char *counted)
+{
+	size_t n = store_count(s, e), first;
+
+	if (n == 0)
+		return (0);
+	c->times = store_times(s, e);
+	c->states = store_states(s, e);
+	first = store_count_through(c->times, n, from);
+	c->lim = store_count_before(c->times, n, to);
+	if (c->lim < first)
+		c->lim = first;		/* times out of order */
+	c->k = first;
+	c->in = first > 0 && counted[c->states[first - 1]] != 0;
+	return (c->in);
+}
+
+/*
  * Moves c to its next change; 0 if it has none before the range ends.
  * A cursor comes back only after every other entity had its turn, by
  * which time its columns have left the cache: what it will read next
@@ -130,21 +154,9 @@ series_walk(const store *s, const unsigned char *counted, uint64_t from,
 	heap = xcalloc((size_t)ne + 2, sizeof (entry));
 	for (e = 0; e < ne; e++) {
 		cursor *c = &cur[e];
-		size_t n = store_count(s, e), first;
 
-		if (n == 0)
-			continue;
-		c->times = store_times(s, e);
-		c->states = store_states(s, e);
-		/* The state at from is the last transition at or before it. */
-		first = store_count_through(c->times, n, from);
-		c->lim = store_count_before(c->times, n, to);
-		if (c->lim < first)
-			c->lim = first;		/* times out of order */
-		c->k = first;
-		c->in = first > 0 && counted[c->states[first - 1]] != 0;
-		count += (uint32_t)c->in;
-		if (advance(c, counted)) {
+		count += (uint32_t)cursor_start(c, s, e, from, to, counted);
+		if (c->times != NULL && advance(c, counted)) {
 			heap[nheap].time = c->times[c->k];
 			heap[nheap++].entity = e;
 		}
@@ -256,19 +268,8 @@ series_sweep_blocks(const store *s, const unsigned char *counted,
 	cur = xcalloc((size_t)ne + 1, sizeof (cursor));
 	for (e = 0; e < ne; e++) {
 		cursor *c = &cur[e];
-		size_t n = store_count(s, e), first;
 
-		if (n == 0)
-			continue;
-		c->times = store_times(s, e);
-		c->states = store_states(s, e);
-		first = store_count_through(c->times, n, from);
-		c->lim = store_count_before(c->times, n, to);
-		if (c->lim < first)
-			c->lim = first;		/* times out of order */
-		c->k = first;
-		c->in = first > 0 && counted[c->states[first - 1]] != 0;
-		count += (uint32_t)c->in;
+		count += (uint32_t)cursor_start(c, s, e, from, to, counted);
 		total += c->lim - c->k;
 	}
 	rv = emit(&st, from, count, why);
