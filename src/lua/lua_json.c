@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,9 +165,24 @@ lua_json_push_members_len(lua_State *L, const char *text, size_t len)
 
 /* ---- encode ---- */
 
+/*
+ * Tables met while encoding: JSON has no sharing, so a table reached
+ * twice is written twice, and a value that shares tables level after
+ * level ({t, t} of {t, t} of ...) would have text exponentially longer
+ * than itself.  Writing repeats is fine up to a budget in proportion to
+ * the distinct tables met (ENCODE_REPEATS each, and ENCODE_FREE_REPEATS
+ * in all); past it the encoding stops with an error, as does a table
+ * that contains itself (a cycle), found by the tables on the path.
+ */
+#define ENCODE_REPEATS		64
+#define ENCODE_FREE_REPEATS	100000
+
 typedef struct encoder {
 	FILE *out;
 	int depth;
+	int seen;		/* stack index: table -> 1 on the path, 2 after */
+	uint64_t distinct;	/* tables met */
+	uint64_t repeats;	/* tables written again */
 } encoder;
 
 static int encode_value(lua_State *L, encoder *en, int idx);
@@ -224,9 +240,32 @@ encode_table(lua_State *L, encoder *en, int idx)
 	lua_Integer n, i;
 
 	if (++en->depth > JSON_MAX_DEPTH)
-		return (luaL_error(L, "cannot encode tables nested more than "
-		    "%d deep (is there a cycle?)", JSON_MAX_DEPTH));
+		return (luaL_error(L, "json.encode: tables nested more than "
+		    "%d deep", JSON_MAX_DEPTH));
 	luaL_checkstack(L, 6, "JSON nested too deeply");
+	lua_pushvalue(L, idx);
+	switch (lua_rawget(L, en->seen) == LUA_TNIL ? 0 :
+	    (int)lua_tointeger(L, -1)) {
+	case 1:
+		return (luaL_error(L, "json.encode: a table contains itself "
+		    "(a cycle), which JSON cannot write"));
+	case 2:
+		if (++en->repeats > ENCODE_FREE_REPEATS &&
+		    en->repeats > ENCODE_REPEATS * en->distinct)
+			return (luaL_error(L, "json.encode: %I tables are "
+			    "written %I times over, as they are shared; "
+			    "the text would grow out of proportion to the "
+			    "value (encode a copy that shares less)",
+			    (lua_Integer)en->distinct,
+			    (lua_Integer)en->repeats));
+		break;
+	default:
+		en->distinct++;
+	}
+	lua_pop(L, 1);
+	lua_pushvalue(L, idx);
+	lua_pushinteger(L, 1);
+	lua_rawset(L, en->seen);
 	if (is_array(L, idx, &n)) {
 		fputc('[', en->out);
 		for (i = 1; i <= n; i++) {
@@ -259,6 +298,9 @@ encode_table(lua_State *L, encoder *en, int idx)
 		lua_pop(L, 1);
 		fputc('}', en->out);
 	}
+	lua_pushvalue(L, idx);
+	lua_pushinteger(L, 2);
+	lua_rawset(L, en->seen);
 	en->depth--;
 	return (0);
 }
@@ -320,6 +362,8 @@ encode_protected(lua_State *L)
 	if (!lua_object_called_by(L, f_encode))
 		return (luaL_error(L, "json.encode's own function is not a "
 		    "script's to call"));
+	lua_newtable(L);
+	en->seen = lua_gettop(L);
 	return (encode_value(L, en, 1));
 }
 
@@ -337,6 +381,7 @@ f_encode(lua_State *L)
 	if ((en.out = open_memstream(&buf, &size)) == NULL)
 		return (luaL_error(L, "out of memory"));
 	en.depth = 0;
+	en.distinct = en.repeats = 0;
 	lua_pushcfunction(L, encode_protected);
 	lua_pushvalue(L, 1);
 	lua_pushlightuserdata(L, &en);

@@ -28,7 +28,26 @@ check_eq("encode null and nil", json.encode({ json.null }) .. json.encode(nil), 
 check_eq("encode escapes for HTML and JS", json.encode("</script>\n"), '"\\u003c/script\\u003e\\n"')
 check_error("encode a sparse table: its keys are not strings",
     function() json.encode({ [1] = "a", [3] = "c" }) end, "number key")
-check_error("encode a cycle", function() local t = {} t.t = t json.encode(t) end, "is there a cycle?")
+check_error("encode a cycle", function() local t = {} t.t = t json.encode(t) end,
+    "json.encode: a table contains itself")
+check_error("encode a cycle through an array",
+    function() local t = {} t[1] = { { t } } json.encode(t) end, "contains itself")
+do
+	-- A table shared is written at each place (JSON has no sharing) ...
+	local leaf = { 1 }
+	check_eq("encode a shared table twice", json.encode({ a = leaf, b = leaf }),
+	    '{"a":[1],"b":[1]}')
+	local wide = {}
+	for i = 1, 2000 do wide[i] = leaf end
+	check_eq("encode one table shared 2000 times",
+	    #json.encode({ wide, wide, wide }), 3 * (2000 * 4 + 1) + 2 + 2)
+	-- ... but sharing level on level (each table holding the one
+	-- below twice) makes text 2^depth long: refused, not written for ever.
+	local t = { 0 }
+	for _ = 1, 60 do t = { t, t } end
+	check_error("encode a DAG whose text is exponential", function() json.encode(t) end,
+	    "out of proportion")
+end
 check_error("encode NaN", function() json.encode(0 / 0) end, "cannot encode")
 check_error("encode a function", function() json.encode(print) end, "cannot encode a function")
 local text = '{"entities":[{"name":"cpu0","rects":[{"duration":5,"start":0}]}],"title":"x"}'
