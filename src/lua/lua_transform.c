@@ -19,12 +19,13 @@
 #include "lua/lua_trace.h"
 #include "trace/transform.h"
 
-/* Pushes the trace a transform made, or raises why it could not. */
+/* Pushes the trace a transform made, or raises why it could not,
+ * naming the method (fname, as "t:map"). */
 static int
-push_made(lua_State *L, trace *nd, const char *why)
+push_made(lua_State *L, trace *nd, const char *why, const char *fname)
 {
 	if (nd == NULL)
-		return (luaL_error(L, "%s", why));
+		return (luaL_error(L, "%s: %s", fname, why));
 	lua_trace_push(L, nd);
 	return (1);
 }
@@ -37,7 +38,8 @@ push_made(lua_State *L, trace *nd, const char *why)
  * the names by value.
  */
 static uint32_t
-mapped_state(lua_State *L, int names, int order, uint32_t *n)
+mapped_state(lua_State *L, int names, int order, uint32_t *n,
+    const char *fname)
 {
 	uint32_t v;
 
@@ -51,11 +53,14 @@ mapped_state(lua_State *L, int names, int order, uint32_t *n)
 	{
 		size_t len;
 
-		lua_args_check_name(L, -1, &len, "a state name the function returned");
+		lua_pushfstring(L, "%s: a state name the function returned",
+		    fname);
+		lua_args_check_name(L, -2, &len, lua_tostring(L, -1));
+		lua_pop(L, 1);
 	}
 	if (*n >= STORE_MAX_STATES)
-		luaL_error(L, "map makes more than %d states",
-		    STORE_MAX_STATES);
+		luaL_error(L, "%s: the function makes more than %d states",
+		    fname, STORE_MAX_STATES);
 	v = (*n)++;
 	lua_pushvalue(L, -1);
 	lua_pushinteger(L, (lua_Integer)v + 1);
@@ -79,8 +84,8 @@ call_mapping(lua_State *L, const catalog *cat, uint32_t state, int nargs,
 		lua_pop(L, 1);
 		lua_catalog_push_state(L, cat, state);
 	} else if (lua_type(L, -1) != LUA_TSTRING) {
-		luaL_error(L, "%s function returned a %s; it must return a "
-		    "state name (a string) or nil to keep the state", fname,
+		luaL_error(L, "%s: the function returned a %s; it must return "
+		    "a state name (a string) or nil to keep the state", fname,
 		    luaL_typename(L, -1));
 	}
 }
@@ -147,21 +152,21 @@ t_map(lua_State *L)
 		lua_pushvalue(L, 2);
 		lua_catalog_push_state(L, cat, i);
 		lua_pushnil(L);
-		call_mapping(L, cat, i, 2, "map");
-		by_state[i] = mapped_state(L, names, order, &nnew);
+		call_mapping(L, cat, i, 2, "t:map");
+		by_state[i] = mapped_state(L, names, order, &nnew, "t:map");
 		lua_pop(L, 1);
 	}
 	for (i = 0; i < ntags; i++) {
 		lua_pushvalue(L, 2);
 		lua_catalog_push_state(L, cat, cat->tags[i].state);
 		lua_catalog_push_tag(L, cat, i);
-		call_mapping(L, cat, cat->tags[i].state, 2, "map");
-		by_tag[i] = mapped_state(L, names, order, &nnew);
+		call_mapping(L, cat, cat->tags[i].state, 2, "t:map");
+		by_tag[i] = mapped_state(L, names, order, &nnew, "t:map");
 		lua_pop(L, 1);
 	}
 	states = states_from_order(L, cat, order, nnew);
 	nd = transform_map(d, states, nnew, by_state, by_tag, &why);
-	return (push_made(L, nd, why));
+	return (push_made(L, nd, why, "t:map"));
 }
 
 /*
@@ -212,14 +217,15 @@ t_map_intervals(lua_State *L)
 			lua_setfield(L, -2, "start");
 			lua_pushinteger(L, (lua_Integer)iv.end);
 			lua_setfield(L, -2, "finish");
-			call_mapping(L, cat, iv.state, 1, "map_intervals");
-			each[index] = mapped_state(L, names, order, &nnew);
+			call_mapping(L, cat, iv.state, 1, "t:map_intervals");
+			each[index] = mapped_state(L, names, order, &nnew,
+			    "t:map_intervals");
 			lua_pop(L, 1);
 		}
 	}
 	nd = transform_map_each(d, states_from_order(L, cat, order, nnew),
 	    nnew, each, &why);
-	return (push_made(L, nd, why));
+	return (push_made(L, nd, why, "t:map_intervals"));
 }
 
 /* t:recolor{state = colour, ...} -> a new trace with those colours */
@@ -249,17 +255,17 @@ t_recolor(lua_State *L)
 		color col;
 
 		if (lua_type(L, -2) != LUA_TSTRING)
-			return (luaL_error(L, "recolor takes state names as "
-			    "keys"));
+			return (luaL_error(L, "t:recolor takes state names as "
+			    "keys, not a %s", luaL_typename(L, -2)));
 		lua_catalog_state_item(L, cat, -2, "recolor", NULL, 0);
 		/* A key's value: no argument number to name. */
 		if (lua_type(L, -1) != LUA_TSTRING)
-			return (luaL_error(L, "recolor: the colour of state "
+			return (luaL_error(L, "t:recolor: the colour of state "
 			    "\"%s\" must be a string, not a %s",
 			    lua_tostring(L, -2), luaL_typename(L, -1)));
 		c = lua_tolstring(L, -1, &len);
 		if (!color_parse(c, len, &col))
-			return (luaL_error(L, "recolor: \"%s\" is not a "
+			return (luaL_error(L, "t:recolor: \"%s\" is not a "
 			    "colour: use #rrggbb or a CSS colour name", c));
 		lua_pop(L, 1);
 	}
@@ -276,7 +282,7 @@ t_recolor(lua_State *L)
 		lua_pop(L, 1);
 	}
 	nd = transform_map(d, states, cat->nstates, by_state, by_tag, &why);
-	return (push_made(L, nd, why));
+	return (push_made(L, nd, why, "t:recolor"));
 }
 
 /*
@@ -322,7 +328,7 @@ keep_or_drop(lua_State *L, int keep)
 			ids[k++] = i;
 	}
 	nd = transform_select(d, ids, k, NULL, NULL, &why);
-	return (push_made(L, nd, why));
+	return (push_made(L, nd, why, keep ? "t:keep" : "t:drop"));
 }
 
 /* t:keep(regex or function(entity)) -> a trace of the entities that match */
@@ -340,6 +346,53 @@ t_drop(lua_State *L)
 }
 
 /*
+ * Checks that every key of the table at tidx, given as {entity name =
+ * ...}, names an entity of d: matched of them did, as the caller looked
+ * each entity up, so only when the keys are more is one looked for, to
+ * be named in the error (a misspelt name is never silently ignored).
+ */
+static void
+check_names_known(lua_State *L, int tidx, const trace *d, uint32_t matched,
+    const char *fname)
+{
+	uint32_t i, n = catalog_nentities(d->cat);
+	lua_Integer nkeys = 0;
+	int set;
+
+	lua_pushnil(L);
+	while (lua_next(L, tidx) != 0) {
+		lua_pop(L, 1);
+		nkeys++;
+	}
+	if (nkeys == (lua_Integer)matched)
+		return;
+	lua_createtable(L, 0, (int)n);
+	set = lua_gettop(L);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *name = catalog_entity_name(d->cat, i, &len);
+
+		lua_pushlstring(L, name, len);
+		lua_pushboolean(L, 1);
+		lua_rawset(L, set);
+	}
+	lua_pushnil(L);
+	while (lua_next(L, tidx) != 0) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) != LUA_TSTRING)
+			luaL_error(L, "%s: the table's keys are entity names, "
+			    "not a %s", fname, luaL_typename(L, -1));
+		lua_pushvalue(L, -1);
+		if (lua_rawget(L, set) == LUA_TNIL)
+			luaL_error(L, "%s: the table names entity \"%s\", "
+			    "which the trace does not have", fname,
+			    lua_tostring(L, -2));
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
+/*
  * t:rename(function(entity) or {old = new}) -> a trace with entities
  * renamed (nil keeps a name); two entities may not end up with one name.
  */
@@ -347,7 +400,7 @@ static int
 t_rename(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1);
-	uint32_t i, n = catalog_nentities(d->cat);
+	uint32_t i, n = catalog_nentities(d->cat), matched = 0;
 	const char **names;
 	size_t *lens;
 	uint32_t *ids;
@@ -372,26 +425,26 @@ t_rename(lua_State *L)
 			lua_call(L, 1, 1);
 		} else {
 			lua_pushlstring(L, old, len);
-			lua_gettable(L, 2);
+			if (lua_gettable(L, 2) != LUA_TNIL)
+				matched++;
 		}
 		if (lua_isnil(L, -1)) {
 			lua_pop(L, 1);
 			lua_pushlstring(L, old, len);
 		} else if (lua_type(L, -1) != LUA_TSTRING) {
-			return (luaL_error(L, "new name for entity \"%s\" "
-			    "is a %s, not a string", old,
+			return (luaL_error(L, "t:rename: the new name for entity "
+			    "\"%s\" is a %s, not a string", old,
 			    luaL_typename(L, -1)));
 		}
-		names[i] = lua_args_check_name(L, -1, &lens[i], "a new entity name");
+		names[i] = lua_args_check_name(L, -1, &lens[i],
+		    "t:rename: a new entity name");
 		lua_rawseti(L, list, (lua_Integer)i + 1);
 		ids[i] = i;
 	}
+	if (!fn)
+		check_names_known(L, 2, d, matched, "t:rename");
 	nd = transform_select(d, ids, n, names, lens, &why);
-	if (nd == NULL && strcmp(why, "two entities would have the same "
-	    "name") == 0)
-		return (luaL_error(L, "rename gives two entities the same "
-		    "name"));
-	return (push_made(L, nd, why));
+	return (push_made(L, nd, why, "t:rename"));
 }
 
 /* t:slice(from, to) -> a trace whose window is [from, to) within this one */
@@ -408,12 +461,12 @@ t_slice(lua_State *L)
 	if (to > d->end)
 		to = d->end;
 	if (to <= from)
-		return (luaL_error(L, "slice [%I, %I) is empty within the "
+		return (luaL_error(L, "t:slice: [%I, %I) is empty within the "
 		    "trace's window [%I, %I)", (lua_Integer)from,
 		    (lua_Integer)to, (lua_Integer)d->begin,
 		    (lua_Integer)d->end));
 	nd = transform_slice(d, from, to, &why);
-	return (push_made(L, nd, why));
+	return (push_made(L, nd, why, "t:slice"));
 }
 
 /*
@@ -434,7 +487,7 @@ t_count(lua_State *L)
 	lua_settop(L, 3);
 	counted = lua_catalog_state_set(L, d->cat, 2, "count");
 	nd = transform_count(d, counted, name, len, &why);
-	return (push_made(L, nd, why));
+	return (push_made(L, nd, why, "t:count"));
 }
 
 /* Pushes the registry's table of the summaries t:group made: weak keys,
@@ -481,7 +534,7 @@ t_group(lua_State *L)
 {
 	trace *d = lua_trace_check(L, 1), *nd;
 	uint32_t n = catalog_nentities(d->cat), ns = d->cat->nstates, i;
-	uint32_t *group_of, *rank, ngroups = 0, next_rank = 0;
+	uint32_t *group_of, *rank, ngroups = 0, next_rank = 0, matched = 0;
 	const char **names, *why;
 	size_t *lens;
 	int groups;
@@ -507,7 +560,8 @@ t_group(lua_State *L)
 			const char *name = catalog_entity_name(d->cat, i, &len);
 
 			lua_pushlstring(L, name, len);
-			lua_gettable(L, 2);
+			if (lua_gettable(L, 2) != LUA_TNIL)
+				matched++;
 		}
 		group_of[i] = UINT32_MAX;
 		if (lua_isnil(L, -1)) {
@@ -516,7 +570,7 @@ t_group(lua_State *L)
 		}
 		if (lua_type(L, -1) != LUA_TSTRING &&
 		    lua_type(L, -1) != LUA_TNUMBER)
-			return (luaL_error(L, "group: the key of entity \"%s\" "
+			return (luaL_error(L, "t:group: the key of entity \"%s\" "
 			    "is a %s, not a name", catalog_entity_name(d->cat, i,
 			    NULL), luaL_typename(L, -1)));
 		lua_tostring(L, -1);	/* numbers name groups too */
@@ -525,7 +579,7 @@ t_group(lua_State *L)
 		if (lua_isnil(L, -1)) {
 			lua_pop(L, 1);
 			names[ngroups] = lua_args_check_name(L, -1, &lens[ngroups],
-			    "a group name");
+			    "t:group: a group name");
 			lua_pushvalue(L, -1);
 			lua_pushinteger(L, ngroups);
 			lua_rawset(L, groups);
@@ -537,6 +591,8 @@ t_group(lua_State *L)
 		}
 		lua_pop(L, 1);
 	}
+	if (lua_istable(L, 2))
+		check_names_known(L, 2, d, matched, "t:group");
 	for (i = 0; i < ns; i++)
 		rank[i] = UINT32_MAX;
 	if (!lua_isnil(L, 3)) {
@@ -557,7 +613,7 @@ t_group(lua_State *L)
 		if (rank[i] == UINT32_MAX)
 			rank[i] = next_rank++;
 	nd = transform_group(d, group_of, ngroups, names, lens, rank, &why);
-	push_made(L, nd, why);
+	push_made(L, nd, why, "t:group");
 	summaries(L);
 	lua_pushvalue(L, -2);
 	lua_pushboolean(L, 1);

@@ -156,3 +156,24 @@ check("one end given: the other is the window's", pcall(t.time_in, t, 100))
 check_eq("a range still answers", t:time_in(100, 160).user, 60)
 
 os.remove(png)
+
+-- A table {entity name = ...} given to t:rename or t:group names only
+-- entities of the trace: a misspelt name is an error naming it, not a
+-- rename that silently does nothing.  Every transform's error names it.
+local e1 = t:entities()[1].name
+check_error("t:rename of an entity the trace lacks", function() return t:rename{ [e1] = "x", nope = "y" } end,
+	't:rename: the table names entity "nope", which the trace does not have')
+check_error("t:rename with a number key", function() return t:rename{ [1] = "y" } end,
+	"t:rename: the table's keys are entity names, not a number")
+check_eq("t:rename of the trace's own names still works", t:rename{ [e1] = "x" }:entity("x").name, "x")
+check_error("t:group of an entity the trace lacks", function() return t:group{ [e1] = "g", nope = "g" } end,
+	't:group: the table names entity "nope", which the trace does not have')
+check_error("t:map's function returning a number", function() return t:map(function() return 5 end) end,
+	"t:map: the function returned a number")
+check_error("t:map_intervals's function returning a table",
+	function() return t:map_intervals(function() return {} end) end, "t:map_intervals: the function returned a table")
+check_error("t:map's state name not UTF-8", function() return t:map(function() return "\xff" end) end,
+	"t:map: a state name the function returned is not valid UTF-8 text")
+check_error("t:rename to one name", function() return t:rename(function() return "same" end) end,
+	"t:rename: two entities would have the same name")
+check_error("t:slice empty", function() return t:slice(5, 5) end, "t:slice: [5, 5) is empty")
