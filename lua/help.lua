@@ -105,11 +105,11 @@ help.entries = {
 	{ "`t:keep(what)`, `t:drop(what)`",
 	  "a new trace with only (or without) the entities `what` selects: a POSIX extended regex matched against names (as `-f`), or a function of an entity returning true" },
 	{ "`t:rename(how)`",
-	  "a new trace with entities renamed by a function of an entity or a table `{old = new}` (nil keeps a name; two entities may not share one)" },
+	  "a new trace with entities renamed by a function of an entity or a table `{old = new}` (nil keeps a name; two entities may not share one; a key that names no entity of the trace is an error)" },
 	{ "`t:count(states [, name])`",
 	  "a new trace with one entity (default `count`) whose state is how many entities are in any of `states` (a list of names): states `\"0\"` to the number of entities, shaded light to dark" },
 	{ "`t:group(key [, priority])`",
-	  "a new trace with one entity per group: `key` is a function of an entity returning its group's name (nil leaves it out) or a table `{entity name = group}`; a group is in the first state of `priority` (a list of state names; unlisted states follow in value order) that any member is in, so threads grouped by process show the process busy when any thread is; groups come in order of their first member" },
+	  "a new trace with one entity per group: `key` is a function of an entity returning its group's name (nil leaves it out) or a table `{entity name = group}` (a key that names no entity is an error); a group is in the first state of `priority` (a list of state names; unlisted states follow in value order) that any member is in, so threads grouped by process show the process busy when any thread is; groups come in order of their first member" },
 	{ "`t:count_series(states [, from, to])`",
 	  "a series kept in C (`#s`, `s[i]` as `{time=, count=}`, `s:each()`, `s:table()`): how many entities are in any of `states`, at `from` and at each change, computed by the same sweep as `t:count`" },
 	{ "`t:events{from=, to=, entities=, events=}`",
@@ -161,7 +161,7 @@ help.entries = {
 	{ "`json.decode(text [, name])`",
 	  "objects become tables, arrays sequences, integers that fit stay integers, `null` becomes `json.null`; an error says `name:LINE:COLUMN: message` (`name` defaults to `json`)" },
 	{ "`json.encode(value)`",
-	  "compact JSON; a table whose keys are exactly 1..n is an array, any other an object with its keys sorted (so output is stable); an empty table is `{}`; `nil` and `json.null` are `null`; non-string keys, cycles, NaN and functions are errors" },
+	  "compact JSON; a table whose keys are exactly 1..n is an array, any other an object with its keys sorted (so output is stable); an empty table is `{}`; `nil` and `json.null` are `null`; non-string keys, cycles, NaN and functions are errors; a table reached twice is written at each place, up to 64 times the distinct tables met (plus 100,000): sharing beyond that (a table holding the one below it twice, level on level, whose text doubles per level) is an error rather than a text exponentially longer than the value" },
 }
 
 --- The entry's names: {object, separator, name} for each `code` span of

@@ -7,6 +7,7 @@
 #include "base/color.h"
 #include "base/intern.h"
 #include "base/json.h"
+#include "base/utf8.h"
 #include "base/util.h"
 #include "store/store.h"
 
@@ -80,7 +81,11 @@ flag(pass *p, int *f)
 		*f = v != 0;
 }
 
-/* A string: a loaded one points into the bytes. */
+/*
+ * A string: a loaded one points into the bytes, and must be valid UTF-8
+ * (every string of a catalog came from text that was: an entry changed
+ * on disk is refused, not drawn into an SVG as ill-formed XML).
+ */
 static void
 string(pass *p, text *t)
 {
@@ -97,6 +102,10 @@ string(pass *p, text *t)
 	if (p->bad || n == NO_STRING)
 		return;
 	if (n > (uint64_t)(p->end - p->at)) {
+		p->bad = 1;
+		return;
+	}
+	if (!utf8_valid(p->at, (size_t)n)) {
 		p->bad = 1;
 		return;
 	}

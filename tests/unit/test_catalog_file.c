@@ -5,7 +5,8 @@
  * that break the input's rules (no states, a colour that is none, two
  * states of one name, a tag of no state, events that end before they
  * start or whose members are not JSON, a start past 2^63 - 1 ns or a
- * time past it with the start) saved as they are and refused.
+ * time past it with the start, text that is not UTF-8) saved as they
+ * are and refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,26 @@ test_refused(void)
 	cat = catalog_new("x");
 	set_states(cat, one, NULL, 1);
 	CHECK("a catalog of one state is fine", !refused(cat));
+	/* Text that is not UTF-8, as only bytes changed on disk can be. */
+	{
+		static const char *const bad[] = { "s\xff" };
+
+		cat = catalog_new("x");
+		set_states(cat, bad, NULL, 1);
+		CHECK("refused: a state name not UTF-8", refused(cat));
+	}
+	cat = catalog_new("x");
+	set_states(cat, one, NULL, 1);
+	(void) catalog_entity(cat, "cpu\xed\xa0\x80", 6);
+	CHECK("refused: an entity name with a surrogate", refused(cat));
+	cat = catalog_new("x");
+	set_states(cat, one, NULL, 1);
+	cat->title = strdup("ti\xc0\x80tle");
+	CHECK("refused: a title with an overlong NUL", refused(cat));
+	cat = catalog_new("x");
+	set_states(cat, one, NULL, 1);
+	(void) catalog_entity(cat, "e\xef\xbf\xbe", 4);
+	CHECK("a noncharacter is valid UTF-8: kept", !refused(cat));
 }
 
 int
