@@ -69,7 +69,7 @@ flush_out(void)
 }
 
 static void
-put(const char *s, size_t len)
+out_bytes(const char *s, size_t len)
 {
 	if (outlen + len > sizeof (outbuf))
 		flush_out();
@@ -80,7 +80,7 @@ put(const char *s, size_t len)
 static void
 put_str(const char *s)
 {
-	put(s, strlen(s));
+	out_bytes(s, strlen(s));
 }
 
 static void
@@ -93,7 +93,7 @@ put_u64(uint64_t v)
 		buf[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v != 0);
-	put(buf + i, sizeof (buf) - i);
+	out_bytes(buf + i, sizeof (buf) - i);
 }
 
 static void

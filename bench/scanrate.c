@@ -30,7 +30,7 @@
 static volatile uint64_t observed;
 
 static double
-seconds(void)
+clock_seconds(void)
 {
 	struct timespec ts;
 
@@ -110,10 +110,10 @@ scan_file(const char *path)
 	start = (size_t)(nl + 1 - buf);
 	stop = len;
 	for (pass = 0; pass < PASSES; pass++) {
-		double t = seconds();
+		double t = clock_seconds();
 
 		n = scan_pass(buf, len, start, stop, &sink, &left);
-		t = seconds() - t;
+		t = clock_seconds() - t;
 		observed = sink;
 		if (pass == 0 || t < best)
 			best = t;

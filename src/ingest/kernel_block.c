@@ -104,7 +104,7 @@ count(block *a, device *d, uint64_t time)
 
 /* What the request does, by its rwbs (text in ftrace, bits in LTTng). */
 static uint8_t
-request_kind(const kev *e)
+rq_state_of(const kev *e)
 {
 	const char *s;
 	size_t len, i;
@@ -156,7 +156,7 @@ issue(block *a, const kev *e, uint64_t dev, uint64_t sector)
 	comm = kev_str(e, KF_COMM, &len);
 	if (s->entity != CATALOG_NO_ENTITY)
 		kemit_state(a->k, s->entity, e->time,
-		    a->k->states[request_kind(e)], comm, comm != NULL ? len : 0);
+		    a->k->states[rq_state_of(e)], comm, comm != NULL ? len : 0);
 	count(a, d, e->time);
 }
 

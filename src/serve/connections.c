@@ -69,7 +69,7 @@ same_address(const connection *a, const connection *b)
 
 /* Connections not being closed: all, or those from like's address. */
 static unsigned
-count(const connections *t, const connection *like)
+open_count(const connections *t, const connection *like)
 {
 	const connection *c;
 	unsigned n = 0;
@@ -187,11 +187,11 @@ connections_open(connections *t, int fd, const struct sockaddr *addr)
 	 * refused (closed at once) when that address's others are all being
 	 * answered: one address never holds more than per_address.
 	 */
-	if (count(t, c) > t->per_address &&
+	if (open_count(t, c) > t->per_address &&
 	    (victim = longest_waiting(t, c, NULL)) != NULL)
 		close_one(victim);
 	/* One slot is kept free, for whoever comes next. */
-	if (!c->closing && count(t, NULL) >= t->max &&
+	if (!c->closing && open_count(t, NULL) >= t->max &&
 	    (victim = longest_waiting(t, NULL, c)) != NULL)
 		close_one(victim);
 	pthread_mutex_unlock(&t->lock);
