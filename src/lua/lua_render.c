@@ -14,6 +14,7 @@
 #include "lua/lua_render.h"
 
 #include <lauxlib.h>
+#include <string.h>
 
 #include "lua/lua_args.h"
 #include "lua/lua_entity.h"
@@ -48,7 +49,8 @@ keep_top(lua_State *L)
 	{ .key = "title", .kind = LUA_OPTION_STRING }, \
 	{ .key = "row_height", .kind = LUA_OPTION_INTEGER, .min = 1, \
 	    .max = 1000 }, \
-	{ .key = "events", .kind = LUA_OPTION_BOOLEAN }, \
+	{ .key = "events", .kind = LUA_OPTION_OTHER, \
+	    .what = "true, false or \"all\"" }, \
 	{ .key = "group", .kind = LUA_OPTION_OTHER, \
 	    .what = "true, false or a number of path levels from 1 to " \
 	    "1000" }, \
@@ -122,6 +124,24 @@ opt_group(const lua_options *opts)
 		lua_options_refuse(opts, "group", -1);
 	lua_pop(L, 1);
 	return ((int)n);
+}
+
+/* events: true or nil (thinned), false (none), or "all". */
+static int
+opt_events(const lua_options *opts)
+{
+	lua_State *L = opts->L;
+	int t = lua_options_get(opts, "events"), events;
+
+	if (t == LUA_TNIL || t == LUA_TBOOLEAN)
+		events = t == LUA_TNIL || lua_toboolean(L, -1) ?
+		    RENDER_EVENTS_THINNED : RENDER_EVENTS_NONE;
+	else if (t == LUA_TSTRING && strcmp(lua_tostring(L, -1), "all") == 0)
+		events = RENDER_EVENTS_ALL;
+	else
+		return (lua_options_refuse(opts, "events", -1));
+	lua_pop(L, 1);
+	return (events);
 }
 
 /* detail: bytes (an integer or "4M"), false or 0 for none. */
@@ -294,8 +314,7 @@ read_panel(lua_State *L, int idx, render_panel *p, int top)
 	lua_options_string(&opts, "title", &p->title, NULL);
 	lua_options_integer(&opts, "row_height", &row_height);
 	p->row_height = (unsigned)row_height;
-	p->events = 1;
-	lua_options_boolean(&opts, "events", &p->events);
+	p->events = opt_events(&opts);
 	p->group = opt_group(&opts);
 	p->nested_rows = 0;	/* "top" */
 	lua_options_choice(&opts, "nested", &p->nested_rows);
@@ -387,6 +406,22 @@ push_layout(lua_State *L, const render_layout *lay,
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "strips");
+	lua_createtable(L, (int)n, 0);
+	for (i = 0; i < n; i++) {
+		const render_thinning *t = &lay->thinning[i];
+
+		lua_createtable(L, 0, 4);
+		lua_pushinteger(L, (lua_Integer)t->events);
+		lua_setfield(L, -2, "count");
+		lua_pushinteger(L, (lua_Integer)t->event_step);
+		lua_setfield(L, -2, "step");
+		lua_pushinteger(L, (lua_Integer)t->messages);
+		lua_setfield(L, -2, "messages");
+		lua_pushinteger(L, (lua_Integer)t->message_step);
+		lua_setfield(L, -2, "message_step");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "events");
 }
 
 /*
@@ -509,6 +544,10 @@ f_render(lua_State *L)
 		    detail));
 
 	lay.panel_y = lua_newuserdatauv(L, npanels * sizeof (unsigned), 0);
+	lay.thinning = lua_newuserdatauv(L, npanels *
+	    sizeof (render_thinning), 0);
+	keep_top(L);
+	lua_pop(L, 1);
 	/* Each strip's place: arrays held in KEEP until render returns. */
 	lay.entity_y = lua_newuserdatauv(L, npanels * sizeof (unsigned *), 0);
 	keep_top(L);

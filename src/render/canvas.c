@@ -231,6 +231,7 @@ canvas_free(canvas *c, size_t npanels)
 		layout_rows_free(&c->rows[i]);
 	}
 	free(c->legend_times);
+	free(c->thin);
 	free(c->rows);
 	free(c->drawn);
 	free(c->text);

@@ -58,6 +58,8 @@ typedef struct canvas {
 	render_panel *drawn;
 	panel_rows *rows;
 	size_t npanels;
+	/* Per panel: how its events are thinned (events.h), or NULL. */
+	render_thinning *thin;
 } canvas;
 
 /* The rows of panel p, one of c->drawn. */

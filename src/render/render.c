@@ -34,6 +34,18 @@
 #define MAX_PIXELS	32767
 #define PANEL_GAP	10
 
+/* The height of the note under panel p's strips (events.h), or 0. */
+static unsigned
+note_height(const canvas *c, const render_panel *p)
+{
+	char note[160];
+
+	if (c->thin == NULL || !events_note(&c->thin[p - c->drawn], note,
+	    sizeof (note)))
+		return (0);
+	return ((unsigned)ceil(c->o->font_size * 1.5));
+}
+
 static unsigned
 draw_panel(canvas *c, const render_panel *p, unsigned y)
 {
@@ -67,7 +79,17 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 			events_draw_messages(c, p, y);
 		}
 	}
-	return (h + r->height);
+	if (note_height(c, p) > 0) {
+		char note[160];
+
+		events_note(&c->thin[p - c->drawn], note, sizeof (note));
+		canvas_set_color(c->cr, canvas_mix(o->foreground,
+		    o->background, 0.6));
+		canvas_draw_text(c, c->strip_x, y + r->height +
+		    o->font_size * 1.2, o->font_size * 0.9, note, 0);
+		canvas_set_color(c->cr, o->foreground);
+	}
+	return (h + r->height + note_height(c, p));
 }
 
 /* Lays everything out (and draws it, if c->draw): returns the height. */
@@ -97,13 +119,20 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 	canvas_draw_text(c, o->width - o->margin, y + tsize, o->font_size,
 	    span, 1);
 	y += (unsigned)ceil(tsize * 1.5);
+	/* How many events each panel shows: measured once. */
+	if (!c->draw && c->thin == NULL) {
+		c->thin = xcalloc(n, sizeof (render_thinning));
+		for (i = 0; i < n; i++)
+			events_measure(c, &panels[i], &c->thin[i]);
+	}
 	/* The axis's grid lines run down over the panels: measure first. */
 	top = y;
 	bottom = top + axis_height(o);
 	for (i = 0; i < n; i++)
 		bottom += (i > 0 ? PANEL_GAP : 0) + (panels[i].title != NULL ?
 		    (unsigned)ceil(o->font_size * 1.6) : 0) +
-		    canvas_rows(c, &panels[i])->height;
+		    canvas_rows(c, &panels[i])->height +
+		    note_height(c, &panels[i]);
 	y += axis_draw(c, y, bottom);
 	strips_y = xcalloc(n + 1, sizeof (unsigned));
 	for (i = 0; i < n && !(c->draw && canvas_stopping(c)); i++) {
@@ -343,6 +372,9 @@ render_file(const char *path, const render_options *o,
 	canvas_begin(&c, surface, o, format);
 	c.draw = 1;
 	c.pixels = (format == RENDER_PNG);
+	if (layout != NULL && layout->thinning != NULL)
+		memcpy(layout->thinning, c.thin, npanels *
+		    sizeof (render_thinning));
 	if (layout != NULL) {
 		layout->width = o->width;
 		layout->height = height;

@@ -43,6 +43,8 @@ typedef struct render_layout {
 	 * height of its strip (all its sub-rows), in pixels.
 	 */
 	unsigned **entity_y, **entity_h;
+	/* Or NULL: per panel, how its events were drawn (options.h). */
+	render_thinning *thinning;
 } render_layout;
 
 /*

@@ -300,3 +300,42 @@ do
 	end
 	os.remove(pdf)
 end
+
+-- Events thinned where they are denser than the pixels show: 3000 on
+-- one entity's row, a marker every 4 pixels, so every ceil(3000 /
+-- (strip_width // 4))th is drawn and a note line under the panel says
+-- so; "all" draws every one, false none (neither has the note), and
+-- anything else is an error naming render and events.
+do
+	local name = unit.tmpname(".out")
+	local fh = assert(io.open(name, "w"))
+	fh:write('{"start": [0, 0], "states": {"a": {"value": 0}}}\n',
+	    '{"time": "0", "entity": "e", "state": 0}\n',
+	    '{"time": "0", "entity": "f", "state": 0}\n')
+	for i = 1, 3000 do
+		fh:write(('{"time": "%d", "entity": "e", "event": "tick"}\n'):format(i * 10))
+	end
+	fh:write('{"time": "40000", "entity": "e", "state": 0}\n')
+	fh:close()
+	local dense = sm.load(name, { cache = false })
+	local png = unit.tmpname(".png")
+	local thinned = sm.render{ output = png, trace = dense, width = 400 }
+	local per_row = thinned.strip_width // 4
+	check_eq("events: thinned by default, counted",
+	    { thinned.events[1].count, thinned.events[1].step },
+	    { 3000, (3000 + per_row - 1) // per_row })
+	local all = sm.render{ output = png, trace = dense, width = 400, events = "all" }
+	check_eq("events: all of them", { all.events[1].count, all.events[1].step }, { 3000, 1 })
+	local none = sm.render{ output = png, trace = dense, width = 400, events = false }
+	check_eq("events: none", none.events[1].count, 0)
+	check_eq("events: the note takes a line under the thinned panel",
+	    { thinned.height - all.height, all.height - none.height }, { 17, 0 })
+	local sparse = sm.render{ output = png, trace = dense, width = 400, from = 0, to = 500 }
+	check_eq("events: few in the span are all drawn, with no note",
+	    { sparse.events[1].count, sparse.events[1].step, sparse.height }, { 49, 1, all.height })
+	check_error("events: a bad value", function()
+		sm.render{ output = png, trace = dense, events = "some" } end,
+	    'render: events must be true, false or "all"')
+	os.remove(png)
+	os.remove(name)
+end
