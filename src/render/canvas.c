@@ -232,6 +232,7 @@ canvas_free(canvas *c, size_t npanels)
 	}
 	free(c->legend_times);
 	free(c->thin);
+	contrast_free(&c->contrast);
 	free(c->rows);
 	free(c->drawn);
 	free(c->text);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/color.h"
+#include "render/contrast.h"
 #include "render/layout.h"
 #include "render/options.h"
 
@@ -60,6 +61,8 @@ typedef struct canvas {
 	size_t npanels;
 	/* Per panel: how its events are thinned (events.h), or NULL. */
 	render_thinning *thin;
+	/* The traces of c->drawn with their colours separated. */
+	contrast contrast;
 } canvas;
 
 /* The rows of panel p, one of c->drawn. */

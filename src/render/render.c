@@ -322,6 +322,7 @@ render_file(const char *path, const render_options *o,
 		c.drawn[i].entities = c.rows[i].order;
 	}
 	c.npanels = npanels;
+	contrast_apply(o, c.drawn, npanels, &c.contrast);
 	panels = c.drawn;
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
 	canvas_begin(&c, surface, o, format);
