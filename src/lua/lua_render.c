@@ -126,6 +126,35 @@ opt_group(const lua_options *opts)
 	return ((int)n);
 }
 
+/*
+ * A picture sized to its content: a panel of few entities, without a
+ * row height of its own or render's (nor nested = "rows"), gets taller rows (FEW_ROWS_HEIGHT
+ * pixels over its entities, RENDER_ROW_HEIGHT to FEW_ROWS_MAX each), not
+ * a thin strip across a wide page.
+ */
+#define FEW_ROWS_HEIGHT	80
+#define FEW_ROWS_MAX	30
+
+static void
+few_rows(render_panel *panels, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t k = panels[i].nentities;
+		unsigned h;
+
+		/* Stacks drawn as sub-rows are rows enough. */
+		if (panels[i].row_height != 0 || k == 0 ||
+		    panels[i].nested_rows)
+			continue;
+		h = FEW_ROWS_HEIGHT / k;
+		if (h > RENDER_ROW_HEIGHT)
+			panels[i].row_height = h > FEW_ROWS_MAX ?
+			    FEW_ROWS_MAX : h;
+	}
+}
+
 /* events: true or nil (thinned), false (none), or "all". */
 static int
 opt_events(const lua_options *opts)
@@ -520,6 +549,8 @@ f_render(lua_State *L)
 		o.width = (unsigned)n;
 	if (lua_options_integer(&opts, "row_height", &n))
 		o.row_height = (unsigned)n;
+	else if (!interactive)
+		few_rows(panels, npanels);
 	if (lua_options_integer(&opts, "margin", &n))
 		o.margin = (unsigned)n;
 	if (lua_options_integer(&opts, "coalesce", &n))

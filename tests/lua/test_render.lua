@@ -339,3 +339,36 @@ do
 	os.remove(png)
 	os.remove(name)
 end
+
+-- A picture sized to its content: few entities get taller rows (80
+-- pixels over them, 10 to 30 each) unless a row height is given; many
+-- keep the default 10; the interactive SVG keeps the command's.
+do
+	local name = unit.tmpname(".out")
+	local fh = assert(io.open(name, "w"))
+	fh:write('{"start": [0, 0], "states": {"a": {"value": 0}, "b": {"value": 1}}}\n')
+	for i = 1, 12 do
+		fh:write(('{"time": "0", "entity": "e%02d", "state": %d}\n'):format(i, i % 2))
+	end
+	fh:write('{"time": "10", "entity": "e01", "state": 0}\n')
+	fh:close()
+	local many = sm.load(name, { cache = false })
+	local png = unit.tmpname(".png")
+	local three = { "e01", "e02", "e03" }
+	local function rows(opts)
+		local lay = sm.render(opts)
+		return lay.strips[#lay.strips][1].height
+	end
+	check_eq("few rows: three entities get 26-pixel rows",
+	    rows{ output = png, trace = many, entities = three }, 26)
+	check_eq("few rows: one entity at most 30",
+	    rows{ output = png, trace = many, entities = { "e01" } }, 30)
+	check_eq("few rows: a row height given is kept",
+	    rows{ output = png, trace = many, entities = three, row_height = 10 }, 10)
+	check_eq("few rows: a panel's own row height is kept",
+	    rows{ output = png, panels = { { trace = many, entities = three, row_height = 12 } } }, 12)
+	check_eq("few rows: twelve entities keep 10",
+	    rows{ output = png, trace = many }, 10)
+	os.remove(png)
+	os.remove(name)
+end
