@@ -14,6 +14,7 @@
 #include "lua/lua_render.h"
 
 #include <lauxlib.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lua/lua_args.h"
@@ -451,6 +452,29 @@ push_layout(lua_State *L, const render_layout *lay,
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "events");
+	/* (Tables only: nothing here can fail but for memory.) */
+	lua_createtable(L, (int)lay->nlabels, 0);
+	for (i = 0; i < lay->nlabels; i++) {
+		const render_label_box *b = &lay->labels[i];
+
+		lua_createtable(L, 0, 7);
+		lua_pushnumber(L, b->x);
+		lua_setfield(L, -2, "x");
+		lua_pushnumber(L, b->y);
+		lua_setfield(L, -2, "y");
+		lua_pushnumber(L, b->width);
+		lua_setfield(L, -2, "width");
+		lua_pushnumber(L, b->height);
+		lua_setfield(L, -2, "height");
+		lua_pushnumber(L, b->row_y);
+		lua_setfield(L, -2, "row_y");
+		lua_pushnumber(L, b->row_height);
+		lua_setfield(L, -2, "row_height");
+		lua_pushboolean(L, b->header);
+		lua_setfield(L, -2, "header");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "labels");
 }
 
 /*
@@ -574,6 +598,8 @@ f_render(lua_State *L)
 		return (write_interactive(L, output, &o, panels, npanels,
 		    detail));
 
+	memset(&lay, 0, sizeof (lay));
+	lay.want_labels = 1;
 	lay.panel_y = lua_newuserdatauv(L, npanels * sizeof (unsigned), 0);
 	lay.thinning = lua_newuserdatauv(L, npanels *
 	    sizeof (render_thinning), 0);
@@ -595,10 +621,12 @@ f_render(lua_State *L)
 		lua_pop(L, 2);
 	}
 	if (render_file(output, &o, panels, npanels, &lay, &err) != 0) {
+		free(lay.labels);
 		error_format(&err, msg, sizeof (msg));
 		return (luaL_error(L, "%s", msg));
 	}
 	push_layout(L, &lay, panels, npanels);
+	free(lay.labels);
 	return (1);
 }
 

@@ -70,6 +70,13 @@ typedef struct render_panel {
  * the span on shown rows, and the step (1: every one; N: every Nth in
  * time order, as render_panel's events thins them).
  */
+/* A label's ink (x, y, width, height) and its row's top and height. */
+typedef struct render_label_box {
+	double x, y, width, height;
+	double row_y, row_height;
+	int header;		/* a group header's, not an entity's */
+} render_label_box;
+
 typedef struct render_thinning {
 	uint64_t events, event_step;
 	uint64_t messages, message_step;

@@ -66,7 +66,8 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 		/* Each label on its strip's first row. */
 		for (k = 0; size > 0 && k < p->nentities; k++)
 			labels_draw(c, p, p->entities[k], r->skip[k], size,
-			    y + r->y[k] + rh - (rh - size) / 2 - size * 0.15);
+			    y + r->y[k] + rh - (rh - size) / 2 - size * 0.15,
+			    y + r->y[k], r->h[k]);
 		labels_draw_headers(c, p, y, size);
 		value_strips_draw_ranges(c, p, y, size);
 		if (c->pixels)
@@ -372,6 +373,7 @@ render_file(const char *path, const render_options *o,
 		    of.fp, o->width, height);
 	canvas_begin(&c, surface, o, format);
 	c.draw = 1;
+	c.record_labels = layout != NULL && layout->want_labels;
 	c.pixels = (format == RENDER_PNG);
 	if (layout != NULL && layout->thinning != NULL)
 		memcpy(layout->thinning, c.thin, npanels *
@@ -395,6 +397,11 @@ render_file(const char *path, const render_options *o,
 		for (i = 0; i < npanels; i++)
 			for (k = 0; k < panels[i].nentities; k++)
 				layout->entity_y[i][k] += layout->panel_y[i];
+	if (c.record_labels) {
+		layout->labels = c.label_boxes;
+		layout->nlabels = c.nlabel_boxes;
+		c.label_boxes = NULL;
+	}
 	st = cairo_status(c.cr);
 	cairo_destroy(c.cr);
 	if (atomic_load(&c.stopped) != NULL) {

@@ -372,3 +372,63 @@ do
 	os.remove(png)
 	os.remove(name)
 end
+
+-- Labels by Cairo's text extents (render returns each label's ink box
+-- and its row): on a Chrome-like trace of path-named threads grouped
+-- under headers, and on 60 kernel-like threads, in PNG and PDF at row
+-- heights from 7 to 20, no two labels' boxes overlap, each stays inside
+-- its own row and left of the strips.
+do
+	local name = unit.tmpname(".out")
+	local fh = assert(io.open(name, "w"))
+	fh:write('{"start": [0, 0], "states": {"run": {"value": 0}, "idle": {"value": 1}}}\n',
+	    '{"entity": "CrRendererMain/101 Renderer: Main", "description": "main <&>"}\n',
+	    '{"time": "0", "entity": "CrRendererMain/101 Renderer: Main", "state": 0}\n',
+	    '{"time": "0", "entity": "Compositor/102 Renderer: Compositor", "state": 1}\n',
+	    '{"time": "0", "entity": "CrBrowserMain/1 Browser: Main", "state": 0}\n')
+	for i = 1, 60 do
+		fh:write(('{"time": "%d", "entity": "kworker\\\\/%d:1/%d", "state": %d}\n'):format(i, i % 4, i, i % 2))
+	end
+	fh:write('{"time": "100", "entity": "CrBrowserMain/1 Browser: Main", "state": 1}\n')
+	fh:close()
+	local tr = sm.load(name, { cache = false })
+	local chrome = {}
+	for _, e in ipairs(tr:entities()) do
+		if not e.name:find("^kworker") then chrome[#chrome + 1] = e.name end
+	end
+	local function overlap(a, b)
+		return a.x < b.x + b.width and b.x < a.x + a.width and
+		    a.y < b.y + b.height and b.y < a.y + a.height
+	end
+	for _, ext in ipairs({ ".png", ".pdf" }) do
+		local out2 = unit.tmpname(ext)
+		for _, case in ipairs({
+			{ what = "chrome", entities = chrome, group = true },
+			{ what = "chrome ungrouped", entities = chrome },
+			{ what = "kernel threads", group = true },
+		}) do
+			for _, rh in ipairs({ 7, 10, 20 }) do
+				local lay = sm.render{ output = out2, trace = tr, entities = case.entities,
+				    group = case.group, row_height = rh, width = 900 }
+				local bad = {}
+				for i, a in ipairs(lay.labels) do
+					if a.y < a.row_y - 0.5 or a.y + a.height > a.row_y + a.row_height + 0.5 then
+						bad[#bad + 1] = ("label %d leaves its row"):format(i)
+					end
+					if a.x + a.width > lay.strip_x then
+						bad[#bad + 1] = ("label %d runs into the strips"):format(i)
+					end
+					for j = i + 1, #lay.labels do
+						if overlap(a, lay.labels[j]) then
+							bad[#bad + 1] = ("labels %d and %d overlap"):format(i, j)
+						end
+					end
+				end
+				check_eq(("labels %s: %s at rows of %d, boxes apart and inside their rows"):format(
+				    ext, case.what, rh), { #lay.labels > 0, bad }, { true, {} })
+			end
+		end
+		os.remove(out2)
+	end
+	os.remove(name)
+end
