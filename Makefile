@@ -188,6 +188,7 @@ FUZZ_SECONDS ?= 60
 FUZZERS	= json ingest duration cache serve writers lua chunks roundtrip
 FOBJ	= build-fuzz/obj
 FUZZ_SRC = $(filter-out src/cli/main.c src/cli/script.c src/cli/repl.c \
+	src/cli/palette_load.c \
 	src/lua/% src/render/%,$(SRC))
 FUZZ_LUA_SRC = $(filter-out src/cli/main.c src/cli/repl.c,$(SRC))
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -Isrc -I$(BUILD) \

@@ -360,6 +360,7 @@ read_file(file_ctx *fc, const char *path, sm_error *err)
 		error_at(err, path, 0, 0, "%s", fc->why);
 		return (-1);
 	}
+	palette_option_apply(fc->opts->palette, m->cat);
 	if (m->co == NULL)
 		make_coalescer(fc, m->cat);
 	batch_queue_free(fc->q);

@@ -17,6 +17,7 @@
 #include <regex.h>
 #include <stdint.h>
 
+#include "cli/palette_option.h"
 #include "output/label.h"
 
 typedef enum classic_format {
@@ -46,6 +47,8 @@ typedef struct classic_options {
 	 * statemap file): panels.h makes the files and these.
 	 */
 	const unsigned *analyses;
+	/* --palette: the states' colours instead of the files', or NULL. */
+	const palette_option *palette;
 } classic_options;
 
 /* Runs the command; returns the exit status (errors already printed). */

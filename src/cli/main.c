@@ -15,6 +15,7 @@
 #include "base/version.h"
 #include "base/work.h"
 #include "cli/classic.h"
+#include "cli/palette_load.h"
 #include "cli/panels.h"
 #include "cli/repl.h"
 #include "cli/script.h"
@@ -53,6 +54,8 @@ static const char usage_text[] =
 "  -o, --output FILE        write FILE, not standard output\n"
 "  -T, --format FORMAT      svg (default) or json\n"
 "      --labels WHAT        both (default), name or description\n"
+"      --palette NAME       colour the states from a palette: okabe_ito,\n"
+"                           tableau10 or greys (not the file's colours)\n"
 "      --detail SIZE        finer data for zooming into the SVG (0: none)\n"
 "      --analysis LIST      a kernel trace's panels: threads,cpus,block\n"
 "      --no-cache           neither use nor write the cache of loaded traces\n"
@@ -440,6 +443,7 @@ main(int argc, char **argv)
 		{ "bind", required_argument, NULL, 'B' },
 		{ "detail", required_argument, NULL, 'D' },
 		{ "analysis", required_argument, NULL, 'K' },
+		{ "palette", required_argument, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 }
 	};
 	classic_options o;
@@ -448,6 +452,7 @@ main(int argc, char **argv)
 	int serve = 0, detail_given = 0;
 	unsigned analyses = 0;	/* --analysis */
 	panels pn;
+	palette_option palette = { NULL, 0, 0 };	/* --palette */
 	sm_error perr;
 	regex_t re;
 	script_limits limits;
@@ -525,6 +530,14 @@ main(int argc, char **argv)
 				    "threads, cpus or block, separated by commas",
 				    optarg);
 			break;
+		case 'Q':
+			palette_option_free(&palette);
+			if (palette_option_load(optarg, &palette, &perr) != 0) {
+				error_print(&perr, stderr);
+				return (EXIT_USAGE);
+			}
+			o.palette = &palette;
+			break;
 		case 'W': serve = 1; break;
 		case 'P': port = optarg; break;
 		case 'B': bind = optarg; break;
@@ -593,6 +606,7 @@ main(int argc, char **argv)
 		rv = classic_run(&o, pn.paths, pn.n);
 	}
 	panels_free(&pn);
+	palette_option_free(&palette);
 	if (filter != NULL)
 		regfree(&re);
 	return (rv);

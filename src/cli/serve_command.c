@@ -95,6 +95,7 @@ serve_command(const classic_options *o, char *const *files, int nfiles,
 			error_print(&err, stderr);
 			goto out;
 		}
+		palette_option_apply(o->palette, traces[i]->cat);
 	}
 	memset(&vo, 0, sizeof (vo));
 	vo.begin = o->begin;

@@ -14,6 +14,8 @@
 #include "lua/lua_render.h"
 
 #include <lauxlib.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "lua/lua_args.h"
 #include "lua/lua_entity.h"
@@ -48,7 +50,8 @@ keep_top(lua_State *L)
 	{ .key = "title", .kind = LUA_OPTION_STRING }, \
 	{ .key = "row_height", .kind = LUA_OPTION_INTEGER, .min = 1, \
 	    .max = 1000 }, \
-	{ .key = "events", .kind = LUA_OPTION_BOOLEAN }, \
+	{ .key = "events", .kind = LUA_OPTION_OTHER, \
+	    .what = "true, false or \"all\"" }, \
 	{ .key = "group", .kind = LUA_OPTION_OTHER, \
 	    .what = "true, false or a number of path levels from 1 to " \
 	    "1000" }, \
@@ -122,6 +125,53 @@ opt_group(const lua_options *opts)
 		lua_options_refuse(opts, "group", -1);
 	lua_pop(L, 1);
 	return ((int)n);
+}
+
+/*
+ * A picture sized to its content: a panel of few entities, without a
+ * row height of its own or render's (nor nested = "rows"), gets taller rows (FEW_ROWS_HEIGHT
+ * pixels over its entities, RENDER_ROW_HEIGHT to FEW_ROWS_MAX each), not
+ * a thin strip across a wide page.
+ */
+#define FEW_ROWS_HEIGHT	80
+#define FEW_ROWS_MAX	30
+
+static void
+few_rows(render_panel *panels, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t k = panels[i].nentities;
+		unsigned h;
+
+		/* Stacks drawn as sub-rows are rows enough. */
+		if (panels[i].row_height != 0 || k == 0 ||
+		    panels[i].nested_rows)
+			continue;
+		h = FEW_ROWS_HEIGHT / k;
+		if (h > RENDER_ROW_HEIGHT)
+			panels[i].row_height = h > FEW_ROWS_MAX ?
+			    FEW_ROWS_MAX : h;
+	}
+}
+
+/* events: true or nil (thinned), false (none), or "all". */
+static int
+opt_events(const lua_options *opts)
+{
+	lua_State *L = opts->L;
+	int t = lua_options_get(opts, "events"), events;
+
+	if (t == LUA_TNIL || t == LUA_TBOOLEAN)
+		events = t == LUA_TNIL || lua_toboolean(L, -1) ?
+		    RENDER_EVENTS_THINNED : RENDER_EVENTS_NONE;
+	else if (t == LUA_TSTRING && strcmp(lua_tostring(L, -1), "all") == 0)
+		events = RENDER_EVENTS_ALL;
+	else
+		return (lua_options_refuse(opts, "events", -1));
+	lua_pop(L, 1);
+	return (events);
 }
 
 /* detail: bytes (an integer or "4M"), false or 0 for none. */
@@ -294,8 +344,7 @@ read_panel(lua_State *L, int idx, render_panel *p, int top)
 	lua_options_string(&opts, "title", &p->title, NULL);
 	lua_options_integer(&opts, "row_height", &row_height);
 	p->row_height = (unsigned)row_height;
-	p->events = 1;
-	lua_options_boolean(&opts, "events", &p->events);
+	p->events = opt_events(&opts);
 	p->group = opt_group(&opts);
 	p->nested_rows = 0;	/* "top" */
 	lua_options_choice(&opts, "nested", &p->nested_rows);
@@ -387,6 +436,45 @@ push_layout(lua_State *L, const render_layout *lay,
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "strips");
+	lua_createtable(L, (int)n, 0);
+	for (i = 0; i < n; i++) {
+		const render_thinning *t = &lay->thinning[i];
+
+		lua_createtable(L, 0, 4);
+		lua_pushinteger(L, (lua_Integer)t->events);
+		lua_setfield(L, -2, "count");
+		lua_pushinteger(L, (lua_Integer)t->event_step);
+		lua_setfield(L, -2, "step");
+		lua_pushinteger(L, (lua_Integer)t->messages);
+		lua_setfield(L, -2, "messages");
+		lua_pushinteger(L, (lua_Integer)t->message_step);
+		lua_setfield(L, -2, "message_step");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "events");
+	/* (Tables only: nothing here can fail but for memory.) */
+	lua_createtable(L, (int)lay->nlabels, 0);
+	for (i = 0; i < lay->nlabels; i++) {
+		const render_label_box *b = &lay->labels[i];
+
+		lua_createtable(L, 0, 7);
+		lua_pushnumber(L, b->x);
+		lua_setfield(L, -2, "x");
+		lua_pushnumber(L, b->y);
+		lua_setfield(L, -2, "y");
+		lua_pushnumber(L, b->width);
+		lua_setfield(L, -2, "width");
+		lua_pushnumber(L, b->height);
+		lua_setfield(L, -2, "height");
+		lua_pushnumber(L, b->row_y);
+		lua_setfield(L, -2, "row_y");
+		lua_pushnumber(L, b->row_height);
+		lua_setfield(L, -2, "row_height");
+		lua_pushboolean(L, b->header);
+		lua_setfield(L, -2, "header");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "labels");
 }
 
 /*
@@ -485,6 +573,8 @@ f_render(lua_State *L)
 		o.width = (unsigned)n;
 	if (lua_options_integer(&opts, "row_height", &n))
 		o.row_height = (unsigned)n;
+	else if (!interactive)
+		few_rows(panels, npanels);
 	if (lua_options_integer(&opts, "margin", &n))
 		o.margin = (unsigned)n;
 	if (lua_options_integer(&opts, "coalesce", &n))
@@ -508,7 +598,13 @@ f_render(lua_State *L)
 		return (write_interactive(L, output, &o, panels, npanels,
 		    detail));
 
+	memset(&lay, 0, sizeof (lay));
+	lay.want_labels = 1;
 	lay.panel_y = lua_newuserdatauv(L, npanels * sizeof (unsigned), 0);
+	lay.thinning = lua_newuserdatauv(L, npanels *
+	    sizeof (render_thinning), 0);
+	keep_top(L);
+	lua_pop(L, 1);
 	/* Each strip's place: arrays held in KEEP until render returns. */
 	lay.entity_y = lua_newuserdatauv(L, npanels * sizeof (unsigned *), 0);
 	keep_top(L);
@@ -525,10 +621,12 @@ f_render(lua_State *L)
 		lua_pop(L, 2);
 	}
 	if (render_file(output, &o, panels, npanels, &lay, &err) != 0) {
+		free(lay.labels);
 		error_format(&err, msg, sizeof (msg));
 		return (luaL_error(L, "%s", msg));
 	}
 	push_layout(L, &lay, panels, npanels);
+	free(lay.labels);
 	return (1);
 }
 

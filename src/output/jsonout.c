@@ -6,6 +6,7 @@
 
 #include "base/json.h"
 #include "base/util.h"
+#include "trace/flows.h"
 
 static void
 write_cstring(FILE *out, const char *s)
@@ -447,6 +448,88 @@ write_event_extra(FILE *out, const catalog *cat, const catalog_event *ev)
 	}
 }
 
+/* A send and a receive matched with it (flows.h), by event index. */
+typedef struct sent_pair {
+	size_t send, receive;
+} sent_pair;
+
+static int
+compare_sent_pairs(const void *pa, const void *pb)
+{
+	const sent_pair *a = pa, *b = pb;
+
+	if (a->send != b->send)
+		return (a->send < b->send ? -1 : 1);
+	return (a->receive < b->receive ? -1 : a->receive > b->receive);
+}
+
+/*
+ * The sends with an "id" that a receive in cat went with (matched, or
+ * duplicated), by send then receive; NULL with *n 0 if there are none
+ * (whole messages, with an "end", are not here: they say it themselves).
+ */
+static sent_pair *
+sent_pairs(const catalog *cat, size_t *n)
+{
+	const char *why = NULL;
+	sent_pair *p;
+	flows *f;
+	size_t i;
+
+	*n = 0;
+	if (!flows_any(cat) ||
+	    (f = flows_match(cat, NULL, NULL, NULL, NULL, &why)) == NULL)
+		return (NULL);
+	p = xcalloc(f->n + 1, sizeof (sent_pair));
+	for (i = 0; i < f->n; i++) {
+		const flow *fl = &f->items[i];
+
+		if ((fl->status == FLOW_MATCHED ||
+		    fl->status == FLOW_DUPLICATE) && fl->send != FLOWS_NONE &&
+		    fl->send != fl->receive) {
+			p[*n].send = fl->send;
+			p[*n].receive = fl->receive;
+			(*n)++;
+		}
+	}
+	flows_free(f);
+	if (*n == 0) {
+		free(p);
+		return (NULL);
+	}
+	qsort(p, *n, sizeof (sent_pair), compare_sent_pairs);
+	return (p);
+}
+
+/*
+ * A send's "received": where and when each receive matched with it was
+ * logged, [{"entity", "time"}] (p from *at on are the sends from event k
+ * on; *at moves past k's).
+ */
+static void
+write_received(FILE *out, const catalog *cat, size_t k, const sent_pair *p,
+    size_t n, size_t *at)
+{
+	int first = 1;
+
+	while (*at < n && p[*at].send < k)
+		(*at)++;
+	for (; *at < n && p[*at].send == k; (*at)++) {
+		const catalog_event *r = &cat->events[p[*at].receive];
+		size_t len;
+		const char *name = intern_name(cat->event_entities, r->entity,
+		    &len);
+
+		fputs(first ? ", \"received\": [" : ", ", out);
+		first = 0;
+		fputs("{\"entity\": ", out);
+		json_write_string(out, name, len);
+		fprintf(out, ", \"time\": %" PRIu64 "}", r->time);
+	}
+	if (!first)
+		fputc(']', out);
+}
+
 /*
  * Events inside the window, in file order, at most JSONOUT_MAX_EVENTS of
  * them (a viewer draws each one; the rest are only counted).
@@ -456,7 +539,8 @@ write_events(FILE *out, const catalog *cat, int64_t begin, uint64_t end,
     int64_t end_bound)
 {
 	uint64_t omitted = 0;
-	size_t k, n = 0;
+	size_t k, n = 0, npairs, at = 0;
+	sent_pair *pairs = sent_pairs(cat, &npairs);
 
 	if (end_bound > 0 && (uint64_t)end_bound > end)
 		end = (uint64_t)end_bound;
@@ -489,8 +573,11 @@ write_events(FILE *out, const catalog *cat, int64_t begin, uint64_t end,
 			json_write_string(out, name, len);
 		}
 		write_event_extra(out, cat, ev);
+		if (npairs > 0)
+			write_received(out, cat, k, pairs, npairs, &at);
 		fputc('}', out);
 	}
+	free(pairs);
 	fprintf(out, "], \"events_omitted\": %" PRIu64, omitted);
 }
 

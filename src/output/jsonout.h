@@ -7,7 +7,8 @@
  *     "entities": [ {"name", "description", "rects": [
  *       {"start", "duration", "states": {name: ns}, "tags": {id: ns}} ]} ],
  *     "events": [ {"time", "entity", "event", "target"
- *                  [, "id"] [, "end"] [, "members": {...}]} ],
+ *                  [, "id"] [, "end"] [, "members": {...}]
+ *                  [, "received": [ {"entity", "time"} ]]} ],
  *     "events_omitted"} ]}
  *
  * Statemaps in the given order, entities in display order, rectangles in
@@ -16,6 +17,8 @@
  * rectangles (two data at one time) are left out.  statemap-lua(1) documents
  * every field.  At most JSONOUT_MAX_EVENTS events inside the window are
  * written per statemap (in file order); "events_omitted" counts the rest.
+ * A send with an "id" has "received" if receives were matched with it
+ * (flows.h, as render draws them): each one's entity and time.
  */
 #ifndef SM_JSONOUT_H
 #define SM_JSONOUT_H

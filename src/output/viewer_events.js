@@ -1,7 +1,8 @@
 /*
  * viewer_events.js: the trace's events on the map.  Each is a mark on its
  * entity's strip with an arrow to its target (a message's arrow ends
- * where and when it was received, in another statemap too); hovering or
+ * where and when it was received, in another statemap too; a send's
+ * "received" lists the receives matched with it by id); hovering or
  * clicking one shows it in the panel; the selected entity's events stand
  * out.  Rebuilt from each document that brings events (the data block,
  * or a live answer).
@@ -79,13 +80,27 @@ function viewerEvents(sv) {
 				/* A tick on the top of the strip: a comb, not a sliver of state. */
 				el('line', { x1: 0, y1: m.y + sk * m.stripH, x2: 0,
 				    y2: m.y + (sk + 0.45) * m.stripH, class: 'statemap-event-tick' }, mark);
-				let message = null;
-				if (tk !== undefined && tk !== k && typeof ev.end === 'number') {
-					/* A message: from the sender when sent to the receiver
-					 * when received (placeEvents sets its far end). */
-					message = el('line', { x1: 0, y1: y, x2: 0, y2: m.y + (st + 0.5) * m.stripH,
+				const messages = [];
+				/* A message: from the sender when sent to the receiver
+				 * when received (placeEvents sets its far end). */
+				const message = function (slot, end) {
+					messages.push({ end: end, line: el('line', { x1: 0, y1: y, x2: 0,
+					    y2: m.y + (slot + 0.5) * m.stripH,
 					    class: 'statemap-event-arrow statemap-event-message',
-					    'marker-end': 'url(#statemap-arrow)' }, mark);
+					    'marker-end': 'url(#statemap-arrow)' }, mark) });
+				};
+				/* A send's receives matched by id (a merged trace's, on its clock). */
+				const received = Array.isArray(ev.received) ? ev.received : [];
+				received.forEach(function (r) {
+					const rk = m.byName.get(r.entity);
+					if (rk !== undefined && rk !== k && m.rows[rk].slot >= 0 &&
+					    typeof r.time === 'number')
+						message(m.rows[rk].slot, r.time);
+				});
+				if (tk !== undefined && tk !== k && typeof ev.end === 'number') {
+					message(st, ev.end);
+				} else if (received.length > 0) {
+					/* Its arrows are its messages'. */
 				} else if (tk !== undefined && tk !== k) {
 					const yt = m.y + (st + 0.5) * m.stripH;
 					const dy = yt > y ? -3 : 3;
@@ -96,7 +111,7 @@ function viewerEvents(sv) {
 				el('path', { d: 'M0,' + (y - r) + ' l' + r + ',' + r + ' l' + (-r) + ',' + r +
 				    ' l' + (-r) + ',' + (-r) + ' z', class: 'statemap-event-marker' }, mark);
 				el('title', {}, mark).textContent = eventText(ev, m);
-				const rec = { ev: ev, map: m, mark: mark, rows: [m.rows[k]], message: message };
+				const rec = { ev: ev, map: m, mark: mark, rows: [m.rows[k]], messages: messages };
 				if (tk !== undefined)
 					rec.rows.push(m.rows[tk]);
 				rec.rows.forEach(function (row) {
@@ -262,8 +277,8 @@ function viewerEvents(sv) {
 		for (const rec of eventMarks) {
 			const x = xOf(rec.ev.time - rec.map.json.begin);
 			rec.mark.setAttribute('transform', 'translate(' + x + ',0)');
-			if (rec.message !== null)
-				rec.message.setAttribute('x2', xOf(rec.ev.end - rec.map.json.begin) - x);
+			for (const msg of rec.messages)
+				msg.line.setAttribute('x2', xOf(msg.end - rec.map.json.begin) - x);
 			if (x >= X0 - 0.5 && x <= X0 + W + 0.5)
 				visible++;
 		}

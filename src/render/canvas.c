@@ -108,6 +108,20 @@ canvas_draw_text_n(canvas *c, double x, double y, double size, const char *text,
 }
 
 void
+canvas_ink_box(canvas *c, double x, double y, double size, const char *text,
+    size_t len, double box[4])
+{
+	cairo_text_extents_t ext;
+
+	cairo_set_font_size(c->cr, size);
+	cairo_text_extents(c->cr, clean_text_n(c, text, len), &ext);
+	box[0] = x + ext.x_bearing;
+	box[1] = y + ext.y_bearing;
+	box[2] = ext.width;
+	box[3] = ext.height;
+}
+
+void
 canvas_draw_text(canvas *c, double x, double y, double size, const char *text,
     int align)
 {
@@ -231,6 +245,9 @@ canvas_free(canvas *c, size_t npanels)
 		layout_rows_free(&c->rows[i]);
 	}
 	free(c->legend_times);
+	free(c->thin);
+	free(c->label_boxes);
+	contrast_free(&c->contrast);
 	free(c->rows);
 	free(c->drawn);
 	free(c->text);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/color.h"
+#include "render/contrast.h"
 #include "render/layout.h"
 #include "render/options.h"
 
@@ -58,6 +59,14 @@ typedef struct canvas {
 	render_panel *drawn;
 	panel_rows *rows;
 	size_t npanels;
+	/* Per panel: how its events are thinned (events.h), or NULL. */
+	render_thinning *thin;
+	/* The traces of c->drawn with their colours separated. */
+	contrast contrast;
+	/* The labels drawn (render_layout's want_labels), or NULL. */
+	render_label_box *label_boxes;
+	size_t nlabel_boxes, label_boxes_cap;
+	int record_labels;
 } canvas;
 
 /* The rows of panel p, one of c->drawn. */
@@ -114,6 +123,13 @@ void canvas_draw_text_n(canvas *c, double x, double y, double size,
     const char *text, size_t len, int align);
 void canvas_draw_text(canvas *c, double x, double y, double size,
     const char *text, int align);
+
+/*
+ * The box of the ink of len bytes of text at size with its baseline at
+ * (x, y), by Cairo's text extents: box[0..3] are x, y, width, height.
+ */
+void canvas_ink_box(canvas *c, double x, double y, double size,
+    const char *text, size_t len, double box[4]);
 
 /* Fills c->hatch and c->hatch_px from the options' empty colour. */
 void canvas_hatch_colors(canvas *c);

@@ -1,6 +1,8 @@
 #include "render/events.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +32,154 @@ event_rows(const render_panel *p)
 	return (row);
 }
 
+/* Whether event ev is in the span, on a shown row. */
+static int
+event_shown(const render_options *o, const catalog_event *ev,
+    const uint32_t *row)
+{
+	return (ev->time >= o->t0 && ev->time < o->t1 &&
+	    row[ev->entity] != UINT32_MAX);
+}
+
+/*
+ * Whether flow fl is drawn as an arrow within its panel, from the row
+ * *from to the row *to: a message (matched or duplicate, with a send)
+ * between two shown rows with an end in the span.
+ */
+static int
+flow_shown(const render_options *o, const catalog *cat, const flow *fl,
+    const uint32_t *row, uint32_t *from, uint32_t *to)
+{
+	const catalog_event *s, *r;
+
+	if ((fl->status != FLOW_MATCHED && fl->status != FLOW_DUPLICATE) ||
+	    fl->send == FLOWS_NONE)
+		return (0);
+	s = &cat->events[fl->send];
+	r = &cat->events[fl->receive];
+	*from = row[s->entity];
+	*to = fl->send == fl->receive ? (s->target == CATALOG_NO_ENTITY ?
+	    UINT32_MAX : row[s->target]) : row[r->entity];
+	if (*from == UINT32_MAX || *to == UINT32_MAX || *from == *to)
+		return (0);
+	/* Only arrows with an end in the span; the rest is clipped. */
+	return (!((fl->sent < o->t0 && fl->received < o->t0) ||
+	    (fl->sent >= o->t1 && fl->received >= o->t1)));
+}
+
+/* The step that fits n marks into room for cap: 1 if they fit. */
+static uint64_t
+thin_step(uint64_t n, uint64_t cap)
+{
+	if (cap == 0)
+		cap = 1;
+	return (n <= cap ? 1 : (n + cap - 1) / cap);
+}
+
+void
+events_measure(canvas *c, const render_panel *p, render_thinning *t)
+{
+	const render_options *o = c->o;
+	const catalog *cat = p->d->cat;
+	uint64_t per_row = c->strip_width / EVENTS_SPACING, rows = 0;
+	const char *why = NULL;
+	unsigned char *has;
+	uint32_t *row, from, to;
+	flows *f;
+	size_t i;
+
+	memset(t, 0, sizeof (*t));
+	t->event_step = t->message_step = 1;
+	if (p->events == RENDER_EVENTS_NONE || cat->event_entities == NULL ||
+	    cat->nevents == 0)
+		return;
+	row = event_rows(p);
+	has = xcalloc((size_t)p->nentities + 1, 1);
+	for (i = 0; i < cat->nevents; i++) {
+		const catalog_event *ev = &cat->events[i];
+
+		if (!event_shown(o, ev, row))
+			continue;
+		t->events++;
+		if (!has[row[ev->entity]]) {
+			has[row[ev->entity]] = 1;
+			rows++;
+		}
+	}
+	if (p->events == RENDER_EVENTS_THINNED)
+		t->event_step = thin_step(t->events, per_row * rows);
+	if (flows_any(cat) &&
+	    (f = flows_match(cat, NULL, NULL, NULL, NULL, &why)) != NULL) {
+		memset(has, 0, (size_t)p->nentities + 1);
+		rows = 0;
+		for (i = 0; i < f->n; i++) {
+			if (!flow_shown(o, cat, &f->items[i], row, &from, &to))
+				continue;
+			t->messages++;
+			rows += !has[from] + !has[to];
+			has[from] = has[to] = 1;
+		}
+		flows_free(f);
+		if (p->events == RENDER_EVENTS_THINNED)
+			t->message_step = thin_step(t->messages,
+			    per_row * rows);
+	}
+	free(has);
+	free(row);
+}
+
+/* n with a comma between each three digits: "12,345". */
+static void
+format_count(uint64_t n, char *buf, size_t size)
+{
+	char digits[32];
+	size_t len, i, k = 0;
+
+	snprintf(digits, sizeof (digits), "%" PRIu64, n);
+	len = strlen(digits);
+	for (i = 0; i < len && k + 2 < size; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = digits[i];
+	}
+	buf[k] = '\0';
+}
+
+int
+events_note(const render_thinning *t, char *buf, size_t size)
+{
+	char a[32], b[32];
+	int n = 0;
+
+	buf[0] = '\0';
+	if (t->event_step > 1) {
+		format_count(t->events, a, sizeof (a));
+		n = snprintf(buf, size, "1 in %" PRIu64 " of %s events",
+		    t->event_step, a);
+	}
+	if (t->message_step > 1 && n >= 0 && (size_t)n < size) {
+		format_count(t->messages, b, sizeof (b));
+		n += snprintf(buf + n, size - (size_t)n, "%s1 in %" PRIu64
+		    " of %s messages", n > 0 ? " and " : "",
+		    t->message_step, b);
+	}
+	if (n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " drawn");
+	return (n > 0);
+}
+
+/* The step panel p's events (or messages) are drawn at. */
+static uint64_t
+panel_step(const canvas *c, const render_panel *p, int messages)
+{
+	const render_thinning *t;
+
+	if (c->thin == NULL)
+		return (1);
+	t = &c->thin[p - c->drawn];
+	return (messages ? t->message_step : t->event_step);
+}
+
 /* Event markers on their entity's strip; an arrow to a shown target. */
 void
 events_draw(canvas *c, const render_panel *p, unsigned y0)
@@ -41,6 +191,7 @@ events_draw(canvas *c, const render_panel *p, unsigned y0)
 	uint32_t *row;
 	const panel_rows *r = canvas_rows(c, p);
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
+	uint64_t step = panel_step(c, p, 0), shown = 0;
 	size_t i;
 
 	if (nev == 0 || cat->nevents == 0)
@@ -55,8 +206,7 @@ events_draw(canvas *c, const render_panel *p, unsigned y0)
 
 		if ((i & 0xffff) == 0 && canvas_stopping(c))
 			break;
-		if (ev->time < o->t0 || ev->time >= o->t1 ||
-		    row[ev->entity] == UINT32_MAX)
+		if (!event_shown(o, ev, row) || shown++ % step != 0)
 			continue;
 		x = c->strip_x + (ev->time - o->t0) * px;
 		/* The middle of its strip, however tall. */
@@ -136,6 +286,7 @@ events_draw_messages(canvas *c, const render_panel *p, unsigned y0)
 	const panel_rows *rw = canvas_rows(c, p);
 	double px = (double)c->strip_width / (double)(o->t1 - o->t0);
 	const char *why = NULL;
+	uint64_t step = panel_step(c, p, 1), shown = 0;
 	flows *f;
 	size_t i;
 
@@ -151,25 +302,13 @@ events_draw_messages(canvas *c, const render_panel *p, unsigned y0)
 	    o->foreground.g / 255.0, o->foreground.b / 255.0, 0.6);
 	for (i = 0; i < f->n; i++) {
 		const flow *fl = &f->items[i];
-		const catalog_event *s, *r;
 		uint32_t from, to;
 		double x0, x1, ya, yb;
 
 		if ((i & 0xffff) == 0xffff && canvas_stopping(c))
 			break;
-		if ((fl->status != FLOW_MATCHED &&
-		    fl->status != FLOW_DUPLICATE) || fl->send == FLOWS_NONE)
-			continue;
-		s = &cat->events[fl->send];
-		r = &cat->events[fl->receive];
-		from = row[s->entity];
-		to = fl->send == fl->receive ? (s->target == CATALOG_NO_ENTITY ?
-		    UINT32_MAX : row[s->target]) : row[r->entity];
-		if (from == UINT32_MAX || to == UINT32_MAX || from == to)
-			continue;
-		/* Only arrows with an end in the span; the rest is clipped. */
-		if ((fl->sent < o->t0 && fl->received < o->t0) ||
-		    (fl->sent >= o->t1 && fl->received >= o->t1))
+		if (!flow_shown(o, cat, fl, row, &from, &to) ||
+		    shown++ % step != 0)
 			continue;
 		x0 = c->strip_x + ((double)fl->sent - (double)o->t0) * px;
 		x1 = c->strip_x + ((double)fl->received - (double)o->t0) * px;

@@ -11,6 +11,24 @@
 
 #include "render/canvas.h"
 
+/*
+ * How many of a panel's events and messages are in its span on shown
+ * rows, and the step they are drawn at (1: every one; N: every Nth, in
+ * time order).  A marker takes EVENTS_SPACING pixels of its row: more
+ * than a row's width holds, counted over the rows that have any, are
+ * thinned to fit; the same for the arrows' ends.
+ */
+#define EVENTS_SPACING	4
+
+/* Counts panel p's events and messages into *t (with p->events' rule). */
+void events_measure(canvas *c, const render_panel *p, render_thinning *t);
+
+/*
+ * The note under a panel whose events were thinned, "1 in 4 of 12,345
+ * events drawn" (and its messages), into buf; 0 if none is needed.
+ */
+int events_note(const render_thinning *t, char *buf, size_t size);
+
 /* Panel p's event markers, its strips from y0. */
 void events_draw(canvas *c, const render_panel *p, unsigned y0);
 

@@ -131,12 +131,54 @@ labels_measure(canvas *c, const render_panel *panels, size_t n)
 }
 
 /*
+ * Keeps the ink box of len bytes of label text at (x, y) for the layout
+ * (render_layout's labels), as one box with *box if it holds one (a
+ * name's, then its description's); row_y and row_h are its row's.
+ */
+static void
+record_box(canvas *c, double x, double y, double size, const char *text,
+    size_t len, double row_y, double row_h, int header, int join)
+{
+	render_label_box *b;
+	double ink[4];
+
+	if (!c->record_labels || !c->draw || len == 0)
+		return;
+	canvas_ink_box(c, x, y, size, text, len, ink);
+	if (join && c->nlabel_boxes > 0) {
+		double x1, y1;
+
+		b = &c->label_boxes[c->nlabel_boxes - 1];
+		x1 = fmax(b->x + b->width, ink[0] + ink[2]);
+		y1 = fmax(b->y + b->height, ink[1] + ink[3]);
+		b->x = fmin(b->x, ink[0]);
+		b->y = fmin(b->y, ink[1]);
+		b->width = x1 - b->x;
+		b->height = y1 - b->y;
+		return;
+	}
+	if (c->nlabel_boxes == c->label_boxes_cap) {
+		c->label_boxes_cap = c->label_boxes_cap * 2 + 16;
+		c->label_boxes = xrealloc(c->label_boxes,
+		    c->label_boxes_cap * sizeof (render_label_box));
+	}
+	b = &c->label_boxes[c->nlabel_boxes++];
+	b->x = ink[0];
+	b->y = ink[1];
+	b->width = ink[2];
+	b->height = ink[3];
+	b->row_y = row_y;
+	b->row_height = row_h;
+	b->header = header;
+}
+
+/*
  * An entity's label, right-aligned against its strip: the name in the
  * text colour, a description after it in grey.
  */
 void
 labels_draw(canvas *c, const render_panel *p, uint32_t e, size_t skip,
-    double size, double y)
+    double size, double y, double row_y, double row_h)
 {
 	const render_options *o = c->o;
 	size_t name_len, n = fit_label(c, p, e, skip, size, c->label_width,
@@ -147,13 +189,17 @@ labels_draw(canvas *c, const render_panel *p, uint32_t e, size_t skip,
 	canvas_set_color(c->cr, o->foreground);
 	if (name_len == 0) {
 		canvas_draw_text_n(c, x, y, size, c->label, n, 0);
+		record_box(c, x, y, size, c->label, n, row_y, row_h, 0, 0);
 		return;
 	}
 	canvas_draw_text_n(c, x, y, size, c->label, name_len, 0);
+	record_box(c, x, y, size, c->label, name_len, row_y, row_h, 0, 0);
 	x += canvas_text_width_n(c, size, c->label, name_len + 1);
 	canvas_set_color(c->cr, canvas_mix(o->foreground, o->background, 0.6));
 	canvas_draw_text_n(c, x, y, size, c->label + name_len + 1,
 	    n - name_len - 1, 0);
+	record_box(c, x, y, size, c->label + name_len + 1, n - name_len - 1,
+	    row_y, row_h, 0, 1);
 }
 
 /*
@@ -204,5 +250,8 @@ labels_draw_headers(canvas *c, const render_panel *p, unsigned y0, double size)
 		canvas_draw_text_n(c, o->margin + indent,
 		    y + rh - (rh - size) / 2 - size * 0.15, size, c->label, n,
 		    0);
+		record_box(c, o->margin + indent,
+		    y + rh - (rh - size) / 2 - size * 0.15, size, c->label, n,
+		    y, rh, 1, 0);
 	}
 }

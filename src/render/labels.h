@@ -23,10 +23,11 @@ void labels_measure(canvas *c, const render_panel *panels, size_t n);
 
 /*
  * Entity e of p's label, less skip bytes of its name (its group
- * header's), with its baseline at y.
+ * header's), with its baseline at y, on the row from row_y, row_h tall
+ * (kept with its ink's box when c->record_labels).
  */
 void labels_draw(canvas *c, const render_panel *p, uint32_t e, size_t skip,
-    double size, double y);
+    double size, double y, double row_y, double row_h);
 
 /* Panel p's group headers from y0, and the lines above them. */
 void labels_draw_headers(canvas *c, const render_panel *p, unsigned y0,

@@ -28,7 +28,7 @@ typedef struct render_panel {
 	uint32_t nentities;
 	const char *title;		/* shown above the panel; may be NULL */
 	unsigned row_height;		/* 0: the options' row height */
-	int events;			/* draw the trace's events */
+	int events;			/* RENDER_EVENTS_*: the trace's events */
 	/*
 	 * Pictures only (the interactive statemap, svg_traces.h, has
 	 * neither): nested_rows draws a nested entity as one sub-row per
@@ -55,6 +55,32 @@ typedef struct render_panel {
 } render_panel;
 
 #define RENDER_GROUP_ALL	(-1)
+
+/*
+ * A panel's events and message arrows: none; thinned (the default):
+ * every Nth where more are in the span than its pixels can show apart,
+ * with a note under the panel saying so; or all of them.
+ */
+#define RENDER_EVENTS_NONE	0
+#define RENDER_EVENTS_THINNED	1
+#define RENDER_EVENTS_ALL	2
+
+/*
+ * How a panel's events and message arrows were drawn: how many are in
+ * the span on shown rows, and the step (1: every one; N: every Nth in
+ * time order, as render_panel's events thins them).
+ */
+/* A label's ink (x, y, width, height) and its row's top and height. */
+typedef struct render_label_box {
+	double x, y, width, height;
+	double row_y, row_height;
+	int header;		/* a group header's, not an entity's */
+} render_label_box;
+
+typedef struct render_thinning {
+	uint64_t events, event_step;
+	uint64_t messages, message_step;
+} render_thinning;
 
 /* A nested entity's sub-rows stop at this depth (nested_rows). */
 #define RENDER_MAX_DEPTH_ROWS	32

@@ -34,6 +34,18 @@
 #define MAX_PIXELS	32767
 #define PANEL_GAP	10
 
+/* The height of the note under panel p's strips (events.h), or 0. */
+static unsigned
+note_height(const canvas *c, const render_panel *p)
+{
+	char note[160];
+
+	if (c->thin == NULL || !events_note(&c->thin[p - c->drawn], note,
+	    sizeof (note)))
+		return (0);
+	return ((unsigned)ceil(c->o->font_size * 1.5));
+}
+
 static unsigned
 draw_panel(canvas *c, const render_panel *p, unsigned y)
 {
@@ -54,7 +66,8 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 		/* Each label on its strip's first row. */
 		for (k = 0; size > 0 && k < p->nentities; k++)
 			labels_draw(c, p, p->entities[k], r->skip[k], size,
-			    y + r->y[k] + rh - (rh - size) / 2 - size * 0.15);
+			    y + r->y[k] + rh - (rh - size) / 2 - size * 0.15,
+			    y + r->y[k], r->h[k]);
 		labels_draw_headers(c, p, y, size);
 		value_strips_draw_ranges(c, p, y, size);
 		if (c->pixels)
@@ -67,7 +80,17 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 			events_draw_messages(c, p, y);
 		}
 	}
-	return (h + r->height);
+	if (note_height(c, p) > 0) {
+		char note[160];
+
+		events_note(&c->thin[p - c->drawn], note, sizeof (note));
+		canvas_set_color(c->cr, canvas_mix(o->foreground,
+		    o->background, 0.6));
+		canvas_draw_text(c, c->strip_x, y + r->height +
+		    o->font_size * 1.2, o->font_size * 0.9, note, 0);
+		canvas_set_color(c->cr, o->foreground);
+	}
+	return (h + r->height + note_height(c, p));
 }
 
 /* Lays everything out (and draws it, if c->draw): returns the height. */
@@ -97,13 +120,20 @@ draw_all(canvas *c, const render_panel *panels, size_t n, unsigned *panel_y)
 	canvas_draw_text(c, o->width - o->margin, y + tsize, o->font_size,
 	    span, 1);
 	y += (unsigned)ceil(tsize * 1.5);
+	/* How many events each panel shows: measured once. */
+	if (!c->draw && c->thin == NULL) {
+		c->thin = xcalloc(n, sizeof (render_thinning));
+		for (i = 0; i < n; i++)
+			events_measure(c, &panels[i], &c->thin[i]);
+	}
 	/* The axis's grid lines run down over the panels: measure first. */
 	top = y;
 	bottom = top + axis_height(o);
 	for (i = 0; i < n; i++)
 		bottom += (i > 0 ? PANEL_GAP : 0) + (panels[i].title != NULL ?
 		    (unsigned)ceil(o->font_size * 1.6) : 0) +
-		    canvas_rows(c, &panels[i])->height;
+		    canvas_rows(c, &panels[i])->height +
+		    note_height(c, &panels[i]);
 	y += axis_draw(c, y, bottom);
 	strips_y = xcalloc(n + 1, sizeof (unsigned));
 	for (i = 0; i < n && !(c->draw && canvas_stopping(c)); i++) {
@@ -293,6 +323,7 @@ render_file(const char *path, const render_options *o,
 		c.drawn[i].entities = c.rows[i].order;
 	}
 	c.npanels = npanels;
+	contrast_apply(o, c.drawn, npanels, &c.contrast);
 	panels = c.drawn;
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
 	canvas_begin(&c, surface, o, format);
@@ -342,7 +373,11 @@ render_file(const char *path, const render_options *o,
 		    of.fp, o->width, height);
 	canvas_begin(&c, surface, o, format);
 	c.draw = 1;
+	c.record_labels = layout != NULL && layout->want_labels;
 	c.pixels = (format == RENDER_PNG);
+	if (layout != NULL && layout->thinning != NULL)
+		memcpy(layout->thinning, c.thin, npanels *
+		    sizeof (render_thinning));
 	if (layout != NULL) {
 		layout->width = o->width;
 		layout->height = height;
@@ -362,6 +397,11 @@ render_file(const char *path, const render_options *o,
 		for (i = 0; i < npanels; i++)
 			for (k = 0; k < panels[i].nentities; k++)
 				layout->entity_y[i][k] += layout->panel_y[i];
+	if (c.record_labels) {
+		layout->labels = c.label_boxes;
+		layout->nlabels = c.nlabel_boxes;
+		c.label_boxes = NULL;
+	}
 	st = cairo_status(c.cr);
 	cairo_destroy(c.cr);
 	if (atomic_load(&c.stopped) != NULL) {

@@ -43,6 +43,16 @@ typedef struct render_layout {
 	 * height of its strip (all its sub-rows), in pixels.
 	 */
 	unsigned **entity_y, **entity_h;
+	/* Or NULL: per panel, how its events were drawn (options.h). */
+	render_thinning *thinning;
+	/*
+	 * With want_labels: every row label and group header drawn, its
+	 * ink's box by Cairo's text extents and the row it labels, in a
+	 * malloc'd array the caller frees (NULL if none).
+	 */
+	int want_labels;
+	render_label_box *labels;
+	size_t nlabels;
 } render_layout;
 
 /*

@@ -156,6 +156,23 @@ check("merge with offsets: every message received after it was sent", forward)
 check_eq("merge with offsets: node2 earlier by 504",
     { aligned.start, aligned:at(0)["node2/io-1"], aligned:at(504)["node2/io-1"] },
     { 100 * 1000000000 - 504, nil, "idle" })
+-- The interactive SVG carries each matched send's receives, on the
+-- aligned clock, for the viewer's arrows (whole messages say it
+-- themselves): U:1's receive, logged at 1600 by node2, is 504 earlier
+-- on the aligned clock, in ns from the merged start.
+local svg = unit.tmpname(".svg")
+sm.render { output = svg, trace = aligned, interactive = true }
+local f = assert(io.open(svg))
+local text = f:read("a")
+f:close()
+os.remove(svg)
+local received = 100 * 1000000000 + 1600 - 504 - aligned.start
+check_eq("interactive SVG: U:1's send lists its receive",
+    text:match('"id": "U:1",[^\n]*("received": %[[^%]]*%])'),
+    ('"received": [{"entity": "node2/io-1", "time": %d}]'):format(received))
+check_eq("interactive SVG: U:6 its receive and the duplicate",
+    select(2, text:match('"id": "U:6",[^\n]*"received": %[([^%]]*)%]'):gsub('"entity"', '')), 2)
+check("interactive SVG: a lost send lists none", not text:find('"id": "U:5", "received"'))
 check_eq("merge with offsets by place", sm.merge { t1, t2, offsets = { 0, "-504ns" } }.start,
     aligned.start)
 

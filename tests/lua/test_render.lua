@@ -300,3 +300,135 @@ do
 	end
 	os.remove(pdf)
 end
+
+-- Events thinned where they are denser than the pixels show: 3000 on
+-- one entity's row, a marker every 4 pixels, so every ceil(3000 /
+-- (strip_width // 4))th is drawn and a note line under the panel says
+-- so; "all" draws every one, false none (neither has the note), and
+-- anything else is an error naming render and events.
+do
+	local name = unit.tmpname(".out")
+	local fh = assert(io.open(name, "w"))
+	fh:write('{"start": [0, 0], "states": {"a": {"value": 0}}}\n',
+	    '{"time": "0", "entity": "e", "state": 0}\n',
+	    '{"time": "0", "entity": "f", "state": 0}\n')
+	for i = 1, 3000 do
+		fh:write(('{"time": "%d", "entity": "e", "event": "tick"}\n'):format(i * 10))
+	end
+	fh:write('{"time": "40000", "entity": "e", "state": 0}\n')
+	fh:close()
+	local dense = sm.load(name, { cache = false })
+	local png = unit.tmpname(".png")
+	local thinned = sm.render{ output = png, trace = dense, width = 400 }
+	local per_row = thinned.strip_width // 4
+	check_eq("events: thinned by default, counted",
+	    { thinned.events[1].count, thinned.events[1].step },
+	    { 3000, (3000 + per_row - 1) // per_row })
+	local all = sm.render{ output = png, trace = dense, width = 400, events = "all" }
+	check_eq("events: all of them", { all.events[1].count, all.events[1].step }, { 3000, 1 })
+	local none = sm.render{ output = png, trace = dense, width = 400, events = false }
+	check_eq("events: none", none.events[1].count, 0)
+	check_eq("events: the note takes a line under the thinned panel",
+	    { thinned.height - all.height, all.height - none.height }, { 17, 0 })
+	local sparse = sm.render{ output = png, trace = dense, width = 400, from = 0, to = 500 }
+	check_eq("events: few in the span are all drawn, with no note",
+	    { sparse.events[1].count, sparse.events[1].step, sparse.height }, { 49, 1, all.height })
+	check_error("events: a bad value", function()
+		sm.render{ output = png, trace = dense, events = "some" } end,
+	    'render: events must be true, false or "all"')
+	os.remove(png)
+	os.remove(name)
+end
+
+-- A picture sized to its content: few entities get taller rows (80
+-- pixels over them, 10 to 30 each) unless a row height is given; many
+-- keep the default 10; the interactive SVG keeps the command's.
+do
+	local name = unit.tmpname(".out")
+	local fh = assert(io.open(name, "w"))
+	fh:write('{"start": [0, 0], "states": {"a": {"value": 0}, "b": {"value": 1}}}\n')
+	for i = 1, 12 do
+		fh:write(('{"time": "0", "entity": "e%02d", "state": %d}\n'):format(i, i % 2))
+	end
+	fh:write('{"time": "10", "entity": "e01", "state": 0}\n')
+	fh:close()
+	local many = sm.load(name, { cache = false })
+	local png = unit.tmpname(".png")
+	local three = { "e01", "e02", "e03" }
+	local function rows(opts)
+		local lay = sm.render(opts)
+		return lay.strips[#lay.strips][1].height
+	end
+	check_eq("few rows: three entities get 26-pixel rows",
+	    rows{ output = png, trace = many, entities = three }, 26)
+	check_eq("few rows: one entity at most 30",
+	    rows{ output = png, trace = many, entities = { "e01" } }, 30)
+	check_eq("few rows: a row height given is kept",
+	    rows{ output = png, trace = many, entities = three, row_height = 10 }, 10)
+	check_eq("few rows: a panel's own row height is kept",
+	    rows{ output = png, panels = { { trace = many, entities = three, row_height = 12 } } }, 12)
+	check_eq("few rows: twelve entities keep 10",
+	    rows{ output = png, trace = many }, 10)
+	os.remove(png)
+	os.remove(name)
+end
+
+-- Labels by Cairo's text extents (render returns each label's ink box
+-- and its row): on a Chrome-like trace of path-named threads grouped
+-- under headers, and on 60 kernel-like threads, in PNG and PDF at row
+-- heights from 7 to 20, no two labels' boxes overlap, each stays inside
+-- its own row and left of the strips.
+do
+	local name = unit.tmpname(".out")
+	local fh = assert(io.open(name, "w"))
+	fh:write('{"start": [0, 0], "states": {"run": {"value": 0}, "idle": {"value": 1}}}\n',
+	    '{"entity": "CrRendererMain/101 Renderer: Main", "description": "main <&>"}\n',
+	    '{"time": "0", "entity": "CrRendererMain/101 Renderer: Main", "state": 0}\n',
+	    '{"time": "0", "entity": "Compositor/102 Renderer: Compositor", "state": 1}\n',
+	    '{"time": "0", "entity": "CrBrowserMain/1 Browser: Main", "state": 0}\n')
+	for i = 1, 60 do
+		fh:write(('{"time": "%d", "entity": "kworker\\\\/%d:1/%d", "state": %d}\n'):format(i, i % 4, i, i % 2))
+	end
+	fh:write('{"time": "100", "entity": "CrBrowserMain/1 Browser: Main", "state": 1}\n')
+	fh:close()
+	local tr = sm.load(name, { cache = false })
+	local chrome = {}
+	for _, e in ipairs(tr:entities()) do
+		if not e.name:find("^kworker") then chrome[#chrome + 1] = e.name end
+	end
+	local function overlap(a, b)
+		return a.x < b.x + b.width and b.x < a.x + a.width and
+		    a.y < b.y + b.height and b.y < a.y + a.height
+	end
+	for _, ext in ipairs({ ".png", ".pdf" }) do
+		local out2 = unit.tmpname(ext)
+		for _, case in ipairs({
+			{ what = "chrome", entities = chrome, group = true },
+			{ what = "chrome ungrouped", entities = chrome },
+			{ what = "kernel threads", group = true },
+		}) do
+			for _, rh in ipairs({ 7, 10, 20 }) do
+				local lay = sm.render{ output = out2, trace = tr, entities = case.entities,
+				    group = case.group, row_height = rh, width = 900 }
+				local bad = {}
+				for i, a in ipairs(lay.labels) do
+					if a.y < a.row_y - 0.5 or a.y + a.height > a.row_y + a.row_height + 0.5 then
+						bad[#bad + 1] = ("label %d leaves its row"):format(i)
+					end
+					if a.x + a.width > lay.strip_x then
+						bad[#bad + 1] = ("label %d runs into the strips"):format(i)
+					end
+					for j = i + 1, #lay.labels do
+						if overlap(a, lay.labels[j]) then
+							bad[#bad + 1] = ("labels %d and %d overlap"):format(i, j)
+						end
+					end
+				end
+				check_eq(("labels %s: %s at rows of %d, boxes apart and inside their rows"):format(
+				    ext, case.what, rh), { #lay.labels > 0, bad }, { true, {} })
+			end
+		end
+		os.remove(out2)
+	end
+	os.remove(name)
+end

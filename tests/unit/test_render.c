@@ -289,44 +289,69 @@ test_nodata(void)
 	trace_free(d);
 }
 
-/* A white state's legend swatch has a border, so it shows. */
+/* A pixel as a colour. */
+static color
+color_of(uint32_t px)
+{
+	return ((color){ (uint8_t)(px >> 16), (uint8_t)(px >> 8),
+	    (uint8_t)px });
+}
+
+/*
+ * Colours too close (issue 36): a's states #f9f9f9 [0, 50) and #f0f0f0
+ * [50, 100) on a white page are drawn apart from the page and from each
+ * other, still grey (the hue kept), in the strip and in the legend's
+ * swatches (inside a border); the trace's own colours are untouched.
+ * A white state's swatch shows too (its border, and a fill apart).
+ */
 static void
-test_swatch(void)
+test_close_colors(void)
 {
 	trace *d = sample();
 	uint32_t order[1] = { 0 };
 	render_panel p = { d, order, 1, NULL, 0, 0, 0, 0, 0 };
 	render_options o;
 	render_layout lay;
-	unsigned panel_y[1], y, top;
+	unsigned panel_y[1], y;
 	cairo_surface_t *s;
 
-	d->cat->states[0].color = (color){ 255, 255, 255 };
+	d->cat->states[0].color = (color){ 0xf9, 0xf9, 0xf9 };
+	d->cat->states[1].color = (color){ 0xf0, 0xf0, 0xf0 };
 	render_defaults(&o, d);
-	memset(&lay, 0, sizeof (lay));
 	memset(&lay, 0, sizeof (lay));
 	lay.panel_y = panel_y;
 	s = render_png(&o, &p, 100, &lay);
-	CHECK("render_file: a legend", s != NULL);
+	CHECK("close colours: drawn", s != NULL);
 	if (s != NULL) {
-		/*
-		 * Down the middle of the first swatch (white), below a's
-		 * row: its top border, white inside, its bottom border (the
-		 * next swatch, blue, is on the next line of this narrow
-		 * picture).
-		 */
-		for (y = panel_y[0] + 10; y < lay.height &&
-		    pixel(s, (int)lay.strip_x + 5, (int)y) == 0xffffff; y++)
+		int x = (int)lay.strip_x;
+		color a = color_of(pixel(s, x + 10, (int)panel_y[0] + 5));
+		color b = color_of(pixel(s, x + 60, (int)panel_y[0] + 5));
+		color white = { 255, 255, 255 }, border, inside;
+
+		CHECK("close colours: each apart from the page",
+		    color_distance(a, white) >= COLOR_TOO_CLOSE &&
+		    color_distance(b, white) >= COLOR_TOO_CLOSE);
+		CHECK("close colours: apart from each other",
+		    color_distance(a, b) >= COLOR_TOO_CLOSE);
+		CHECK("close colours: still grey", a.r == a.g && a.g == a.b &&
+		    b.r == b.g && b.g == b.b);
+		/* Down the first swatch, below a's row: border, then fill. */
+		for (y = panel_y[0] + 11; y < lay.height &&
+		    pixel(s, x + 5, (int)y) == 0xffffff; y++)
 			continue;
-		for (top = y++; y < lay.height &&
-		    pixel(s, (int)lay.strip_x + 5, (int)y) == 0xffffff; y++)
-			continue;
-		CHECK("render_file: a white state's swatch has a border",
-		    top < lay.height && y < lay.height && y - top >= 8 &&
-		    pixel(s, (int)lay.strip_x + 5, (int)top) ==
-		    pixel(s, (int)lay.strip_x + 5, (int)y));
+		border = color_of(y < lay.height ? pixel(s, x + 5, (int)y) :
+		    0xffffff);
+		inside = color_of(y + 3 < lay.height ?
+		    pixel(s, x + 5, (int)y + 3) : 0xffffff);
+		CHECK("close colours: the swatch has a border and the strip's "
+		    "colour inside", y < lay.height &&
+		    memcmp(&inside, &a, sizeof (a)) == 0 &&
+		    memcmp(&border, &inside, sizeof (a)) != 0);
 		cairo_surface_destroy(s);
 	}
+	CHECK("close colours: the trace's own are untouched",
+	    d->cat->states[0].color.r == 0xf9 &&
+	    d->cat->states[1].color.r == 0xf0);
 	trace_free(d);
 }
 
@@ -614,7 +639,7 @@ main(void)
 	test_strip_long_span();
 	test_png();
 	test_nodata();
-	test_swatch();
+	test_close_colors();
 	test_message_arrow();
 	test_cross_messages();
 	test_state_system();
