@@ -11,6 +11,7 @@
 
 /* The other files of the coalescer say "none" under their own names. */
 _Static_assert(RECT_NONE == COALESCE_NONE, "RECT_NONE is COALESCE_NONE");
+_Static_assert(RECT_GAP == COALESCE_GAP, "RECT_GAP is COALESCE_GAP");
 _Static_assert(RECT_NO_TAG == COALESCE_NO_TAG,
     "RECT_NO_TAG is COALESCE_NO_TAG");
 
