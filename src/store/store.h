@@ -3,7 +3,8 @@
  *
  * Each entity has three parallel arrays sorted by time: transition time,
  * state and tag.  An entity is in the state of its latest transition until
- * its next one; its last state runs to the trace end.  So interval i of an
+ * its next one; its last state runs to the trace end.  A transition to
+ * STORE_GAP ends its data instead: it has no state until its next.  So interval i of an
  * entity is [time[i], time[i+1]) and its last is [time[n-1], end).  Two
  * transitions at the same time make a zero-length interval, which queries
  * skip: the later one is the state at that instant.
