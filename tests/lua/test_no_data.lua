@@ -203,3 +203,46 @@ end
 local vb = sm.new { states = { "s" } }
 vb:value(1, "v", 3)
 check_error("b:set nil on a value entity", function() vb:set(2, "v", nil) end, 'b:set: entity "v" has values')
+
+-- The live server's answers (src/output/viewport_job.c): exact ones, and
+-- merged ones whose buckets stop at the end of data, leave it bare too.
+if not os.execute("command -v curl > /dev/null 2>&1") then
+	unit.skip("--serve: no rectangle over no data", "no curl")
+else
+	local dir = unit.tmpname(".d")
+	os.execute("mkdir -p '" .. dir .. "'")
+	local sh = string.format([[
+cd '%s' || exit 1
+'%s' --serve '%s' > out 2> err &
+pid=$!
+n=$(( ${TEST_WAIT:-120} * 20 ))
+while ! grep -q serving err 2> /dev/null; do
+	n=$((n - 1)); [ $n -le 0 ] && { kill $pid; exit 1; }
+	sleep 0.05
+done
+url=$(sed -n '1s/^statemap-lua: serving //p' err)
+base=${url%%%%/\?*}
+token=${url##*token=}
+curl -s -m 60 "$base/api/statemap?token=$token&begin=0&end=60&width=1000" > exact
+curl -s -m 60 "$base/api/statemap?token=$token&begin=0&end=60&width=3&coalesce=2" > merged
+kill $pid
+]], dir, sm_bin, path)
+	os.execute(sh)
+	local function rects_of(file)
+		local s = slurp(dir .. "/" .. file)
+		local out = {}
+		for name, body in s:gmatch('{"name": "(%a)", "description": null,[^%[]*"rects": %[(.-)%]') do
+			local list = {}
+			for start, dur in body:gmatch('"start": (%d+), "duration": (%d+)') do list[#list + 1] = start .. "+" .. dur end
+			out[name] = table.concat(list, " ")
+		end
+		return out
+	end
+	check_eq("--serve: exact, no rectangle over no data", rects_of("exact"),
+	    { a = "10+10 40+20", b = "10+5 15+5 20+10 50+10", c = "", d = "0+60" })
+	-- Three columns of 20 ns: b's first three intervals merge, up to
+	-- its end of data at 30; a's and d's are each one interval.
+	check_eq("--serve: merged, no rectangle over no data", rects_of("merged"),
+	    { a = "10+10 40+20", b = "10+20 50+10", c = "", d = "0+60" })
+	os.execute("rm -rf '" .. dir .. "'")
+end
