@@ -29,7 +29,8 @@ name without spaces (ALL is reserved). Writes a statemap with one entity
 per thread, in state "cpu" between calls, in the category of its call
 during one (the API's resource: file.write is "filewrite", sleep
 "sleep"; settimer, open and other calls that take a count are "cpu"),
-"stopped" while the program is stopped, and "exited" after it leaves.
+"stopped" while the program is stopped, and no data after it leaves
+("state": null).
 Each call is the tag of its intervals ("file.write 200000, lines
 13-14"); a call without 'start call', and each thread's creation and
 exit, are events, and so is the runtime's CPU figure ("runtime cpu").
@@ -81,8 +82,7 @@ if #model.threads == 0 then smout.fail(name .. ": no thread in the timeline") en
 
 -- ---- Writing: the model to statemap records ----------------------------
 
-local states = { cpu = { value = 0, color = "#2ca02c" }, stopped = { value = 1, color = "#222222" },
-	exited = { value = 2, color = "#f4f4f4" } }
+local states = { cpu = { value = 0, color = "#2ca02c" }, stopped = { value = 1, color = "#222222" } }
 local uncoloured = 0	-- as smout.writer colours states, from its palette
 for i, cat in ipairs(model.categories) do
 	local color = "#b9cfe4"
@@ -90,7 +90,7 @@ for i, cat in ipairs(model.categories) do
 		color = smout.palette[uncoloured % #smout.palette + 1]
 		uncoloured = uncoloured + 1
 	end
-	states[cat] = { value = 2 + i, color = color }
+	states[cat] = { value = 1 + i, color = color }
 end
 local start_s, start_ns = start // 1000000000, start % 1000000000
 local b = statemap.new { title = opts.title or "API timeline", entity_kind = "Thread",
@@ -120,8 +120,12 @@ for _, o in ipairs(model.out) do
 		b:event(o.time, o.thread, timeline.label(o.instant))
 	else
 		local tag = o.call and timeline.label(o.call)
-		b:set(o.time, o.thread, o.state, tag)
-		if tag then define(o.state, tag, o.call) end
+		if o.state == "exited" then
+			b:set(o.time, o.thread, nil)	-- no data once it leaves
+		else
+			b:set(o.time, o.thread, o.state, tag)
+			if tag then define(o.state, tag, o.call) end
+		end
 	end
 end
 -- The trace ends at the last line.

@@ -16,8 +16,9 @@ Writes a statemap with two kinds of entity:
   threads (named COMM/TID by their last command name, described by it):
     on-cpu, runnable (preempted, or woken and not yet running), sleeping
     (prev_state S or I), io-wait (prev_state D: uninterruptible, usually
-    disk I/O), stopped (T, t) and dead (from the last switch-out, with
-    prev_state X or Z, of a thread that exited);
+    disk I/O) and stopped (T, t); a thread that exited has no data from
+    its last switch-out (prev_state X or Z) on ("state": null: the
+    viewer's "no data");
   CPUs (named cpu0, cpu1, ...): idle, or on-cpu with the running thread's
     name as the tag (tag definitions carry pid and comm).
 
@@ -56,8 +57,7 @@ local report = smout.reporter(name, opts.lenient)
 
 local w <close> = smout.writer({ title = opts.title or "Linux scheduler", entityKind = "Thread or CPU" }, {
 	{ "on-cpu", "#2ca02c" }, { "runnable", "#d62728" }, { "sleeping", "#e8e8e8" },
-	{ "io-wait", "#ff7f0e" }, { "stopped", "#9467bd" }, { "dead", "#555555" },
-	{ "idle", "#ffffff" },
+	{ "io-wait", "#ff7f0e" }, { "stopped", "#9467bd" }, { "idle", "#ffffff" },
 }, opts.output)
 
 local prev_state = { R = "runnable", S = "sleeping", I = "sleeping", D = "io-wait",
@@ -84,7 +84,12 @@ local function thread(now, tid, st, comm)
 	named(tid, comm)
 	if state[tid] == st then return end
 	state[tid] = st
-	if want_threads then w:datum(now, tid, st) end
+	-- An exited thread's data end (no "dead" state).
+	if want_threads and st == "dead" then
+		w:stop(now, tid)
+	elseif want_threads then
+		w:datum(now, tid, st)
+	end
 end
 
 local function cpu(now, c, tid, comm)

@@ -33,7 +33,7 @@ transaction, idle in transaction (aborted), and while a backend waits,
 the type of what it waits for: Lock (a heavyweight lock another session
 holds), LWLock, IO, BufferPin, IPC, Client, Timeout, Extension,
 Activity (a background process waiting for work); other (fastpath
-function call, disabled); exited once a backend is gone. The tag is the
+function call, disabled); no data once a backend is gone. The tag is the
 first words of the backend's query (for idle ones, the last it ran).
 A sample is an instant: states shorter than INTERVAL are missed.
 ]]
@@ -121,7 +121,7 @@ local states = {
 	{ "idle in transaction (aborted)", "#c44e52" }, { "Lock", "#d62728" }, { "LWLock", "#9467bd" },
 	{ "IO", "#ffc300" }, { "BufferPin", "#8c564b" }, { "IPC", "#1f77b4" }, { "Client", "#aec7e8" },
 	{ "Timeout", "#c7c7c7" }, { "Extension", "#17becf" }, { "Activity", "#f4f4f4" },
-	{ "other", "#7f7f7f" }, { "exited", "#fcfcfc" },
+	{ "other", "#7f7f7f" },
 }
 local wait_types = {}
 for i = 5, 13 do wait_types[states[i][1]] = true end
@@ -150,7 +150,8 @@ end
 local backends = {}	-- pid -> {state =, tag =}
 local started, started_at, samples, last = false, nil, 0, nil
 
--- A complete sample: each backend's state and tag; those gone exited.
+-- A complete sample: each backend's state and tag; those gone have no
+-- data from then on.
 local function commit(time, rows, final)
 	if not started then
 		w:start(time)
@@ -181,7 +182,7 @@ local function commit(time, rows, final)
 	end
 	table.sort(gone)
 	for _, pid in ipairs(gone) do
-		w:datum(rel, pid, "exited")
+		w:stop(rel, pid)
 		backends[pid] = nil
 	end
 	samples = samples + 1

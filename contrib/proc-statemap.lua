@@ -27,7 +27,8 @@ Needs no privileges.
 
 States, from the state letter of each sample: running and runnable (R:
 see below), sleeping (S, and I for idle kernel threads), disk-wait (D),
-stopped (T, t), zombie (Z) and dead (X, or the thread is gone). /proc says
+stopped (T, t) and zombie (Z); a thread that is dead (X) or gone has no
+data from then on ("state": null). /proc says
 only "R" for a thread that is on a CPU or waiting for one. Where the
 kernel has /proc/PID/task/TID/schedstat, a thread in R is "running" if it
 spent at least as long on a CPU as waiting in the run queue since the
@@ -109,7 +110,6 @@ local w <close> = smout.writer({ title = opts.title or ("threads of " .. (#rest 
 	host = host and host:gsub("\n$", ""), entityKind = "Thread" }, {
 	{ "running", "#2ca02c" }, { "runnable", "#d62728" }, { "sleeping", "#e8e8e8" },
 	{ "disk-wait", "#ff7f0e" }, { "stopped", "#9467bd" }, { "zombie", "#8c564b" },
-	{ "dead", "#555555" },
 }, opts.output)
 local letter = { S = "sleeping", I = "sleeping", D = "disk-wait", T = "stopped", t = "stopped",
 	Z = "zombie", X = "dead" }
@@ -210,7 +210,11 @@ local function sample()
 					end
 					if th.state ~= state or finished then
 						th.state = state
-						w:datum(now, tid, state)
+						if state == "dead" then
+							w:stop(now, tid)	-- no data (X)
+						else
+							w:datum(now, tid, state)
+						end
 					end
 					seen[tid] = true
 					sampled_any = true
@@ -220,7 +224,8 @@ local function sample()
 		end
 		for tid, th in pairs(threads) do
 			if not seen[tid] then
-				if th.state ~= "dead" then w:datum(now, tid, "dead") end
+				-- Gone: no data from then on.
+				if th.state ~= "dead" then w:stop(now, tid) end
 				threads[tid] = nil
 			end
 		end

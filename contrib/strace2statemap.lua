@@ -12,7 +12,7 @@ writes a statemap: one entity per thread (named COMM/TID by its last
 command name, described by the program it runs), in state "user"
 between system calls and, during one, in the state of its family:
 file-io, network, wait (futex, poll, wait4 ...), sleep (nanosleep) or
-other; "exited" after it ends. The system call is the tag. Reads and
+other; no data after it ends ("state": null). The system call is the tag. Reads and
 writes on sockets count as network. SIGCHLD and clone become events
 from one thread to another.
 
@@ -30,7 +30,6 @@ local report = smout.reporter(name, opts.lenient)
 local states = {
 	{ "user", "#9bd18b" }, { "file-io", "#e8a33d" }, { "network", "#4e8fd9" },
 	{ "wait", "#d9d9d9" }, { "sleep", "#f2f2f2" }, { "other", "#c27ad1" },
-	{ "exited", "#555555" },
 }
 local w <close> = smout.writer({ title = opts.title or "strace", entityKind = "Thread" }, states, opts.output)
 
@@ -205,7 +204,7 @@ for line in input:lines() do
 		local dur = body:match("<(%d+%.%d+)>%s*$")
 		if body:match("^%+%+%+ ") then
 			exited[tid] = true
-			w:datum(now, tid, "exited")
+			w:stop(now, tid)	-- no data from its exit on
 		elseif body:match("^%-%-%- ") then
 			local sig, from = body:match("^%-%-%- (SIG%w+) .-si_pid=(%d+)")
 			if sig and from ~= tid then w:event(now, from, sig, tid) end

@@ -26,7 +26,6 @@ threads.states = {
 	runnable = { value = 1, color = "#ffb000" },
 	sleeping = { value = 2, color = "#dce6f0" },
 	blocked = { value = 3, color = "#d62728" },
-	exited = { value = 4, color = "#f7f7f7" },
 }
 
 -- prev_state's bits and what each says: the lowest bit set that has a
@@ -82,7 +81,12 @@ function threads.load(path, options)
 		if s then th.comm = s:sub(1, COMM_MAX) end
 	end
 
+	-- An exited thread has no data from then on (b:set of nil).
 	local function emit(th, time, state, cpu)
+		if state == "exited" then
+			b:set(time, th.entity, nil)
+			return
+		end
 		b:set(time, th.entity, state, state == "running" and ("cpu" .. cpu) or nil)
 	end
 

@@ -143,6 +143,13 @@ function W:datum(time, e, state, tag, tag_names_entity)
 	self:record({ time = tostring(time), entity = e, state = v, tag = tag }, tag_names_entity)
 end
 
+--- Entity `e`'s data end at `time`: it has no state from then on (a
+--- thread that exited), until its next datum; "state": null in the
+--- file (statemap-lua-format(5), "NO DATA").
+function W:stop(time, e)
+	self:record({ time = tostring(time), entity = e, state = json.null })
+end
+
 --- A description; written again only if it changes.
 function W:describe(e, text)
 	if self.described[e] == text then return end

@@ -34,6 +34,7 @@ typedef struct frame {
 typedef struct frames {
 	frame *f;
 	size_t n, cap;
+	int pushed;	/* ever: its depth rows are drawn */
 } frames;
 
 typedef struct feed {
@@ -98,13 +99,18 @@ nested_datum(feed *fd, const pending *p)
 	st = &fd->stacks[p->entity];
 	switch (p->op - 1) {
 	case INGEST_SET:
+		/* (An entity made nested only by the end of its data,
+		 * "state": null, has no depth rows until it is pushed.) */
 		st->n = 0;
-		depthrows_set(fd->depths, p->entity, p->time, state, tag);
+		if (st->pushed)
+			depthrows_set(fd->depths, p->entity, p->time, state,
+			    tag);
 		break;
 	case INGEST_PUSH: {
 		uint64_t since;
 
 		grow_array(&st->f, &st->cap, st->n + 1, sizeof (frame));
+		st->pushed = 1;
 		if (!coalesce_current(fd->co, p->entity, &st->f[st->n].state,
 		    &st->f[st->n].tag)) {
 			/* No state yet: the push starts the stack. */
@@ -122,8 +128,13 @@ nested_datum(feed *fd, const pending *p)
 		break;
 	}
 	default:
-		if (st->n == 0)
-			return;		/* never: records checked it */
+		if (st->n == 0) {
+			/* The last state popped: the data end. */
+			state = COALESCE_GAP;
+			tag = COALESCE_NO_TAG;
+			depthrows_pop(fd->depths, p->entity, p->time);
+			break;
+		}
 		st->n--;
 		state = st->f[st->n].state;
 		tag = st->f[st->n].tag;

@@ -11,6 +11,7 @@
 
 /* The other files of the coalescer say "none" under their own names. */
 _Static_assert(RECT_NONE == COALESCE_NONE, "RECT_NONE is COALESCE_NONE");
+_Static_assert(RECT_GAP == COALESCE_GAP, "RECT_GAP is COALESCE_GAP");
 _Static_assert(RECT_NO_TAG == COALESCE_NO_TAG,
     "RECT_NO_TAG is COALESCE_NO_TAG");
 
@@ -206,7 +207,8 @@ coalesce_finish(coalesce *c, uint64_t last_time)
 	for (id = 0; id < c->nents; id++) {
 		ent_state *e = &c->ents[id];
 
-		if (!e->has_state || e->start >= end)
+		if (!e->has_state || e->start >= end ||
+		    e->state == COALESCE_GAP)
 			continue;
 		if (c->begin > 0 && e->start < (uint64_t)c->begin)
 			e->start = (uint64_t)c->begin;
@@ -351,7 +353,8 @@ int
 coalesce_current(const coalesce *c, uint32_t entity, uint32_t *state,
     uint32_t *tag)
 {
-	if (entity >= c->nents || !c->ents[entity].has_state)
+	if (entity >= c->nents || !c->ents[entity].has_state ||
+	    c->ents[entity].state == COALESCE_GAP)
 		return (0);
 	*state = c->ents[entity].state;
 	*tag = c->ents[entity].tag;
@@ -402,7 +405,8 @@ coalesce_add_state_times(const coalesce *c, uint32_t entity, uint64_t *times)
 int
 coalesce_current_since(const coalesce *c, uint32_t entity, uint64_t *time)
 {
-	if (entity >= c->nents || !c->ents[entity].has_state)
+	if (entity >= c->nents || !c->ents[entity].has_state ||
+	    c->ents[entity].state == COALESCE_GAP)
 		return (0);
 	*time = c->ents[entity].start;
 	return (1);

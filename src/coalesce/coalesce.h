@@ -58,6 +58,17 @@
 /* The original tool's rectangle budget (-c), the default everywhere. */
 #define COALESCE_BUDGET	25000
 #define COALESCE_NO_TAG	UINT32_MAX
+/*
+ * The state that ends an entity's data (store.h's STORE_GAP): from a
+ * datum of it to the entity's next, the entity has no state.  That time
+ * is a rectangle all the same (an entity's rectangles are contiguous, so
+ * that merging sums durations), with time in no state and no interval
+ * counted: alone, writers draw nothing over it (the viewer's "no data");
+ * merged into a neighbour, it is the part of the neighbour's duration
+ * that its states' times do not cover.  An open gap at the end makes no
+ * final rectangle.
+ */
+#define COALESCE_GAP	0xFFFFu
 
 typedef struct coalesce coalesce;
 
@@ -103,7 +114,10 @@ void coalesce_set_dense_words(coalesce *c, size_t words);
 /* Whether a datum at this time is within the end bound (else skipped). */
 int coalesce_in_bounds(const coalesce *c, uint64_t time);
 
-/* One transition: entity enters state (with tag or COALESCE_NO_TAG). */
+/*
+ * One transition: entity enters state (with tag or COALESCE_NO_TAG), or
+ * has none from time on (COALESCE_GAP, untagged).
+ */
 void coalesce_datum(coalesce *c, uint32_t entity, uint64_t time,
     uint32_t state, uint32_t tag);
 
@@ -174,7 +188,7 @@ void coalesce_tags(const coalesce *c, uint32_t rect, coalesce_tag **buf,
 
 /*
  * The state and tag (or COALESCE_NO_TAG) of an entity's last datum:
- * returns 0 if it has had none.  So a reader of nested states can put
+ * returns 0 if it has had none, or its data ended (COALESCE_GAP).  So a reader of nested states can put
  * back the state a pop returns to.
  */
 int coalesce_current(const coalesce *c, uint32_t entity, uint32_t *state,

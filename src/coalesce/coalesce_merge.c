@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coalesce/coalesce_merge.h"
+
 #include "coalesce/coalesce_rects.h"
 #include "coalesce/coalesce_set.h"
 
@@ -86,11 +87,13 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 	    top))
 		return (0);
 	last->duration += duration;
-	if (c->dense)
+	if (e->state == RECT_GAP)
+		;	/* no data: time in no state, no interval */
+	else if (c->dense)
 		totals_of(c, id)[e->state] += duration;
 	else
 		add_state_time(c, id, e->state, duration);
-	e->count += duration > 0;
+	e->count += duration > 0 && e->state != RECT_GAP;
 	if (e->tag != RECT_NO_TAG)
 		add_tag_time(c, id, e->tag, duration);
 	/* The last rectangle and its left one weigh more now. */
@@ -125,12 +128,13 @@ coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
 	if (c->dense) {
 		memcpy(states_of(c, r), totals_of(c, id), c->nstates *
 		    sizeof (uint64_t));
-		totals_of(c, id)[e->state] += x->duration;
+		if (e->state != RECT_GAP)
+			totals_of(c, id)[e->state] += x->duration;
 	} else {
 		c->info[r].state_lo = taglog_begin_range(&c->slogs[id]);
 	}
 	c->info[r].count = e->count;
-	e->count += x->duration > 0;
+	e->count += x->duration > 0 && e->state != RECT_GAP;
 	c->info[r].tag_lo = c->logs != NULL ?
 	    taglog_begin_range(&c->logs[id]) : 0;
 	if (e->last == RECT_NONE)
@@ -140,7 +144,7 @@ coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
 	e->last = r;
 	e->nrects++;
 	/* Linked first: adding may compact a log, which walks the list. */
-	if (!c->dense)
+	if (!c->dense && e->state != RECT_GAP)
 		add_state_time(c, id, e->state, x->duration);
 	if (e->tag != RECT_NO_TAG)
 		add_tag_time(c, id, e->tag, x->duration);

@@ -28,6 +28,7 @@
 
 #define RECT_NONE	UINT32_MAX	/* COALESCE_NONE */
 #define RECT_NO_TAG	UINT32_MAX	/* COALESCE_NO_TAG */
+#define RECT_GAP	0xFFFFu		/* COALESCE_GAP: no data */
 
 typedef struct coalesce coalesce;
 

@@ -95,7 +95,12 @@ depthrows_pop(depthrows *d, uint32_t entity, uint64_t time)
 {
 	erows *e = ent(d, entity);
 
-	if (e->depth <= 1)
+	if (e->depth == 1) {
+		/* The last frame: the entity's data end. */
+		depthrows_set(d, entity, time, COALESCE_GAP, COALESCE_NO_TAG);
+		return;
+	}
+	if (e->depth == 0)
 		return;		/* never: records checked it */
 	coalesce_datum(d->co, row_of(d, e, e->depth), time, d->absent,
 	    COALESCE_NO_TAG);
@@ -108,6 +113,14 @@ depthrows_set(depthrows *d, uint32_t entity, uint64_t time, uint32_t state,
 {
 	erows *e = ent(d, entity);
 	uint32_t k, bottom, bottom_tag;
+
+	if (state == COALESCE_GAP) {
+		for (k = e->depth; k >= 1; k--)
+			coalesce_datum(d->co, row_of(d, e, k), time,
+			    d->absent, COALESCE_NO_TAG);
+		e->depth = 0;
+		return;
+	}
 
 	/*
 	 * From depth 2, a plain datum that gives back the bottom frame as

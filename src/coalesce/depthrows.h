@@ -37,7 +37,11 @@ void depthrows_begin(depthrows *d, uint32_t entity, uint64_t since,
  * depthrows_set replaces the whole stack, its bottom frame a new one,
  * but from depth 2 with the bottom frame's own state and tag it is a
  * pop: a store keeps the two alike (store.h), and the live server's
- * rows are read from stores (viewport.h).
+ * rows are read from stores (viewport.h).  depthrows_set of COALESCE_GAP
+ * ends the entity's data: every row absent, the stack not begun again
+ * (depth 0) until its next datum or push, which begins it (its state
+ * then its bottom, with depthrows_set).  depthrows_pop of the last frame
+ * does the same.
  */
 void depthrows_push(depthrows *d, uint32_t entity, uint64_t time,
     uint32_t state, uint32_t tag);

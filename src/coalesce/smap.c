@@ -11,6 +11,9 @@
 #include "coalesce/valuerects.h"
 #include "store/interleave.h"
 
+/* A store's end of data is the coalescer's: passed on as it is. */
+_Static_assert(COALESCE_GAP == STORE_GAP, "COALESCE_GAP is STORE_GAP");
+
 void
 smap_free(smap *m)
 {

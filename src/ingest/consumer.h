@@ -116,7 +116,8 @@ typedef struct ingest_options {
 
 /*
  * Called for every datum in file order, after validation.  entity is an
- * id in cat; state is a valid state value; tag_name is the id of the
+ * id in cat; state is a valid state value, or STORE_GAP (store.h: the
+ * entity's data end; untagged); tag_name is the id of the
  * datum's tag in cat's tag names (catalog_tag_name), or CATALOG_NO_TAG
  * when it has none or tags are ignored.  The consumer numbers tags with
  * catalog_tag_id_named, so that it can leave out the tags of data it

@@ -42,7 +42,8 @@ static const struct {
 	[KS_RUNNABLE] = { "runnable", "#ffb000", KERNEL_THREADS },
 	[KS_SLEEPING] = { "sleeping", "#dce6f0", KERNEL_THREADS },
 	[KS_BLOCKED] = { "blocked", "#d62728", KERNEL_THREADS },
-	[KS_EXITED] = { "exited", "#f7f7f7", KERNEL_THREADS },
+	/* No analysis's state: an exited thread's data end (STORE_GAP). */
+	[KS_EXITED] = { "exited", "#f7f7f7", 0 },
 	[KS_IDLE] = { "idle", "#ffffff", KERNEL_CPUS | KERNEL_BLOCK },
 	[KS_IRQ] = { "irq", "#9467bd", KERNEL_CPUS },
 	[KS_SOFTIRQ] = { "softirq", "#e377c2", KERNEL_CPUS },

@@ -63,7 +63,8 @@ uint32_t kemit_entity(kemit *k, const char *name, size_t len);
 
 /*
  * The entity enters state at time (replacing its stack, if it has one),
- * with a tag (NULL: none).
+ * with a tag (NULL: none); state STORE_GAP (store.h), untagged, ends its
+ * data (no state until its next).
  */
 void kemit_state(kemit *k, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len);

@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "ingest/kev_comm.h"
 #include "ingest/pidmap.h"
+#include "store/store.h"
 
 #define PENDING_MAX	8
 #define CLONE_THREAD	0x00010000
@@ -123,6 +124,11 @@ emit(threads *a, thread *th, uint64_t time, uint8_t state, uint32_t cpu)
 
 	if (th->entity == CATALOG_NO_ENTITY)
 		return;
+	/* An exited thread has no data from then on. */
+	if (state == KS_EXITED) {
+		kemit_state(a->k, th->entity, time, STORE_GAP, NULL, 0);
+		return;
+	}
 	if (state == KS_RUNNING)
 		n = snprintf(tag, sizeof (tag), "cpu%u", cpu);
 	kemit_state(a->k, th->entity, time, a->k->states[state],

@@ -3,14 +3,16 @@
  * KernelShark's task plot): one entity per thread, named by its process
  * and itself as an attribute path, PCOMM[TGID]/COMM[TID], in states
  * running (tagged with its CPU, cpuN), runnable (woken or preempted,
- * waiting for a CPU), sleeping (S, I and the other waits), blocked (D:
- * uninterruptible, usually I/O) and exited.
+ * waiting for a CPU), sleeping (S, I and the other waits) and blocked (D:
+ * uninterruptible, usually I/O); an exited thread has no data from its
+ * exit on (STORE_GAP, store.h), as before it first appears.
  *
  * The rules, which lua/threads.lua follows too:
  *
  *   - sched_switch: prev leaves its CPU for the state prev_state says
  *     (R: runnable; D: blocked; X, Z, or once sched_process_exit was
- *     seen: exited; any other: sleeping); next is running there.
+ *     seen: exited, its data end; any other: sleeping); next is running
+ *     there.
  *   - sched_waking, sched_wakeup, sched_wakeup_new: a thread sleeping,
  *     blocked or not yet seen is runnable.
  *   - any other event on a CPU tells that the task it names as running

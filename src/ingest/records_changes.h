@@ -16,13 +16,25 @@
 #include "ingest/consumer.h"
 #include "ingest/records.h"
 #include "ingest/records_internal.h"
+#include "store/store.h"
 #include "store/value.h"
 
-/* Pops the top state (which is state) of a checked nested entity. */
+/*
+ * Pops the top state (which is state) of a checked nested entity; the
+ * last of a stack a push started ends its data (the consumer's store
+ * makes it STORE_GAP).
+ */
 static inline void
 records_pop(records *r, uint32_t entity, uint64_t time, uint32_t state)
 {
-	r->stacks[entity].n--;
+	records_stack *st = &r->stacks[entity];
+
+	if (st->n == 0) {
+		st->bottom_pushed = 0;
+		st->ended = 1;
+	} else {
+		st->n--;
+	}
 	r->last_time[entity] = time;
 	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_POP, state,
 	    NULL, 0);
@@ -39,9 +51,11 @@ records_push(records *r, uint32_t entity, uint64_t time, uint32_t state,
 {
 	records_stack *st = &r->stacks[entity];
 
-	if (r->kind[entity] == RECORDS_NEW) {
+	if (r->kind[entity] == RECORDS_NEW || st->ended) {
 		st->n = 0;
 		st->bottom_pushed = 1;
+		st->bottom = (uint16_t)state;
+		st->ended = 0;
 	} else {
 		if (st->n == st->cap) {
 			st->cap = st->cap == 0 ? 8 : st->cap * 2;
@@ -58,13 +72,17 @@ records_push(records *r, uint32_t entity, uint64_t time, uint32_t state,
 	    tag, tag == NULL ? 0 : tag_len);
 }
 
-/* A plain datum of a nested entity: it replaces the whole stack. */
+/*
+ * A plain datum of a nested entity: it replaces the whole stack (state
+ * STORE_GAP: ends its data).
+ */
 static inline void
 records_set_nested(records *r, uint32_t entity, uint64_t time,
     uint32_t state, const char *tag, size_t tag_len)
 {
 	r->stacks[entity].n = 0;
 	r->stacks[entity].bottom_pushed = 0;
+	r->stacks[entity].ended = state == STORE_GAP;
 	r->last_time[entity] = time;
 	r->opts->nested(r->ctx, r->cat, entity, time, INGEST_SET, state,
 	    tag, tag_len);

@@ -16,6 +16,7 @@
 
 static int wrong_kind(records *r, const json_value *m,
     const json_value *name);
+static int end_data(records *r, const records_fields *f, uint64_t time);
 
 /*
  * A datum at time counted, and its entity's id in *entity, checked for
@@ -63,8 +64,11 @@ records_take_datum(records *r, const json_value *obj,
 	    records_need_member(r, obj, f->state, "state", "datum") != 0 ||
 	    records_need_metadata(r, obj, "datum") != 0 ||
 	    records_parse_time(r, f->time, &time) != 0 ||
-	    records_expect_type(r, f->entity, JSON_STRING, "entity") != 0 ||
-	    records_parse_state(r, f->state, &state) != 0)
+	    records_expect_type(r, f->entity, JSON_STRING, "entity") != 0)
+		return (-1);
+	if (f->state->type == JSON_NULL)
+		return (end_data(r, f, time));
+	if (records_parse_state(r, f->state, &state) != 0)
 		return (-1);
 	if (f->tag != NULL && f->tag->type != JSON_NULL &&
 	    records_expect_type(r, f->tag, JSON_STRING, "tag") != 0)
@@ -170,6 +174,40 @@ state_quoted(records *r, uint32_t s, char *q, size_t size)
 	    r->cat->states[s].name_len));
 }
 
+/*
+ * {"time": T, "entity": E, "state": null}: E has no state from T on
+ * (STORE_GAP), until its next datum or push.  The entity is made nested
+ * (records_stack), so that a push after it starts a new stack; its
+ * consumer sees a plain datum of STORE_GAP (INGEST_SET).
+ */
+static int
+end_data(records *r, const records_fields *f, uint64_t time)
+{
+	uint32_t entity;
+	int rv;
+	char q[96];
+
+	if (f->tag != NULL && f->tag->type != JSON_NULL)
+		return (records_fail(r, f->tag->key_offset, "a datum whose "
+		    "state is null (no data from then on) has no tag"));
+	if (r->opts->nested == NULL)
+		return (records_fail(r, f->state->offset, "a null state (no "
+		    "data) is not drawn by the classic statemap yet: read "
+		    "this trace with a script (statemap.load)"));
+	if ((rv = datum_entity(r, f, time, &entity)) <= 0)
+		return (rv);
+	if (r->kind[entity] >= RECORDS_VALUES)
+		return (records_fail(r, f->state->offset, "entity %s has "
+		    "values, so its data end with \"value\": null, not "
+		    "\"state\": null", records_quoted(q, sizeof (q),
+		    f->entity->str, f->entity->len)));
+	if (r->stacks == NULL)
+		records_grow_stacks(r, 0);
+	r->kind[entity] = RECORDS_NESTED;
+	records_set_nested(r, entity, time, STORE_GAP, NULL, 0);
+	return (0);
+}
+
 /* A push or pop of a state entity: checked against its stack. */
 static int
 nest(records *r, const records_fields *f, uint32_t entity, uint64_t time,
@@ -191,13 +229,23 @@ nest(records *r, const records_fields *f, uint32_t entity, uint64_t time,
 		records_grow_stacks(r, 0);
 	st = &r->stacks[entity];
 	if (f->pop != NULL) {
-		if (r->kind[entity] == RECORDS_NESTED && st->n == 0 &&
-		    st->bottom_pushed)
+		if (r->kind[entity] == RECORDS_NESTED && st->ended)
 			return (records_fail(r, f->pop->key_offset, "pop on "
-			    "entity %s of the last state on its stack: that "
-			    "would leave it with no state, which an entity "
-			    "cannot go back to (a datum replaces the state "
-			    "instead)", q));
+			    "entity %s, whose data have ended (it has no "
+			    "state): nothing to pop", q));
+		if (r->kind[entity] == RECORDS_NESTED && st->n == 0 &&
+		    st->bottom_pushed) {
+			/* The last state: the entity's data end. */
+			if (st->bottom != state)
+				return (records_fail(r, f->pop->offset, "pop "
+				    "of state %s on entity %s, whose top "
+				    "state is %s",
+				    state_quoted(r, state, q2, sizeof (q2)), q,
+				    state_quoted(r, st->bottom, q3,
+				    sizeof (q3))));
+			records_pop(r, entity, time, state);
+			return (0);
+		}
 		if (r->kind[entity] == RECORDS_PLAIN || st->n == 0)
 			return (records_fail(r, f->pop->key_offset, "pop on "
 			    "entity %s, which has nothing pushed: a state a "

@@ -119,6 +119,8 @@ records_takes_stacked(records *r, uint32_t entity, const uint64_t *times,
 	    times[0] < r->last_time[entity])
 		return (0);
 	st = &r->stacks[entity];
+	if (st->ended)
+		return (0);	/* a push starts a new stack: one by one */
 	kept = st->n;
 	if (r->pushed_cap < n)
 		grow_array(&r->pushed, &r->pushed_cap, n, sizeof (uint16_t));
@@ -158,6 +160,7 @@ records_deliver_stacked(records *r, uint32_t entity, const uint64_t *times,
 		if (ops[i] == INGEST_SET) {
 			st->n = 0;
 			st->bottom_pushed = 0;
+			st->ended = 0;
 		} else if (ops[i] == INGEST_POP) {
 			st->n--;
 		} else {

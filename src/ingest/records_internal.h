@@ -41,12 +41,18 @@ enum {
 
 /*
  * The states pushed on a nested entity, above the one at its bottom (a
- * datum's, or the first push's when it had no state: bottom_pushed).
+ * datum's, or the first push's when it had no state: bottom_pushed, and
+ * then that state is bottom).  ended: its data have ended ("state":
+ * null, or a pop of the last state), so it has no state, no stack, until
+ * its next datum or push.  An entity whose data end is made nested, so
+ * that its data all come here after (records_end_data).
  */
 typedef struct records_stack {
 	uint16_t *states;
 	uint32_t n, cap;
+	uint16_t bottom;
 	uint8_t bottom_pushed;
+	uint8_t ended;
 } records_stack;
 
 /* The members of a record, by name (records_take.c sorts them out). */

@@ -144,10 +144,27 @@ state_datum(lua_State *L, const char *call, state_call fn)
 	return (0);
 }
 
-/* b:set(time, entity, state [, tag]) */
+/*
+ * b:set(time, entity, state [, tag]); state nil ends the entity's data
+ * (no state from time on), as b:remove does.
+ */
 static int
 b_set(lua_State *L)
 {
+	if (lua_gettop(L) >= 4 && lua_isnil(L, 4)) {
+		lbuilder *lb = check_lbuilder(L, "b:set");
+		uint64_t t = lua_args_check_time(L, 2);
+		size_t len;
+		const char *e = check_entity(L, 3, &len, "b:set");
+
+		if (!lua_isnoneornil(L, 5))
+			return (luaL_error(L, "b:set: a nil state (no data) "
+			    "has no tag"));
+		if (builder_end(lb->b, t, e, len) != 0)
+			return (failed(L, lb, "b:set"));
+		charge(L, lb, 0);
+		return (0);
+	}
 	return (state_datum(L, "b:set", builder_set));
 }
 
@@ -499,7 +516,10 @@ b_increment(lua_State *L)
 	return (0);
 }
 
-/* b:remove(time, entity): TC's removeAttribute, for a value entity */
+/*
+ * b:remove(time, entity): TC's removeAttribute: a value entity's null, a
+ * state entity's end of data (no state from time on)
+ */
 static int
 b_remove(lua_State *L)
 {

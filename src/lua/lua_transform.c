@@ -173,7 +173,8 @@ t_map(lua_State *L)
  * t:map_intervals(function(iv) return state end) -> a new trace: the
  * function gets every interval as {entity, state, tag, start, finish}
  * and returns its new state (nil keeps it).  It runs once per
- * transition, so it is for what t:map cannot express.
+ * transition (but those that end an entity's data, which stay so), so
+ * it is for what t:map cannot express.
  */
 static int
 t_map_intervals(lua_State *L)
@@ -201,6 +202,11 @@ t_map_intervals(lua_State *L)
 			store_interval iv;
 
 			iv.state = store_states(d->st, e)[k];
+			/* No data is no interval: it stays no data. */
+			if (iv.state == STORE_GAP) {
+				each[index] = STORE_GAP;
+				continue;
+			}
 			iv.tag = store_tags(d->st, e)[k];
 			iv.start = store_times(d->st, e)[k];
 			iv.end = k + 1 < n ? store_times(d->st, e)[k + 1] :

@@ -86,8 +86,8 @@ level0_each(const smap *m, uint32_t k, level0_fn fn, void *ctx)
 		coalesce_rect rect;
 
 		coalesce_get(m->co, r, &rect);
-		if (rect.duration == 0)
-			continue;
+		if (rect.duration == 0 || rect.nstates == 0)
+			continue;	/* (no data: not written) */
 		fn(ctx, (uint64_t)((int64_t)rect.start - m->begin),
 		    rect.duration, rect.count);
 	}

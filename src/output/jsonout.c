@@ -411,7 +411,8 @@ jsonout_row_each(const coalesce *co, uint32_t row, uint32_t nstates,
 				times[jr.nstates++] = rect.times[i];
 			}
 		}
-		if (jr.nstates == 0 && skip_stateless)
+		/* (All no data, COALESCE_GAP, is never written.) */
+		if (jr.nstates == 0 && (skip_stateless || rect.nstates == 0))
 			continue;
 		if (rect.ntags > 0)
 			coalesce_tags(co, r, &tags, &tags_cap);

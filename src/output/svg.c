@@ -444,7 +444,8 @@ write_strip(FILE *out, const smap *m, size_t id, uint32_t e, unsigned y,
 		double x, w;
 
 		coalesce_get(m->co, r, &rect);
-		if (rect.duration == 0)
+		/* No data (coalesce.h's COALESCE_GAP): the hatch shows. */
+		if (rect.duration == 0 || rect.nstates == 0)
 			continue;
 		c = color_blend_sparse(mix, rect.states, rect.times,
 		    rect.nstates);

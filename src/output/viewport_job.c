@@ -263,6 +263,11 @@ binned(job *j, bucket *k, uint32_t e, size_t first)
 			b = vp->hi;
 		if (b <= a)
 			continue;
+		/* No data (STORE_GAP): no rectangle covers it. */
+		if (state == STORE_GAP) {
+			bucket_flush(j, k);
+			continue;
+		}
 		while (col + 1 < ncol && edges[col + 1] <= a)
 			col++;
 		/* The first column starting at or after a. */
@@ -298,7 +303,7 @@ exact(job *j, uint32_t e, size_t first)
 
 		if (b > vp->hi)
 			b = vp->hi;
-		if (b > a)
+		if (b > a && states[i] != STORE_GAP)
 			exact_rect(j, a, b, states[i],
 			    tags != NULL ? tags[i] : NO_TAG);
 	}

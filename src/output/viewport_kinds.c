@@ -101,14 +101,23 @@ feed_depths(depthrows *dr, const vpanel *vp, uint32_t e, stack_chain *ch)
 	ch->depth = 0;
 	(void)chain_update(ch, st, e, first, &top);
 	old = ch->depth;
-	depthrows_begin(dr, e, times[first], states[ch->node[0]],
-	    tag_or_none(tags, ch->node[0]));
+	/* (Depth 0: the window starts where its data had ended.) */
+	if (old > 0)
+		depthrows_begin(dr, e, times[first], states[ch->node[0]],
+		    tag_or_none(tags, ch->node[0]));
 	for (k = 1; k < old; k++)
 		depthrows_push(dr, e, times[first], states[ch->node[k]],
 		    tag_or_none(tags, ch->node[k]));
 	for (i = first + 1; i < count && times[i] < vp->hi; i++) {
 		keep = chain_update(ch, st, e, i, &top);
 		d = ch->depth;
+		if (d == 0) {
+			/* The end of its data (STORE_GAP): no rows. */
+			depthrows_set(dr, e, times[i], COALESCE_GAP,
+			    COALESCE_NO_TAG);
+			old = 0;
+			continue;
+		}
 		/*
 		 * A pop back to this frame: one shallower, the frame under
 		 * the top current again with its state and tag.  From depth

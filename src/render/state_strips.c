@@ -265,7 +265,8 @@ render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,
 
 		if (b > hi)
 			b = hi;
-		if (b <= a)
+		/* No data (STORE_GAP) covers nothing: the hatch shows. */
+		if (b <= a || state[i] == STORE_GAP)
 			continue;
 		/* The division store_iter's caller makes, once per time: an
 		 * interval starts where the last one ended. */
@@ -629,6 +630,8 @@ state_strips_draw_vector(canvas *c, const render_panel *p, unsigned y0)
 			uint64_t a, b;
 
 			coalesce_get(m.co, s, &rect);
+			if (rect.nstates == 0)
+				continue;	/* no data: the hatch */
 			a = rect.start < o->t0 ? o->t0 : rect.start;
 			b = rect.start + rect.duration > o->t1 ? o->t1 :
 			    rect.start + rect.duration;

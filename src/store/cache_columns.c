@@ -88,7 +88,7 @@ states_bad(const uint16_t *s, uint32_t nstates)
 	int bad = 0;
 
 	for (k = 0; k < CHUNK; k++)
-		bad |= s[k] >= nstates;
+		bad |= s[k] >= nstates && s[k] != STORE_GAP;
 	return (bad);
 }
 
@@ -124,7 +124,8 @@ copy_states(entry_reader *r, uint64_t at, size_t n, uint16_t *to,
 			bad = states_bad(to + i, nstates);
 		} else {
 			for (k = 0; k < m; k++)
-				bad |= to[i + k] >= nstates;
+				bad |= to[i + k] >= nstates &&
+				    to[i + k] != STORE_GAP;
 		}
 		if (bad)
 			return (-1);
@@ -189,7 +190,8 @@ times_in_order(const entry_reader *r, const uint64_t *t, size_t n)
  * A nested entity, copied out, checked and replayed into the store
  * (which makes its links down the stacks again): each depth must be one
  * that a plain datum (1), a push on a state (one deeper) or a pop (one
- * shallower, from 2 or more) leads to.
+ * shallower, from 2 or more) leads to, or 0 for the end of its data
+ * (STORE_GAP, which has depth 0 and no other).
  */
 static int
 replay_nested(entry_reader *r, const col_desc *c, const catalog *cat, store *st,
@@ -216,8 +218,8 @@ replay_nested(entry_reader *r, const col_desc *c, const catalog *cat, store *st,
 
 		/* The store's own depth: what store_append_depth checks. */
 		now = store_depth_now(st, entity);
-		if (!(d == 1 || (now >= 1 && d == now + 1) ||
-		    (now >= 2 && d + 1 == now)))
+		if (state[i] == STORE_GAP ? d != 0 : !(d == 1 ||
+		    (now >= 1 && d == now + 1) || (now >= 2 && d + 1 == now)))
 			goto out;
 		store_append_depth(st, entity, time[i], state[i],
 		    tag != NULL ? tag[i] : STORE_NONE, d);

@@ -24,6 +24,13 @@ typedef struct entry {
 	uint32_t entity;
 } entry;
 
+/* Whether a state read from a column is counted: no data (STORE_GAP) is not. */
+static inline int
+is_counted(const unsigned char *counted, uint16_t state)
+{
+	return (state != STORE_GAP && counted[state] != 0);
+}
+
 /*
  * Puts c on entity e's changes in [from, to): at the first after from,
  * in the state of the last at or before it.  Returns whether that state
@@ -44,7 +51,7 @@ cursor_start(cursor *c, const store *s, uint32_t e, uint64_t from,
 	if (c->lim < first)
 		c->lim = first;		/* times out of order */
 	c->k = first;
-	c->in = first > 0 && counted[c->states[first - 1]] != 0;
+	c->in = first > 0 && is_counted(counted, c->states[first - 1]);
 	return (c->in);
 }
 
@@ -57,7 +64,7 @@ cursor_start(cursor *c, const store *s, uint32_t e, uint64_t from,
 static int
 advance(cursor *c, const unsigned char *counted)
 {
-	while (c->k < c->lim && (counted[c->states[c->k]] != 0) == c->in)
+	while (c->k < c->lim && is_counted(counted, c->states[c->k]) == c->in)
 		c->k++;
 	__builtin_prefetch(c->times + c->k + 16);
 	__builtin_prefetch(c->states + c->k + 64);
@@ -305,7 +312,7 @@ series_sweep_blocks(const store *s, const unsigned char *counted,
 			for (; k < lim && times[k] < end; k++) {
 				uint64_t key;
 
-				if ((counted[states[k]] != 0) == in)
+				if (is_counted(counted, states[k]) == in)
 					continue;
 				in = !in;
 				/* Never before the block nor before the

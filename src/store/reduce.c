@@ -85,7 +85,8 @@ walk_next(walker *w, size_t *k, uint64_t *a, uint64_t *b)
 			start = w->from;
 		if (finish > w->to)
 			finish = w->to;
-		if (finish <= start)
+		/* No data (STORE_GAP) is no interval. */
+		if (finish <= start || w->state[i] == STORE_GAP)
 			continue;
 		if (w->q->states != NULL && !w->q->states[w->state[i]])
 			continue;

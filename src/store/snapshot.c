@@ -352,6 +352,9 @@ snapshot_states(const store *s, snapshot_cursor *c, uint64_t t,
 		 * unless the times are out of order. */
 		if (k < col.n && col.times[k] <= t)
 			continue;
+		/* Its data ended (STORE_GAP): no state. */
+		if (col.states[k - 1] == STORE_GAP)
+			continue;
 		states[e] = col.states[k - 1];
 		have++;
 	}

@@ -3,7 +3,8 @@
  *
  * Each entity has three parallel arrays sorted by time: transition time,
  * state and tag.  An entity is in the state of its latest transition until
- * its next one; its last state runs to the trace end.  So interval i of an
+ * its next one; its last state runs to the trace end.  A transition to
+ * STORE_GAP ends its data instead: it has no state until its next.  So interval i of an
  * entity is [time[i], time[i+1]) and its last is [time[n-1], end).  Two
  * transitions at the same time make a zero-length interval, which queries
  * skip: the later one is the state at that instant.
@@ -65,6 +66,16 @@
 #define STORE_NONE	UINT32_MAX
 /* States are kept in 16 bits: values 0 to 65534 (65535 states at most). */
 #define STORE_MAX_STATES	65535
+/*
+ * The one 16-bit state value no state has: a transition to it ends the
+ * entity's data (Trace Compass's null state).  From it to the entity's
+ * next transition the entity has no state, as before its first: no
+ * query gives such an interval (state at a time, intervals, time in
+ * each state, counts), its depth is 0, and a push after it starts a new
+ * stack.  It is a transition all the same, kept by every copy of a
+ * trace (writer, cache, transforms), and never indexes anything.
+ */
+#define STORE_GAP	0xFFFFu
 
 typedef struct store store;
 
@@ -98,8 +109,9 @@ void store_free(store *s);
 
 /*
  * Appends a transition; times must not decrease within an entity, and
- * state must be below the store's nstates: anything else is a bug of the
- * caller, which stops the program rather than store a wrong state.
+ * state must be below the store's nstates or STORE_GAP (the entity's data
+ * ends, tag STORE_NONE): anything else is a bug of the caller, which
+ * stops the program rather than store a wrong state.
  */
 void store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
     uint32_t tag);
@@ -129,14 +141,15 @@ void store_adopt(store *s, uint32_t entity, const uint64_t *time,
 
 /*
  * A state or a tag read from a column (store_states, store_tags), made
- * safe to index with: within [0, nstates), and below the tag limit or
+ * safe to index with: within [0, nstates) or STORE_GAP (which the caller
+ * must test for before it indexes), and below the tag limit or
  * STORE_NONE.  A value out of bounds can only come from a file written
  * over (above), and any value within them does as well as another.
  */
 static inline uint32_t
 store_state_in(uint32_t state, uint32_t nstates)
 {
-	return (state < nstates ? state : 0);
+	return (state < nstates || state == STORE_GAP ? state : 0);
 }
 
 static inline uint32_t
@@ -184,9 +197,12 @@ int store_has_tags(const store *s, uint32_t entity);
  * Pushes state (with tag, or STORE_NONE) on top of the entity's stack at
  * time; the entity must be a state entity less than STORE_MAX_DEPTH deep.
  * On an entity with no state yet its stack starts, at depth 1 (as Trace
- * Compass's pushAttribute on an empty stack).  store_pop takes the top off, back to the state (and tag) under
- * it, which must exist (depth 2 or more).  store_append on a nested
- * entity replaces its whole stack.  As for store_append, misuse stops
+ * Compass's pushAttribute on an empty stack), as after a STORE_GAP.
+ * store_pop takes the top off, back to the state (and tag) under it; a
+ * pop of the last state (depth 1) leaves the entity with no state (a
+ * STORE_GAP transition, depth 0), as Trace Compass's popAttribute does;
+ * a pop with no state is a bug.  store_append on a nested entity
+ * replaces its whole stack (STORE_GAP: ends it).  As for store_append, misuse stops
  * the program: callers check first (store_depth_now).
  */
 void store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
@@ -210,7 +226,8 @@ void store_append_stacked(store *s, uint32_t entity, const uint64_t *times,
  * store_append (the whole stack replaced); one deeper than the entity is
  * now, store_push of state and tag; one shallower, store_pop (state and
  * tag are then the frame under, whatever is passed).  Any other depth
- * is a caller's bug.  So a trace derived transition by transition keeps
+ * is a caller's bug; depth 0 (or state STORE_GAP) ends the entity's
+ * data, whatever its depth.  So a trace derived transition by transition keeps
  * its source's stacks, with each frame's state as the caller maps it;
  * the entity is nested from its first transition (store_push on no
  * state), as its source is even if it is never deeper than 1.
@@ -218,12 +235,15 @@ void store_append_stacked(store *s, uint32_t entity, const uint64_t *times,
 void store_append_depth(store *s, uint32_t entity, uint64_t time,
     uint32_t state, uint32_t tag, uint32_t depth);
 
-/* How deep the entity's stack is after its last transition (0: none). */
+/*
+ * How deep the entity's stack is after its last transition (0: none,
+ * or its data ended: STORE_GAP).
+ */
 uint32_t store_depth_now(const store *s, uint32_t entity);
 
 /*
  * The columns of a nested entity (NULL for any other): depth per
- * transition, and per transition the one that was current when its top
+ * transition (0 for a STORE_GAP), and per transition the one that was current when its top
  * state was pushed (STORE_NONE at depth 1).  Parallel to store_times.
  */
 const uint16_t *store_depths(const store *s, uint32_t entity);
@@ -357,8 +377,8 @@ void store_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
     uint64_t *per_state);
 
 /*
- * Iterates over the intervals of a set of entities that overlap [t0, t1),
- * clipped to it, entity by entity in the order given, each in time order.
+ * Iterates over the intervals of a set of entities that overlap [t0, t1)
+ * (not those of STORE_GAP: no data), clipped to it, entity by entity in the order given, each in time order.
  * entities NULL means all, in id order.  Value entities are skipped
  * unless store_iter_values is called after init: their intervals then
  * come too, with depth 0 and their value.

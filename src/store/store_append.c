@@ -32,7 +32,7 @@ append_to_disk(store *s, uint32_t entity, uint64_t time, uint32_t state,
 static size_t
 append_one(store *s, column *c, uint64_t time, uint32_t state, uint32_t tag)
 {
-	if (state >= s->nstates)
+	if (state >= s->nstates && state != STORE_GAP)
 		store_misuse("store_append of state", state, s->nstates);
 	if (c->vals != NULL)
 		store_bug("store_append of a state to a value entity");
@@ -55,7 +55,7 @@ append_one(store *s, column *c, uint64_t time, uint32_t state, uint32_t tag)
 	if (c->tag != NULL)
 		c->tag[c->count] = tag;
 	if (c->depth != NULL) {
-		c->depth[c->count] = 1;
+		c->depth[c->count] = state == STORE_GAP ? 0 : 1;
 		c->below[c->count] = STORE_NONE;
 	}
 	s->total++;
@@ -68,7 +68,7 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 {
 	column *c = store_column_of(s, entity);
 
-	if (state >= s->nstates)
+	if (state >= s->nstates && state != STORE_GAP)
 		store_misuse("store_append of state", state, s->nstates);
 	if (c->vals != NULL)
 		store_bug("store_append of a state to a value entity");
@@ -119,7 +119,7 @@ store_append_many(store *s, uint32_t entity, const uint64_t *time,
 	}
 	if (c->depth != NULL) {
 		for (i = 0; i < n; i++) {
-			c->depth[c->count + i] = 1;
+			c->depth[c->count + i] = state[i] == STORE_GAP ? 0 : 1;
 			c->below[c->count + i] = STORE_NONE;
 		}
 	}
@@ -129,7 +129,10 @@ store_append_many(store *s, uint32_t entity, const uint64_t *time,
 
 /* ---- nested states ---- */
 
-/* Gives a column the depth and below columns, its past all depth 1. */
+/*
+ * Gives a column the depth and below columns, its past all depth 1 (0
+ * where its data ended).
+ */
 void
 store_make_nested(store *s, column *c)
 {
@@ -139,7 +142,7 @@ store_make_nested(store *s, column *c)
 	c->below = xmalloc(c->cap * sizeof (uint32_t));
 	s->heap_bytes += c->cap * NESTED_BYTES;
 	for (i = 0; i < c->count; i++) {
-		c->depth[i] = 1;
+		c->depth[i] = c->state[i] == STORE_GAP ? 0 : 1;
 		c->below[i] = STORE_NONE;
 	}
 	s->special++;
@@ -153,6 +156,8 @@ store_depth_now(const store *s, uint32_t entity)
 	if (entity >= s->ncols || s->cols[entity].count == 0)
 		return (0);
 	c = &s->cols[entity];
+	if (c->state[c->count - 1] == STORE_GAP)
+		return (0);
 	return (c->depth != NULL ? c->depth[c->count - 1] : 1);
 }
 
@@ -168,8 +173,9 @@ store_push(store *s, uint32_t entity, uint64_t time, uint32_t state,
 		return;
 	c = store_column_of(s, entity);
 	depth = store_depth_now(s, entity);
-	if (c->vals != NULL || depth >= STORE_MAX_DEPTH)
-		store_bug("store_push on a value entity, or too deep");
+	if (c->vals != NULL || depth >= STORE_MAX_DEPTH || state == STORE_GAP)
+		store_bug("store_push on a value entity, too deep or of no "
+		    "state");
 	if (c->borrowed)
 		store_own_column(s, c);
 	/*
@@ -200,8 +206,13 @@ store_pop(store *s, uint32_t entity, uint64_t time)
 		return;
 	c = store_column_of(s, entity);
 	depth = store_depth_now(s, entity);
-	if (depth < 2)
-		store_bug("store_pop with nothing pushed");
+	if (depth < 1)
+		store_bug("store_pop with no state");
+	if (depth == 1) {
+		/* The last state popped: no state from time on. */
+		store_append(s, entity, time, STORE_GAP, STORE_NONE);
+		return;
+	}
 	under = c->below[c->count - 1];
 	i = append_one(s, c, time, c->state[under],
 	    c->tag != NULL ? c->tag[under] : STORE_NONE);
@@ -236,18 +247,24 @@ store_append_stacked(store *s, uint32_t entity, const uint64_t *times,
 
 		switch (ops[i]) {
 		case STORE_SET:
-			depth = 1;
+			depth = state == STORE_GAP ? 0 : 1;
 			break;
 		case STORE_PUSH:
-			if (depth >= STORE_MAX_DEPTH)
+			if (depth >= STORE_MAX_DEPTH || state == STORE_GAP)
 				store_bug("store_append_stacked: too deep");
+			below = depth == 0 ? STORE_NONE : (uint32_t)(k - 1);
 			depth++;
-			below = (uint32_t)(k - 1);
 			break;
 		default:
-			if (depth < 2)
+			if (depth < 1)
 				store_bug("store_append_stacked: a pop with "
-				    "nothing pushed");
+				    "no state");
+			if (depth == 1) {
+				/* The last popped: no state. */
+				state = STORE_GAP;
+				depth = 0;
+				break;
+			}
 			below = c->below[k - 1];
 			state = c->state[below];
 			if (c->tag != NULL)
@@ -256,7 +273,7 @@ store_append_stacked(store *s, uint32_t entity, const uint64_t *times,
 			depth--;
 			break;
 		}
-		if (state >= s->nstates)
+		if (state >= s->nstates && state != STORE_GAP)
 			store_misuse("store_append_stacked of state", state,
 			    s->nstates);
 		c->time[k] = times[i];
@@ -280,7 +297,9 @@ store_append_depth(store *s, uint32_t entity, uint64_t time, uint32_t state,
 	 * A nested entity's first transition starts its stack, so that
 	 * one never deeper than 1 (a push on no state) stays nested.
 	 */
-	if (depth <= 1 && now == 0)
+	if (depth == 0 || state == STORE_GAP)
+		store_append(s, entity, time, STORE_GAP, STORE_NONE);
+	else if (depth <= 1 && now == 0)
 		store_push(s, entity, time, state, tag);
 	else if (depth <= 1)
 		store_append(s, entity, time, state, tag);

@@ -116,7 +116,7 @@ store_state_at(const store *s, uint32_t entity, uint64_t t,
 	if (n == 0)
 		return (0);
 	fill(s, c, entity, n - 1, out);
-	return (out->end > t);
+	return (out->end > t && out->state != STORE_GAP);
 }
 
 void
@@ -154,14 +154,14 @@ entity_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
 		i--;		/* the interval containing t0 */
 	for (; i < c->count && c->time[i] < t1; i++) {
 		uint64_t a = c->time[i], b = interval_end(s, c, i);
+		uint32_t st = store_state_in(c->state[i], s->nstates);
 
 		if (a < t0)
 			a = t0;
 		if (b > t1)
 			b = t1;
-		if (b > a)
-			per_state[store_state_in(c->state[i], s->nstates)] +=
-			    b - a;
+		if (b > a && st != STORE_GAP)
+			per_state[st] += b - a;
 	}
 }
 
@@ -272,7 +272,8 @@ store_iter_next(store_iter *it, store_interval *out)
 			out->start = it->t0;
 		if (out->end > it->t1)
 			out->end = it->t1;
-		if (out->end > out->start)
+		/* No data (STORE_GAP) is no interval. */
+		if (out->end > out->start && out->state != STORE_GAP)
 			return (1);
 	}
 }

@@ -45,7 +45,7 @@ store_copy_entity(store *s, uint32_t to, const store *src, uint32_t from)
 	if (n == 0)
 		return;
 	for (i = 0; i < n; i++) {
-		if (f->state[i] >= s->nstates)
+		if (f->state[i] >= s->nstates && f->state[i] != STORE_GAP)
 			store_misuse("store_copy_entity of state", f->state[i],
 			    s->nstates);
 	}

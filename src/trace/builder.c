@@ -330,13 +330,13 @@ builder_pop(builder *b, uint64_t time, const char *entity, size_t len,
 	if (intern_find(b->cat->entities, entity, len) != INTERN_NONE &&
 	    (e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
 		return (-1);
-	if (e != UINT32_MAX && store_depth_now(b->st, e) == 1 &&
-	    b->bottom_pushed[e])
-		return (fail(b, "pop of the last state of entity \"%.*s\" "
-		    "would leave it with no state, which an entity cannot go "
-		    "back to (b:set replaces the state instead)", (int)len,
-		    entity));
-	if (e == UINT32_MAX || store_depth_now(b->st, e) < 2)
+	if (e != UINT32_MAX && b->kind[e] == KIND_STATES &&
+	    store_depth_now(b->st, e) == 0)
+		return (fail(b, "entity \"%.*s\" has no state (its data "
+		    "ended): nothing to pop", (int)len, entity));
+	/* The last state of a stack a push started: its data end. */
+	if (e == UINT32_MAX || (store_depth_now(b->st, e) < 2 &&
+	    !b->bottom_pushed[e]))
 		return (fail(b, "entity \"%.*s\" has nothing pushed (pop of "
 		    "an empty stack)", (int)len, entity));
 	top = store_states(b->st, e)[store_count(b->st, e) - 1];
@@ -345,6 +345,8 @@ builder_pop(builder *b, uint64_t time, const char *entity, size_t len,
 		    "whose top state is \"%s\"", b->cat->states[state].name,
 		    (int)len, entity, b->cat->states[top].name));
 	store_pop(b->st, e, time);
+	if (store_depth_now(b->st, e) == 0)
+		b->bottom_pushed[e] = 0;
 	taken(b, e, time, KIND_STATES);
 	return (0);
 }
@@ -433,10 +435,23 @@ builder_remove(builder *b, uint64_t time, const char *entity, size_t len)
 	if (check_text(b, entity, len, "the entity name") != 0)
 		return (-1);
 	if (e != INTERN_NONE && e < b->cap && b->kind[e] == KIND_STATES)
-		return (fail(b, "entity \"%.*s\" has states: it cannot go "
-		    "back to no state once it has one (b:set replaces its "
-		    "state)", (int)len, entity));
+		return (builder_end(b, time, entity, len));
 	return (builder_none(b, time, entity, len));
+}
+
+int
+builder_end(builder *b, uint64_t time, const char *entity, size_t len)
+{
+	uint32_t e;
+
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
+	if ((e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
+		return (-1);
+	store_append(b->st, e, time, STORE_GAP, STORE_NONE);
+	b->bottom_pushed[e] = 0;
+	taken(b, e, time, KIND_STATES);
+	return (0);
 }
 
 uint64_t
@@ -488,6 +503,8 @@ builder_at(const builder *b, uint32_t e, uint64_t time, store_interval *out)
 		if ((k = store_count_through(times, n, time)) == 0)
 			return (0);
 		out->state = store_states(b->st, e)[k - 1];
+		if (out->state == STORE_GAP)
+			return (0);	/* its data ended */
 		out->tag = store_has_tags(b->st, e) ?
 		    store_tags(b->st, e)[k - 1] : STORE_NONE;
 		out->depth = depths != NULL ? depths[k - 1] : 1;

@@ -59,7 +59,11 @@ int builder_meta(builder *b, const char *title, const char *host,
 int64_t builder_state(const builder *b, const char *name, size_t len);
 uint32_t builder_nstates(const builder *b);
 
-/* Data.  tag NULL: untagged.  pop's state UINT32_MAX: any top. */
+/*
+ * Data.  tag NULL: untagged.  pop's state UINT32_MAX: any top.  A pop
+ * of the last state of a stack a push started ends the entity's data
+ * (no state, STORE_GAP in store.h) until its next set or push.
+ */
 int builder_set(builder *b, uint64_t time, const char *entity, size_t len,
     uint32_t state, const char *tag, size_t tag_len);
 int builder_push(builder *b, uint64_t time, const char *entity, size_t len,
@@ -110,10 +114,11 @@ int builder_increment(builder *b, uint64_t time, const char *entity,
     size_t len, double by);
 
 /*
- * Ends an entity's data (TC's removeAttribute): a value entity takes null
- * (no value) at time, as builder_none; on a state entity it is an error,
- * for an entity cannot go back to no state once it has one (store.h).
+ * Ends an entity's data (TC's removeAttribute): a value entity (or one
+ * with no data yet) takes null (no value) at time, as builder_none; a
+ * state entity has no state from time on (builder_end).
  */
+int builder_end(builder *b, uint64_t time, const char *entity, size_t len);
 int builder_remove(builder *b, uint64_t time, const char *entity,
     size_t len);
 

@@ -528,9 +528,12 @@ merge_into(const trace *const *inputs, size_t n, char *const *q,
 			for (k = 0; k < count; k++) {
 				uint64_t at = (uint64_t)((int64_t)time[k] +
 				    delta[i]);
-				uint32_t s = state_map[i][state[k]];
-				uint32_t t = tag[k] == STORE_NONE ?
-				    STORE_NONE : tag_map[tag[k]];
+				/* No data (STORE_GAP) stays no data. */
+				uint32_t s = state[k] == STORE_GAP ?
+				    STORE_GAP : state_map[i][state[k]];
+				uint32_t t = tag[k] == STORE_NONE ||
+				    s == STORE_GAP ? STORE_NONE :
+				    tag_map[tag[k]];
 
 				if (stopping(&tick, d->st, why)) {
 					free(tag_map);

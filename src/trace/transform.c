@@ -135,10 +135,13 @@ map(const trace *src, catalog_state *states, uint32_t nstates,
 			continue;
 		}
 		for (k = 0; k < n; k++, index++) {
-			uint32_t s = each != NULL ? each[index] :
+			/* No data (STORE_GAP) stays no data. */
+			uint32_t s = state[k] == STORE_GAP ? STORE_GAP :
+			    each != NULL ? each[index] :
 			    tag[k] == STORE_NONE ? by_state[state[k]] :
 			    by_tag[tag[k]];
-			uint32_t t = tag[k] == STORE_NONE ? STORE_NONE :
+			uint32_t t = tag[k] == STORE_NONE || s == STORE_GAP ?
+			    STORE_NONE :
 			    each != NULL ? map_tag(d->cat, from, s, tag[k]) :
 			    new_tag[tag[k]];
 
@@ -390,9 +393,14 @@ transform_group(const trace *src, const uint32_t *group_of,
 			if (have && (!more || it.time != pending)) {
 				uint32_t s = group_state(counts, rank, ns);
 
+				/* Every member with no data: nor has the
+				 * group (it had some: cur). */
 				if (s != cur && s != STORE_NONE)
 					store_append(d->st, g, pending, s,
 					    STORE_NONE);
+				else if (s != cur)
+					store_append(d->st, g, pending,
+					    STORE_GAP, STORE_NONE);
 				cur = s;
 				have = 0;
 			}
@@ -400,8 +408,12 @@ transform_group(const trace *src, const uint32_t *group_of,
 				break;
 			if (in[it.rank] != STORE_NONE)
 				counts[in[it.rank]]--;
-			in[it.rank] = it.state;
-			counts[it.state]++;
+			/* A member with no data (STORE_GAP) counts for no
+			 * state. */
+			in[it.rank] = it.state == STORE_GAP ? STORE_NONE :
+			    it.state;
+			if (in[it.rank] != STORE_NONE)
+				counts[it.state]++;
 			pending = it.time;
 			have = 1;
 		}

@@ -23,7 +23,7 @@ typedef struct writer {
 } writer;
 
 /* What a datum of a state entity is written as. */
-enum { AS_STATE, AS_PUSH, AS_POP };
+enum { AS_STATE, AS_PUSH, AS_POP, AS_GAP };
 
 static void
 write_name(FILE *out, const char *s, size_t len)
@@ -169,7 +169,8 @@ write_tag_member(writer *w, uint32_t tag)
  * 1 a plain datum ("state", which replaces the whole stack), one deeper
  * a push, one shallower a pop; and a return to depth 1 that gives back
  * the bottom frame a pop too, as it was most likely made; the first of
- * an entity nested but never deeper than 1 a push.
+ * an entity nested but never deeper than 1 a push.  The end of its data
+ * (STORE_GAP, depth 0) is "state": null, which ends the whole stack.
  */
 static int
 written_as(const store *st, uint32_t e, size_t i)
@@ -177,6 +178,8 @@ written_as(const store *st, uint32_t e, size_t i)
 	const uint16_t *depths = store_depths(st, e);
 	uint32_t depth, prev;
 
+	if (store_states(st, e)[i] == STORE_GAP)
+		return (AS_GAP);
 	if (depths == NULL)
 		return (AS_STATE);
 	depth = depths[i];
@@ -198,7 +201,7 @@ written_as(const store *st, uint32_t e, size_t i)
 	if (i == 0 && depth == 1) {
 		size_t k, n = store_count(st, e);
 
-		for (k = 1; k < n && depths[k] == 1; k++)
+		for (k = 1; k < n && depths[k] <= 1; k++)
 			continue;
 		return (k == n ? AS_PUSH : AS_STATE);
 	}
@@ -224,7 +227,9 @@ write_datum(writer *w, uint32_t e, size_t i)
 		int as = written_as(st, e, i);
 
 		datum_head(w, e, store_times(st, e)[i]);
-		if (as == AS_POP) {
+		if (as == AS_GAP) {
+			fputs(", \"state\": null", w->out);
+		} else if (as == AS_POP) {
 			/* The state left is the one before. */
 			fprintf(w->out, ", \"pop\": %u", states[i - 1]);
 		} else {

@@ -259,7 +259,10 @@ compare_entity(const trace *a, const trace *b, uint32_t e)
 		for (i = 0; i < na; i++) {
 			if (ta[i] != tb[i] || xa[i] != xb[i] || ga[i] != gb[i])
 				differ("data", "entity %u, datum %zu", e, i);
-			if ((da != NULL ? da[i] : 1) != (db != NULL ? db[i] : 1))
+			/* (No data, STORE_GAP, is depth 0 in a column of
+			 * depths, and in none.) */
+			if ((da != NULL ? da[i] : xa[i] != STORE_GAP) !=
+			    (db != NULL ? db[i] : xb[i] != STORE_GAP))
 				differ("stacks", "entity %u, datum %zu: depth",
 				    e, i);
 			if (ba != NULL && bb != NULL && ba[i] != bb[i])

@@ -58,13 +58,16 @@ end
 
 --- Each thread's time in each state, {[tid] = {state = ns}}, up to the
 --- last event: a thread is in no state until the first event that gives
---- it one (running where an event shows it as the CPU's task).
+--- it one (running where an event shows it as the CPU's task), nor once
+--- it has exited (its time then counts in no state); and the tids that
+--- exited, {[tid] = time}.
 function report.threads(events)
-	local cur, since, exiting, totals = {}, {}, {}, {}
+	local cur, since, exiting, totals, exited = {}, {}, {}, {}, {}
 	local function enter(tid, state, t)
 		if tid <= 0 or cur[tid] == state then return end
-		if cur[tid] then add(totals, tid, cur[tid], t - since[tid]) end
+		if cur[tid] and cur[tid] ~= "exited" then add(totals, tid, cur[tid], t - since[tid]) end
 		cur[tid], since[tid] = state, t
+		if state == "exited" then exited[tid] = t end
 	end
 	for _, e in ipairs(events) do
 		if e.name == "sched_switch" then
@@ -85,8 +88,10 @@ function report.threads(events)
 		end
 	end
 	local last = events[#events].time
-	for tid, state in pairs(cur) do add(totals, tid, state, last - since[tid]) end
-	return totals
+	for tid, state in pairs(cur) do
+		if state ~= "exited" then add(totals, tid, state, last - since[tid]) end
+	end
+	return totals, exited
 end
 
 --- Each CPU's time in each state, {[cpu] = {state = ns}}: idle or

@@ -74,9 +74,9 @@ check_eq("api: converts the sample", { status, err }, { 0, "" })
 check("api: metadata first", C.records(out)[1].states ~= nil)
 local t = sm.load(out)
 check_eq("api: threads, in order of creation", C.names(t:entities()), { "main", "spinner", "worker" })
-check_eq("api: the states: cpu, stopped, exited, then the calls' categories in order of use",
+check_eq("api: the states: cpu, stopped, then the calls' categories in order of use",
 	(function() local n = {} for _, s in ipairs(t.states) do n[#n + 1] = s.name end return n end)(),
-	{ "cpu", "stopped", "exited", "sleep", "filewrite", "frobnicate" })
+	{ "cpu", "stopped", "sleep", "filewrite", "frobnicate" })
 local sleep_tag = string.format("sleep 0.3, lines %d-%d", line_of(sample, "0.200 main start call sleep"),
 	line_of(sample, "0.750 main sleep 0.3"))
 local write2_tag = string.format("file.write 800, lines %d-%d", line_of(sample, "1.100 worker start call file.write"),
@@ -89,8 +89,7 @@ check_eq("api: ALL Stopped stops a sleeping thread, still in its call", { t:enti
 	{ "stopped", sleep_tag, 300 * ms, 700 * ms })
 check_eq("api: after the stop, back in the call", { t:entity("main"):at(720 * ms) },
 	{ "sleep", sleep_tag, 700 * ms, 750 * ms })
-check_eq("api: a thread is exited after island_destroy_thread", { t:entity("main"):at(900 * ms) },
-	{ "exited", nil, 800 * ms, 2000 * ms })
+check_eq("api: a thread has no data after island_destroy_thread", { t:entity("main"):at(900 * ms) }, {})
 check_eq("api: a stop in a file.write", { t:entity("worker"):at(1300 * ms) },
 	{ "stopped", write2_tag, 1200 * ms, 1500 * ms })
 check_eq("api: a stop outside calls", { t:entity("spinner"):at(1250 * ms) }, { "stopped", nil, 1200 * ms, 1300 * ms })
@@ -102,7 +101,7 @@ check_eq("api: a call that never returns lasts to the end", { t:entity("spinner"
 check_eq("api: an unknown API is its own state", { (t:entity("worker"):at(1820 * ms)) }, { "frobnicate" })
 check_eq("api: the trace ends at the last line", t.finish, 2000 * ms)
 check_eq("api: main's time as it happened (the report compensates)", t:entity("main"):time_in(),
-	{ cpu = 250 * ms, sleep = 150 * ms, stopped = 400 * ms, exited = 1200 * ms, filewrite = 0, frobnicate = 0 })
+	{ cpu = 250 * ms, sleep = 150 * ms, stopped = 400 * ms, filewrite = 0, frobnicate = 0 })
 local events = {}
 for ev in t:events{ to = t.finish + 1 } do events[#events + 1] = ev.time // ms .. " " .. ev.entity .. " " .. ev.event end
 check_eq("api: creations, exits and instant calls are events", events, {
@@ -117,7 +116,7 @@ for _, r in ipairs(C.records(out)) do
 	if r.tag and not r.time and r.tag == write2_tag then defs[#defs + 1] = r end
 end
 check_eq("api: a call's tag definition, for the call's state and for stopped", defs, {
-	{ state = 4, tag = write2_tag, api = "file.write", amount = 800, resource = "filewrite",
+	{ state = 3, tag = write2_tag, api = "file.write", amount = 800, resource = "filewrite",
 	  ["start line"] = line_of(sample, "1.100 worker start call file.write"),
 	  ["return line"] = line_of(sample, "1.700 worker file.write 800") },
 	{ state = 1, tag = write2_tag, api = "file.write", amount = 800, resource = "filewrite",

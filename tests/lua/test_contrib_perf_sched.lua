@@ -34,14 +34,14 @@ check_eq("perf record: a thread that execs is one entity, named and described by
 -- the CPU and "exits" takes it, until it sleeps at 628.491857.
 check_eq("perf record: an exiting thread runs until its last switch-out", { t:entity("brief/24451"):at(3660000) },
 	{ "on-cpu", nil, 3607000, 3667000 })
-check_eq("perf record: dead from the :-1 line's switch-out (prev_state X) on", { t:entity("brief/24451"):at(3700000) },
-	{ "dead", nil, 3667000, 6716000 })
+check_eq("perf record: no data from the :-1 line's switch-out (prev_state X) on", { t:entity("brief/24451"):at(3700000) },
+	{})
 check_eq("perf record: the :-1 line's next thread is on the CPU", { t:entity("cpu0"):at(3668000) },
 	{ "on-cpu", "exits/24447", 3667000, 3671000 })
 check_eq("perf record: ... and on-cpu", { t:entity("exits/24447"):at(3668000) }, { "on-cpu", nil, 3667000, 3671000 })
 -- A process exits: "child 24450 ... prev_state=Z" at 628.490300.
-check_eq("perf record: a process is dead from its last switch-out (Z)", { t:entity("child/24450"):at(2200000) },
-	{ "dead", nil, 2114000, 6716000 })
+check_eq("perf record: a process has no data from its last switch-out (Z)", { t:entity("child/24450"):at(2200000) },
+	{})
 check_eq("perf record: preempted (R) while exiting is runnable, then on-cpu again",
 	{ { t:entity("child/24450"):at(2015000) }, { t:entity("child/24450"):at(2050000) } },
 	{ { "runnable", nil, 2011000, 2018000 }, { "on-cpu", nil, 2018000, 2114000 } })
@@ -54,7 +54,7 @@ check_eq("perf record: a thread seen running on a CPU is on-cpu there (lost swit
 	{ t:entity("brief/24449"):at(2000000) }, { t:entity("brief/24449"):at(2100000) },
 	{ t:entity("cpu1"):at(2000000) } }, {
 	{ "io-wait", nil, 1451000, 1496000 }, { "runnable", nil, 1496000, 1984000 },
-	{ "on-cpu", nil, 1984000, 2023000 }, { "dead", nil, 2023000, 6716000 },
+	{ "on-cpu", nil, 1984000, 2023000 }, {},
 	{ "on-cpu", "brief/24449", 1984000, 2023000 } })
 check_eq("perf record: a CPU running the idle task (swapper/0) is idle", { t:entity("cpu0"):at(3000000) },
 	{ "idle", nil, 2135000, 3214000 })
@@ -63,7 +63,7 @@ check_eq("perf record: I (an idle kernel thread) is sleeping", { t:entity("rcu_p
 check_eq("perf record: time per state of cpu1", t:entity("cpu1"):time_in(), {
 	["on-cpu"] = 43000 + 39000 + 82000 + 64000 + 5000 + 21000,
 	idle = 6716000 - 110000 - (43000 + 39000 + 82000 + 64000 + 5000 + 21000),
-	runnable = 0, sleeping = 0, ["io-wait"] = 0, stopped = 0, dead = 0 })
+	runnable = 0, sleeping = 0, ["io-wait"] = 0, stopped = 0 })
 -- sched_waking and then sched_wakeup for the same thread are one wakeup,
 -- from the waker: "perf 24446 [001] 628.488296: sched_waking:
 -- comm=perf-exec pid=24447", then "swapper 0 [000] 628.488327:
@@ -107,15 +107,15 @@ check_eq("perf sched record: sched_waking is the wakeup", {
 	{ { "sleeping", nil, 1553000, 1803000 }, { "runnable", nil, 1803000, 1813000 } })
 check_eq("perf sched record: sched_wakeup_new makes a new thread runnable", { t:entity("brief/27638"):at(1500000) },
 	{ "runnable", nil, 1429000, 1553000 })
-check_eq("perf sched record: :-1 switch-out (X) is the end", { t:entity("brief/27638"):at(1950000) },
-	{ "dead", nil, 1901000, 4917000 })
+check_eq("perf sched record: :-1 switch-out (X) is the end of its data", { t:entity("brief/27638"):at(1950000) },
+	{})
 check_eq("perf sched record: its CPU goes to the next thread", { t:entity("cpu0"):at(1905000) },
 	{ "on-cpu", "exits/27636", 1901000, 1911000 })
 -- "child 27639 [001] 663.628529: sched_stat_runtime" shows the process
 -- running on cpu1 (its switch-in is not in the capture); Z at 663.628560.
 check_eq("perf sched record: any line shows who runs on its CPU", {
 	{ t:entity("child/27639"):at(1970000) }, { t:entity("cpu1"):at(1970000) }, (t:entity("child/27639"):at(2000000)) },
-	{ { "on-cpu", nil, 1958000, 1989000 }, { "on-cpu", "child/27639", 1958000, 1989000 }, "dead" })
+	{ { "on-cpu", nil, 1958000, 1989000 }, { "on-cpu", "child/27639", 1958000, 1989000 }, nil })
 wakeups = 0
 for _, e in ipairs(C.events(out)) do
 	if e.event == "wakeup" then wakeups = wakeups + 1 end
@@ -133,7 +133,7 @@ check_eq("perf: start is the first event", t.start, 5001000100000)
 check_eq("perf: threads (COMM/TID) and CPUs", C.names(t:entities()),
 	{ "Web Content/103", "cpu0", "cpu1", "dbwriter/102", "sleeper/104", "worker/101" })
 check_eq("perf: states", C.names(t.states),
-	{ "dead", "idle", "io-wait", "on-cpu", "runnable", "sleeping", "stopped" })
+	{ "idle", "io-wait", "on-cpu", "runnable", "sleeping", "stopped" })
 check_eq("perf: comm with a space", t:entity("Web Content/103").description, "Web Content")
 local e102 = t:entity("dbwriter/102")
 check_eq("perf: on-cpu until switched out", { e102:at(100000) }, { "on-cpu", nil, 0, 200000 })
@@ -142,16 +142,16 @@ check_eq("perf: woken, runnable until switched in", { e102:at(1000000) }, { "run
 check_eq("perf: prev_state S is sleeping", { e102:at(2000000) }, { "sleeping", nil, 1900000, 2900000 })
 check_eq("perf: R+ is runnable (preempted)", { t:entity("worker/101"):at(100000) }, { "runnable", nil, 0, 200000 })
 check_eq("perf: a thread moves to another CPU", { t:entity("worker/101"):at(2000000) }, { "on-cpu", nil, 1500000, 2900000 })
-check_eq("perf: on-cpu between sched_process_exit and the last switch-out, dead after",
+check_eq("perf: on-cpu between sched_process_exit and the last switch-out, no data after",
 	{ { t:entity("sleeper/104"):at(1120000) }, { t:entity("sleeper/104"):at(1200000) } },
-	{ { "on-cpu", nil, 700000, 1150000 }, { "dead", nil, 1150000, 2900000 } })
+	{ { "on-cpu", nil, 700000, 1150000 }, {} })
 check_eq("perf: a CPU shows the running thread's name as its tag", { t:entity("cpu0"):at(300000) },
 	{ "on-cpu", "worker/101", 200000, 1400000 })
 check_eq("perf: a CPU running the idle task is idle", { t:entity("cpu0"):at(2000000) },
 	{ "idle", nil, 1900000, 2500000 })
 check_eq("perf: time per state of cpu1", t:entity("cpu1"):time_in(), {
 	["on-cpu"] = 2250000, idle = 350000, runnable = 0, sleeping = 0, ["io-wait"] = 0,
-	stopped = 0, dead = 0 })
+	stopped = 0 })
 local ev2 = {}
 for _, e in ipairs(C.events(out)) do ev2[#ev2 + 1] = e.entity .. ">" .. (e.target or e.event) .. "@" .. e.time end
 check_eq("perf: wakeups are events from waker to wakee (the CPU for the idle task); exits", ev2,
@@ -211,7 +211,7 @@ write("  a  60 [000]  1.000000: sched:sched_switch: prev_comm=a prev_pid=60 prev
 out, status = C.run("perf-sched2statemap.lua", input)
 t2 = status == 0 and sm.load(out)
 check_eq("perf: a reused id lives again", t2 and { (t2:entity("a/60"):at(50000)), (t2:entity("a/60"):at(150000)) },
-	{ "dead", "runnable" })
+	{ nil, "runnable" })
 os.remove(out)
 os.remove(input)
 out, status = C.run("perf-sched2statemap.lua", "--help")

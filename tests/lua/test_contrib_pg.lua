@@ -225,6 +225,11 @@ local function run_server_tests()
 	print("pg: pgbench's four clients, time by state (varies): " .. table.concat(list, ", "))
 	check("pg: the server's own processes are there, as the backend type",
 		by_app.checkpointer and #by_app.checkpointer == 1)
+	-- A backend that is gone has no data (no "exited" state).
+	local names = {}
+	for _, s in ipairs(t.states) do names[#names + 1] = s.name end
+	check("pg: no exited state: a backend gone has no data", not table.concat(names, ","):find("exited"),
+		table.concat(names, ","))
 	local c = sm.load(clients, { cache = false })
 	local others = {}
 	for _, ent in ipairs(c:entities()) do

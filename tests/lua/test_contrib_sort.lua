@@ -225,13 +225,16 @@ else
 		end
 		check_eq("bpftrace: the workload's threads, named COMM/TID by their last names",
 			{ #briefs, #children, #mains, #cpus > 0 }, { 2, 2, 1, true })
-		-- Each thread and process that exited ran, then is dead from its
-		-- last switch-out, and no CPU shows it from then on.
+		-- Each thread and process that exited ran, then has no data from
+		-- its last switch-out (its last interval's end) on, and no CPU
+		-- shows it from then on.
 		local gone, why_not = true, {}
 		for _, e in ipairs({ briefs[1], briefs[2], children[1], children[2] }) do
-			local st, _, from = e:at(tr.finish - 1)
+			local st = e:at(tr.finish - 1)
+			local from
+			for iv in tr:intervals { entities = { e } } do from = iv.finish end
 			local ran = (e:time_in()["on-cpu"] or 0) > 0
-			if st ~= "dead" or not ran then
+			if st ~= nil or not ran or not from or from >= tr.finish then
 				gone = false
 				why_not[#why_not + 1] = string.format("%s ends %s, on-cpu %s", e.name, tostring(st), tostring(ran))
 			end
@@ -242,7 +245,7 @@ else
 				end
 			end
 		end
-		check("bpftrace: exited threads ran, are dead from their last switch-out and leave their CPU", gone,
+		check("bpftrace: exited threads ran, have no data from their last switch-out and leave their CPU", gone,
 			table.concat(why_not, "; "))
 		local exits, wakeups = 0, 0
 		for _, ev in ipairs(C.events(d .. "/sched.out")) do

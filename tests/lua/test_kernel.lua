@@ -5,7 +5,7 @@
 -- committed in tests/kernel. Each is checked against an independent
 -- reading of the same file (tests/kernel/report.lua: the text of
 -- trace-cmd report, parsed here): every thread's time running,
--- runnable, sleeping, blocked and exited, every CPU's time idle,
+-- runnable, sleeping and blocked (none once it has exited: no data), every CPU's time idle,
 -- running, in irq and in softirq, every block device's time in flight,
 -- to the nanosecond. Without root, tracefs or trace-cmd the recording
 -- is a counted skip.
@@ -111,9 +111,26 @@ local function check_trace(name, path, analyses)
 	local last = events[#events].time
 	if analyses.threads then
 		local t = sm.load(path, { analysis = "threads", cache = false })
-		local got, want = by_key(t, "%[(%d+)%]$", true), report.threads(events)
+		local want, exited = report.threads(events)
+		local got = by_key(t, "%[(%d+)%]$", true)
 		check(name .. ": threads: each thread's time per state, to the ns, as trace-cmd report says",
 		    unit.same(got, want), diff(got, want))
+		-- An exited thread has no data from its exit on (no state
+		-- "exited"): nothing at its exit's time nor after.
+		local after, nexited = {}, 0
+		for _, e in ipairs(t:entities()) do
+			local tid = tonumber(e.name:match("%[(%d+)%]$"))
+			local at = tid and exited[tid]
+			if at and at < t.finish then
+				nexited = nexited + 1
+				if e:at(at) ~= nil or e:at(t.finish - 1) ~= nil then after[#after + 1] = e.name end
+			end
+		end
+		local names = {}
+		for _, s in ipairs(t.states) do names[#names + 1] = s.name end
+		check_eq(name .. ": threads: its states", names, { "running", "runnable", "sleeping", "blocked" })
+		check(name .. ": threads: exited threads (" .. nexited .. ") have no data after their exit",
+		    nexited > 0 and #after == 0, table.concat(after, ", "))
 		check_eq(name .. ": threads: the trace ends at its last event", t.finish, last)
 		local n = 0
 		for _ in pairs(want) do n = n + 1 end

@@ -174,7 +174,7 @@ end
 local function entity_calls(b, name, kind, states, calls, t_end)
 	local time = math.random(0, 3)
 	local n = math.random(1, 6)
-	local depth = 0
+	local depth, pushed = 0, false
 	local list = {}
 	if kind == "only-end" then
 		list[1] = function() b:set(t_end, name, pick(states)) end
@@ -213,6 +213,29 @@ local function entity_calls(b, name, kind, states, calls, t_end)
 					list[#list + 1] = function() b:push(at, name, s) end
 					depth = depth + 1
 				end
+			elseif kind == "gaps" then
+				-- Data that end (b:set nil, b:remove, a pop of
+				-- the last state a push started) and start again.
+				local r, s = math.random(5), pick(states)
+				local tag = math.random(3) == 1 and pick(TAGS) or nil
+				if depth > 0 and r == 1 then
+					list[#list + 1] = function() b:set(at, name, nil) end
+					depth, pushed = 0, false
+				elseif depth > 0 and r == 2 then
+					list[#list + 1] = function() b:remove(at, name) end
+					depth, pushed = 0, false
+				elseif (depth > 1 or (depth == 1 and pushed)) and r == 3 then
+					list[#list + 1] = function() b:pop(at, name) end
+					depth = depth - 1
+					if depth == 0 then pushed = false end
+				elseif depth == 0 and r == 4 then
+					list[#list + 1] = function() b:set(at, name, s, tag) end
+					depth = 1
+				else
+					list[#list + 1] = function() b:push(at, name, s, tag) end
+					if depth == 0 then pushed = true end
+					depth = depth + 1
+				end
 			elseif kind == "numbers" then
 				local v = math.random(4) > 1 and random_number() or nil
 				list[#list + 1] = function() b:value(at, name, v) end
@@ -233,7 +256,7 @@ local function entity_calls(b, name, kind, states, calls, t_end)
 end
 
 local KINDS = { "plain", "tagged", "nested", "numbers", "strings", "nulls", "only-end",
-	"only-zero", "described", "tagged", "nested" }
+	"only-zero", "described", "tagged", "nested", "gaps", "gaps" }
 
 -- A random trace and a line that says what it is made of.
 local function random_trace()

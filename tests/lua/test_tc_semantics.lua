@@ -48,17 +48,33 @@ b:pop(5, "a", "idle")
 b:set(9, "b", "idle")
 local built = b:finish()
 check_eq("builder: a push on no state starts the stack", stacks(built), want)
--- Popping the last state would leave no state: refused, saying so.
+-- Popping the last state leaves no state (no data), as popAttribute
+-- leaves null: a: push run@1, pop@2, push idle@4: run [1,2), nothing
+-- [2,4), idle [4,9); nothing more to pop in between.
+local function popped(t)
+	local e = t:entity("a")
+	local ivs = {}
+	for iv in t:intervals { entities = { "a" } } do ivs[#ivs + 1] = { iv.state, iv.start, iv.finish, iv.depth } end
+	return { (e:at(1)), (e:at(2)), (e:at(3)), (e:at(4)), #e:stack_at(3), ivs, e:time_in().run, e.kind }
+end
+local want_popped = { "run", nil, nil, "idle", 0, { { "run", 1, 2, 1 }, { "idle", 4, 9, 1 } }, 1, "nested" }
 local b2 = sm.new { states = { "idle", "run" } }
 b2:push(1, "a", "run")
-check_error("builder: popping the last state", function() b2:pop(2, "a") end,
-    'b:pop: pop of the last state of entity "a" would leave it with no state')
+b2:pop(2, "a")
+check_error("builder: nothing to pop after the last", function() b2:pop(3, "a") end,
+    'b:pop: entity "a" has no state (its data ended): nothing to pop')
 check_error("builder: pop of a new entity", function() b2:pop(2, "z") end,
     'b:pop: entity "z" has nothing pushed')
+b2:push(4, "a", "idle")
+check_eq("builder: popping the last state leaves no data", popped(b2:finish(9)), want_popped)
+local popfile = write { header, '{"time": "1", "entity": "a", "push": 1}',
+	'{"time": "2", "entity": "a", "pop": 1}', '{"time": "4", "entity": "a", "push": 0}',
+	'{"time": "9", "entity": "b", "state": 0}' }
+check_eq("file: popping the last state leaves no data", popped(sm.load(popfile)), want_popped)
 local ok, err = pcall(sm.load, write { header, '{"time": "1", "entity": "a", "push": 1}',
-	'{"time": "2", "entity": "a", "pop": 1}' })
-check("file: popping the last state", not ok and err:find(':3:30: pop on entity "a" of the last state', 1, true),
-    err)
+	'{"time": "2", "entity": "a", "pop": 1}', '{"time": "3", "entity": "a", "pop": 1}' })
+check("file: nothing to pop after the last", not ok and err:find(':4:30: pop on entity "a", whose data have ended', 1,
+    true), err)
 -- Written and read back, an entity whose only push started its stack
 -- stays nested.
 local b3 = sm.new { states = { "idle", "run" } }
@@ -125,8 +141,15 @@ check_error("b:increment: not a number", function() qb:increment(7, "c", "x") en
     "b:increment: the increment is a number, not string")
 qb:remove(8, "c")
 check_eq("b:remove: a value entity has no value from then on", { qb:at(8, "c") }, { nil, nil, 8 })
-check_error("b:remove: a state entity", function() qb:remove(9, "a") end,
-    'b:remove: entity "a" has states: it cannot go back to no state')
+-- On a state entity, b:remove ends its data (removeAttribute): no state,
+-- its whole stack gone; b:set(time, entity, nil) does the same.
+qb:remove(9, "a")
+check_eq("b:remove: a state entity has no state from then on", { qb:at(9, "a") }, {})
+check_eq("b:remove: before it, the stack", { qb:at(8, "a") }, { "run", "t1", 5, 9 })
+qb:set(10, "a", "idle")
+qb:set(11, "a", nil)
+check_eq("b:set nil: no state", { qb:at(11, "a") }, {})
+check_error("b:set nil: no tag", function() qb:set(12, "a", nil, "t") end, "b:set: a nil state (no data) has no tag")
 local qt = qb:finish()
 check_eq("finished: the increments are values", { qt:entity("c"):value_at(7) }, { 3.5, 6, 8 })
 

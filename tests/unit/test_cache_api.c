@@ -333,9 +333,15 @@ test_sealed(void)
 
 	memcpy(copy, pristine, len);
 	at = (size_t)get64(copy, d0 + 16) + 2;
+	copy[at] = 0xfe;	/* the largest state a store can hold */
+	copy[at + 1] = 0xff;
+	rejects("sealed: state 65534 rejected", copy, len);
+	/* 65535 is no state but the end of data (store.h's STORE_GAP). */
+	memcpy(copy, pristine, len);
 	copy[at] = 0xff;
 	copy[at + 1] = 0xff;
-	rejects("sealed: state 65535 rejected", copy, len);
+	CHECK("sealed: state 65535, no data, is used", try_sealed(copy, len,
+	    &h) == 1);
 	memcpy(copy, pristine, len);
 	copy[at] = 4;		/* the trace has 4 states */
 	copy[at + 1] = 0;

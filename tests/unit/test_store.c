@@ -420,6 +420,106 @@ test_progress_values(void)
 	store_free(b);
 }
 
+/*
+ * The end of an entity's data (STORE_GAP).  Entity 0: s1 at 0, no data
+ * at 10, s2 at 20, no data at 40 (to the end, 50).  Entity 1 (nested):
+ * push s0 at 0, push s1 at 5, pop at 10, pop of the last at 15, push s2
+ * at 30.  Entity 2: s0 at 0.  By hand: time in s0 10 + 50, s1 10 + 5,
+ * s2 20 + 20; entity 0 has 2 intervals, entity 1 four.
+ */
+static void
+test_gaps(void)
+{
+	store *s = store_new(3), *v;
+	store_interval iv;
+	store_iter it;
+	store_frame f[4];
+	uint32_t states[3];
+	uint64_t t[3] = { 0, 0, 0 }, counts[3];
+	int n = 0, gap_seen = 0;
+	const uint8_t ops[2] = { STORE_POP, STORE_PUSH };
+	const uint16_t sts[2] = { 0, 1 };
+	const uint64_t tms[2] = { 3, 4 };
+
+	store_append(s, 0, 0, 1, NT);
+	store_append(s, 0, 10, STORE_GAP, NT);
+	store_append(s, 0, 20, 2, NT);
+	store_append(s, 0, 40, STORE_GAP, NT);
+	store_push(s, 1, 0, 0, NT);
+	store_push(s, 1, 5, 1, NT);
+	store_pop(s, 1, 10);
+	CHECK("gap: depth 1 before the last pop", store_depth_now(s, 1) == 1);
+	store_pop(s, 1, 15);
+	CHECK("gap: a pop of the last state leaves depth 0",
+	    store_depth_now(s, 1) == 0 &&
+	    store_states(s, 1)[3] == STORE_GAP && store_depths(s, 1)[3] == 0);
+	store_push(s, 1, 30, 2, NT);
+	CHECK("gap: a push after it starts a new stack",
+	    store_depth_now(s, 1) == 1 && store_below(s, 1)[4] == NT);
+	store_append(s, 2, 0, 0, NT);
+	CHECK("gap: a plain entity's depth is 0 after it",
+	    store_depth_now(s, 0) == 0);
+	store_finish(s, 0, 50);
+
+	CHECK("gap: no state in it", !store_state_at(s, 0, 10, &iv) &&
+	    !store_state_at(s, 0, 19, &iv) && !store_state_at(s, 0, 45, &iv));
+	CHECK("gap: the state after it", store_state_at(s, 0, 20, &iv) &&
+	    iv.state == 2 && iv.start == 20 && iv.end == 40);
+	CHECK("gap: a nested entity's too", !store_state_at(s, 1, 20, &iv) &&
+	    store_stack_at(s, 1, 20, f, 4) == 0 &&
+	    store_stack_at(s, 1, 30, f, 4) == 1 && f[0].state == 2);
+	store_states_at(s, 12, states);
+	CHECK("gap: store_states_at", states[0] == NT && states[1] == 0 &&
+	    states[2] == 0);
+	store_count_at(s, 17, counts);
+	CHECK("gap: store_count_at", counts[0] == 1 && counts[1] == 0 &&
+	    counts[2] == 0);
+	store_time_in(s, STORE_NONE, 0, 50, t);
+	CHECK("gap: store_time_in leaves it out", t[0] == 60 && t[1] == 15 &&
+	    t[2] == 40);
+	store_iter_init(&it, s, NULL, 0, 0, 50);
+	while (store_iter_next(&it, &iv)) {
+		n++;
+		gap_seen |= iv.state == STORE_GAP || iv.depth == 0;
+	}
+	CHECK("gap: store_iter skips it", n == 2 + 4 + 1 && !gap_seen);
+
+	/* A slice that starts in a gap, and a copy, keep it. */
+	v = store_view(s, 12, 35);
+	CHECK("gap: a view starting in one", !store_state_at(v, 0, 12, &iv) &&
+	    store_state_at(v, 0, 25, &iv) && iv.state == 2 &&
+	    !store_state_at(v, 1, 20, &iv));
+	store_free(v);
+	v = store_new(3);
+	store_copy_entity(v, 0, s, 0);
+	store_copy_entity(v, 1, s, 1);
+	store_finish(v, 0, 50);
+	CHECK("gap: copied", !store_state_at(v, 0, 15, &iv) &&
+	    !store_state_at(v, 1, 20, &iv) && store_state_at(v, 1, 35, &iv));
+	store_free(v);
+	store_free(s);
+
+	/* Stacked runs: a pop of the last, then a push, in one run. */
+	s = store_new(3);
+	store_push(s, 0, 1, 0, NT);
+	store_append_stacked(s, 0, tms, ops, sts, 2);
+	store_finish(s, 0, 10);
+	CHECK("gap: stacked pop of the last", !store_state_at(s, 0, 3, &iv) &&
+	    store_state_at(s, 0, 4, &iv) && iv.state == 1 && iv.depth == 1);
+	store_free(s);
+	/* Replayed by depth (a derived trace): depth 0 is the gap. */
+	s = store_new(3);
+	store_append_depth(s, 0, 1, 1, NT, 1);
+	store_append_depth(s, 0, 2, 2, NT, 2);
+	store_append_depth(s, 0, 3, STORE_GAP, NT, 0);
+	store_append_depth(s, 0, 4, 0, NT, 1);
+	store_finish(s, 0, 10);
+	CHECK("gap: replayed by depth", !store_state_at(s, 0, 3, &iv) &&
+	    store_state_at(s, 0, 4, &iv) && iv.state == 0 &&
+	    store_depths(s, 0)[2] == 0);
+	store_free(s);
+}
+
 int
 main(void)
 {
@@ -433,5 +533,6 @@ main(void)
 	test_progress();
 	test_progress_values();
 	test_progress_same();
+	test_gaps();
 	return (unit_exit());
 }
