@@ -265,6 +265,9 @@ on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 
 	if (p == NULL)
 		return;
+	/* The coalescer of values takes doubles (value.h). */
+	if (catalog_value_ints(cat, entity) && !value_is_none(value))
+		value = value_number((double)value_to_int(value));
 	p->state = (uint32_t)value;
 	p->tag = (uint32_t)(value >> 32);
 	p->op = VALUE;

@@ -30,8 +30,9 @@
 #include "store/store.h"
 
 #define CACHE_MAGIC	"SMLCACHE"
-#define CACHE_VERSION	4	/* 3: events with an end, an id, members;
-				 * 4: nested and value entities */
+#define CACHE_VERSION	5	/* 3: events with an end, an id, members;
+				 * 4: nested and value entities;
+				 * 5: integer value entities (int64 words) */
 #define CACHE_ENDIAN	0x01020304u
 #define PREFIX		"statemap-lua: "
 
