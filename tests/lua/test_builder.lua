@@ -72,6 +72,7 @@ b:tag("run", "t1", { pid = 42, execname = "postgres" })
 b:push("20ns", "Threads/1/Status", 2)
 b:pop(30, "Threads/1/Status", "io")
 b:pop(40, "Threads/1/Status")
+b:declare("mem/rss", "number")
 b:value(0, "mem/rss", 100)
 b:value(10, "mem/rss", 2.5)
 b:value(20, "mem/rss", nil)
@@ -182,6 +183,7 @@ f:write([[
 {"time": "40", "entity": "Threads/1/Status", "pop": 1}
 {"time": "41", "entity": "Threads/1/Status", "push": 2}
 {"time": "43", "entity": "Threads/1/Status", "pop": 2}
+{"entity": "mem/rss", "type": "number"}
 {"time": "0", "entity": "mem/rss", "value": 100}
 {"time": "10", "entity": "mem/rss", "value": 2.5}
 {"time": "20", "entity": "mem/rss", "value": null}
