@@ -23,11 +23,8 @@ feed_values(valuerects *v, const vpanel *vp, uint32_t e)
 	if (n == 0 || vp->lo >= vp->hi)
 		return;
 	i = store_count_through(times, n, vp->lo);
-	/* The coalescer of values takes doubles (value.h). */
 	for (i = i > 0 ? i - 1 : 0; i < n && times[i] < vp->hi; i++)
-		valuerects_datum(v, e, times[i], ints &&
-		    !value_is_none(values[i]) ? value_number((double)
-		    value_to_int(values[i])) : values[i]);
+		valuerects_datum(v, e, times[i], values[i], ints);
 }
 
 static uint32_t
