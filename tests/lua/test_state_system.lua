@@ -65,7 +65,7 @@ check_error("e:stack_at of a value entity", function() rss:stack_at(1) end,
 -- values
 check_eq("e:at of a value entity", { rss:at(15) }, { 2.5, nil, 10, 20 })
 check_eq("e:value_at of a number", { rss:value_at(5) }, { 100, 0, 10 })
-check("whole numbers come back as integers", math.type(rss:value_at(5)) == "integer")
+check("a declared numeric entity's numbers are floats, whole ones too", math.type(rss:value_at(5)) == "float")
 check_eq("e:value_at of null", { rss:value_at(25) }, { nil, 20, 30 })
 check_eq("the last value runs to the end", { rss:value_at(49) }, { 300, 30, 50 })
 check_eq("e:value_at of a string", { name:value_at(30) }, { "up", 25, 50 })
