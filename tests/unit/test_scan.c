@@ -6,7 +6,6 @@
  * reading of a layout against the unshaped scans, on each side of its
  * limits.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -946,13 +945,10 @@ check_numbers(void)
 			continue;
 		memcpy(&want, &d, sizeof (want));
 		want_len = len;
-		if (strpbrk(buf, ".eE") == NULL) {
-			long long ll;
+		if (strpbrk(buf, ".eE") == NULL) {	/* strtoll saturates */
+			long long ll = strtoll(buf, NULL, 10);
 
-			errno = 0;
-			ll = strtoll(buf, NULL, 10);
-			if (errno == 0 && ll < ((long long)1 << 47) &&
-			    ll > -((long long)1 << 47))
+			if (ll > -(1LL << 47) && ll < (1LL << 47))
 				want = value_small_int(ll);
 			else
 				want_len = 0;
