@@ -29,7 +29,7 @@ help.entries = {
 	{ "`b:value(time, entity, v)`",
 	  "a value entity takes `v`: a finite number, a string, or nil (no value from then on); a Lua integer is an exact integer and a float a float, and an entity's numbers are of one kind (`b:value: entity \"n\" has integer values, so a value of it is an integer or nil, not a float; ...`) unless it is declared numeric (see \"Values, nested states and the attribute tree\")" },
 	{ "`b:declare(entity, \"number\")`",
-	  "declares a value entity numeric, before its first number: it takes integers and floats, and keeps them all as floats" },
+	  "declares a value entity numeric, before its first number (an error on an entity with states, strings or integers): it takes integers and floats, and keeps them all as floats" },
 	{ "`b:increment(time, entity [, by])`",
 	  "adds `by` (default 1) to a value entity's latest value (0 if it has none yet, or null), as Trace Compass's `incrementAttribute`: an integer `by` on an integer entity (or a new one) exactly, a sum beyond 64 bits an error; a float `by` makes a new entity a float one; an error on a state entity or one holding strings" },
 	{ "`b:remove(time, entity)`",

@@ -432,11 +432,16 @@ builder_declare_numeric(builder *b, const char *entity, size_t len)
 	if (check_text(b, entity, len, "the entity name") != 0)
 		return (-1);
 	e = entity_of(b, entity, len);
+	if (b->kind[e] == KIND_STATES || b->kind[e] == KIND_STRINGS)
+		return (fail(b, "entity \"%.*s\" has %s, so it cannot be "
+		    "declared numeric", (int)len, entity, b->kind[e] ==
+		    KIND_STATES ? "states" : "string values"));
 	if (catalog_value_type(b->cat, e) == CATALOG_VALUES_INTEGER)
 		return (fail(b, "entity \"%.*s\" has integer values already: "
 		    "declare it numeric before its first value", (int)len,
 		    entity));
 	catalog_set_value_type(b->cat, e, CATALOG_VALUES_NUMBER);
+	b->kind[e] = KIND_NUMBERS;
 	return (0);
 }
 

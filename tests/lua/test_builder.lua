@@ -259,6 +259,17 @@ check_error("b:declare after integers", function() ib:declare("n", "number") end
     'b:declare: entity "n" has integer values already')
 check_error("b:declare: another type", function() ib:declare("z", "integer") end,
     'b:declare: the type is "number"')
+ib:set(0, "st", "a")
+ib:value(0, "str", "x")
+check_error("b:declare of a state entity", function() ib:declare("st", "number") end,
+    'b:declare: entity "st" has states, so it cannot be declared numeric')
+check_error("b:declare of a string entity", function() ib:declare("str", "number") end,
+    'b:declare: entity "str" has string values, so it cannot be declared numeric')
+check_error("b:value: a string on a declared entity", function() ib:value(6, "m", "s") end,
+    'b:value: entity "m" has number values, so a value of it is a number or nil')
+ib:declare("d", "number")
+check_error("b:set on a declared entity", function() ib:set(6, "d", "a") end,
+    'b:set: entity "d" has values, so it cannot take a state')
 ib:increment(7, "n", -1)
 ib:increment(8, "c")
 ib:increment(9, "c", 2)
