@@ -671,6 +671,34 @@ json_number_u64(const json_value *v, uint64_t *out)
 	return (1);
 }
 
+int
+json_number_i64(const json_value *v, int64_t *out)
+{
+	uint64_t n = 0, limit;
+	size_t i;
+	int neg, over = 0;
+
+	if (v == NULL || v->type != JSON_NUMBER || v->len == 0)
+		return (0);
+	neg = v->str[0] == '-';
+	/* The magnitude's limit: 2^63 for a negative, 2^63 - 1 else. */
+	limit = neg ? (uint64_t)1 << 63 : ((uint64_t)1 << 63) - 1;
+	for (i = (size_t)neg; i < v->len; i++) {
+		unsigned d = (unsigned char)v->str[i] - '0';
+
+		if (d > 9)
+			return (0);
+		if (n > (limit - d) / 10)
+			over = 1;
+		else
+			n = n * 10 + d;
+	}
+	if (over)
+		return (-1);
+	*out = neg ? (int64_t)(0 - n) : (int64_t)n;
+	return (1);
+}
+
 double
 json_number_double(const json_value *v)
 {

@@ -105,6 +105,13 @@ json_value *json_object_get(const json_value *object, const char *key);
  */
 int json_number_u64(const json_value *v, uint64_t *out);
 
+/*
+ * Whether a NUMBER is written as an integer (no fraction, no exponent):
+ * 0 if not; else 1 with the integer in *out, or -1 if it is beyond 64
+ * bits (outside -2^63 to 2^63 - 1).
+ */
+int json_number_i64(const json_value *v, int64_t *out);
+
 /* The value of a NUMBER as a double (strtod semantics; may be inf). */
 double json_number_double(const json_value *v);
 

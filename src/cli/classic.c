@@ -71,9 +71,10 @@ typedef struct file_ctx {
  * runs on another, fed in file order, so the result is the same.  op is
  * PLAIN but for data of nested entities (1 + their ingest_op) and
  * values (VALUE, the 64 bits of the value in state and tag, so that the
- * plain datum stays as small as it was).
+ * plain datum stays as small as it was; VALUE_INT for an integer
+ * entity's, value.h).
  */
-enum { PLAIN = 0, VALUE = 1 + INGEST_POP + 1 };
+enum { PLAIN = 0, VALUE = 1 + INGEST_POP + 1, VALUE_INT };
 
 typedef struct pending {
 	uint64_t time;
@@ -166,9 +167,10 @@ coalesce_batch(void *ctx, const void *items, size_t n)
 		if (p[i].op == PLAIN)
 			coalesce_datum(fd->co, p[i].entity, p[i].time,
 			    p[i].state, p[i].tag);
-		else if (p[i].op == VALUE)
+		else if (p[i].op == VALUE || p[i].op == VALUE_INT)
 			valuerects_datum(fd->values, p[i].entity, p[i].time,
-			    (sm_value)p[i].tag << 32 | p[i].state);
+			    (sm_value)p[i].tag << 32 | p[i].state,
+			    p[i].op == VALUE_INT);
 		else
 			nested_datum(fd, &p[i]);
 	}
@@ -278,7 +280,7 @@ on_value(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
 		return;
 	p->state = (uint32_t)value;
 	p->tag = (uint32_t)(value >> 32);
-	p->op = VALUE;
+	p->op = catalog_value_ints(cat, entity) ? VALUE_INT : VALUE;
 }
 
 static const char *

@@ -15,7 +15,8 @@
  */
 typedef struct vrect {
 	uint64_t start, duration, count, numtime;
-	double min, max, integral;
+	sm_value min, max;	/* words: an integer entity's exact (value.h) */
+	double integral;
 	valuerects_string *strings;
 	size_t nstrings, cap;
 	uint32_t entity, prev, next;
@@ -28,6 +29,7 @@ typedef struct ventity {
 	sm_value value;
 	uint32_t first, last, nrects;
 	uint8_t has_value, seen;
+	uint8_t ints;		/* its words are integers (value.h) */
 } ventity;
 
 typedef struct ventry {
@@ -46,6 +48,14 @@ struct valuerects {
 	ventry *heap;
 	size_t heap_len, heap_cap;
 };
+
+/* Whether number word a is below b, of an entity of integers or not. */
+static int
+word_less(sm_value a, sm_value b, int ints)
+{
+	return (ints ? value_to_int(a) < value_to_int(b) :
+	    value_to_double(a) < value_to_double(b));
+}
 
 /* The set's order: weight, then start, entity and index. */
 static int
@@ -245,10 +255,10 @@ append_rect(valuerects *v, uint32_t id, uint64_t end, int final)
 	x->count = x->duration > 0;
 	x->prev = e->last;
 	x->next = VALUERECTS_NONE;
-	if (x->duration > 0 && value_is_number(e->value)) {
-		double d = value_to_double(e->value);
+	if (x->duration > 0 && value_num_is(e->value, e->ints)) {
+		double d = value_num_double(e->value, e->ints);
 
-		x->min = x->max = d;
+		x->min = x->max = e->value;
 		x->integral = d * (double)x->duration;
 		x->numtime = x->duration;
 	} else if (x->duration > 0 && value_is_string(e->value)) {
@@ -310,9 +320,9 @@ absorb(valuerects *v, uint32_t survivor, uint32_t victim)
 	s->count = s->count + x->count > UINT32_MAX ? UINT32_MAX :
 	    s->count + x->count;
 	if (x->numtime > 0) {
-		if (s->numtime == 0 || x->min < s->min)
+		if (s->numtime == 0 || word_less(x->min, s->min, e->ints))
 			s->min = x->min;
-		if (s->numtime == 0 || x->max > s->max)
+		if (s->numtime == 0 || word_less(s->max, x->max, e->ints))
 			s->max = x->max;
 		s->integral += x->integral;
 		s->numtime += x->numtime;
@@ -386,13 +396,15 @@ valuerects_free(valuerects *v)
 }
 
 void
-valuerects_datum(valuerects *v, uint32_t id, uint64_t time, sm_value value)
+valuerects_datum(valuerects *v, uint32_t id, uint64_t time, sm_value value,
+    int ints)
 {
 	ventity *e;
 
 	if (v->end != 0 && after(time, v->end))
 		return;
 	e = entity_get(v, id);
+	e->ints = (uint8_t)ints;
 	e->seen = 1;
 	if (e->has_value && after(time, v->begin)) {
 		if (v->begin > 0 && e->start < (uint64_t)v->begin)
@@ -456,21 +468,25 @@ void
 valuerects_get(const valuerects *v, uint32_t rect, valuerects_rect *out)
 {
 	const vrect *x = &v->rects[rect];
+	int ints = v->ents[x->entity].ints;
 
 	out->start = x->start;
 	out->duration = x->duration;
 	out->count = x->count;
 	out->numtime = x->numtime;
-	out->min = x->min;
-	out->max = x->max;
+	out->ints = ints && x->numtime > 0;
+	out->imin = out->ints ? value_to_int(x->min) : 0;
+	out->imax = out->ints ? value_to_int(x->max) : 0;
+	out->min = x->numtime > 0 ? value_num_double(x->min, ints) : 0;
+	out->max = x->numtime > 0 ? value_num_double(x->max, ints) : 0;
 	/* One number (or equal ones) is its own mean, with no rounding. */
-	out->mean = x->numtime == 0 ? 0 : x->min == x->max ? x->min :
+	out->mean = x->numtime == 0 ? 0 : x->min == x->max ? out->min :
 	    x->integral / (double)x->numtime;
 	/* Rounding (or sums past the doubles' range) stay within bounds. */
-	if (!(out->mean >= x->min))
-		out->mean = x->min;
-	if (!(out->mean <= x->max))
-		out->mean = x->max;
+	if (!(out->mean >= out->min))
+		out->mean = out->min;
+	if (!(out->mean <= out->max))
+		out->mean = out->max;
 	out->strings = x->strings;
 	out->nstrings = x->nstrings;
 }
@@ -485,13 +501,14 @@ valuerects_range(const valuerects *v, uint32_t entity, double *min,
 	for (r = valuerects_first(v, entity); r != VALUERECTS_NONE;
 	    r = v->rects[r].next) {
 		const vrect *x = &v->rects[r];
+		int ints = v->ents[entity].ints;
 
 		if (x->numtime == 0)
 			continue;
-		if (!any || x->min < *min)
-			*min = x->min;
-		if (!any || x->max > *max)
-			*max = x->max;
+		if (!any || value_num_double(x->min, ints) < *min)
+			*min = value_num_double(x->min, ints);
+		if (!any || value_num_double(x->max, ints) > *max)
+			*max = value_num_double(x->max, ints);
 		any = 1;
 	}
 	return (any);

@@ -43,6 +43,8 @@ typedef struct valuerects_rect {
 	uint64_t count;		/* intervals with time it stands for */
 	uint64_t numtime;	/* ns with a number */
 	double min, max, mean;	/* of those numbers (if numtime > 0) */
+	int ints;		/* an integer entity's: min and max exact in */
+	int64_t imin, imax;	/* these (value.h) */
 	const valuerects_string *strings; /* ascending id */
 	size_t nstrings;
 } valuerects_rect;
@@ -50,9 +52,12 @@ typedef struct valuerects_rect {
 valuerects *valuerects_new(uint64_t budget, int64_t begin, int64_t end);
 void valuerects_free(valuerects *v);
 
-/* A value of an entity (ids as the catalog's), in file order. */
+/*
+ * A value of an entity (ids as the catalog's), in file order; ints: the
+ * entity's words are integers (value.h), the same for all its values.
+ */
 void valuerects_datum(valuerects *v, uint32_t entity, uint64_t time,
-    sm_value value);
+    sm_value value, int ints);
 
 /* Closes every open value up to last_time or the end bound (coalesce.h). */
 void valuerects_finish(valuerects *v, uint64_t last_time);

@@ -137,7 +137,8 @@ group_fits(chunks_host *h, const chunk *c, const chunk_run *r,
 		return (records_takes_stacked(h->rec, e, times,
 		    c->ops + grp->first, c->states + grp->first, grp->count));
 	return (times[0] >= records_last_time(h->rec, e) &&
-	    (r->kind == RUN_VALUES ? records_takes_numbers(h->rec, e) :
+	    (r->kind == RUN_VALUES ? records_takes_numbers(h->rec, e,
+	    grp->numbers) :
 	    !grp->stacked && records_takes_plain(h->rec, e)));
 }
 

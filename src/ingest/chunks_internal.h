@@ -93,7 +93,7 @@ typedef struct chunk_run {
 typedef struct chunk_group {
 	uint32_t entity;	/* the chunk's number */
 	size_t first, count;	/* in the chunk's sorted times and states */
-	int numbers;		/* of values: whether any is a number */
+	int numbers;		/* of values: RECORDS_DOUBLES, _INTEGERS */
 	int stacked;		/* of states: whether any is a push or pop */
 } chunk_group;
 

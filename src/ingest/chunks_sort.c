@@ -11,6 +11,7 @@
 
 #include "base/util.h"
 #include "ingest/consumer.h"
+#include "ingest/records_deliver.h"
 
 /*
  * Whether datum k can be taken in bulk in a run of values (a number or
@@ -83,7 +84,9 @@ count_run(chunk *c, size_t i, int values, int stacks)
 		grp = &c->groups[c->slot_of[e]];
 		grp->count++;
 		if (values)
-			grp->numbers |= value_is_number(c->vals[k]);
+			grp->numbers |= value_is_small_int(c->vals[k]) ?
+			    RECORDS_INTEGERS : value_is_number(c->vals[k]) ?
+			    RECORDS_DOUBLES : 0;
 		else if (data[k].op != SCAN_OP_STATE)
 			grp->stacked = stacked = 1;
 	}

@@ -98,8 +98,7 @@ static void
 count(block *a, device *d, uint64_t time)
 {
 	if (d->in_flight != CATALOG_NO_ENTITY)
-		kemit_value(a->k, d->in_flight, time,
-		    value_number((double)d->busy));
+		kemit_value(a->k, d->in_flight, time, (int64_t)d->busy);
 }
 
 /* What the request does, by its rwbs (text in ftrace, bits in LTTng). */

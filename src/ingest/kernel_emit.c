@@ -108,10 +108,11 @@ kemit_pop(kemit *k, uint32_t entity, uint64_t time, uint32_t state)
 }
 
 void
-kemit_value(kemit *k, uint32_t entity, uint64_t time, sm_value v)
+kemit_value(kemit *k, uint32_t entity, uint64_t time, int64_t n)
 {
 	count(k, time);
-	k->opts->value(k->ctx, k->cat, entity, time, v);
+	catalog_set_value_type(k->cat, entity, CATALOG_VALUES_INTEGER);
+	k->opts->value(k->ctx, k->cat, entity, time, value_int(n));
 }
 
 void

@@ -74,8 +74,8 @@ void kemit_push(kemit *k, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len);
 void kemit_pop(kemit *k, uint32_t entity, uint64_t time, uint32_t state);
 
-/* A value entity takes v. */
-void kemit_value(kemit *k, uint32_t entity, uint64_t time, sm_value v);
+/* A value entity takes count: the analyses' values are counts, exact. */
+void kemit_value(kemit *k, uint32_t entity, uint64_t time, int64_t count);
 
 /* A name as one component of an entity's path: '/' as "\/", '\' as
  * "\\"; appended to buf (at *len, within size). */

@@ -88,29 +88,59 @@ records_set_nested(records *r, uint32_t entity, uint64_t time,
 	    tag, tag_len);
 }
 
+/* What a value is, for records_value_kind. */
+enum { RECORDS_NULL_VALUE, RECORDS_NUMBER_VALUE, RECORDS_STRING_VALUE };
+
 /*
- * What a value of an entity whose data have made it k makes it
- * (RECORDS_VALUES...), or RECORDS_NEW if the value does not fit it.
+ * What a value of class cls (above) of an entity whose data have made it
+ * k makes it (RECORDS_VALUES...), or RECORDS_NEW if the value does not
+ * fit it.
  */
 static inline uint8_t
-records_value_kind(uint8_t k, sm_value v)
+records_value_kind(uint8_t k, int cls)
 {
 	uint8_t want;
 
 	if (k != RECORDS_NEW && k < RECORDS_VALUES)
 		return (RECORDS_NEW);
-	want = value_is_number(v) ? RECORDS_NUMBERS : value_is_string(v) ?
-	    RECORDS_STRINGS : k == RECORDS_NEW ? RECORDS_VALUES : k;
+	want = cls == RECORDS_NUMBER_VALUE ? RECORDS_NUMBERS :
+	    cls == RECORDS_STRING_VALUE ? RECORDS_STRINGS :
+	    k == RECORDS_NEW ? RECORDS_VALUES : k;
 	return (k > RECORDS_VALUES && want != k ? RECORDS_NEW : want);
 }
 
-/* A checked value, which makes its entity want (records_value_kind). */
+/*
+ * A number of an entity, *v an integer's word (value_int) if integer,
+ * else a double's: returns the entity's type after it (catalog.h),
+ * with *v made the word that type keeps (a declared numeric entity's
+ * integer made a double), or CATALOG_VALUES_UNSET if the entity's
+ * numbers are of the other kind.  Changes nothing of the entity.
+ */
+static inline int
+records_number_type(const records *r, uint32_t entity, int integer,
+    sm_value *v)
+{
+	int type = catalog_value_type_after(catalog_value_type(r->cat,
+	    entity), integer);
+
+	if (integer && type == CATALOG_VALUES_NUMBER)
+		*v = value_number((double)value_to_int(*v));
+	return (type);
+}
+
+/*
+ * A checked value, which makes its entity want (records_value_kind) and,
+ * for a number, of type (records_number_type; CATALOG_VALUES_UNSET for
+ * a string or null).
+ */
 static inline void
 records_set_value(records *r, uint32_t entity, uint64_t time, sm_value v,
-    uint8_t want)
+    uint8_t want, int type)
 {
 	r->kind[entity] = want;
 	r->last_time[entity] = time;
+	if (type != CATALOG_VALUES_UNSET)
+		catalog_set_value_type(r->cat, entity, type);
 	r->opts->value(r->ctx, r->cat, entity, time, v);
 }
 

@@ -94,26 +94,44 @@ records_take_datum(records *r, const json_value *obj,
 	return (0);
 }
 
+/* What parse_value read a number as. */
+enum { READ_DOUBLE, READ_INTEGER, READ_WIDE };
+
 /*
  * A value (a number, a string or null: value.h).  Numbers must be
  * finite: NaN cannot be written in JSON, and 1e999 overflows a double.
+ * *read says what a number was written as: a double, an integer (*out
+ * its value_int), or an integer that no integer entity can hold (beyond
+ * 64 bits, or VALUE_RESERVED_INT; *out its double): take_value sorts
+ * them out by the entity's type.
  */
 static int
-parse_value(records *r, const json_value *v, sm_value *out)
+parse_value(records *r, const json_value *v, sm_value *out, int *read)
 {
 	double d;
+	int64_t i;
+	int integer;
 
+	*read = READ_DOUBLE;
 	switch (v->type) {
 	case JSON_NULL:
 		*out = VALUE_NONE;
 		return (0);
 	case JSON_NUMBER:
+		if ((integer = json_number_i64(v, &i)) == 1 &&
+		    i != VALUE_RESERVED_INT) {
+			*out = value_int(i);
+			*read = READ_INTEGER;
+			return (0);
+		}
 		d = json_number_double(v);
 		if (!isfinite(d))
 			return (records_fail(r, v->offset, "value %.*s is "
 			    "beyond the largest number (about 1.8e308)",
 			    (int)(v->len > 40 ? 40 : v->len), v->str));
 		*out = value_number(d);
+		if (integer != 0)
+			*read = READ_WIDE;
 		return (0);
 	case JSON_STRING:
 		*out = value_string(intern_add(r->cat->value_strings, v->str,
@@ -273,25 +291,68 @@ nest(records *r, const records_fields *f, uint32_t entity, uint64_t time,
 	return (0);
 }
 
+/*
+ * A number of an entity, read as parse_value says: its type (catalog.h)
+ * after it, with *v the word that keeps it, or an error.
+ */
+static int
+number_type(records *r, const records_fields *f, uint32_t entity,
+    int read, sm_value *v, int *type)
+{
+	const json_value *n = f->value;
+	int have = catalog_value_type(r->cat, entity);
+	char q[96];
+
+	records_quoted(q, sizeof (q), f->entity->str, f->entity->len);
+	if (read == READ_WIDE && have != CATALOG_VALUES_NUMBER)
+		return (records_fail(r, n->offset, "value %.*s of entity %s "
+		    "is an integer %s; declare the entity numeric "
+		    "({\"entity\": %s, \"type\": \"number\"}) to keep it "
+		    "as a double", (int)(n->len > 40 ? 40 : n->len), n->str, q,
+		    value_to_double(*v) == (double)VALUE_RESERVED_INT ?
+		    "whose bits are null's, the one integer an integer entity "
+		    "cannot hold" : "beyond 64 bits (-2^63 to 2^63 - 1)", q));
+	if (read == READ_WIDE)
+		read = READ_DOUBLE;
+	if ((*type = records_number_type(r, entity, read == READ_INTEGER,
+	    v)) == CATALOG_VALUES_UNSET)
+		return (records_fail(r, n->offset, "entity %s has %s values, "
+		    "so a value of it is %s or null, not %.*s; declare it "
+		    "numeric ({\"entity\": %s, \"type\": \"number\"}, "
+		    "before its first value) for numbers of both kinds", q,
+		    have == CATALOG_VALUES_INTEGER ? "integer" : "double",
+		    have == CATALOG_VALUES_INTEGER ? "an integer" :
+		    "a double (written with a fraction or an exponent)",
+		    (int)(n->len > 40 ? 40 : n->len), n->str, q));
+	return (0);
+}
+
 /* A value of a value entity: numbers or strings, not both. */
 static int
 take_value(records *r, const records_fields *f, uint32_t entity,
-    uint64_t time, sm_value v)
+    uint64_t time, sm_value v, int read)
 {
 	uint8_t k = r->kind[entity], want;
+	int type = CATALOG_VALUES_UNSET;
+	int cls = f->value->type == JSON_NUMBER ? RECORDS_NUMBER_VALUE :
+	    f->value->type == JSON_STRING ? RECORDS_STRING_VALUE :
+	    RECORDS_NULL_VALUE;
 	char q[96];
 
 	if (k != RECORDS_NEW && k < RECORDS_VALUES)
 		return (wrong_kind(r, f->value, f->entity));
-	if ((want = records_value_kind(k, v)) == RECORDS_NEW)
+	if ((want = records_value_kind(k, cls)) == RECORDS_NEW)
 		return (records_fail(r, f->value->offset, "entity %s has %s "
 		    "values, so a value of it is %s or null, not %s",
 		    records_quoted(q, sizeof (q), f->entity->str,
 		    f->entity->len),
 		    k == RECORDS_NUMBERS ? "number" : "string",
 		    k == RECORDS_NUMBERS ? "a number" : "a string",
-		    value_is_number(v) ? "a number" : "a string"));
-	records_set_value(r, entity, time, v, want);
+		    cls == RECORDS_NUMBER_VALUE ? "a number" : "a string"));
+	if (cls == RECORDS_NUMBER_VALUE &&
+	    number_type(r, f, entity, read, &v, &type) != 0)
+		return (-1);
+	records_set_value(r, entity, time, v, want, type);
 	return (0);
 }
 
@@ -308,7 +369,7 @@ records_take_special(records *r, const json_value *obj,
 	uint32_t entity, state = 0;
 	sm_value v = VALUE_NONE;
 	size_t i;
-	int rv;
+	int rv, read = READ_DOUBLE;
 	char q[96], q2[96];
 
 	for (i = 0; i < 4; i++) {
@@ -341,7 +402,7 @@ records_take_special(records *r, const json_value *obj,
 	    records_expect_type(r, f->entity, JSON_STRING, "entity") != 0)
 		return (-1);
 	if (op == f->value) {
-		if (parse_value(r, op, &v) != 0)
+		if (parse_value(r, op, &v, &read) != 0)
 			return (-1);
 	} else if (parse_stack_state(r, op, op == f->push ? "push" : "pop",
 	    &state) != 0) {
@@ -359,7 +420,7 @@ records_take_special(records *r, const json_value *obj,
 	if ((rv = datum_entity(r, f, time, &entity)) <= 0)
 		return (rv);
 	if (op == f->value)
-		return (take_value(r, f, entity, time, v));
+		return (take_value(r, f, entity, time, v, read));
 	return (nest(r, f, entity, time, state));
 }
 

@@ -19,11 +19,18 @@ records_deliver_value(records *r, uint32_t entity, uint64_t time,
     sm_value v, const char *str, size_t str_len)
 {
 	uint8_t want = RECORDS_NEW;
+	int integer = value_is_small_int(v), type = CATALOG_VALUES_UNSET;
+	int cls = str != NULL ? RECORDS_STRING_VALUE : v == VALUE_NONE ?
+	    RECORDS_NULL_VALUE : RECORDS_NUMBER_VALUE;
 
 	if (r->opts->value == NULL || time > r->time_limit)
 		return (0);
+	if (integer)
+		v = value_int(value_small_int_of(v));
 	if (entity != CATALOG_NO_ENTITY && (time < r->last_time[entity] ||
-	    (want = records_value_kind(r->kind[entity], v)) == RECORDS_NEW))
+	    (want = records_value_kind(r->kind[entity], cls)) == RECORDS_NEW ||
+	    (cls == RECORDS_NUMBER_VALUE && (type = records_number_type(r,
+	    entity, integer, &v)) == CATALOG_VALUES_UNSET)))
 		return (0);
 	/* Interned even for an entity left out, as parse_value
 	 * (records_data.c) does. */
@@ -32,7 +39,7 @@ records_deliver_value(records *r, uint32_t entity, uint64_t time,
 		    str_len, NULL));
 	records_count(r, 1, time);
 	if (entity != CATALOG_NO_ENTITY)
-		records_set_value(r, entity, time, v, want);
+		records_set_value(r, entity, time, v, want, type);
 	return (1);
 }
 
@@ -97,14 +104,33 @@ records_deliver_many(records *r, uint32_t entity, const uint64_t *times,
 
 void
 records_deliver_numbers(records *r, uint32_t entity, const uint64_t *times,
-    const sm_value *values, size_t n, int numbers, double done)
+    sm_value *values, size_t n, int numbers, double done)
 {
+	int type = catalog_value_type(r->cat, entity);
+	size_t i;
+
+	if (numbers & RECORDS_INTEGERS) {
+		type = catalog_value_type_after(type, 1);
+		for (i = 0; i < n; i++) {
+			if (!value_is_small_int(values[i]))
+				continue;
+			values[i] = type == CATALOG_VALUES_NUMBER ?
+			    value_number((double)value_small_int_of(
+			    values[i])) : value_int(value_small_int_of(
+			    values[i]));
+		}
+	} else if (numbers & RECORDS_DOUBLES) {
+		type = catalog_value_type_after(type, 0);
+	}
+	if (numbers)
+		catalog_set_value_type(r->cat, entity, type);
 	r->opts->values(r->ctx, r->cat, entity, times, values, n, done);
 	r->last_time[entity] = times[n - 1];
-	if (numbers)
+	if (numbers) {
 		r->kind[entity] = RECORDS_NUMBERS;
-	else if (r->kind[entity] == RECORDS_NEW)
+	} else if (r->kind[entity] == RECORDS_NEW) {
 		r->kind[entity] = RECORDS_VALUES;
+	}
 }
 
 int

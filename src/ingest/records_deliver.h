@@ -83,19 +83,33 @@ void records_deliver_many(records *r, uint32_t entity,
 
 /*
  * Whether numbers and nulls of the entity may be taken in bulk (it has
- * no states, no strings), and takes n of them at once (times in order,
- * not before its last; numbers says whether any is a number); the
- * consumer takes them (opts->values), and records_count must count them.
+ * no states, no strings, and its numbers are of the kind of those of
+ * the run: numbers says which kinds it has, RECORDS_DOUBLES and
+ * RECORDS_INTEGERS, the scanner's value_small_int), and takes n of them
+ * at once (times in order, not before its last), making the integers
+ * the entity's words; the consumer takes them (opts->values), and
+ * records_count must count them.
  */
+#define RECORDS_DOUBLES		1
+#define RECORDS_INTEGERS	2
+
 static inline int
-records_takes_numbers(const records *r, uint32_t entity)
+records_takes_numbers(const records *r, uint32_t entity, int numbers)
 {
+	int type = catalog_value_type(r->cat, entity);
+
+	if (numbers == (RECORDS_DOUBLES | RECORDS_INTEGERS) &&
+	    type != CATALOG_VALUES_NUMBER)
+		return (0);
+	if (numbers != 0 && catalog_value_type_after(type,
+	    numbers == RECORDS_INTEGERS) == CATALOG_VALUES_UNSET)
+		return (0);
 	return (r->kind[entity] == RECORDS_NEW ||
 	    r->kind[entity] == RECORDS_VALUES ||
 	    r->kind[entity] == RECORDS_NUMBERS);
 }
 void records_deliver_numbers(records *r, uint32_t entity,
-    const uint64_t *times, const sm_value *values, size_t n, int numbers,
+    const uint64_t *times, sm_value *values, size_t n, int numbers,
     double done);
 
 /*

@@ -123,6 +123,8 @@ int records_take_special(records *r, const json_value *obj,
     const records_fields *f);
 int records_take_event(records *r, const json_value *obj,
     const records_fields *f);
+/* {"entity": E, "type": "number"} (f->other is "type"). */
+int records_take_type_declaration(records *r, const records_fields *f);
 int records_take_description(records *r, const json_value *obj,
     const records_fields *f);
 int records_take_tag_definition(records *r, const json_value *obj,

@@ -42,6 +42,46 @@ records_take_description(records *r, const json_value *obj,
 }
 
 /*
+ * A type declaration, {"entity": E, "type": "number"}: E is a number
+ * entity whose numbers are doubles, integers made doubles, so that it
+ * may have both (catalog_value_type).  An entity that has integers
+ * already cannot be declared (its words are integers), nor one that has
+ * states or strings.
+ */
+int
+records_take_type_declaration(records *r, const records_fields *f)
+{
+	const json_value *t = f->other;
+	uint32_t entity;
+	uint8_t k;
+	char q[96];
+
+	if (records_expect_type(r, f->entity, JSON_STRING, "entity") != 0 ||
+	    records_expect_type(r, t, JSON_STRING, "type") != 0)
+		return (-1);
+	if (t->len != 6 || memcmp(t->str, "number", 6) != 0)
+		return (records_fail(r, t->offset, "type must be \"number\" "
+		    "(the entity's numbers are doubles), not %s",
+		    records_quoted(q, sizeof (q), t->str, t->len)));
+	entity = records_entity(r, f->entity->str, f->entity->len);
+	if (entity == CATALOG_NO_ENTITY)
+		return (0);
+	records_quoted(q, sizeof (q), f->entity->str, f->entity->len);
+	k = r->kind[entity];
+	if (k != RECORDS_NEW && k != RECORDS_VALUES && k != RECORDS_NUMBERS)
+		return (records_fail(r, f->entity->offset, "entity %s has %s, "
+		    "so it cannot be declared numeric", q,
+		    k == RECORDS_STRINGS ? "string values" : "states"));
+	if (catalog_value_type(r->cat, entity) == CATALOG_VALUES_INTEGER)
+		return (records_fail(r, f->entity->offset, "entity %s is "
+		    "declared numeric after its first integer: declare it "
+		    "before its first number", q));
+	catalog_set_value_type(r->cat, entity, CATALOG_VALUES_NUMBER);
+	r->kind[entity] = RECORDS_NUMBERS;
+	return (0);
+}
+
+/*
  * A tag declaration, {"state": S, "tag": T, "description": null}: the
  * tag is numbered (if new) as a datum naming it would number it, and
  * stays undefined unless a definition comes; a definition given before

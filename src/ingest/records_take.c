@@ -107,6 +107,12 @@ records_take(records *r, const json_value *obj)
 		return (records_fail(r, obj->offset, "a record with \"time\" "
 		    "must have \"state\" (a datum) or \"event\" (an event)"));
 	}
+	if (f.entity != NULL && f.other != NULL && f.nother == 1 &&
+	    records_key_is(f.other, "type", 4) &&
+	    obj->child->next != NULL && obj->child->next->next == NULL) {
+		r->cat->nrecords++;
+		return (records_take_type_declaration(r, &f));
+	}
 	if (f.description != NULL && f.tag != NULL && f.state != NULL) {
 		r->cat->nrecords++;
 		return (records_take_tag_declaration(r, obj, &f));

@@ -121,6 +121,11 @@ quick_number(const char *q, int neg, uint64_t *out)
 	}
 	if (q[k + (f > 0) + f] == 'e' || q[k + (f > 0) + f] == 'E')
 		return (0);
+	if (f == 0) {
+		/* Up to 7 digits: below 2^47. */
+		*out = value_small_int(neg ? -(int64_t)m : (int64_t)m);
+		return (k);
+	}
 	d = f > 0 ? (double)m / scan_exact_powers_of_ten[f] : (double)m;
 	*out = value_number(neg ? -d : d);
 	return (k + (f > 0) + f);
@@ -132,6 +137,7 @@ scan_number(const char *p, const char *end, uint64_t *out)
 	const char *q = p, *at;
 	uint64_t m = 0;
 	int ndigits = 0, scale = 0, slow = 0, neg = 0, ignored = 0;
+	int fraction = 0, exponent = 0;
 	int64_t exp = 0, exp_sign = 1;
 	double d;
 
@@ -155,12 +161,14 @@ scan_number(const char *p, const char *end, uint64_t *out)
 	if (q < end && (unsigned)(*q - '0') <= 9)
 		return (0);	/* a leading zero */
 	if (q < end && *q == '.') {
+		fraction = 1;
 		at = ++q;
 		q = number_digits(q, end, &m, &ndigits, &scale, &slow);
 		if (q == at)
 			return (0);
 	}
 	if (q < end && (*q == 'e' || *q == 'E')) {
+		exponent = 1;
 		q++;
 		if (q < end && (*q == '+' || *q == '-'))
 			exp_sign = *q++ == '-' ? -1 : 1;
@@ -174,6 +182,16 @@ scan_number(const char *p, const char *end, uint64_t *out)
 	}
 	if (q == end)
 		return (0);
+	if (!fraction && !exponent) {
+		/*
+		 * An integer: the scanner's own word (value.h) if below
+		 * 2^47, else left to the JSON parser, which keeps 64 bits.
+		 */
+		if (slow || m >= (uint64_t)VALUE_SMALL_LIMIT)
+			return (0);
+		*out = value_small_int(neg ? -(int64_t)m : (int64_t)m);
+		return ((size_t)(q - p));
+	}
 	exp = exp * exp_sign - scale;
 	/*
 	 * A whole number below 2^53 and a power of ten up to 10^22 are

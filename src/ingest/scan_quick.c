@@ -158,7 +158,8 @@ quick_literal(const scan_step *st, const char *p)
  * A value's number at p as counters write them, read inline: an optional
  * minus, up to 15 digits, and a fraction of up to 7, no exponent.  Below
  * 2^53 with a power of ten up to 10^22, one division is correctly rounded,
- * so the bits are those scan_number gives (its own fast way).  Returns
+ * so the bits are those scan_number gives (its own fast way); an integer
+ * below 2^47 is the scanner's value_small_int, as there.  Returns
  * the length, or 0 for anything else, which scan_read_op_value reads.
  */
 static inline __attribute__((always_inline)) size_t
@@ -181,7 +182,11 @@ quick_value_number(const char *p, uint64_t *out)
 		d = (double)m / scan_exact_powers_of_ten[f];
 		q += 1 + f;
 	} else {
-		d = (double)m;
+		/* An integer: the scanner's own word (value.h), if small. */
+		if (*q == 'e' || *q == 'E' || m >= (uint64_t)VALUE_SMALL_LIMIT)
+			return (0);
+		*out = value_small_int(*p == '-' ? -(int64_t)m : (int64_t)m);
+		return ((size_t)(q - p));
 	}
 	if (*q == 'e' || *q == 'E')
 		return (0);

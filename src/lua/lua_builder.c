@@ -204,8 +204,12 @@ b_value(lua_State *L)
 
 	switch (lua_type(L, 4)) {
 	case LUA_TNUMBER:
-		r = builder_number(lb->b, t, e, len,
-		    (double)lua_tonumber(L, 4));
+		if (lua_isinteger(L, 4))
+			r = builder_integer(lb->b, t, e, len,
+			    (int64_t)lua_tointeger(L, 4));
+		else
+			r = builder_number(lb->b, t, e, len,
+			    (double)lua_tonumber(L, 4));
 		break;
 	case LUA_TSTRING: {
 		const char *s = lua_tolstring(L, 4, &slen);
@@ -224,6 +228,23 @@ b_value(lua_State *L)
 	if (r != 0)
 		return (failed(L, lb, "b:value"));
 	charge(L, lb, 0);
+	return (0);
+}
+
+/* b:declare(entity, "number"): its numbers are floats, of either kind */
+static int
+b_declare(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:declare");
+	size_t len, tlen;
+	const char *e = check_entity(L, 2, &len, "b:declare");
+	const char *type = luaL_checklstring(L, 3, &tlen);
+
+	if (strcmp(type, "number") != 0)
+		return (luaL_error(L, "b:declare: the type is \"number\" (the "
+		    "entity's numbers are floats), not \"%s\"", type));
+	if (builder_declare_numeric(lb->b, e, len) != 0)
+		return (failed(L, lb, "b:declare"));
 	return (0);
 }
 
@@ -503,14 +524,18 @@ b_increment(lua_State *L)
 	size_t len;
 	const char *e = check_entity(L, 3, &len, "b:increment");
 	double by = 1;
+	int64_t iby = 1;
+	int integer = 1;
 
 	if (!lua_isnoneornil(L, 4)) {
 		if (lua_type(L, 4) != LUA_TNUMBER)
 			return (luaL_error(L, "b:increment: the increment is "
 			    "a number, not %s", luaL_typename(L, 4)));
+		integer = lua_isinteger(L, 4);
+		iby = integer ? (int64_t)lua_tointeger(L, 4) : 0;
 		by = (double)lua_tonumber(L, 4);
 	}
-	if (builder_increment(lb->b, t, e, len, by) != 0)
+	if (builder_increment(lb->b, t, e, len, integer, iby, by) != 0)
 		return (failed(L, lb, "b:increment"));
 	charge(L, lb, 0);
 	return (0);
@@ -599,7 +624,7 @@ b_at(lua_State *L)
 	if (!builder_at(lb->b, e, t, &iv))
 		return (0);
 	if (kind == STORE_VALUES) {
-		lua_catalog_push_value(L, cat, iv.value);
+		lua_catalog_push_value(L, cat, e, iv.value);
 		lua_pushnil(L);
 	} else {
 		lua_catalog_push_state(L, cat, iv.state);
@@ -660,6 +685,7 @@ const luaL_Reg lua_builder_methods[] = {
 	{ "push", b_push },
 	{ "pop", b_pop },
 	{ "value", b_value },
+	{ "declare", b_declare },
 	{ "describe", b_describe },
 	{ "tag", b_tag },
 	{ "event", b_event },

@@ -34,23 +34,21 @@ lua_catalog_push_tag(lua_State *L, const catalog *cat, uint32_t tag)
 }
 
 void
-lua_catalog_push_value(lua_State *L, const catalog *cat, sm_value v)
+lua_catalog_push_value(lua_State *L, const catalog *cat, uint32_t entity,
+    sm_value v)
 {
-	int64_t i;
-	double d;
-
 	if (value_is_none(v)) {
 		lua_pushnil(L);
+	} else if (catalog_value_ints(cat, entity)) {
+		lua_pushinteger(L, (lua_Integer)value_to_int(v));
 	} else if (value_is_string(v)) {
 		size_t len;
 		const char *s = intern_name(cat->value_strings,
 		    value_string_id(v), &len);
 
 		lua_pushlstring(L, s, len);
-	} else if (value_integer(d = value_to_double(v), &i)) {
-		lua_pushinteger(L, (lua_Integer)i);
 	} else {
-		lua_pushnumber(L, (lua_Number)d);
+		lua_pushnumber(L, (lua_Number)value_to_double(v));
 	}
 }
 

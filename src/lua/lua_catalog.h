@@ -23,7 +23,8 @@ void lua_catalog_push_state(lua_State *L, const catalog *cat, uint32_t s);
 void lua_catalog_push_tag(lua_State *L, const catalog *cat, uint32_t tag);
 
 /* A value: an integer, a number, a string or nil. */
-void lua_catalog_push_value(lua_State *L, const catalog *cat, sm_value v);
+void lua_catalog_push_value(lua_State *L, const catalog *cat,
+    uint32_t entity, sm_value v);
 
 /* The members of a tag's definition as a table (nil: no tag). */
 void lua_catalog_push_tag_fields(lua_State *L, const catalog *cat,

@@ -35,7 +35,7 @@ push_interval(lua_State *L, const trace *d, const store_interval *iv,
 {
 	lua_createtable(L, 0, 6);
 	if (depth == 0) {
-		lua_catalog_push_value(L, d->cat, iv->value);
+		lua_catalog_push_value(L, d->cat, iv->entity, iv->value);
 		lua_setfield(L, -2, "value");
 	} else {
 		lua_catalog_push_state(L, d->cat, iv->state);
@@ -116,7 +116,7 @@ full_at(lua_State *L)
 		if (full)
 			push_interval(L, d, &iv, depth);
 		else if (depth == 0)
-			lua_catalog_push_value(L, d->cat, iv.value);
+			lua_catalog_push_value(L, d->cat, e, iv.value);
 		else
 			lua_catalog_push_state(L, d->cat, iv.state);
 		lua_rawset(L, -3);
@@ -296,7 +296,7 @@ sample_entity(lua_State *L, const trace *d, int en, int sn, uint32_t e,
 		    value_is_none(iv.value))
 			return;
 		lua_rawgeti(L, en, (lua_Integer)e + 1);
-		lua_catalog_push_value(L, d->cat, iv.value);
+		lua_catalog_push_value(L, d->cat, e, iv.value);
 	} else {
 		if (!store_state_at(d->st, e, t, &iv))
 			return;

@@ -27,7 +27,8 @@ push_value_interval(lua_State *L, const trace *d, const store_interval *iv)
 	lua_createtable(L, 0, 4);
 	lua_pushlstring(L, name, len);
 	lua_setfield(L, -2, "entity");
-	lua_catalog_push_value(L, d->cat, iv->value);
+	lua_catalog_push_value(L, d->cat, iv->entity,
+	    iv->value);
 	lua_setfield(L, -2, "value");
 	lua_pushinteger(L, (lua_Integer)iv->start);
 	lua_setfield(L, -2, "start");
@@ -235,7 +236,7 @@ e_at(lua_State *L)
 	if (store_kind_of(d->st, id) == STORE_VALUES) {
 		if (!store_value_at(d->st, id, t, &iv))
 			return (0);
-		lua_catalog_push_value(L, d->cat, iv.value);
+		lua_catalog_push_value(L, d->cat, id, iv.value);
 		lua_pushnil(L);
 		lua_pushinteger(L, (lua_Integer)iv.start);
 		lua_pushinteger(L, (lua_Integer)(iv.end < d->end ? iv.end :

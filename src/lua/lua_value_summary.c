@@ -27,7 +27,12 @@ push_stats(lua_State *L, const value_stats *st, uint64_t span)
 	if (st->covered == 0 && span == 0)
 		return (0);
 	lua_createtable(L, 0, 4);
-	if (st->covered > 0) {
+	if (st->covered > 0 && st->ints) {
+		lua_pushinteger(L, (lua_Integer)st->imin);
+		lua_setfield(L, -2, "min");
+		lua_pushinteger(L, (lua_Integer)st->imax);
+		lua_setfield(L, -2, "max");
+	} else if (st->covered > 0) {
 		lua_pushnumber(L, (lua_Number)st->min);
 		lua_setfield(L, -2, "min");
 		lua_pushnumber(L, (lua_Number)st->max);
@@ -56,7 +61,7 @@ e_value_at(lua_State *L)
 	if (!store_value_at(d->st, id, lua_trace_check_query_time(L, d, 2,
 	    "e:value_at"), &iv))
 		return (0);
-	lua_catalog_push_value(L, d->cat, iv.value);
+	lua_catalog_push_value(L, d->cat, id, iv.value);
 	lua_pushinteger(L, (lua_Integer)iv.start);
 	lua_pushinteger(L, (lua_Integer)(iv.end < d->end ? iv.end : d->end));
 	return (3);
@@ -153,7 +158,7 @@ e_stats(lua_State *L)
 	}
 	if (store_kind_of(d->st, id) != STORE_VALUES)
 		return (counting_stats(L, d, id, from, to, span));
-	value_stats_init(&st);
+	value_stats_init(&st, catalog_value_ints(d->cat, id));
 	store_value_stats(d->st, id, from, to, &st);
 	return (push_stats(L, &st, span));
 }
@@ -190,7 +195,7 @@ t_stats(lua_State *L)
 		if (store_kind_of(d->st, e) != STORE_VALUES || (sel != NULL ?
 		    !sel[e] : !lua_tree_match(L, d, 2, e)))
 			continue;
-		value_stats_init(&st);
+		value_stats_init(&st, catalog_value_ints(d->cat, e));
 		store_value_stats(d->st, e, from, to, &st);
 		name = catalog_entity_name(d->cat, e, &len);
 		lua_pushlstring(L, name, len);

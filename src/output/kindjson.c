@@ -65,11 +65,21 @@ kindjson_value_rects(FILE *out, const catalog *cat, const valuerects *v,
 		    PRIu64, n++ > 0 ? "," : "", x.start, x.duration);
 		if (x.numtime > 0) {
 			fputs(", \"min\": ", out);
-			kindjson_number(out, x.min);
+			if (x.ints)
+				fprintf(out, "%" PRId64, x.imin);
+			else
+				kindjson_number(out, x.min);
 			fputs(", \"max\": ", out);
-			kindjson_number(out, x.max);
+			if (x.ints)
+				fprintf(out, "%" PRId64, x.imax);
+			else
+				kindjson_number(out, x.max);
 			fputs(", \"mean\": ", out);
-			kindjson_number(out, x.mean);
+			/* Equal integers are their own mean, exactly. */
+			if (x.ints && x.imin == x.imax)
+				fprintf(out, "%" PRId64, x.imin);
+			else
+				kindjson_number(out, x.mean);
 		}
 		if (x.nstrings > 0) {
 			fputs(", \"strings\": {", out);

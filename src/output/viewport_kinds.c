@@ -18,12 +18,13 @@ feed_values(valuerects *v, const vpanel *vp, uint32_t e)
 	const uint64_t *times = store_value_times(st, e);
 	const sm_value *values = store_values(st, e);
 	size_t n = store_value_count(st, e), i;
+	int ints = catalog_value_ints(vp->t->cat, e);
 
 	if (n == 0 || vp->lo >= vp->hi)
 		return;
 	i = store_count_through(times, n, vp->lo);
 	for (i = i > 0 ? i - 1 : 0; i < n && times[i] < vp->hi; i++)
-		valuerects_datum(v, e, times[i], values[i]);
+		valuerects_datum(v, e, times[i], values[i], ints);
 }
 
 static uint32_t

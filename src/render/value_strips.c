@@ -8,11 +8,13 @@
 
 /* Whether a value entity holds strings (its first value not null). */
 static int
-values_are_strings(const store *st, uint32_t e)
+values_are_strings(const trace *d, uint32_t e)
 {
-	const sm_value *v = store_values(st, e);
-	size_t n = store_value_count(st, e), i;
+	const sm_value *v = store_values(d->st, e);
+	size_t n = store_value_count(d->st, e), i;
 
+	if (catalog_value_ints(d->cat, e))
+		return (0);
 	for (i = 0; i < n; i++)
 		if (!value_is_none(v[i]))
 			return (value_is_string(v[i]));
@@ -37,7 +39,7 @@ value_columns(const trace *d, uint32_t e, uint64_t t0, uint64_t t1,
     unsigned width, value_column *col, double *lo, double *hi)
 {
 	const store *st = d->st;
-	int strings = values_are_strings(st, e);
+	int strings = values_are_strings(d, e);
 	value_stats all;
 	unsigned x;
 
@@ -59,7 +61,7 @@ value_columns(const trace *d, uint32_t e, uint64_t t0, uint64_t t1,
 			}
 			continue;
 		}
-		value_stats_init(&vs);
+		value_stats_init(&vs, catalog_value_ints(d->cat, e));
 		store_value_stats(st, e, a, b, &vs);
 		if (vs.covered == 0)
 			continue;
@@ -70,7 +72,7 @@ value_columns(const trace *d, uint32_t e, uint64_t t0, uint64_t t1,
 		if (col[x].covered > 1)
 			col[x].covered = 1;
 	}
-	value_stats_init(&all);
+	value_stats_init(&all, catalog_value_ints(d->cat, e));
 	store_value_stats(st, e, t0, t1, &all);
 	if (all.covered == 0) {
 		*lo = 0;
@@ -239,11 +241,11 @@ value_strips_range_text(const render_options *o, const render_panel *p,
 {
 	value_stats st;
 
-	if (values_are_strings(p->d->st, e)) {
+	if (values_are_strings(p->d, e)) {
 		snprintf(buf, size, "strings");
 		return;
 	}
-	value_stats_init(&st);
+	value_stats_init(&st, catalog_value_ints(p->d->cat, e));
 	store_value_stats(p->d->st, e, o->t0, o->t1, &st);
 	if (st.covered == 0)
 		snprintf(buf, size, "no value");
@@ -305,7 +307,7 @@ value_strips_draw_strings(canvas *c, const render_panel *p, unsigned y0,
 		store_interval iv;
 
 		if (store_kind_of(p->d->st, e) != STORE_VALUES ||
-		    !values_are_strings(p->d->st, e))
+		    !values_are_strings(p->d, e))
 			continue;
 		while (t < o->t1) {
 			double a, b, w;

@@ -252,6 +252,8 @@ replay_values(entry_reader *r, const col_desc *c, const catalog *cat, store *st,
 	for (i = 0; i < n; i++) {
 		sm_value v = value[i];
 
+		if (catalog_value_ints(cat, entity))
+			continue;	/* any word: an integer or null */
 		if (value_is_string(v))
 			bad |= value_string_id(v) >= nstrings ||
 			    (v >> 32) != (VALUE_STRING >> 32);

@@ -30,9 +30,10 @@
 #include "store/store.h"
 
 #define CACHE_MAGIC	"SMLCACHE"
-#define CACHE_VERSION	5	/* 3: events with an end, an id, members;
+#define CACHE_VERSION	6	/* 3: events with an end, an id, members;
 				 * 4: nested and value entities;
-				 * 5: state STORE_GAP (no data), depth 0 */
+				 * 5: state STORE_GAP (no data), depth 0;
+				 * 6: integer value entities (int64 words) */
 #define CACHE_ENDIAN	0x01020304u
 #define PREFIX		"statemap-lua: "
 

@@ -39,6 +39,7 @@ catalog_free(catalog *cat)
 	for (i = 0; i < intern_count(cat->entities); i++)
 		free(cat->descriptions[i]);
 	free(cat->descriptions);
+	free(cat->value_types);
 	for (i = 0; i < intern_count(cat->tag_keys); i++)
 		free(cat->tags[i].members);
 	free(cat->tags);
@@ -94,6 +95,10 @@ catalog_entity(catalog *cat, const char *name, size_t len)
 			    sizeof (char *));
 			memset(cat->descriptions + old, 0,
 			    (cat->descriptions_cap - old) * sizeof (char *));
+			cat->value_types = xrealloc(cat->value_types,
+			    cat->descriptions_cap);
+			memset(cat->value_types + old, CATALOG_VALUES_UNSET,
+			    cat->descriptions_cap - old);
 		}
 	}
 	return (id);
@@ -362,6 +367,7 @@ catalog_copy_without_states(const catalog *src)
 
 		catalog_entity(cat, name, len);
 		cat->descriptions[i] = xstrdup_or_null(src->descriptions[i]);
+		cat->value_types[i] = src->value_types[i];
 	}
 	return (cat);
 }

@@ -80,6 +80,8 @@ typedef struct catalog {
 
 	intern *entities;	/* numbered in order of first appearance */
 	char **descriptions;	/* by entity id; NULL where none */
+	/* By entity id, as descriptions: what its numbers are (below). */
+	uint8_t *value_types;
 	size_t descriptions_cap;
 
 	intern *tag_names;
@@ -135,6 +137,56 @@ const char *catalog_entity_name(const catalog *cat, uint32_t id, size_t *len);
 uint32_t catalog_nentities(const catalog *cat);
 
 /* Sets (replaces) an entity's description. */
+/*
+ * What a value entity's numbers are (value.h): none yet, doubles,
+ * integers (exact int64_t words), or declared numeric ({"entity": E,
+ * "type": "number"} in the input, b:declare in a script), whose numbers
+ * are doubles and whose integers are made doubles.  An entity takes the
+ * kind of its first number; a number of the other kind is an error
+ * unless it is declared numeric.
+ */
+enum {
+	CATALOG_VALUES_UNSET,
+	CATALOG_VALUES_DOUBLE,
+	CATALOG_VALUES_INTEGER,
+	CATALOG_VALUES_NUMBER
+};
+
+static inline int
+catalog_value_type(const catalog *cat, uint32_t entity)
+{
+	return (entity < cat->descriptions_cap ? cat->value_types[entity] :
+	    CATALOG_VALUES_UNSET);
+}
+
+/* Whether an entity's value words are integers (value_num_is). */
+static inline int
+catalog_value_ints(const catalog *cat, uint32_t entity)
+{
+	return (catalog_value_type(cat, entity) == CATALOG_VALUES_INTEGER);
+}
+
+static inline void
+catalog_set_value_type(catalog *cat, uint32_t entity, int type)
+{
+	cat->value_types[entity] = (uint8_t)type;
+}
+
+/*
+ * The type a number makes an entity of type have (integer: whether it
+ * was written as one), or CATALOG_VALUES_UNSET if it cannot take it.
+ */
+static inline int
+catalog_value_type_after(int have, int integer)
+{
+	int want = integer ? CATALOG_VALUES_INTEGER : CATALOG_VALUES_DOUBLE;
+
+	if (have == CATALOG_VALUES_NUMBER)
+		return (have);
+	return (have == CATALOG_VALUES_UNSET || have == want ? want :
+	    CATALOG_VALUES_UNSET);
+}
+
 void catalog_set_description(catalog *cat, uint32_t entity, const char *text,
     size_t len);
 

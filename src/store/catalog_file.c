@@ -202,17 +202,22 @@ static int
 entity_record(pass *p, catalog *cat, uint64_t i)
 {
 	text name = { NULL, 0 }, desc = { NULL, 0 };
+	uint64_t type = 0;
 
 	if (!p->loading) {
 		name.s = catalog_entity_name(cat, (uint32_t)i, &name.len);
 		desc = text_of(cat->descriptions[i]);
+		type = cat->value_types[i];
 	}
 	string(p, &name);
 	string(p, &desc);
+	word(p, &type);
 	if (!p->loading)
 		return (0);
-	if (name.s == NULL || catalog_entity(cat, name.s, name.len) != i)
+	if (name.s == NULL || catalog_entity(cat, name.s, name.len) != i ||
+	    type > CATALOG_VALUES_NUMBER)
 		return (-1);
+	catalog_set_value_type(cat, (uint32_t)i, (int)type);
 	if (desc.s != NULL)
 		catalog_set_description(cat, (uint32_t)i, desc.s, desc.len);
 	return (0);

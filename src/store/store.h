@@ -298,6 +298,8 @@ int store_value_at(const store *s, uint32_t entity, uint64_t t,
 /*
  * Adds into st the numbers of a value entity over [t0, t1), clipped to
  * the bounds (value_summary.h; valid after store_finish).  O(log n).
+ * st was made by value_stats_init with whether the entity's words are
+ * integers (catalog_value_ints), which its summary keeps.
  */
 void store_value_stats(const store *s, uint32_t entity, uint64_t t0,
     uint64_t t1, value_stats *st);

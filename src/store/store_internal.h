@@ -181,7 +181,7 @@ values *store_values_of(store *s, column *c);
 void store_values_finish(store *s, values *v);
 
 /* The summary of a finished value entity, made now if it is not yet. */
-const summary *store_values_summary(const values *v);
+const summary *store_values_summary(const values *v, int ints);
 
 /* ---- store_disk.c ---- */
 

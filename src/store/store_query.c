@@ -341,7 +341,8 @@ store_value_stats(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
 	if (b == a)
 		return;
 	/* Those between lie whole in [t0, t1), their ends fixed. */
-	if (b - a > SUMMARY_WORTH && (sum = store_values_summary(v)) != NULL)
+	if (b - a > SUMMARY_WORTH && (sum = store_values_summary(v,
+	    st->ints)) != NULL)
 		summary_add(sum, v->time, v->value, a + 1, b, st);
 	else
 		for (i = a + 1; i < b; i++)

@@ -168,7 +168,7 @@ static pthread_mutex_t summary_lock = PTHREAD_MUTEX_INITIALIZER;
  * it through a const store changes nothing a reader can see but speed.
  */
 const summary *
-store_values_summary(const values *cv)
+store_values_summary(const values *cv, int ints)
 {
 	values *v = (values *)cv;
 	summary *sum = atomic_load_explicit(&v->sum, memory_order_acquire);
@@ -178,7 +178,7 @@ store_values_summary(const values *cv)
 	pthread_mutex_lock(&summary_lock);
 	sum = atomic_load_explicit(&v->sum, memory_order_relaxed);
 	if (sum == NULL) {
-		sum = summary_build(v->time, v->value, v->count);
+		sum = summary_build(v->time, v->value, v->count, ints);
 		atomic_store_explicit(&v->sum, sum, memory_order_release);
 	}
 	pthread_mutex_unlock(&summary_lock);

@@ -9,24 +9,38 @@
 #define FANOUT_BITS	4
 #define FANOUT		((size_t)1 << FANOUT_BITS)
 
+/*
+ * What a node keeps of the value_stats it sums up, in 32 bytes: min and
+ * max as the entity's words (an integer entity's exact).
+ */
+typedef struct node {
+	sm_value min, max;
+	double integral;
+	uint64_t covered;
+} node;
+
 typedef struct level {
-	value_stats *node;
+	node *node;
 	size_t n;
 } level;
 
 struct summary {
 	level *levels;		/* levels[0] is level 1: blocks of intervals */
 	int nlevels;
+	int ints;
 	size_t memory;
 };
 
 void
-value_stats_init(value_stats *st)
+value_stats_init(value_stats *st, int ints)
 {
 	st->min = INFINITY;
 	st->max = -INFINITY;
 	st->integral = 0;
 	st->covered = 0;
+	st->ints = ints;
+	st->imin = INT64_MAX;
+	st->imax = INT64_MIN;
 }
 
 void
@@ -34,9 +48,17 @@ value_stats_add(value_stats *st, sm_value v, uint64_t ns)
 {
 	double d;
 
-	if (ns == 0 || !value_is_number(v))
+	if (ns == 0 || !value_num_is(v, st->ints))
 		return;
-	d = value_to_double(v);
+	d = value_num_double(v, st->ints);
+	if (st->ints) {
+		int64_t i = value_to_int(v);
+
+		if (i < st->imin)
+			st->imin = i;
+		if (i > st->imax)
+			st->imax = i;
+	}
 	if (d < st->min)
 		st->min = d;
 	if (d > st->max)
@@ -54,8 +76,39 @@ value_stats_merge(value_stats *st, const value_stats *more)
 		st->min = more->min;
 	if (more->max > st->max)
 		st->max = more->max;
+	if (more->imin < st->imin)
+		st->imin = more->imin;
+	if (more->imax > st->imax)
+		st->imax = more->imax;
 	st->integral += more->integral;
 	st->covered += more->covered;
+}
+
+/* A node of what st has summed up, and back. */
+static void
+node_of(node *n, const value_stats *st)
+{
+	n->min = st->ints ? value_int(st->imin) : value_number(st->min);
+	n->max = st->ints ? value_int(st->imax) : value_number(st->max);
+	n->integral = st->integral;
+	n->covered = st->covered;
+}
+
+static void
+node_merge(value_stats *st, const node *n)
+{
+	value_stats more;
+
+	if (n->covered == 0)
+		return;
+	more.ints = st->ints;
+	more.min = value_num_double(n->min, st->ints);
+	more.max = value_num_double(n->max, st->ints);
+	more.imin = st->ints ? value_to_int(n->min) : INT64_MAX;
+	more.imax = st->ints ? value_to_int(n->max) : INT64_MIN;
+	more.integral = n->integral;
+	more.covered = n->covered;
+	value_stats_merge(st, &more);
 }
 
 size_t
@@ -70,7 +123,7 @@ summary_memory_for(size_t n)
 
 		if (nlevels == cap)
 			cap = cap == 0 ? 8 : cap * 2;
-		memory += count * sizeof (value_stats);
+		memory += count * sizeof (node);
 		nlevels++;
 		below = count;
 	}
@@ -78,14 +131,16 @@ summary_memory_for(size_t n)
 }
 
 summary *
-summary_build(const uint64_t *time, const sm_value *value, size_t n)
+summary_build(const uint64_t *time, const sm_value *value, size_t n,
+    int ints)
 {
 	summary *sm = xcalloc(1, sizeof (*sm));
 	size_t below = n > 0 ? n - 1 : 0;	/* intervals with an end */
-	size_t i;
+	size_t i, j;
 	int cap = 0;
 
 	sm->memory = sizeof (*sm);
+	sm->ints = ints;
 	/* Levels until one node would sum up everything. */
 	while (below > FANOUT) {
 		size_t count = (below + FANOUT - 1) / FANOUT;
@@ -98,20 +153,24 @@ summary_build(const uint64_t *time, const sm_value *value, size_t n)
 		}
 		lv = &sm->levels[sm->nlevels];
 		lv->n = count;
-		lv->node = xmalloc(count * sizeof (value_stats));
-		sm->memory += count * sizeof (value_stats);
-		for (i = 0; i < count; i++)
-			value_stats_init(&lv->node[i]);
-		if (sm->nlevels == 0) {
-			for (i = 0; i < below; i++)
-				value_stats_add(&lv->node[i >> FANOUT_BITS],
-				    value[i], time[i + 1] - time[i]);
-		} else {
-			const level *from = &sm->levels[sm->nlevels - 1];
+		lv->node = xmalloc(count * sizeof (node));
+		sm->memory += count * sizeof (node);
+		for (j = 0; j < count; j++) {
+			value_stats st;
+			size_t end = (j + 1) << FANOUT_BITS;
 
-			for (i = 0; i < from->n; i++)
-				value_stats_merge(&lv->node[i >> FANOUT_BITS],
-				    &from->node[i]);
+			value_stats_init(&st, ints);
+			if (end > below)
+				end = below;
+			for (i = j << FANOUT_BITS; i < end; i++) {
+				if (sm->nlevels == 0)
+					value_stats_add(&st, value[i],
+					    time[i + 1] - time[i]);
+				else
+					node_merge(&st, &sm->levels[
+					    sm->nlevels - 1].node[i]);
+			}
+			node_of(&lv->node[j], &st);
 		}
 		sm->nlevels++;
 		below = count;
@@ -147,7 +206,7 @@ add_one(const summary *sm, const uint64_t *time, const sm_value *value,
 	if (lv == 0)
 		value_stats_add(st, value[i], time[i + 1] - time[i]);
 	else
-		value_stats_merge(st, &sm->levels[lv - 1].node[i]);
+		node_merge(st, &sm->levels[lv - 1].node[i]);
 }
 
 void

@@ -33,14 +33,21 @@
 
 typedef struct summary summary;
 
+/*
+ * An integer entity's (value.h) min and max are kept exact in imin and
+ * imax as well; min and max are then the nearest doubles.  The integral
+ * is a double for every entity (an integer times ns soon passes 2^63).
+ */
 typedef struct value_stats {
 	double min, max;	/* of the numbers counted; +-inf before any */
 	double integral;	/* sum of number * ns */
 	uint64_t covered;	/* ns that had a number */
+	int ints;		/* the words are integers (value_num_is) */
+	int64_t imin, imax;	/* then: exact, valid if covered > 0 */
 } value_stats;
 
-/* Empty statistics, to add into. */
-void value_stats_init(value_stats *st);
+/* Empty statistics of an entity whose words are integers or not. */
+void value_stats_init(value_stats *st, int ints);
 
 /* Adds one interval of value v lasting ns (nothing if not a number). */
 void value_stats_add(value_stats *st, sm_value v, uint64_t ns);
@@ -48,9 +55,12 @@ void value_stats_add(value_stats *st, sm_value v, uint64_t ns);
 /* Adds the statistics of another range. */
 void value_stats_merge(value_stats *st, const value_stats *more);
 
-/* The summary of n values at times (ascending): of intervals 0..n-2. */
+/*
+ * The summary of n values at times (ascending): of intervals 0..n-2;
+ * ints: the words are integers.
+ */
 summary *summary_build(const uint64_t *time, const sm_value *value,
-    size_t n);
+    size_t n, int ints);
 void summary_free(summary *sm);
 
 /* Bytes it holds; summary_memory_for: what one of n values will hold. */
@@ -59,7 +69,7 @@ size_t summary_memory_for(size_t n);
 
 /*
  * Adds intervals a to b - 1 (b at most n - 1) of the columns it was built
- * from into st.
+ * from into st (made by value_stats_init with the summary's ints).
  */
 void summary_add(const summary *sm, const uint64_t *time,
     const sm_value *value, size_t a, size_t b, value_stats *st);

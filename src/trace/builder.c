@@ -364,6 +364,37 @@ value(builder *b, uint64_t time, const char *entity, size_t len, int kind,
 	return (0);
 }
 
+/*
+ * A number (integer: v is value_int's word), of the kind the entity's
+ * numbers are (catalog_value_type), or of either if it is declared
+ * numeric, whose integers are made doubles.
+ */
+static int
+number(builder *b, uint64_t time, const char *entity, size_t len,
+    int integer, sm_value v)
+{
+	uint32_t e = check(b, time, entity, len, KIND_NUMBERS);
+	int have, type;
+
+	if (e == UINT32_MAX)
+		return (-1);
+	have = catalog_value_type(b->cat, e);
+	if ((type = catalog_value_type_after(have, integer)) ==
+	    CATALOG_VALUES_UNSET)
+		return (fail(b, "entity \"%.*s\" has %s values, so a value "
+		    "of it is %s or nil, not %s; declare it numeric "
+		    "(b:declare(entity, \"number\")) before its first value "
+		    "for numbers of both kinds", (int)len, entity,
+		    integer ? "float" : "integer", integer ? "a float" :
+		    "an integer", integer ? "an integer" : "a float"));
+	if (integer && type == CATALOG_VALUES_NUMBER)
+		v = value_number((double)value_to_int(v));
+	catalog_set_value_type(b->cat, e, type);
+	store_append_value(b->st, e, time, v);
+	taken(b, e, time, KIND_NUMBERS);
+	return (0);
+}
+
 int
 builder_number(builder *b, uint64_t time, const char *entity, size_t len,
     double v)
@@ -374,7 +405,46 @@ builder_number(builder *b, uint64_t time, const char *entity, size_t len,
 		return (fail(b, "a value is a finite number, a string or "
 		    "nil, never NaN or an infinity (a file could not hold "
 		    "it)"));
-	return (value(b, time, entity, len, KIND_NUMBERS, value_number(v)));
+	return (number(b, time, entity, len, 0, value_number(v)));
+}
+
+int
+builder_integer(builder *b, uint64_t time, const char *entity, size_t len,
+    int64_t v)
+{
+	uint32_t e;
+
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
+	if (v == VALUE_RESERVED_INT &&
+	    ((e = intern_find(b->cat->entities, entity, len)) == INTERN_NONE ||
+	    catalog_value_type(b->cat, e) != CATALOG_VALUES_NUMBER))
+		return (fail(b, "%" PRId64 " is the one integer an integer "
+		    "entity cannot hold (its bits are null's); declare the "
+		    "entity numeric (b:declare(entity, \"number\")) to keep "
+		    "it as a float", v));
+	return (number(b, time, entity, len, 1, value_int(v)));
+}
+
+int
+builder_declare_numeric(builder *b, const char *entity, size_t len)
+{
+	uint32_t e;
+
+	if (check_text(b, entity, len, "the entity name") != 0)
+		return (-1);
+	e = entity_of(b, entity, len);
+	if (b->kind[e] == KIND_STATES || b->kind[e] == KIND_STRINGS)
+		return (fail(b, "entity \"%.*s\" has %s, so it cannot be "
+		    "declared numeric", (int)len, entity, b->kind[e] ==
+		    KIND_STATES ? "states" : "string values"));
+	if (catalog_value_type(b->cat, e) == CATALOG_VALUES_INTEGER)
+		return (fail(b, "entity \"%.*s\" has integer values already: "
+		    "declare it numeric before its first value", (int)len,
+		    entity));
+	catalog_set_value_type(b->cat, e, CATALOG_VALUES_NUMBER);
+	b->kind[e] = KIND_NUMBERS;
+	return (0);
 }
 
 int
@@ -402,10 +472,11 @@ builder_none(builder *b, uint64_t time, const char *entity, size_t len)
 
 int
 builder_increment(builder *b, uint64_t time, const char *entity,
-    size_t len, double by)
+    size_t len, int integer, int64_t iby, double by)
 {
 	uint32_t e = intern_find(b->cat->entities, entity, len);
 	double base = 0;
+	int64_t ibase = 0;
 
 	if (check_text(b, entity, len, "the entity name") != 0)
 		return (-1);
@@ -418,8 +489,22 @@ builder_increment(builder *b, uint64_t time, const char *entity,
 		sm_value v = store_values(b->st, e)[
 		    store_value_count(b->st, e) - 1];
 
-		if (value_is_number(v))
+		if (catalog_value_ints(b->cat, e) && !value_is_none(v)) {
+			ibase = value_to_int(v);
+		} else if (!catalog_value_ints(b->cat, e) &&
+		    value_is_number(v)) {
 			base = value_to_double(v);
+		}
+	}
+	if (integer && (e == INTERN_NONE || catalog_value_type(b->cat, e) !=
+	    CATALOG_VALUES_NUMBER)) {
+		int64_t sum;
+
+		if (__builtin_add_overflow(ibase, iby, &sum))
+			return (fail(b, "entity \"%.*s\": %" PRId64 " + %"
+			    PRId64 " is beyond 64 bits", (int)len, entity,
+			    ibase, iby));
+		return (builder_integer(b, time, entity, len, sum));
 	}
 	if (!isfinite(base + by))
 		return (fail(b, "entity \"%.*s\": %g + %g is not a finite "

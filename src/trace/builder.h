@@ -76,6 +76,16 @@ int builder_number(builder *b, uint64_t time, const char *entity,
 int builder_string(builder *b, uint64_t time, const char *entity,
     size_t len, const char *s, size_t slen);
 int builder_none(builder *b, uint64_t time, const char *entity, size_t len);
+/*
+ * An integer: exact (catalog_value_type), but for VALUE_RESERVED_INT,
+ * refused unless the entity is declared numeric.  builder_number's is a
+ * double; an entity's numbers are of one kind unless it is declared
+ * numeric (builder_declare_numeric, before its first number), when
+ * they are doubles, integers made doubles.
+ */
+int builder_integer(builder *b, uint64_t time, const char *entity,
+    size_t len, int64_t v);
+int builder_declare_numeric(builder *b, const char *entity, size_t len);
 
 int builder_describe(builder *b, const char *entity, size_t len,
     const char *text, size_t text_len);
@@ -108,10 +118,12 @@ int builder_event(builder *b, uint64_t time, const char *entity,
 /*
  * TC's incrementAttribute: the value entity's latest value (0 if it has
  * none yet, or null) plus by, as builder_number at time.  An error on a
- * state entity or one holding strings.
+ * state entity or one holding strings.  integer: by is iby, an integer,
+ * added exactly to an integer entity (or a new one): beyond 64 bits is
+ * an error.
  */
 int builder_increment(builder *b, uint64_t time, const char *entity,
-    size_t len, double by);
+    size_t len, int integer, int64_t iby, double by);
 
 /*
  * Ends an entity's data (TC's removeAttribute): a value entity (or one

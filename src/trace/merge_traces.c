@@ -447,7 +447,7 @@ merge_values(trace *d, uint32_t id, const trace *in, uint32_t e,
 
 		if (stopping(tick, d->st, why))
 			return (-1);
-		if (value_is_string(v)) {
+		if (!catalog_value_ints(in->cat, e) && value_is_string(v)) {
 			size_t len;
 			const char *text = intern_name(in->cat->value_strings,
 			    value_string_id(v), &len);
@@ -520,6 +520,8 @@ merge_into(const trace *const *inputs, size_t n, char *const *q,
 			id = catalog_entity(cat, name, len);
 			cat->descriptions[id] =
 			    xstrdup_or_null(in->cat->descriptions[e]);
+			catalog_set_value_type(cat, id,
+			    catalog_value_type(in->cat, e));
 			if (merge_values(d, id, in, e, delta[i],
 			    &tick, why) != 0) {
 				free(tag_map);

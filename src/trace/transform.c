@@ -213,6 +213,8 @@ transform_select(const trace *src, const uint32_t *ids, uint32_t n,
 		catalog_entity(cat, name, len);
 		cat->descriptions[i] =
 		    xstrdup_or_null(from->descriptions[ids[i]]);
+		catalog_set_value_type(cat, i, catalog_value_type(from,
+		    ids[i]));
 		/* Stacks and values, which stay in memory, at one go. */
 		if (store_kind_of(src->st, ids[i]) != STORE_STATES) {
 			store_copy_entity(d->st, i, src->st, ids[i]);

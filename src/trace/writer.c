@@ -31,23 +31,34 @@ write_name(FILE *out, const char *s, size_t len)
 	json_write_string(out, s, len);
 }
 
-/* A number that reads back to the same double: integers as integers. */
+/*
+ * A number that reads back to the same double: a declared numeric
+ * entity's (numeric) whole ones as integers, a double entity's with a
+ * fraction or an exponent always, so that they read back as doubles.
+ */
 static void
-write_number(FILE *out, double v)
+write_number(FILE *out, double v, int numeric)
 {
+	char buf[40];
 	int64_t i;
 
-	if (value_integer(v, &i) && !(v == 0 && signbit(v)))
+	if (numeric && value_integer(v, &i) && !(v == 0 && signbit(v))) {
 		fprintf(out, "%" PRId64, i);
-	else
-		fprintf(out, "%.17g", v);
+		return;
+	}
+	snprintf(buf, sizeof (buf), "%.17g", v);
+	fputs(buf, out);
+	if (strspn(buf, "-0123456789") == strlen(buf))
+		fputs(".0", out);
 }
 
 static void
-write_value(writer *w, sm_value v)
+write_value(writer *w, uint32_t e, sm_value v)
 {
 	if (value_is_none(v)) {
 		fputs("null", w->out);
+	} else if (catalog_value_ints(w->d->cat, e)) {
+		fprintf(w->out, "%" PRId64, value_to_int(v));
 	} else if (value_is_string(v)) {
 		size_t len;
 		const char *s = intern_name(w->d->cat->value_strings,
@@ -55,7 +66,8 @@ write_value(writer *w, sm_value v)
 
 		write_name(w->out, s, len);
 	} else {
-		write_number(w->out, value_to_double(v));
+		write_number(w->out, value_to_double(v), catalog_value_type(
+		    w->d->cat, e) == CATALOG_VALUES_NUMBER);
 	}
 }
 
@@ -219,7 +231,7 @@ write_datum(writer *w, uint32_t e, size_t i)
 	if (store_kind_of(st, e) == STORE_VALUES) {
 		datum_head(w, e, store_value_times(st, e)[i]);
 		fputs(", \"value\": ", w->out);
-		write_value(w, store_values(st, e)[i]);
+		write_value(w, e, store_values(st, e)[i]);
 	} else {
 		const uint16_t *states = store_states(st, e);
 		const uint32_t *tags = store_has_tags(st, e) ?
@@ -344,7 +356,8 @@ choose_end(writer *w)
 			continue;
 		any = 1;
 		if (last == d->end && (k > 1 ||
-		    d->cat->descriptions[e] != NULL || e == n - 1)) {
+		    d->cat->descriptions[e] != NULL || e == n - 1 ||
+		    catalog_value_type(d->cat, e) == CATALOG_VALUES_NUMBER)) {
 			w->held = e;
 			return;
 		}
@@ -427,6 +440,13 @@ write_entity(writer *w, uint32_t e)
 		else
 			fputs("null", w->out);
 		fputc('}', w->out);
+		if (line_done(w) != 0)
+			return (-1);
+	}
+	if (catalog_value_type(d->cat, e) == CATALOG_VALUES_NUMBER) {
+		fputs("{\"entity\": ", w->out);
+		write_name(w->out, name, len);
+		fputs(", \"type\": \"number\"}", w->out);
 		if (line_done(w) != 0)
 			return (-1);
 	}

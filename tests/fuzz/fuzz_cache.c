@@ -148,7 +148,7 @@ walk(const catalog *cat, store *st)
 			    value_is_string(iv.value))
 				ASSERT(value_string_id(iv.value) <
 				    intern_count(cat->value_strings));
-			value_stats_init(&vs);
+			value_stats_init(&vs, catalog_value_ints(cat, e));
 			store_value_stats(st, e, 0, t, &vs);
 		}
 		store_count_at(st, t, per);

@@ -72,6 +72,7 @@ b:tag("run", "t1", { pid = 42, execname = "postgres" })
 b:push("20ns", "Threads/1/Status", 2)
 b:pop(30, "Threads/1/Status", "io")
 b:pop(40, "Threads/1/Status")
+b:declare("mem/rss", "number")
 b:value(0, "mem/rss", 100)
 b:value(10, "mem/rss", 2.5)
 b:value(20, "mem/rss", nil)
@@ -182,6 +183,7 @@ f:write([[
 {"time": "40", "entity": "Threads/1/Status", "pop": 1}
 {"time": "41", "entity": "Threads/1/Status", "push": 2}
 {"time": "43", "entity": "Threads/1/Status", "pop": 2}
+{"entity": "mem/rss", "type": "number"}
 {"time": "0", "entity": "mem/rss", "value": 100}
 {"time": "10", "entity": "mem/rss", "value": 2.5}
 {"time": "20", "entity": "mem/rss", "value": null}
@@ -235,3 +237,71 @@ check_error("a bad colour", function() sm.new { states = { a = { value = 0, colo
     "statemap.new: a colour is not")
 check_error("a bad start", function() sm.new { start = { -1 }, states = { "a" } } end, "statemap.new: start is")
 check_error("t:write to a directory that does not exist", function() cpu:write("/nonexistent/x.out") end, "t:write: ")
+
+-- Values keep their type: a Lua integer is an exact integer, a float a
+-- float; an entity's numbers are of one kind unless declared numeric.
+local ib = sm.new { states = { "a" } }
+ib:value(0, "n", 9007199254740993)
+ib:value(1, "n", -9223372036854775807)
+ib:value(2, "n", math.mininteger)
+ib:value(3, "n", math.maxinteger)
+ib:value(4, "f", 2.0)
+ib:declare("m", "number")
+ib:value(4, "m", 7)
+ib:value(5, "m", 7.5)
+check_error("b:value: a float on an integer entity", function() ib:value(6, "n", 1.5) end,
+    'b:value: entity "n" has integer values, so a value of it is an integer or nil, not a float; declare it numeric')
+check_error("b:value: an integer on a float entity", function() ib:value(6, "f", 3) end,
+    'b:value: entity "f" has float values, so a value of it is a float or nil, not an integer')
+check_error("b:value: null's word", function() ib:value(6, "n", -1970324836974592) end,
+    "b:value: -1970324836974592 is the one integer an integer entity cannot hold")
+check_error("b:declare after integers", function() ib:declare("n", "number") end,
+    'b:declare: entity "n" has integer values already')
+check_error("b:declare: another type", function() ib:declare("z", "integer") end,
+    'b:declare: the type is "number"')
+ib:set(0, "st", "a")
+ib:value(0, "str", "x")
+check_error("b:declare of a state entity", function() ib:declare("st", "number") end,
+    'b:declare: entity "st" has states, so it cannot be declared numeric')
+check_error("b:declare of a string entity", function() ib:declare("str", "number") end,
+    'b:declare: entity "str" has string values, so it cannot be declared numeric')
+check_error("b:value: a string on a declared entity", function() ib:value(6, "m", "s") end,
+    'b:value: entity "m" has number values, so a value of it is a number or nil')
+ib:declare("d", "number")
+check_error("b:set on a declared entity", function() ib:set(6, "d", "a") end,
+    'b:set: entity "d" has values, so it cannot take a state')
+ib:increment(7, "n", -1)
+ib:increment(8, "c")
+ib:increment(9, "c", 2)
+check_error("b:increment beyond 64 bits", function()
+	ib:value(10, "big", math.maxinteger)
+	ib:increment(11, "big")
+end, "b:increment: entity \"big\": 9223372036854775807 + 1 is beyond 64 bits")
+local it = ib:finish(20)
+local function values(t, name)
+	local out = {}
+	for iv in t:intervals { entities = { name } } do
+		out[#out + 1] = math.type(iv.value) .. " " .. tostring(iv.value)
+	end
+	return table.concat(out, ", ")
+end
+local want_n = "integer 9007199254740993, integer -9223372036854775807, integer -9223372036854775808, " ..
+    "integer 9223372036854775807, integer 9223372036854775806"
+check_eq("b:value: integers exact", values(it, "n"), want_n)
+check_eq("b:value: floats stay floats", values(it, "f"), "float 2.0")
+check_eq("b:declare: a numeric entity's numbers are floats", values(it, "m"), "float 7.0, float 7.5")
+check_eq("b:increment: integers", values(it, "c"), "integer 1, integer 3")
+local ipath = unit.tmpname(".out")
+it:write(ipath)
+local iback = sm.load(ipath, { cache = false })
+check_eq("t:write of integers: exact", values(iback, "n"), want_n)
+check_eq("t:write of a float entity: floats", values(iback, "f"), "float 2.0")
+check_eq("t:write of a numeric entity: floats", values(iback, "m"), "float 7.0, float 7.5")
+local ipath2 = unit.tmpname(".out")
+iback:write(ipath2)
+local f1, f2 = io.open(ipath), io.open(ipath2)
+check_eq("t:write, load, t:write: byte-identical", f2:read("a"), f1:read("a"))
+f1:close()
+f2:close()
+os.remove(ipath)
+os.remove(ipath2)

@@ -47,6 +47,7 @@ local function build(host)
 		b:set(0, e, "idle")
 		depth[e] = 1
 	end
+	b:declare("mem/rss", "number")
 	b:value(0, "mem/rss", 100)
 	b:value(0, "proc/1/name", "init")
 	local time = 0

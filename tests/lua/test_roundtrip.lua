@@ -144,6 +144,19 @@ local function pick(list) return list[math.random(#list)] end
 
 -- A number of every kind: integers small and large, fractions, extremes,
 -- -0.0, as integer or float subtype.
+-- An integer entity's: exact over 64 bits (but null's word).
+local function random_integer()
+	return pick({ math.random(-5, 5), 9007199254740993, -9223372036854775807,
+	    math.mininteger, math.maxinteger, math.random(-2 ^ 62, 2 ^ 62), 0 })
+end
+
+-- A float entity's.
+local function random_float()
+	return pick({ math.random(-5, 5) + 0.0, -0.0, 2 ^ 53 + 1, 5e-324,
+	    (math.random() - 0.5) * 10 ^ math.random(-300, 300), 2.5e15 })
+end
+
+-- A declared numeric entity's: either kind.
 local function random_number()
 	local k = math.random(10)
 	if k == 1 then return math.random(-5, 5)
@@ -183,6 +196,9 @@ local function entity_calls(b, name, kind, states, calls, t_end)
 	elseif kind == "described" then
 		list[1] = function() b:describe(name, pick({ "first worker", "", 'a "q"', "é" })) end
 	else
+		if kind == "numbers" then
+			list[#list + 1] = function() b:declare(name, "number") end
+		end
 		for _ = 1, n do
 			time = time + pick({ 0, 0, 1, 2, 5 })
 			local at = time
@@ -239,6 +255,10 @@ local function entity_calls(b, name, kind, states, calls, t_end)
 			elseif kind == "numbers" then
 				local v = math.random(4) > 1 and random_number() or nil
 				list[#list + 1] = function() b:value(at, name, v) end
+			elseif kind == "integers" or kind == "floats" then
+				local v = math.random(4) > 1 and (kind == "integers" and
+				    random_integer() or random_float()) or nil
+				list[#list + 1] = function() b:value(at, name, v) end
 			elseif kind == "strings" then
 				local v = math.random(4) > 1 and pick(STRINGS) or nil
 				list[#list + 1] = function() b:value(at, name, v) end
@@ -255,7 +275,7 @@ local function entity_calls(b, name, kind, states, calls, t_end)
 	return time
 end
 
-local KINDS = { "plain", "tagged", "nested", "numbers", "strings", "nulls", "only-end",
+local KINDS = { "plain", "tagged", "nested", "numbers", "integers", "floats", "strings", "nulls", "only-end",
 	"only-zero", "described", "tagged", "nested", "gaps", "gaps" }
 
 -- A random trace and a line that says what it is made of.

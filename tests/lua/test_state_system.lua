@@ -28,6 +28,7 @@ local path = write {
 	'{"time": "20", "entity": "Threads/1/Status", "push": "io"}',
 	'{"time": "30", "entity": "Threads/1/Status", "pop": 2}',
 	'{"time": "40", "entity": "Threads/1/Status", "pop": "run"}',
+	'{"entity": "mem/rss", "type": "number"}',
 	'{"time": "0", "entity": "mem/rss", "value": 100}',
 	'{"time": "10", "entity": "mem/rss", "value": 2.5}',
 	'{"time": "20", "entity": "mem/rss", "value": null}',
@@ -64,7 +65,7 @@ check_error("e:stack_at of a value entity", function() rss:stack_at(1) end,
 -- values
 check_eq("e:at of a value entity", { rss:at(15) }, { 2.5, nil, 10, 20 })
 check_eq("e:value_at of a number", { rss:value_at(5) }, { 100, 0, 10 })
-check("whole numbers come back as integers", math.type(rss:value_at(5)) == "integer")
+check("a declared numeric entity's numbers are floats, whole ones too", math.type(rss:value_at(5)) == "float")
 check_eq("e:value_at of null", { rss:value_at(25) }, { nil, 20, 30 })
 check_eq("the last value runs to the end", { rss:value_at(49) }, { 300, 30, 50 })
 check_eq("e:value_at of a string", { name:value_at(30) }, { "up", 25, 50 })
@@ -137,7 +138,8 @@ check_eq("a states filter leaves values out", n, 2)
 -- The summary against a linear scan: random counters (fixed seed), random
 -- ranges, including ranges within one interval and beyond the ends.
 math.randomseed(21)
-local lines = { '{"start": [0, 0], "states": {"a": {"value": 0}}}' }
+local lines = { '{"start": [0, 0], "states": {"a": {"value": 0}}}',
+	'{"entity": "c", "type": "number"}' }
 local times, vals, time = {}, {}, 0
 for i = 1, 5000 do
 	time = time + math.random(0, 20)
@@ -187,3 +189,65 @@ for _ = 1, 2000 do
 end
 check_eq("e:stats from the summary agrees with a linear scan", bad, 0)
 check("e:stats over the whole trace agrees", close(c:stats(), scan(0, endt)))
+
+-- An integer entity's min and max are exact integers (beyond 2^53 too),
+-- from the summary as from a linear scan; its mean and integral floats.
+math.randomseed(22)
+lines = { '{"start": [0, 0], "states": {"a": {"value": 0}}}' }
+local ivals, itimes = {}, {}
+time = 0
+for i = 1, 3000 do
+	time = time + math.random(0, 20)
+	local r, v = math.random()
+	if r < 0.05 then v = nil
+	elseif r < 0.1 then v = math.random(math.mininteger, math.maxinteger)
+	elseif r < 0.15 then v = 9007199254740993 + math.random(-3, 3)
+	else v = math.random(-1000, 1000) end
+	itimes[i], ivals[i] = time, v
+	lines[#lines + 1] = string.format('{"time": "%d", "entity": "n", "value": %s}', time,
+	    v == nil and "null" or tostring(v))
+end
+local iendt = time + 7
+lines[#lines + 1] = string.format('{"time": "%d", "entity": "x", "value": 0}', iendt)
+rp = write(lines)
+local it = sm.load(rp)
+os.remove(rp)
+local ne = it:entity("n")
+local function iscan(a, b)
+	local min, max
+	for i = 1, #itimes do
+		local s, e = itimes[i], itimes[i + 1] or iendt
+		if s < a then s = a end
+		if e > b then e = b end
+		if e > s and ivals[i] ~= nil then
+			if min == nil or ivals[i] < min then min = ivals[i] end
+			if max == nil or ivals[i] > max then max = ivals[i] end
+		end
+	end
+	return min, max
+end
+bad = 0
+local typed = true
+for _ = 1, 2000 do
+	local a = math.random(0, iendt + 5)
+	local b = a + math.random(1, iendt)
+	local s, min, max = ne:stats(a, b), iscan(a, b)
+	if s == nil then
+		if min ~= nil then bad = bad + 1 end
+	else
+		if s.min ~= min or s.max ~= max then bad = bad + 1 end
+		if math.type(s.min) ~= "integer" or math.type(s.max) ~= "integer" or
+		    math.type(s.mean) ~= "float" then typed = false end
+	end
+end
+check_eq("e:stats of integers: exact min and max, as a linear scan", bad, 0)
+check("e:stats of integers: integer min and max, float mean", typed)
+for i = 1, #itimes do
+	if ivals[i] ~= nil then
+		local v = ne:value_at(itimes[i + 1] == itimes[i] and itimes[i] - 1 or itimes[i])
+		if itimes[i + 1] ~= itimes[i] and (v ~= ivals[i] or math.type(v) ~= "integer") then
+			bad = bad + 1
+		end
+	end
+end
+check_eq("e:value_at of integers: bit-exact Lua integers", bad, 0)

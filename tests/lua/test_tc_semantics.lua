@@ -117,6 +117,7 @@ local qb = sm.new { states = { "idle", "run" } }
 check_eq("b:current_end before any datum", qb:current_end(), 0)
 qb:set(0, "a", "idle")
 qb:push(5, "a", "run", "t1")
+qb:declare("c", "number")
 qb:increment(3, "c")
 qb:increment(6, "c", 2.5)
 qb:value(1, "s", "x")

@@ -281,7 +281,7 @@ digest(const trace *d, int *states_ok)
 				h = mix(mix(h, fr[j].state), fr[j].tag);
 			if (store_value_at(st, e, t, &iv))
 				h = mix(mix(mix(h, iv.value), iv.start), iv.end);
-			value_stats_init(&vs);
+			value_stats_init(&vs, catalog_value_ints(d->cat, e));
 			store_value_stats(st, e, d->begin, t, &vs);
 			h = mix(mix(mix(mix(h, value_number(vs.min)),
 			    value_number(vs.max)), value_number(vs.integral)),

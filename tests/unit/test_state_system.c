@@ -62,7 +62,7 @@ test_summary(void)
 			value[i] = value_number((double)(int64_t)(r >> 44) -
 			    500000.0 + (r % 3 == 0 ? 0.5 : 0));
 	}
-	sm = summary_build(time, value, N);
+	sm = summary_build(time, value, N, 0);
 	CHECK("summary: built", sm != NULL);
 	CHECK("summary: a little memory a value", summary_memory(sm) <
 	    N * 4);
@@ -80,8 +80,8 @@ test_summary(void)
 			b = a + rng() % 40;	/* short ranges too */
 		if (b > N - 1)
 			b = N - 1;
-		value_stats_init(&got);
-		value_stats_init(&want);
+		value_stats_init(&got, 0);
+		value_stats_init(&want, 0);
 		summary_add(sm, time, value, a, b, &got);
 		for (k = a; k < b; k++)
 			value_stats_add(&want, value[k], time[k + 1] - time[k]);
@@ -93,8 +93,8 @@ test_summary(void)
 	{
 		value_stats all, want;
 
-		value_stats_init(&all);
-		value_stats_init(&want);
+		value_stats_init(&all, 0);
+		value_stats_init(&want, 0);
 		summary_add(sm, time, value, 0, N - 1, &all);
 		for (i = 0; i + 1 < N; i++)
 			value_stats_add(&want, value[i], time[i + 1] -
@@ -133,7 +133,7 @@ test_values_in_store(void)
 	    value_to_double(iv.value) == 30 && iv.start == 10 && iv.end == 20);
 	CHECK("store: none after null", store_value_at(s, 1, 25, &iv) &&
 	    value_is_none(iv.value) && iv.end == 40);
-	value_stats_init(&st);
+	value_stats_init(&st, 0);
 	store_value_stats(s, 1, 5, 15, &st);
 	CHECK("store: stats clipped to the range", st.min == 10 &&
 	    st.max == 30 && st.integral == 10 * 5 + 30 * 5 && st.covered == 10);
@@ -394,7 +394,7 @@ lazy_run(void *arg)
 	int q;
 
 	for (q = 0; q < LAZY_QUERIES; q++) {
-		value_stats_init(&j->got[q]);
+		value_stats_init(&j->got[q], 0);
 		store_value_stats(j->s, 0, j->t0[q], j->t1[q], &j->got[q]);
 	}
 }
@@ -415,7 +415,7 @@ test_lazy_summary(void)
 	for (i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
 		sm_value *v = calloc(sizes[i] + 1, sizeof (sm_value));
 		uint64_t *tt = calloc(sizes[i] + 1, sizeof (uint64_t));
-		summary *sm = summary_build(tt, v, sizes[i]);
+		summary *sm = summary_build(tt, v, sizes[i], 0);
 
 		if (summary_memory(sm) != summary_memory_for(sizes[i]))
 			bad++;
@@ -454,7 +454,7 @@ test_lazy_summary(void)
 		for (q = 0; q < LAZY_QUERIES; q++) {
 			value_stats want;
 
-			value_stats_init(&want);
+			value_stats_init(&want, 0);
 			for (i = 0; i < LAZY_N; i++) {
 				uint64_t lo = time[i], hi = i + 1 < LAZY_N ?
 				    time[i + 1] : t + 10;

@@ -39,10 +39,10 @@ test_hand(void)
 	uint32_t r;
 
 	/* [0,10) 4, [10,20) null, [20,50) 10, [50,60) "a" */
-	valuerects_datum(v, 0, 0, value_number(4));
-	valuerects_datum(v, 0, 10, VALUE_NONE);
-	valuerects_datum(v, 0, 20, value_number(10));
-	valuerects_datum(v, 0, 50, value_string(3));
+	valuerects_datum(v, 0, 0, value_number(4), 0);
+	valuerects_datum(v, 0, 10, VALUE_NONE, 0);
+	valuerects_datum(v, 0, 20, value_number(10), 0);
+	valuerects_datum(v, 0, 50, value_string(3), 0);
 	valuerects_finish(v, 60);
 	r = valuerects_first(v, 0);
 	CHECK("valuerects hand: a first rectangle", r != VALUERECTS_NONE);
@@ -148,7 +148,7 @@ one_round(int round)
 	v = valuerects_new(budget, begin, end);
 	c = coalesce_new(1, budget, begin, end);
 	for (i = 0; i < n; i++) {
-		valuerects_datum(v, d[i].entity, d[i].time, d[i].value);
+		valuerects_datum(v, d[i].entity, d[i].time, d[i].value, 0);
 		if (coalesce_in_bounds(c, d[i].time))
 			coalesce_datum(c, d[i].entity, d[i].time, 0,
 			    COALESCE_NO_TAG);
