@@ -45,7 +45,7 @@ main(void)
 		/* Every third name of tab, and names it lacks, in another
 		 * table: found at once as each would be. */
 		intern *from = intern_new();
-		uint32_t ids[40000], n;
+		uint32_t ids[40001], n;	/* 30,000 + 10,000 + 1 names */
 
 		for (i = 0; i < 30000; i++) {
 			snprintf(name, sizeof (name), "entity-%u", i * 3);
