@@ -142,6 +142,36 @@ intern_find(const intern *tab, const char *name, size_t len)
 	return (s == 0 ? INTERN_NONE : s - 1);
 }
 
+/*
+ * intern_find_each asks for name i + AHEAD's slot, then for the entry that
+ * slot names at i + AHEAD / 2, and for that entry's bytes at i + AHEAD / 4:
+ * each step's line has had time to arrive when the next reads it.
+ */
+#define FIND_AHEAD	16
+
+void
+intern_find_each(const intern *tab, const intern *from, uint32_t *ids)
+{
+	size_t mask = tab->nslots - 1;
+	uint32_t i, n = from->count, s;
+
+	for (i = 0; i < n; i++) {
+		const name_ref *r = &from->names[i];
+
+		if (i + FIND_AHEAD < n)
+			__builtin_prefetch(&tab->slots[from->names[i +
+			    FIND_AHEAD].hash & mask]);
+		if (i + FIND_AHEAD / 2 < n && (s = tab->slots[from->names[i +
+		    FIND_AHEAD / 2].hash & mask]) != 0)
+			__builtin_prefetch(&tab->names[s - 1]);
+		if (i + FIND_AHEAD / 4 < n && (s = tab->slots[from->names[i +
+		    FIND_AHEAD / 4].hash & mask]) != 0)
+			__builtin_prefetch(tab->names[s - 1].ptr);
+		s = tab->slots[find_slot(tab, r->ptr, r->len, r->hash)];
+		ids[i] = s == 0 ? INTERN_NONE : s - 1;
+	}
+}
+
 uint32_t
 intern_add(intern *tab, const char *name, size_t len, int *added)
 {

@@ -29,6 +29,14 @@ uint32_t intern_add(intern *tab, const char *name, size_t len, int *added);
 /* The id of name, or INTERN_NONE. */
 uint32_t intern_find(const intern *tab, const char *name, size_t len);
 
+/*
+ * For every name of from, by its id there: ids[id] = its id in tab, or
+ * INTERN_NONE; the same as intern_find of each, with the lookups of a few
+ * names ahead asked for early so that their misses overlap (from's stored
+ * hashes are tab's: one hash function).  ids holds intern_count(from).
+ */
+void intern_find_each(const intern *tab, const intern *from, uint32_t *ids);
+
 /* The name with the given id (NUL-terminated); *len gets its length. */
 const char *intern_name(const intern *tab, uint32_t id, size_t *len);
 

@@ -17,6 +17,12 @@
 
 #define CHUNK_BYTES	((size_t)4 << 20)
 #define UNMAPPED	(UINT32_MAX - 1)
+
+/*
+ * A chunk with at least this many tag names looks up at once those the
+ * catalog has (take_chunk); with fewer, each on first use costs no more.
+ */
+#define MANY_TAG_NAMES	256
 #define NO_STATE	UINT32_MAX	/* a name the trace has no state for */
 
 /*
@@ -243,8 +249,17 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 		c->ids[k] = UNMAPPED;
 	n = intern_count(c->tags);
 	grow_array(&c->tag_names, &c->tag_names_cap, n + 1, sizeof (uint32_t));
+	/* The chunk's tag names the catalog has already, found at once (a
+	 * trace of many tag names would miss on each, one datum at a time);
+	 * the others on first use, which adds them. */
+	if (n >= MANY_TAG_NAMES && !h->rec->opts->ignore_tags)
+		catalog_find_tag_names(h->rec->cat, c->tags, c->tag_names);
+	else
+		for (k = 0; k < n; k++)
+			c->tag_names[k] = INTERN_NONE;
 	for (k = 0; k < n; k++)
-		c->tag_names[k] = UNMAPPED;
+		if (c->tag_names[k] == INTERN_NONE)
+			c->tag_names[k] = UNMAPPED;
 	n = intern_count(c->states_named);
 	grow_array(&c->state_ids, &c->state_ids_cap, n + 1, sizeof (uint32_t));
 	for (k = 0; k < n; k++)

@@ -178,14 +178,37 @@ records_parse_state(records *r, const json_value *v, uint32_t *out)
  * JSON readers do, so that no output ever holds a key twice: the keys
  * are counted first, and a member is written only at its key's last use.
  */
+/*
+ * Objects of at most this many members (a tag's definition: a few) are
+ * checked key against key, with no table: a table of names costs a block
+ * of its own, and was most of the reading of a trace that defines a tag
+ * for every few data.
+ */
+#define FEW_MEMBERS	16
+
 unsigned char *
 records_last_uses(const json_value *obj)
 {
-	const json_value *m;
-	intern *keys = intern_new();
+	const json_value *m, *later;
+	intern *keys;
 	size_t *uses = NULL, uses_cap = 0, n = 0, i;
 	unsigned char *last;
 
+	for (m = obj->child; m != NULL && n <= FEW_MEMBERS; m = m->next)
+		n++;
+	if (n <= FEW_MEMBERS) {
+		last = xcalloc(n + 1, 1);
+		for (m = obj->child, i = 0; m != NULL; m = m->next, i++) {
+			for (later = m->next; later != NULL; later = later->next)
+				if (later->key_len == m->key_len &&
+				    memcmp(later->key, m->key, m->key_len) == 0)
+					break;
+			last[i] = later == NULL;
+		}
+		return (last);
+	}
+	keys = intern_new();
+	n = 0;
 	for (m = obj->child; m != NULL; m = m->next, n++) {
 		int added = 0;
 		uint32_t id = intern_add(keys, m->key, m->key_len, &added);

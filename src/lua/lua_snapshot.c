@@ -167,7 +167,8 @@ push_names(lua_State *L, int idx, const trace *d)
 }
 
 /*
- * Pushes the buffer for the states of n entities and returns them: the
+ * Pushes the buffer for the states of n entities, and their values when
+ * values is not NULL, and returns the states: the
  * one the user value at uv keeps, taken out of it while this call uses
  * it, or a new one.  Building the answer may run finalizers, which may
  * call t:at on this trace: such a call finds no buffer, and makes its
@@ -175,12 +176,16 @@ push_names(lua_State *L, int idx, const trace *d)
  * the buffer is the collector's, and the next call makes another.
  */
 static uint32_t *
-take_buffer(lua_State *L, int uv, uint32_t n)
+take_buffer(lua_State *L, int uv, uint32_t n, sm_value **values)
 {
 	static const luaL_Reg none[] = { { NULL, NULL } };
 	const luaL_Reg *nothing[] = { none, NULL };
-	size_t size = sizeof (lua_object_head) + ((size_t)n + 1) *
-	    sizeof (uint32_t);
+	/* The values follow the states, from a multiple of their size. */
+	size_t at = (((size_t)n + 1) * sizeof (uint32_t) + sizeof (sm_value) -
+	    1) / sizeof (sm_value) * sizeof (sm_value);
+	size_t size = sizeof (lua_object_head) + (values != NULL ? at +
+	    ((size_t)n + 1) * sizeof (sm_value) : ((size_t)n + 1) *
+	    sizeof (uint32_t));
 	lua_object_head *b;
 
 	lua_rawgeti(L, uv, NAMES_BUFFER);
@@ -196,7 +201,50 @@ take_buffer(lua_State *L, int uv, uint32_t n)
 		lua_pop(L, 1);
 		b = lua_object_new(L, buffer_type, size, 0);
 	}
+	if (values != NULL)
+		*values = (sm_value *)(void *)((char *)(b + 1) + at);
 	return ((uint32_t *)(b + 1));
+}
+
+/*
+ * t:at(time) of a trace with values: the answer of full_at, entity by
+ * entity in the same order into a table of the same size, each found
+ * from where the last call left it (snapshot.h) instead of by a search
+ * of its whole column.
+ */
+static int
+values_at(lua_State *L, const trace *d, uint64_t t)
+{
+	uint32_t e, n = store_nentities(d->st), *states;
+	int uv, en, sn, buf;
+	lua_trace_snapshot *at;
+	sm_value *values;
+
+	lua_settop(L, 3);
+	at = lua_trace_snapshot_of(L, 1);
+	push_names(L, 1, d);
+	en = lua_gettop(L) - 1;
+	sn = en + 1;
+	uv = en - 1;
+	states = take_buffer(L, uv, n, &values);
+	buf = lua_gettop(L);
+	(void)snapshot_states_values(d->st, &at->cursor, t, states, values);
+	lua_createtable(L, 0, (int)catalog_nentities(d->cat));
+	for (e = 0; e < n; e++) {
+		if (!value_is_none(values[e])) {
+			lua_rawgeti(L, en, (lua_Integer)e + 1);
+			lua_catalog_push_value(L, d->cat, e, values[e]);
+		} else if (states[e] != STORE_NONE) {
+			lua_rawgeti(L, en, (lua_Integer)e + 1);
+			lua_rawgeti(L, sn, (lua_Integer)states[e] + 1);
+		} else {
+			continue;
+		}
+		lua_rawset(L, -3);
+	}
+	lua_pushvalue(L, buf);	/* kept for the next call */
+	lua_rawseti(L, uv, NAMES_BUFFER);
+	return (1);
 }
 
 /* States whose names t:at keeps on the Lua stack while it fills a table. */
@@ -220,8 +268,10 @@ t_at(lua_State *L)
 	int uv, en, sn, buf, stacked, into = !lua_isnoneornil(L, 3);
 	lua_trace_snapshot *at;
 
-	if (into ? wants_intervals(L, 3) : store_values_total(d->st) > 0)
+	if (into && wants_intervals(L, 3))
 		return (full_at(L));
+	if (!into && store_values_total(d->st) > 0)
+		return (values_at(L, d, t));
 	if (into)
 		luaL_checktype(L, 3, LUA_TTABLE);
 	lua_settop(L, 3);
@@ -230,7 +280,7 @@ t_at(lua_State *L)
 	en = lua_gettop(L) - 1;
 	sn = en + 1;
 	uv = en - 1;
-	states = take_buffer(L, uv, n);
+	states = take_buffer(L, uv, n, NULL);
 	buf = lua_gettop(L);
 	have = snapshot_states(d->st, &at->cursor, t, states);
 	/* A few states' names wait on the stack: copying a slot costs

@@ -133,10 +133,95 @@ draw_swatch(canvas *c, double x, double y, double size, const color *fill)
 }
 
 /*
+ * States a legend lists at most: a trace of more states with time in the
+ * span lists the LEGEND_MOST - 1 with the most time (in their order), and
+ * then one entry for the others, so that the legend of a thousand states
+ * takes a few lines, not a page per state.
+ */
+#define LEGEND_MOST	24
+
+/* A state and its time, for choosing those with the most. */
+typedef struct state_time {
+	uint64_t time;
+	uint32_t state;
+} state_time;
+
+/* More time first; of equal times, the first state first. */
+static int
+by_time(const void *a, const void *b)
+{
+	const state_time *x = a, *y = b;
+
+	if (x->time != y->time)
+		return (x->time < y->time ? 1 : -1);
+	return (x->state < y->state ? -1 : x->state > y->state);
+}
+
+/*
+ * Marks in listed the states the legend lists (time in the span, at most
+ * LEGEND_MOST - 1 when more have time); returns how many have time but
+ * are not listed, and adds their time into rest.
+ */
+static uint32_t
+legend_choose(const uint64_t *times, uint32_t ns, unsigned char *listed,
+    uint64_t *rest)
+{
+	state_time *st;
+	uint32_t s, n = 0, i;
+
+	for (s = 0; s < ns; s++)
+		n += times[s] > 0;
+	for (s = 0; s < ns; s++)
+		listed[s] = times[s] > 0;
+	if (n <= LEGEND_MOST)
+		return (0);
+	st = xcalloc(n, sizeof (state_time));
+	for (s = 0, i = 0; s < ns; s++)
+		if (times[s] > 0)
+			st[i++] = (state_time){ .time = times[s], .state = s };
+	qsort(st, n, sizeof (state_time), by_time);
+	for (i = LEGEND_MOST - 1; i < n; i++) {
+		listed[st[i].state] = 0;
+		*rest += st[i].time;
+	}
+	free(st);
+	return (n - (LEGEND_MOST - 1));
+}
+
+/*
+ * One entry of a legend, wrapped to the width: its swatch (fill NULL:
+ * the no-data hatch) and text at *x on line *y, moved on past it; *h grows
+ * by a line when it starts a new one.
+ */
+static void
+legend_entry(canvas *c, double *x, unsigned *y, unsigned *h, double line,
+    const char *text, const color *fill)
+{
+	const render_options *o = c->o;
+	double size = o->font_size;
+	double w = size + 4 + canvas_text_width(c, size, text) + 2 * size;
+
+	if (*x > c->strip_x && *x + w > o->width - o->margin) {
+		*x = c->strip_x;
+		*y += (unsigned)line;
+		*h += (unsigned)line;
+	}
+	if (c->draw) {
+		draw_swatch(c, *x, *y + line / 2 - size / 2, size, fill);
+		canvas_set_color(c->cr, o->foreground);
+		canvas_draw_text(c, *x + size + 4, *y + line / 2 + size * 0.35,
+		    size, text, 0);
+	}
+	*x += w;
+}
+
+/*
  * Swatch, name and total time of each state, wrapped to the width, for
  * panels [first, end), which share their states (catalog_same_states, so
  * state s is the same state in each): times and shares are their sums.
- * With key, the hatch of "no data" comes last.
+ * Past LEGEND_MOST states with time, those with the most, then the number
+ * of the others and their time (a swatch of the page's colour).  With
+ * key, the hatch of "no data" comes last.
  */
 unsigned
 legend_draw(canvas *c, const render_panel *panels, size_t first, size_t end,
@@ -145,11 +230,13 @@ legend_draw(canvas *c, const render_panel *panels, size_t first, size_t end,
 	const render_options *o = c->o;
 	const catalog *cat = panels[first].d->cat;
 	uint64_t *times = xcalloc(cat->nstates + 1, sizeof (uint64_t));
-	uint64_t total = 0;
+	unsigned char *listed = xcalloc(cat->nstates + 1, 1);
+	uint64_t total = 0, rest = 0;
 	double x = c->strip_x, size = o->font_size, line = ceil(size * 1.8);
 	unsigned h = (unsigned)line;
-	uint32_t s;
+	uint32_t s, others;
 	size_t i;
+	char text[512], dur[48];
 
 	for (i = first; i < end; i++) {
 		const uint64_t *t;
@@ -163,38 +250,25 @@ legend_draw(canvas *c, const render_panel *panels, size_t first, size_t end,
 	}
 	for (s = 0; s < cat->nstates; s++)
 		total += times[s];
-	/* The states with time, then perhaps the key (s == nstates). */
-	for (s = 0; s <= cat->nstates; s++) {
-		char text[512], dur[48];
-		double w;
-
-		if (s == cat->nstates) {
-			if (!key)
-				break;
-			snprintf(text, sizeof (text), "no data");
-		} else if (times[s] == 0) {
-			continue;	/* not in this span: no need to explain */
-		} else {
-			snprintf(text, sizeof (text), "%s  %s (%.1f%%)",
-			    cat->states[s].name, duration_format(times[s], dur,
-			    sizeof (dur)), total > 0 ? 100.0 * times[s] /
-			    total : 0);
-		}
-		w = size + 4 + canvas_text_width(c, size, text) + 2 * size;
-		if (x > c->strip_x && x + w > o->width - o->margin) {
-			x = c->strip_x;
-			y += (unsigned)line;
-			h += (unsigned)line;
-		}
-		if (c->draw) {
-			draw_swatch(c, x, y + line / 2 - size / 2, size,
-			    s < cat->nstates ? &cat->states[s].color : NULL);
-			canvas_set_color(c->cr, o->foreground);
-			canvas_draw_text(c, x + size + 4,
-			    y + line / 2 + size * 0.35, size, text, 0);
-		}
-		x += w;
+	others = legend_choose(times, cat->nstates, listed, &rest);
+	/* The states listed (with time: no need to explain the others). */
+	for (s = 0; s < cat->nstates; s++) {
+		if (!listed[s])
+			continue;
+		snprintf(text, sizeof (text), "%s  %s (%.1f%%)",
+		    cat->states[s].name, duration_format(times[s], dur,
+		    sizeof (dur)), total > 0 ? 100.0 * times[s] / total : 0);
+		legend_entry(c, &x, &y, &h, line, text, &cat->states[s].color);
 	}
+	if (others > 0) {
+		snprintf(text, sizeof (text), "%u other states  %s (%.1f%%)",
+		    (unsigned)others, duration_format(rest, dur, sizeof (dur)),
+		    total > 0 ? 100.0 * rest / total : 0);
+		legend_entry(c, &x, &y, &h, line, text, &o->background);
+	}
+	if (key)
+		legend_entry(c, &x, &y, &h, line, "no data", NULL);
+	free(listed);
 	free(times);
 	return (h);
 }

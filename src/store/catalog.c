@@ -133,6 +133,12 @@ catalog_tag_name(catalog *cat, const char *tag, size_t len)
 	return (intern_add(cat->tag_names, tag, len, NULL));
 }
 
+void
+catalog_find_tag_names(const catalog *cat, const intern *names, uint32_t *ids)
+{
+	intern_find_each(cat->tag_names, names, ids);
+}
+
 uint32_t
 catalog_tag_id(catalog *cat, uint32_t state, const char *tag, size_t len)
 {

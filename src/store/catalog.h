@@ -199,6 +199,14 @@ uint32_t catalog_tag_id(catalog *cat, uint32_t state, const char *tag,
  * again: the name's id in tag_names (added if new), then the pair's.
  */
 uint32_t catalog_tag_name(catalog *cat, const char *tag, size_t len);
+/*
+ * For every name of names, by its id there: ids[id] = its id in
+ * tag_names if it has one (as catalog_tag_name would give it), else
+ * INTERN_NONE; nothing is added.  Many lookups at once, their misses
+ * overlapped (intern_find_each).
+ */
+void catalog_find_tag_names(const catalog *cat, const intern *names,
+    uint32_t *ids);
 uint32_t catalog_tag_id_named(catalog *cat, uint32_t state, uint32_t name);
 uint32_t catalog_ntags(const catalog *cat);
 /* The id of the (state, tag) pair, or CATALOG_NO_TAG if it has none. */

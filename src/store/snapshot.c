@@ -109,6 +109,19 @@ struct snapshot_index {
 	uint32_t *first;
 };
 
+/*
+ * Entity e's column of times: its transitions', or a value entity's
+ * values'.
+ */
+static const uint64_t *
+entity_times(const store *s, uint32_t e, size_t *n)
+{
+	if ((*n = store_value_count(s, e)) > 0)
+		return (store_value_times(s, e));
+	*n = store_count(s, e);
+	return (store_times(s, e));
+}
+
 snapshot_index *
 snapshot_index_make(const store *s, size_t per_bucket)
 {
@@ -121,9 +134,12 @@ snapshot_index_make(const store *s, size_t per_bucket)
 		return (NULL);
 	span = end - begin;
 	for (e = 0; e < ne; e++) {
-		if (store_count(s, e) > UINT32_MAX)
+		size_t n;
+
+		(void)entity_times(s, e, &n);
+		if (n > UINT32_MAX)
 			return (NULL);
-		total += store_count(s, e);
+		total += n;
 	}
 	nt = total / ((uint64_t)ne * (per_bucket > 0 ? per_bucket : 1));
 	if (nt > span)
@@ -147,8 +163,8 @@ snapshot_index_make(const store *s, size_t per_bucket)
 			uint32_t *row = ix->first + (size_t)b * ne;
 
 			for (e = e0; e < eend; e++) {
-				const uint64_t *times = store_times(s, e);
-				size_t n = store_count(s, e), j = at[e - e0];
+				size_t n, j = at[e - e0];
+				const uint64_t *times = entity_times(s, e, &n);
 
 				while (j < n && times[j] < bound)
 					j++;
@@ -201,9 +217,11 @@ snapshot_cursor_init(snapshot_cursor *c, const store *s)
 	c->pos = xcalloc((size_t)c->nentities + 1, sizeof (size_t));
 	c->cols = xcalloc((size_t)c->nentities + 1, sizeof (snapshot_column));
 	for (e = 0; e < c->nentities; e++) {
-		c->cols[e].count = store_count(s, e);
-		c->cols[e].times = store_times(s, e);
-		c->cols[e].states = store_states(s, e);
+		c->cols[e].times = entity_times(s, e, &c->cols[e].count);
+		if (store_value_count(s, e) > 0)
+			c->cols[e].values = store_values(s, e);
+		else
+			c->cols[e].states = store_states(s, e);
 	}
 	c->charged = ((size_t)c->nentities + 1) *
 	    (sizeof (size_t) + sizeof (snapshot_column));
@@ -230,7 +248,7 @@ static void
 consider_index(const store *s, snapshot_cursor *c)
 {
 	const char *why;
-	uint64_t total = store_total(s);
+	uint64_t total = store_total(s) + store_values_total(s);
 	size_t bytes;
 
 	if (c->index != NULL || c->no_index ||
@@ -258,6 +276,7 @@ consider_index(const store *s, snapshot_cursor *c)
 typedef struct column {
 	const uint64_t *times;
 	const uint16_t *states;
+	const sm_value *values;	/* a value entity's, else NULL */
 	size_t n, start;
 } column;
 
@@ -266,6 +285,7 @@ typedef struct plan {
 	double moved, at;
 	const uint32_t *row;	/* the index's row for the time, or NULL */
 	uint64_t far;		/* searches that did not start at pos */
+	int values;		/* whether value entities are searched */
 } plan;
 
 /*
@@ -280,10 +300,13 @@ prefetch_entity(const snapshot_cursor *cur, uint32_t e, plan *pl, column *c)
 	double moved;
 
 	c->n = sc->count;
+	if (sc->values != NULL && !pl->values)
+		c->n = 0;
 	if (c->n == 0)
 		return;
 	c->times = sc->times;
 	c->states = sc->states;
+	c->values = sc->values;
 	moved = pl->moved * (double)c->n;
 	if (moved < (pl->row != NULL ? PER_BUCKET : NEAR)) {
 		p = cur->pos[e];
@@ -302,13 +325,25 @@ prefetch_entity(const snapshot_cursor *cur, uint32_t e, plan *pl, column *c)
 	 */
 	__builtin_prefetch(c->times + p);
 	__builtin_prefetch(c->times + p + NEXT);
-	__builtin_prefetch(c->states + p);
-	__builtin_prefetch(c->states + p + NEXT);
+	if (c->values != NULL) {
+		__builtin_prefetch(c->values + p);
+		__builtin_prefetch(c->values + p + NEXT);
+	} else {
+		__builtin_prefetch(c->states + p);
+		__builtin_prefetch(c->states + p + NEXT);
+	}
 }
 
 uint32_t
 snapshot_states(const store *s, snapshot_cursor *c, uint64_t t,
     uint32_t *states)
+{
+	return (snapshot_states_values(s, c, t, states, NULL));
+}
+
+uint32_t
+snapshot_states_values(const store *s, snapshot_cursor *c, uint64_t t,
+    uint32_t *states, sm_value *values)
 {
 	uint32_t ne = store_nentities(s), e, have = 0;
 	uint64_t begin = store_begin(s), end = store_end(s);
@@ -317,6 +352,8 @@ snapshot_states(const store *s, snapshot_cursor *c, uint64_t t,
 	column ring[AHEAD];
 	plan pl;
 
+	for (e = 0; values != NULL && e < ne; e++)
+		values[e] = VALUE_NONE;
 	if (t < begin || t >= end) {
 		for (e = 0; e < ne; e++)
 			states[e] = STORE_NONE;
@@ -330,6 +367,7 @@ snapshot_states(const store *s, snapshot_cursor *c, uint64_t t,
 	pl.at = (double)(t - begin) / span;
 	pl.far = 0;
 	pl.row = NULL;
+	pl.values = values != NULL;
 	if (c->index != NULL)
 		pl.row = index_row(c->index, t);
 	c->last = t;
@@ -352,6 +390,11 @@ snapshot_states(const store *s, snapshot_cursor *c, uint64_t t,
 		 * unless the times are out of order. */
 		if (k < col.n && col.times[k] <= t)
 			continue;
+		if (col.values != NULL) {
+			values[e] = col.values[k - 1];
+			have += !value_is_none(values[e]);
+			continue;
+		}
 		/* Its data ended (STORE_GAP): no state. */
 		if (col.states[k - 1] == STORE_GAP)
 			continue;

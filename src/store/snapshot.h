@@ -43,7 +43,8 @@ typedef struct snapshot_index snapshot_index;
  */
 typedef struct snapshot_column {
 	const uint64_t *times;
-	const uint16_t *states;
+	const uint16_t *states;	/* NULL for a value entity */
+	const sm_value *values;	/* a value entity's, else NULL */
 	size_t count;
 } snapshot_column;
 
@@ -72,8 +73,18 @@ uint32_t snapshot_states(const store *s, snapshot_cursor *c, uint64_t t,
     uint32_t *states);
 
 /*
- * The index of s with about per_bucket transitions per entity between
- * two of its times (at least 1), or NULL when it would have fewer than
+ * The same, and values[e] = the value of value entity e at t, or
+ * VALUE_NONE before its first value (states[e] is then STORE_NONE, as
+ * snapshot_states gives it for a value entity): one search per entity
+ * from where the last call left it, as for states.  Returns how many
+ * entities have a state or a value.
+ */
+uint32_t snapshot_states_values(const store *s, snapshot_cursor *c,
+    uint64_t t, uint32_t *states, sm_value *values);
+
+/*
+ * The index of s with about per_bucket transitions (or values) per entity
+ * between two of its times (at least 1), or NULL when it would have fewer than
  * two times or an entity holds 2^32 transitions or more.  For tests and
  * for snapshot_states; freed by snapshot_index_free.
  */

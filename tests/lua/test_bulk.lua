@@ -353,3 +353,41 @@ do
 	out, ok = run('for i = 1, 1000 do local a = t:columns{"start", "finish", "duration"} end print("done")')
 	check("arrays dropped are freed", ok and out == "done\n", out)
 end
+
+-- t:at of a trace with values: each value entity's value found from where
+-- the last call left it (snapshot.c), as e:at gives it, numbers, strings
+-- and nil (no value: left out), beside state entities; whole and sliced.
+do
+	local b = sm.new { states = { idle = { value = 0 }, run = { value = 1 } } }
+	local r = 11
+	local function rnd(n)
+		r = (r * 1103515245 + 12345) % 2147483648
+		return r % n
+	end
+	for i = 1, 40 do
+		local time = rnd(50)
+		-- Numbers of both kinds (integers and quarters) on one entity.
+		if i % 4 ~= 0 then b:declare("v" .. i, "number") end
+		for j = 1, 300 do
+			local k = rnd(10)
+			local v = k == 0 and nil or i % 4 == 0 and ("s" .. k) or k < 5 and (j * 0.25) or j
+			b:value(time, "v" .. i, v)
+			time = time + 1 + rnd(i % 3 == 0 and 200 or 20)
+		end
+	end
+	for i = 1, 10 do
+		local time = rnd(100)
+		for j = 1, 200 do
+			b:set(time, "st" .. i, j % 2 == 0 and "idle" or "run")
+			time = time + 1 + rnd(50)
+		end
+	end
+	local t = b:finish(8000)
+	for _, c in ipairs({ { "values", t }, { "values sliced", t:slice(1234, 5678) } }) do
+		local ok, bad = true, nil
+		for _, time in ipairs(probe_times(c[2])) do
+			if not unit.same(c[2]:at(time), slow_at(c[2], time)) then ok, bad = false, time; break end
+		end
+		check("t:at of " .. c[1] .. " is e:at for every entity", ok, "differs at " .. tostring(bad))
+	end
+end

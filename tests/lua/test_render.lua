@@ -432,3 +432,32 @@ do
 	end
 	os.remove(name)
 end
+
+-- A legend of many states lists those with the most time and sums up the
+-- others in one entry: 200 states make a few lines, not a page of 200
+-- (a 1000-state trace's PNG was 21,068 pixels tall for 1148 of strips).
+do
+	local states = {}
+	for i = 1, 200 do states["s" .. i] = { value = i - 1 } end
+	local b = sm.new { states = states }
+	-- s200 has the most time, s1 the least.
+	for i = 1, 200 do b:set(1000 - 4 * i, "e" .. i, "s" .. i) end
+	local built = b:finish(1000)
+	local png = os.tmpname() .. ".png"
+	local lay = sm.render{ output = png, trace = built, width = 400, row_height = 2, font_size = 10 }
+	check("render: the legend of 200 states takes a few lines", lay.height < 1200, lay.height)
+	os.remove(png)
+	local pdf = os.tmpname() .. ".pdf"
+	sm.render{ output = pdf, trace = built, width = 1600 }
+	local text = pdf_text(pdf)
+	if text == nil then
+		unit.skip("render: a legend of 200 states sums up the others", "no pdftotext")
+	else
+		check("render: a legend of 200 states sums up the others",
+		    text:find("177 other states", 1, true) ~= nil, text)
+		check("render: the legend lists the states of most time",
+		    text:find("s200 ", 1, true) ~= nil and text:find("s178 ", 1, true) ~= nil
+		    and text:find("s177 ", 1, true) == nil, text)
+	end
+	os.remove(pdf)
+end

@@ -147,6 +147,21 @@ test_tag_members(void)
 	    "objects", rv == 0 ? cat->tags[0].members : "(error)",
 	    "\"x\": {\"j\":[{\"a\":{\"b\":3}}],\"k\":2}");
 	catalog_free(cat);
+	/* Past 16 members a table counts the keys (records_last_uses). */
+	text = META
+	    "{\"state\": 0, \"tag\": \"t\", \"m1\": 1, \"m2\": 2, \"m3\": 3, "
+	    "\"m4\": 4, \"m5\": 5, \"m6\": 6, \"m7\": 7, \"m8\": 8, \"m9\": 9, "
+	    "\"m1\": 10, \"m10\": 11, \"m11\": 12, \"m12\": 13, \"m13\": 14, "
+	    "\"m14\": 15, \"m15\": 16, \"m16\": {\"a\": 1, \"a\": 2}, "
+	    "\"m9\": 17}\n";
+	rv = parse(text, &cat, &s, &err, NULL);
+	CHECK_STR("ingest tag members: keys twice among more than 16",
+	    rv == 0 ? cat->tags[0].members : "(error)",
+	    "\"m2\": 2, \"m3\": 3, \"m4\": 4, \"m5\": 5, \"m6\": 6, \"m7\": 7, "
+	    "\"m8\": 8, \"m1\": 10, \"m10\": 11, \"m11\": 12, \"m12\": 13, "
+	    "\"m13\": 14, \"m14\": 15, \"m15\": 16, \"m16\": {\"a\":2}, "
+	    "\"m9\": 17");
+	catalog_free(cat);
 	text = META
 	    "{\"state\": 0, \"tag\": \"t\", \"x\": 1, \"x\": 2, \"x\": 3}\n";
 	rv = parse(text, &cat, &s, &err, NULL);

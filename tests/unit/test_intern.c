@@ -41,6 +41,33 @@ main(void)
 	}
 	CHECK("intern 100000 names keep their ids through growth", ok);
 	CHECK_INT("intern count", intern_count(tab), 100004);
+	{
+		/* Every third name of tab, and names it lacks, in another
+		 * table: found at once as each would be. */
+		intern *from = intern_new();
+		uint32_t ids[40001], n;	/* 30,000 + 10,000 + 1 names */
+
+		for (i = 0; i < 30000; i++) {
+			snprintf(name, sizeof (name), "entity-%u", i * 3);
+			intern_add(from, name, strlen(name), NULL);
+			snprintf(name, sizeof (name), "other-%u", i);
+			if (i % 3 == 0)
+				intern_add(from, name, strlen(name), NULL);
+		}
+		intern_add(from, "", 0, NULL);
+		n = intern_count(from);
+		intern_find_each(tab, from, ids);
+		for (ok = 1, i = 0; i < n; i++) {
+			const char *s = intern_name(from, i, &len);
+
+			if (ids[i] != intern_find(tab, s, len))
+				ok = 0;
+		}
+		CHECK("intern_find_each finds as intern_find, names and "
+		    "misses", ok && ids[0] == 4 && ids[1] == INTERN_NONE &&
+		    ids[n - 1] == 3);
+		intern_free(from);
+	}
 	intern_free(tab);
 	return (unit_exit());
 }
