@@ -64,6 +64,8 @@ help.entries = {
 	  "`threads.load(path [, options])`: the threads analysis of a kernel trace written in Lua over `statemap.events` and `statemap.new` (options `from`, `to` as there), a state provider to copy and change; it gives the intervals `statemap.load(path, {analysis = \"threads\"})` gives (its metadata start is 0, and it reads `prev_state` by the kernel's usual bits)" },
 	{ "`statemap.cpus`",
 	  "`cpus.load(path [, options])`: the CPUs analysis in Lua, as `statemap.threads` is the threads one: it gives the intervals, stacks and tags `statemap.load(path, {analysis = \"cpus\"})` gives (its metadata start is 0, and it always has the `irq` and `softirq` states)" },
+	{ "`statemap.block`",
+	  "`block.load(path [, options])`: the block devices analysis in Lua, as `statemap.threads` is the threads one: it gives the entities, intervals, tags and in-flight values `statemap.load(path, {analysis = \"block\"})` gives (its metadata start is 0)" },
 	{ "`statemap.check_options(fname, opts, keys)`",
 	  "the check every option table of the module gets, for a function of your own: `opts` (nil or a table) may hold only the names listed in `keys`; returns `opts`; `statemap.check_options(\"mine\", {lenght = 1}, {\"length\"})` raises `mine: unknown option \"lenght\" (did you mean \"length\"?); options are: length`" },
 	{ "`statemap.option_keys`",
