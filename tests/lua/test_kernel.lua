@@ -232,6 +232,41 @@ else
 	unit.skip("committed small.dat against trace-cmd report", "no trace-cmd (apt-get install trace-cmd)")
 end
 
+-- A real LTTng trace, where LTTng is here: userspace events (LTTng's
+-- kernel tracer needs lttng-modules, which this machine's kernel cannot
+-- load), recorded by tests/kernel/record-ust.sh and read through
+-- libbabeltrace2: every event with its fields; no analysis without
+-- sched events, said in one line.
+do
+	local dir = os.tmpname()
+	os.remove(dir)
+	local p = io.popen("sh " .. kdir .. "/record-ust.sh '" .. dir .. "' 2>&1; echo \"rc=$?\"")
+	local text = p:read("a")
+	p:close()
+	local code = tonumber(text:match("rc=(%d+)%s*$"))
+	local trace = text:match("^(/[^\n]*)\n")
+	if code == 0 and trace then
+		local n, mallocs, sized = 0, 0, true
+		sm.events(trace, function(ev)
+			n = n + 1
+			if ev.name == "lttng_ust_libc:malloc" then
+				mallocs = mallocs + 1
+				sized = sized and math.type(ev.fields.size) == "integer"
+			end
+		end)
+		check("lttng-ust: a real CTF trace's events (" .. n .. ", " .. mallocs .. " mallocs) with their fields",
+			n > 0 and mallocs > 0 and sized)
+		local ok, err = pcall(sm.load, trace, { cache = false })
+		check("lttng-ust: no sched events, no analysis: " .. tostring(err),
+			not ok and tostring(err):find("no sched_switch events", 1, true) ~= nil)
+	elseif code == 77 then
+		unit.skip("lttng-ust: a real CTF trace", (text:gsub("%s*rc=%d+%s*$", "")))
+	else
+		check("lttng-ust: record-ust.sh", false, text)
+	end
+	os.execute("rm -rf '" .. dir .. "'")
+end
+
 -- CTF: a trace laid out as LTTng writes a kernel trace (tests/kernel/ctf.lua;
 -- no LTTng here to record one), read through libbabeltrace2, each thread's
 -- and CPU's time per state as worked out by hand from the rules of
