@@ -160,7 +160,7 @@ check-asan: $(BIN)
 	@echo "The Lua tests under valgrind:"
 	@BIN=$(BIN) BUILD=$(BUILD) ONLY=lua LUA_WRAP="$(VALGRIND)" sh tests/run
 
-bench: statemap-lua $(BUILD)/gentrace $(BUILD)/scanrate
+bench: statemap-lua $(BUILD)/gentrace $(BUILD)/scanrate $(BUILD)/tdrate
 	@sh bench/run
 
 # A 4.3 GB trace loaded and queried under --memory-limit 256M, compared
@@ -174,6 +174,10 @@ $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 # The scanner alone, in ns a record (bench/scanrate.c).
 $(BUILD)/scanrate: bench/scanrate.c $(CORE_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(LDLIBS)
+
+# libtracecmd's bare iteration over a trace.dat (bench/tdrate.c).
+$(BUILD)/tdrate: bench/tdrate.c | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) $(LDLIBS)
 
 # libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/NAME/):
 # each runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus-NAME, and

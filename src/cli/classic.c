@@ -20,6 +20,7 @@
 #include "output/smap_json.h"
 #include "output/svg.h"
 #include "store/spill.h"
+#include "trace/chrome.h"
 #include "trace/trace.h"
 
 /*
@@ -503,6 +504,37 @@ write_output(const classic_options *o, const smap *maps, size_t n,
 	return (rv);
 }
 
+/*
+ * -T chrome: the one file loaded (through the cache, as scripts load
+ * it) and every transition written, none coalesced.
+ */
+static int
+chrome_run(const classic_options *o, char *const *files, int nfiles)
+{
+	trace_options to;
+	trace *d;
+	sm_error err;
+	int rv = 0, i;
+
+	memset(&to, 0, sizeof (to));
+	to.begin = o->begin;
+	to.end = o->end;
+	to.ignore_tags = o->ignore_tags;
+	to.filter = o->filter;
+	/* a kernel trace's panels (panels.h): its analyses in one trace */
+	for (i = 0; o->analyses != NULL && i < nfiles; i++)
+		to.analyses |= o->analyses[i];
+	if ((d = trace_load(files[0], &to, &err)) == NULL ||
+	    (!o->dry_run && chrome_save(d, o->output != NULL ? o->output :
+	    "-", &err) != 0)) {
+		error_print(&err, stderr);
+		rv = 1;
+	}
+	if (d != NULL)
+		trace_release(d);
+	return (rv);
+}
+
 int
 classic_run(const classic_options *o, char *const *files, int nfiles)
 {
@@ -512,6 +544,11 @@ classic_run(const classic_options *o, char *const *files, int nfiles)
 	sm_error err;
 	int i, rv = 1;
 
+	if (o->format == FORMAT_CHROME) {
+		free(maps);
+		free(order);
+		return (chrome_run(o, files, nfiles));
+	}
 	memset(&fc, 0, sizeof (fc));
 	if (o->output == NULL || strcmp(o->output, "-") == 0)
 		outfile_buffer_stdout();	/* nothing is written to it yet */

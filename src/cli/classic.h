@@ -22,7 +22,8 @@
 
 typedef enum classic_format {
 	FORMAT_SVG,
-	FORMAT_JSON
+	FORMAT_JSON,
+	FORMAT_CHROME		/* the transitions, not coalesced: chrome.h */
 } classic_format;
 
 typedef struct classic_options {

@@ -52,7 +52,7 @@ static const char usage_text[] =
 "  -f, --filter REGEX       only entities whose names match REGEX\n"
 "  -n, --dry-run            read and coalesce, write nothing\n"
 "  -o, --output FILE        write FILE, not standard output\n"
-"  -T, --format FORMAT      svg (default) or json\n"
+"  -T, --format FORMAT      svg (default), json, or chrome (trace-event JSON)\n"
 "      --labels WHAT        both (default), name or description\n"
 "      --palette NAME       colour the states from a palette: okabe_ito,\n"
 "                           tableau10 or greys (not the file's colours)\n"
@@ -506,9 +506,11 @@ main(int argc, char **argv)
 				o.format = FORMAT_SVG;
 			else if (strcmp(optarg, "json") == 0)
 				o.format = FORMAT_JSON;
+			else if (strcmp(optarg, "chrome") == 0)
+				o.format = FORMAT_CHROME;
 			else
 				usage_error("unknown format \"%s\": expected "
-				    "svg or json", optarg);
+				    "svg, json or chrome", optarg);
 			break;
 		case 'C': cache_disable(); break;	/* classic never caches */
 		case 'L':
@@ -580,9 +582,11 @@ main(int argc, char **argv)
 	}
 	if (!serve && (port != NULL || bind != NULL))
 		usage_error("%s", "--port and --bind go with --serve");
-	if (detail_given && (serve || o.format == FORMAT_JSON))
+	if (detail_given && (serve || o.format != FORMAT_SVG))
 		usage_error("%s", "--detail is for the SVG: it does not go with "
-		    "--serve or -T json");
+		    "--serve, -T json or -T chrome");
+	if (o.format == FORMAT_CHROME && argc - optind != 1)
+		usage_error("%s", "-T chrome writes one trace: give one file");
 	/* A kernel trace is a panel per analysis (panels.h). */
 	if (panels_of(argv + optind, argc - optind, analyses, &pn,
 	    &perr) != 0) {

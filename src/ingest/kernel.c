@@ -229,6 +229,21 @@ set_states(catalog *cat, kemit *k, unsigned set, int irq)
 	catalog_set_states(cat, st, n);
 }
 
+/* The running task's name, into e->comm. */
+static void
+running_comm(const pass *p, kev *e)
+{
+	e->comm = kev_comms_of(&p->comms, e->pid, &e->comm_len);
+	/* A task no event named yet: by the trace's own list, if any. */
+	if (e->comm == NULL && p->src->saved_comm != NULL &&
+	    (e->comm = p->src->saved_comm(p->src, e->pid)) != NULL)
+		e->comm_len = strlen(e->comm);
+	if (e->comm == NULL) {
+		e->comm = e->pid == 0 ? "<idle>" : "<...>";
+		e->comm_len = strlen(e->comm);
+	}
+}
+
 static int
 on_event(void *ctx, const kev *e)
 {
@@ -237,15 +252,9 @@ on_event(void *ctx, const kev *e)
 	size_t i;
 
 	kev_comms_see(&p->comms, e);
-	ev.comm = kev_comms_of(&p->comms, e->pid, &ev.comm_len);
-	/* A task no event named yet: by the trace's own list, if any. */
-	if (ev.comm == NULL && p->src->saved_comm != NULL &&
-	    (ev.comm = p->src->saved_comm(p->src, e->pid)) != NULL)
-		ev.comm_len = strlen(ev.comm);
-	if (ev.comm == NULL) {
-		ev.comm = e->pid == 0 ? "<idle>" : "<...>";
-		ev.comm_len = strlen(ev.comm);
-	}
+	/* The analyses read a switch's names from its fields (kevent.h). */
+	if (p->fn != NULL || e->type != KEV_SCHED_SWITCH)
+		running_comm(p, &ev);
 	p->last = ev.time;
 	if (p->k.cat != NULL && !p->k.cat->have_start) {
 		/* known now: the reader has read the first event */

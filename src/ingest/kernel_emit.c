@@ -81,6 +81,26 @@ kemit_state(kemit *k, uint32_t entity, uint64_t time, uint32_t state,
 	    catalog_tag_name(k->cat, tag, tag_len) : CATALOG_NO_TAG);
 }
 
+uint32_t
+kemit_tag(kemit *k, const char *tag, size_t len)
+{
+	if (tag == NULL || k->opts->ignore_tags)
+		return (CATALOG_NO_TAG);
+	return (catalog_tag_name(k->cat, tag, len));
+}
+
+void
+kemit_state_id(kemit *k, uint32_t entity, uint64_t time, uint32_t state,
+    uint32_t tag_id, const char *tag, size_t tag_len)
+{
+	if (entity < k->ncap && k->nested[entity]) {
+		kemit_state(k, entity, time, state, tag, tag_len);
+		return;
+	}
+	count(k, time);
+	k->datum(k->ctx, k->cat, entity, time, state, tag_id);
+}
+
 void
 kemit_push(kemit *k, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len)

@@ -69,6 +69,17 @@ uint32_t kemit_entity(kemit *k, const char *name, size_t len);
 void kemit_state(kemit *k, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len);
 
+/*
+ * A tag's id for kemit_state_id (made in the catalog if new), or
+ * CATALOG_NO_TAG when tags are ignored: for an analysis that gives the
+ * same few tags again and again (a CPU's), to look each up once.
+ */
+uint32_t kemit_tag(kemit *k, const char *tag, size_t len);
+
+/* kemit_state with the tag as kemit_tag's id, and its text. */
+void kemit_state_id(kemit *k, uint32_t entity, uint64_t time,
+    uint32_t state, uint32_t tag_id, const char *tag, size_t tag_len);
+
 /* Enters state on top of what the entity is in; leaves the top, state. */
 void kemit_push(kemit *k, uint32_t entity, uint64_t time, uint32_t state,
     const char *tag, size_t tag_len);

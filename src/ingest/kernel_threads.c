@@ -16,6 +16,7 @@
 #define PENDING_MAX	8
 #define CLONE_THREAD	0x00010000
 #define NO_STATE	0xff
+#define MAX_CPU_TAGS	65535	/* CPUs past it: no cached tag */
 
 typedef struct pending {
 	uint64_t time;
@@ -37,11 +38,20 @@ typedef struct thread {
 	pending pend[PENDING_MAX];
 } thread;
 
+/* A CPU's tag ("cpu3"), its id looked up when first used. */
+typedef struct cpu_tag {
+	uint32_t id;
+	uint8_t len;		/* 0: not yet */
+	char s[15];
+} cpu_tag;
+
 typedef struct threads {
 	kemit *k;
 	pidmap map;
 	thread *t;		/* by index, in order of first sight */
 	size_t cap;
+	cpu_tag *tags;		/* by CPU */
+	size_t ntags;
 } threads;
 
 static void *
@@ -62,6 +72,7 @@ threads_free(void *arg)
 
 	pidmap_free(&a->map);
 	free(a->t);
+	free(a->tags);
 	free(a);
 }
 
@@ -119,8 +130,8 @@ comm_from(thread *th, const kev *e, kev_field f)
 static void
 emit(threads *a, thread *th, uint64_t time, uint8_t state, uint32_t cpu)
 {
-	char tag[16];
-	int n = 0;
+	cpu_tag *t;
+	int n;
 
 	if (th->entity == CATALOG_NO_ENTITY)
 		return;
@@ -129,10 +140,30 @@ emit(threads *a, thread *th, uint64_t time, uint8_t state, uint32_t cpu)
 		kemit_state(a->k, th->entity, time, STORE_GAP, NULL, 0);
 		return;
 	}
-	if (state == KS_RUNNING)
-		n = snprintf(tag, sizeof (tag), "cpu%u", cpu);
-	kemit_state(a->k, th->entity, time, a->k->states[state],
-	    n > 0 ? tag : NULL, n > 0 ? (size_t)n : 0);
+	if (state != KS_RUNNING || cpu > MAX_CPU_TAGS) {
+		char tag[16];
+
+		n = state == KS_RUNNING ?
+		    snprintf(tag, sizeof (tag), "cpu%u", cpu) : 0;
+		kemit_state(a->k, th->entity, time, a->k->states[state],
+		    n > 0 ? tag : NULL, n > 0 ? (size_t)n : 0);
+		return;
+	}
+	if (cpu >= a->ntags) {
+		size_t old = a->ntags;
+
+		grow_array(&a->tags, &a->ntags, (size_t)cpu + 1,
+		    sizeof (cpu_tag));
+		memset(a->tags + old, 0, (a->ntags - old) * sizeof (cpu_tag));
+	}
+	t = &a->tags[cpu];
+	if (t->len == 0) {
+		n = snprintf(t->s, sizeof (t->s), "cpu%u", cpu);
+		t->len = (uint8_t)n;
+		t->id = kemit_tag(a->k, t->s, t->len);
+	}
+	kemit_state_id(a->k, th->entity, time, a->k->states[state], t->id,
+	    t->s, t->len);
 }
 
 /* Names a thread (PCOMM[TGID]/COMM[TID]) and hands on what it kept. */

@@ -40,6 +40,7 @@ typedef struct tracedat {
 	int32_t *by_id;		/* event id -> kind, or -1 */
 	size_t nids;
 	long common_end;	/* the bytes the common fields take */
+	int native;		/* the file in this machine's byte order */
 	/* prev_state's letters, as the kernel's format gives them */
 	uint64_t state_bits[MAX_STATE_BITS];
 	char state_letters[MAX_STATE_BITS];
@@ -65,13 +66,38 @@ holds(const struct tep_record *rec, const struct tep_format_field *f)
 
 static int
 read_number(const struct tep_record *rec, struct tep_format_field *f,
-    int64_t *v)
+    int native, int64_t *v)
 {
-	unsigned long long u;
+	unsigned long long u = 0;
+	const unsigned char *p;
 
-	if (!holds(rec, f) || f->size > 8 || f->size == 0 ||
-	    tep_read_number_field(f, rec->data, &u) != 0)
+	if (!holds(rec, f) || f->size > 8 || f->size == 0)
 		return (-1);
+	p = (const unsigned char *)rec->data + f->offset;
+	/* A file of this machine's byte order: the bytes as they are. */
+	if (native && (f->size == 1 || f->size == 2 || f->size == 4 ||
+	    f->size == 8)) {
+		if (f->size == 1) {
+			u = p[0];
+		} else if (f->size == 2) {
+			uint16_t x;
+
+			memcpy(&x, p, 2);
+			u = x;
+		} else if (f->size == 4) {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			u = x;
+		} else {
+			uint64_t x;
+
+			memcpy(&x, p, 8);
+			u = x;
+		}
+	} else if (tep_read_number_field(f, rec->data, &u) != 0) {
+		return (-1);
+	}
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 &&
 	    (u & (1ULL << (f->size * 8 - 1))))
 		u |= ~0ULL << (f->size * 8);
@@ -129,7 +155,9 @@ info_of(const kev *e)
 static int
 td_integer(const kev *e, kev_field f, int64_t *v)
 {
-	return (read_number(e->raw, info_of(e)->f[f], v));
+	const kind_info *k = info_of(e);
+
+	return (read_number(e->raw, k->f[f], k->td->native, v));
 }
 
 static const char *
@@ -216,7 +244,7 @@ td_visit(const kev *e, const kev_visitor *v, void *ctx)
 		} else if (f->flags & TEP_FIELD_IS_ARRAY) {
 			visit_array(f, (const unsigned char *)rec->data +
 			    f->offset, (size_t)f->size, v, ctx);
-		} else if (read_number(rec, f, &x) == 0) {
+		} else if (read_number(rec, f, info_of(e)->td->native, &x) == 0) {
 			v->integer(ctx, f->name, x,
 			    (f->flags & TEP_FIELD_IS_SIGNED) != 0);
 		}
@@ -517,6 +545,8 @@ tracedat_open(const char *path, sm_error *err)
 	td->src.close = td_close;
 	td->src.has_field = td_has_field;
 	td->src.saved_comm = td_saved_comm;
+	td->native = tep_is_file_bigendian(td->tep) ==
+	    tep_is_local_bigendian(td->tep);
 	index_kinds(td);
 	return (&td->src);
 }

@@ -32,6 +32,15 @@ typedef struct walk {
 	int handler;		/* its stack index */
 	const kev *cur;		/* the event being handed */
 	int failed;		/* the handler's error is on the stack */
+	/*
+	 * By kind: how many fields its last event had (0: none seen), so
+	 * that the next one's table is made that size at once rather than
+	 * grown field by field.
+	 */
+	uint16_t *nfields;
+	uint32_t nkinds;
+	int depth;		/* of structures and arrays, while visiting */
+	unsigned count;		/* the fields set at depth 0 */
 } walk;
 
 /* ---- a field into the table on top of the stack ---- */
@@ -39,8 +48,12 @@ typedef struct walk {
 /* Sets the value on top as field name of the table under it, or as the
  * next item of a list when name is NULL. */
 static void
-set(lua_State *L, const char *name)
+set(walk *w, const char *name)
 {
+	lua_State *L = w->L;
+
+	if (w->depth == 0)
+		w->count++;
 	if (name != NULL)
 		lua_setfield(L, -2, name);
 	else
@@ -50,29 +63,29 @@ set(lua_State *L, const char *name)
 static void
 v_integer(void *ctx, const char *name, int64_t v, int is_signed)
 {
-	lua_State *L = ctx;
+	walk *w = ctx;
 
 	(void)is_signed;
-	lua_pushinteger(L, (lua_Integer)v);
-	set(L, name);
+	lua_pushinteger(w->L, (lua_Integer)v);
+	set(w, name);
 }
 
 static void
 v_real(void *ctx, const char *name, double v)
 {
-	lua_State *L = ctx;
+	walk *w = ctx;
 
-	lua_pushnumber(L, v);
-	set(L, name);
+	lua_pushnumber(w->L, v);
+	set(w, name);
 }
 
 static void
 v_string(void *ctx, const char *name, const char *s, size_t len)
 {
-	lua_State *L = ctx;
+	walk *w = ctx;
 
-	lua_pushlstring(L, s, len);
-	set(L, name);
+	lua_pushlstring(w->L, s, len);
+	set(w, name);
 }
 
 /* A structure or array opens a table; its end sets it in its parent,
@@ -80,9 +93,11 @@ v_string(void *ctx, const char *name, const char *s, size_t len)
 static void
 v_begin(void *ctx, const char *name, int is_array)
 {
-	lua_State *L = ctx;
+	walk *w = ctx;
+	lua_State *L = w->L;
 
 	(void)is_array;
+	w->depth++;
 	luaL_checkstack(L, 3, "fields nested too deep");
 	if (name != NULL)
 		lua_pushstring(L, name);
@@ -94,13 +109,17 @@ v_begin(void *ctx, const char *name, int is_array)
 static void
 v_end(void *ctx)
 {
-	lua_State *L = ctx;
+	walk *w = ctx;
+	lua_State *L = w->L;
 
 	/* parent, name, table -> parent */
+	w->depth--;
 	if (lua_isnil(L, -2)) {
 		lua_remove(L, -2);
-		set(L, NULL);
+		set(w, NULL);
 	} else {
+		if (w->depth == 0)
+			w->count++;
 		lua_settable(L, -3);
 	}
 }
@@ -118,6 +137,7 @@ call_handler(lua_State *L)
 {
 	walk *w = lua_touserdata(L, 2);
 	const kev *e = w->cur;
+	int hint;
 
 	lua_pushvalue(L, 1);	/* the handler */
 	lua_createtable(L, 0, 7);
@@ -131,8 +151,14 @@ call_handler(lua_State *L)
 	lua_setfield(L, -2, "pid");
 	lua_pushlstring(L, e->comm, e->comm_len);
 	lua_setfield(L, -2, "comm");
-	lua_newtable(L);
-	kev_visit(e, &to_table, L);
+	hint = e->kind < w->nkinds ? w->nfields[e->kind] : 0;
+	lua_createtable(L, 0, hint);
+	w->depth = 0;
+	w->count = 0;
+	kev_visit(e, &to_table, w);
+	if (e->kind < w->nkinds)
+		w->nfields[e->kind] = (uint16_t)(w->count > UINT16_MAX ?
+		    UINT16_MAX : w->count);
 	lua_setfield(L, -2, "fields");
 	lua_call(L, 1, 1);
 	return (1);
@@ -248,9 +274,12 @@ f_events(lua_State *L)
 		memset(&w, 0, sizeof (w));
 		w.L = L;
 		w.handler = handler;
+		w.nkinds = src->nkinds;
+		w.nfields = xcalloc(src->nkinds + 1, sizeof (uint16_t));
 		rv = kernel_events(src, wanted, from, to, on_event, &w, &err);
 		src->close(src);
 		free(wanted);
+		free(w.nfields);
 	} else {
 		rv = -1;
 		w.failed = 0;
