@@ -264,17 +264,18 @@ states_from_copy(const snapshot_index *ix, uint64_t t, uint32_t *states,
 	uint64_t k = ix->at[b];
 
 	for (e = 0; e < ne; e++) {
-		uint64_t end = k + (next[e] - row[e]);
+		uint32_t len = next[e] - row[e], j, within = 0;
 		uint16_t st = before[e];
-		size_t found = row[e];
 
-		for (; k < end && ix->since[k] <= since; k++) {
-			st = ix->state[k];
-			found++;
-		}
-		k = end;
-		if (found > 0)
-			pos[e] = found - 1;
+		/* Counted without a branch a time: how many are at or
+		 * before t mispredicts about as often as not. */
+		for (j = 0; j < len; j++)
+			within += ix->since[k + j] <= since;
+		if (within > 0)
+			st = ix->state[k + within - 1];
+		k += len;
+		if (row[e] + within > 0)
+			pos[e] = row[e] + within - 1;
 		if (st == STORE_GAP) {
 			states[e] = STORE_NONE;
 			continue;
