@@ -145,7 +145,7 @@ static void
 copy_buckets(const store *s, snapshot_index *ix)
 {
 	uint32_t ne = ix->nentities, nt = ix->ntimes, b, e;
-	uint64_t k = 0, n0 = 0;
+	uint64_t n0 = 0, *off;
 
 	for (e = 0; e < ne; e++)
 		n0 += ix->first[e];
@@ -161,25 +161,31 @@ copy_buckets(const store *s, snapshot_index *ix)
 	ix->since = xmalloc((size_t)ix->at[nt] * sizeof (uint32_t) + 1);
 	ix->state = xmalloc((size_t)ix->at[nt] * sizeof (uint16_t) + 1);
 	ix->before = xmalloc((size_t)nt * ne * sizeof (uint16_t));
-	for (b = 0; b < nt; b++) {
-		const uint32_t *row = ix->first + (size_t)b * ne;
-		uint64_t start = ix->begin + b * ix->width;
+	/* Entity by entity, each column read once in order: where the
+	 * next entity's part of each bucket goes. */
+	off = xmalloc((size_t)nt * sizeof (uint64_t));
+	memcpy(off, ix->at, (size_t)nt * sizeof (uint64_t));
+	for (e = 0; e < ne; e++) {
+		const uint64_t *times = store_times(s, e);
+		const uint16_t *states = store_states(s, e);
 
-		for (e = 0; e < ne; e++) {
-			const uint64_t *times = store_times(s, e);
-			const uint16_t *states = store_states(s, e);
-			uint32_t j;
+		for (b = 0; b < nt; b++) {
+			uint32_t j = ix->first[(size_t)b * ne + e];
+			uint32_t end = ix->first[((size_t)b + 1) * ne + e];
+			uint64_t start = ix->begin + b * ix->width, k = off[b];
 
-			ix->before[(size_t)b * ne + e] = row[e] > 0 ?
-			    states[row[e] - 1] : STORE_GAP;
-			for (j = row[e]; j < row[ne + e]; j++, k++) {
+			ix->before[(size_t)b * ne + e] = j > 0 ? states[j - 1] :
+			    STORE_GAP;
+			for (; j < end; j++, k++) {
 				/* In order, times[j] is in the bucket: some
 				 * 32-bit number else, out of order. */
 				ix->since[k] = (uint32_t)(times[j] - start);
 				ix->state[k] = states[j];
 			}
+			off[b] = k;
 		}
 	}
+	free(off);
 }
 
 snapshot_index *
