@@ -93,7 +93,7 @@ help.entries = {
 	{ "`t:entity(name)`",
 	  "one entity (an error if there is none)" },
 	{ "`t:at(time [, into])`",
-	  "`{entity name = state name}` for entities with a state then; one search per entity, started where the last call on this trace left it, and no allocation but the table, so stepping through a trace costs about as much as building that table; after enough jumps across the trace, searches start from an index of every entity's position at evenly spaced times (made once, half a byte per transition, if `--memory-limit` leaves room); given a table `into`, fills it instead (entities without a state set to nil, other keys kept) and returns it, which is cheaper still" },
+	  "`{entity name = state name}` for entities with a state then; one search per entity, started where the last call on this trace left it, and no allocation but the table, so stepping through a trace costs about as much as building that table; after enough jumps across the trace, an index of every entity's position at evenly spaced times is made (once, if `--memory-limit` leaves room): half a byte per transition, and for a trace of states alone 6.25 more, a copy of the transitions time bucket by time bucket with each entity's state as each bucket starts, from which the states at a time are read in one run of memory instead of a search per entity; given a table `into`, fills it instead (entities without a state set to nil, other keys kept) and returns it, which is cheaper still" },
 	{ "`t:time_in([from, to])`",
 	  "`{state = ns}` summed over all entities" },
 	{ "`t:count_at(time)`",

@@ -498,8 +498,8 @@ linear_of(uint8_t v)
 }
 
 /* sRGB to OKLab (Ottosson's matrices, the inverse of oklab_to_linear). */
-static void
-oklab_of(color c, double lab[3])
+void
+color_oklab(color c, double lab[3])
 {
 	double r = linear_of(c.r), g = linear_of(c.g), b = linear_of(c.b);
 	double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
@@ -512,12 +512,18 @@ oklab_of(color c, double lab[3])
 }
 
 double
+color_lab_distance(const double x[3], const double y[3])
+{
+	return (sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) *
+	    (x[1] - y[1]) + (x[2] - y[2]) * (x[2] - y[2])));
+}
+
+double
 color_distance(color a, color b)
 {
 	double x[3], y[3];
 
-	oklab_of(a, x);
-	oklab_of(b, y);
-	return (sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) *
-	    (x[1] - y[1]) + (x[2] - y[2]) * (x[2] - y[2])));
+	color_oklab(a, x);
+	color_oklab(b, y);
+	return (color_lab_distance(x, y));
 }

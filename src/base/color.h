@@ -55,6 +55,14 @@ color color_blend_sparse(const color *colors, const uint32_t *states,
 #define COLOR_TOO_CLOSE	0.04
 double color_distance(color a, color b);
 
+/*
+ * The same in two steps, for comparing one colour with many: c in OKLab
+ * (lab[3]), and the distance of two such points; color_distance(a, b) is
+ * color_lab_distance of color_oklab(a) and color_oklab(b), bit for bit.
+ */
+void color_oklab(color c, double lab[3]);
+double color_lab_distance(const double x[3], const double y[3]);
+
 /* Writes "#rrggbb" (lowercase) and a NUL into buf[8]. */
 void color_format(color c, char buf[8]);
 

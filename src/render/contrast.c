@@ -20,16 +20,21 @@ toward(color from, color to, double share)
 	return (m);
 }
 
-/* Whether c stands apart from the background and from drawn[0, k). */
+/*
+ * Whether c stands apart from the background and from drawn[0, k), given
+ * as points in OKLab (each converted once, not once a comparison).
+ */
 static int
-apart(color c, const color *drawn, uint32_t k, color background)
+apart(color c, const double (*drawn)[3], uint32_t k, const double *background)
 {
+	double lab[3];
 	uint32_t i;
 
-	if (color_distance(c, background) < COLOR_TOO_CLOSE)
+	color_oklab(c, lab);
+	if (color_lab_distance(lab, background) < COLOR_TOO_CLOSE)
 		return (0);
 	for (i = 0; i < k; i++)
-		if (color_distance(c, drawn[i]) < COLOR_TOO_CLOSE)
+		if (color_lab_distance(lab, drawn[i]) < COLOR_TOO_CLOSE)
 			return (0);
 	return (1);
 }
@@ -44,17 +49,21 @@ separated(const render_options *o, const catalog *cat)
 	uint32_t n = cat->nstates < CONTRAST_STATES ? cat->nstates :
 	    CONTRAST_STATES, k;
 	color *drawn = xcalloc((size_t)n + 1, sizeof (color));
+	double (*lab)[3] = xcalloc((size_t)n + 1, sizeof (*lab));
+	double back[3];
 	catalog_state *st = NULL;
 	int changed = 0;
 
+	color_oklab(o->background, back);
 	for (k = 0; k < n; k++) {
 		color c = cat->states[k].color;
 		unsigned step;
 
 		for (step = 0; step < CONTRAST_STEPS &&
-		    !apart(c, drawn, k, o->background); step++)
+		    !apart(c, lab, k, back); step++)
 			c = toward(c, o->foreground, CONTRAST_STEP);
 		drawn[k] = c;
+		color_oklab(c, lab[k]);
 		changed |= memcmp(&c, &cat->states[k].color, sizeof (c)) != 0;
 	}
 	if (changed) {
@@ -64,6 +73,7 @@ separated(const render_options *o, const catalog *cat)
 			st[k].color = drawn[k];
 	}
 	free(drawn);
+	free(lab);
 	return (st);
 }
 

@@ -243,6 +243,7 @@ static void
 warn_close_colors(const render_options *o, const render_panel *panels,
     size_t npanels)
 {
+	double (*lab)[3] = xcalloc(CLOSE_CHECK_STATES + 1, sizeof (*lab));
 	size_t i, j;
 
 	for (i = 0; i < npanels; i++) {
@@ -258,10 +259,14 @@ warn_close_colors(const render_options *o, const render_panel *panels,
 			continue;	/* this trace was checked */
 		if (n > CLOSE_CHECK_STATES)
 			n = CLOSE_CHECK_STATES;
+		/* Each colour in OKLab once, not once a pair. */
+		for (a = 0; a < n; a++)
+			color_oklab(cat->states[a].color, lab[a]);
+		color_oklab(o->background, lab[n]);
 		for (a = 0; a < n && !(pair && back); a++) {
 			const catalog_state *sa = &cat->states[a];
 
-			if (!back && color_distance(sa->color, o->background) <
+			if (!back && color_lab_distance(lab[a], lab[n]) <
 			    COLOR_TOO_CLOSE) {
 				color_format(sa->color, ca);
 				color_format(o->background, cb);
@@ -273,7 +278,7 @@ warn_close_colors(const render_options *o, const render_panel *panels,
 			for (b = a + 1; !pair && b < n; b++) {
 				const catalog_state *sb = &cat->states[b];
 
-				if (color_distance(sa->color, sb->color) >=
+				if (color_lab_distance(lab[a], lab[b]) >=
 				    COLOR_TOO_CLOSE)
 					continue;
 				color_format(sa->color, ca);
@@ -286,6 +291,7 @@ warn_close_colors(const render_options *o, const render_panel *panels,
 			}
 		}
 	}
+	free(lab);
 }
 
 int

@@ -98,6 +98,9 @@ through_from(const uint64_t *times, size_t n, uint64_t t, size_t p)
  */
 #define FAR_COST	256
 
+/* Times of a bucket's entity counted at once, whatever its number. */
+#define SCAN	8
+
 /* Entities whose index entries are filled together: a line of them. */
 #define BLOCK	16
 
@@ -105,8 +108,23 @@ struct snapshot_index {
 	uint64_t begin, width;	/* time b is begin + b * width */
 	uint32_t ntimes, nentities;
 	/* first[b * nentities + e]: how many of e's times are before time
-	 * b: where e's search starts for a time in [time b, time b + 1). */
+	 * b: where e's search starts for a time in [time b, time b + 1).
+	 * Row ntimes holds every entity's count. */
 	uint32_t *first;
+	/*
+	 * The transitions again, bucket by bucket (those of bucket b, in
+	 * [time b, time b + 1), entity after entity in their order), so
+	 * that the states at a time come from one bucket's bytes in a row
+	 * instead of a few lines of every entity's columns: at[b] where
+	 * bucket b's start, since[k] transition k's time less its
+	 * bucket's, state[k] its state, and before[b * nentities + e]
+	 * entity e's state as bucket b starts (STORE_GAP: none).  NULL
+	 * (all four) for a store with values, or buckets too wide for 32
+	 * bits of time.  6 bytes a transition and 2 an entity a bucket.
+	 */
+	uint64_t *at;
+	uint32_t *since;
+	uint16_t *state, *before;
 };
 
 /*
@@ -120,6 +138,57 @@ entity_times(const store *s, uint32_t e, size_t *n)
 		return (store_value_times(s, e));
 	*n = store_count(s, e);
 	return (store_times(s, e));
+}
+
+/*
+ * Fills the index's copy of the transitions bucket by bucket (see
+ * struct snapshot_index), from its rows of positions.
+ */
+static void
+copy_buckets(const store *s, snapshot_index *ix)
+{
+	uint32_t ne = ix->nentities, nt = ix->ntimes, b, e;
+	uint64_t n0 = 0, *off;
+
+	for (e = 0; e < ne; e++)
+		n0 += ix->first[e];
+	ix->at = xmalloc(((size_t)nt + 1) * sizeof (uint64_t));
+	for (b = 0; b <= nt; b++) {
+		const uint32_t *row = ix->first + (size_t)b * ne;
+		uint64_t sum = 0;
+
+		for (e = 0; e < ne; e++)
+			sum += row[e];
+		ix->at[b] = sum - n0;
+	}
+	ix->since = xcalloc((size_t)ix->at[nt] + SCAN, sizeof (uint32_t));
+	ix->state = xmalloc((size_t)ix->at[nt] * sizeof (uint16_t) + 1);
+	ix->before = xmalloc((size_t)nt * ne * sizeof (uint16_t));
+	/* Entity by entity, each column read once in order: where the
+	 * next entity's part of each bucket goes. */
+	off = xmalloc((size_t)nt * sizeof (uint64_t));
+	memcpy(off, ix->at, (size_t)nt * sizeof (uint64_t));
+	for (e = 0; e < ne; e++) {
+		const uint64_t *times = store_times(s, e);
+		const uint16_t *states = store_states(s, e);
+
+		for (b = 0; b < nt; b++) {
+			uint32_t j = ix->first[(size_t)b * ne + e];
+			uint32_t end = ix->first[((size_t)b + 1) * ne + e];
+			uint64_t start = ix->begin + b * ix->width, k = off[b];
+
+			ix->before[(size_t)b * ne + e] = j > 0 ? states[j - 1] :
+			    STORE_GAP;
+			for (; j < end; j++, k++) {
+				/* In order, times[j] is in the bucket: some
+				 * 32-bit number else, out of order. */
+				ix->since[k] = (uint32_t)(times[j] - start);
+				ix->state[k] = states[j];
+			}
+			off[b] = k;
+		}
+	}
+	free(off);
 }
 
 snapshot_index *
@@ -153,11 +222,20 @@ snapshot_index_make(const store *s, size_t per_bucket)
 	/* One more than span / ntimes, so every time before end has a
 	 * bucket below ntimes. */
 	ix->width = span / nt + 1;
-	ix->first = xmalloc((size_t)nt * ne * sizeof (uint32_t));
+	ix->first = xmalloc(((size_t)nt + 1) * ne * sizeof (uint32_t));
+	ix->at = NULL;
+	ix->since = NULL;
+	ix->state = ix->before = NULL;
 	for (e0 = 0; e0 < ne; e0 += BLOCK) {
 		uint32_t eend = ne - e0 < BLOCK ? ne : e0 + BLOCK, b;
 		size_t at[BLOCK] = { 0 };
 
+		for (e = e0; e < eend; e++) {
+			size_t n;
+
+			(void)entity_times(s, e, &n);
+			ix->first[(size_t)nt * ne + e] = (uint32_t)n;
+		}
 		for (b = 0; b < ix->ntimes; b++) {
 			uint64_t bound = begin + b * ix->width;
 			uint32_t *row = ix->first + (size_t)b * ne;
@@ -173,7 +251,52 @@ snapshot_index_make(const store *s, size_t per_bucket)
 			}
 		}
 	}
+	if (store_values_total(s) == 0 && ix->width - 1 <= UINT32_MAX)
+		copy_buckets(s, ix);
 	return (ix);
+}
+
+/*
+ * The states at t (in bucket b of ix, t < end) from the index's copy:
+ * states[e] and pos[e] as snapshot_states_values gives them, for stores
+ * whose times are in order.  Returns how many entities have a state.
+ */
+static uint32_t
+states_from_copy(const snapshot_index *ix, uint64_t t, uint32_t *states,
+    size_t *pos)
+{
+	uint32_t ne = ix->nentities, e, have = 0;
+	size_t b = (size_t)((t - ix->begin) / ix->width);
+	const uint32_t *row = ix->first + b * ne, *next = row + ne;
+	const uint16_t *before = ix->before + b * ne;
+	uint32_t since = (uint32_t)(t - (ix->begin + b * ix->width));
+	uint64_t k = ix->at[b];
+
+	for (e = 0; e < ne; e++) {
+		uint32_t len = next[e] - row[e], j, within = 0;
+		uint16_t st = before[e];
+
+		/* Counted without a branch a time: how many are at or
+		 * before t mispredicts about as often as not.  The first
+		 * SCAN at once, whatever the length (the copy has SCAN
+		 * more after its end), so the loop's end is predicted too. */
+		for (j = 0; j < SCAN; j++)
+			within += (j < len) & (ix->since[k + j] <= since);
+		for (; j < len; j++)
+			within += ix->since[k + j] <= since;
+		if (within > 0)
+			st = ix->state[k + within - 1];
+		k += len;
+		if (row[e] + within > 0)
+			pos[e] = row[e] + within - 1;
+		if (st == STORE_GAP) {
+			states[e] = STORE_NONE;
+			continue;
+		}
+		states[e] = st;
+		have++;
+	}
+	return (have);
 }
 
 /* The index's row for t: its entities' positions at its last time <= t. */
@@ -193,8 +316,15 @@ snapshot_index_start(const snapshot_index *ix, uint32_t e, uint64_t t)
 size_t
 snapshot_index_bytes(const snapshot_index *ix)
 {
-	return (ix == NULL ? 0 : sizeof (*ix) +
-	    (size_t)ix->ntimes * ix->nentities * sizeof (uint32_t));
+	size_t rows;
+
+	if (ix == NULL)
+		return (0);
+	rows = (size_t)ix->ntimes * ix->nentities;
+	return (sizeof (*ix) + (rows + ix->nentities) * sizeof (uint32_t) +
+	    (ix->at == NULL ? 0 : ((size_t)ix->ntimes + 1) * sizeof (uint64_t) +
+	    (size_t)ix->at[ix->ntimes] * (sizeof (uint32_t) +
+	    sizeof (uint16_t)) + rows * sizeof (uint16_t)));
 }
 
 void
@@ -203,6 +333,10 @@ snapshot_index_free(snapshot_index *ix)
 	if (ix == NULL)
 		return;
 	free(ix->first);
+	free(ix->at);
+	free(ix->since);
+	free(ix->state);
+	free(ix->before);
 	free(ix);
 }
 
@@ -254,7 +388,9 @@ consider_index(const store *s, snapshot_cursor *c)
 	if (c->index != NULL || c->no_index ||
 	    c->far_work < total / FAR_COST)
 		return;
-	bytes = (size_t)(total / PER_BUCKET) * sizeof (uint32_t);
+	/* Its rows, and the copy of the transitions (6 bytes each). */
+	bytes = (size_t)(total / PER_BUCKET) * (sizeof (uint32_t) +
+	    sizeof (uint16_t)) + (size_t)total * 6;
 	if (runlimit_check(bytes, &why) != 0) {
 		/* Interrupted or timed out: the caller hears of it.  Out
 		 * of memory: far searches go on without it. */
@@ -371,6 +507,12 @@ snapshot_states_values(const store *s, snapshot_cursor *c, uint64_t t,
 	if (c->index != NULL)
 		pl.row = index_row(c->index, t);
 	c->last = t;
+	if (c->index != NULL && c->index->at != NULL && values == NULL) {
+		/* States from the index's copy, one bucket's bytes in a
+		 * row: no entity's columns read. */
+		have = states_from_copy(c->index, t, states, pos);
+		return (have);
+	}
 	for (e = 0; e < ne && e < AHEAD; e++)
 		prefetch_entity(c, e, &pl, &ring[e]);
 	for (e = 0; e < ne; e++) {

@@ -24,7 +24,8 @@
 /*
  * Entities over [100, 1000100): 0 even, 1 bunched in the first
  * hundredth then one late, 2 runs of equal times, 3 one transition, 4
- * none, 5 starting late, 6 dense.
+ * none, 5 starting late, 6 dense, its data ending now and then
+ * (STORE_GAP: no state until its next).
  */
 static store *
 make_store(void)
@@ -44,8 +45,11 @@ make_store(void)
 	store_append(s, 3, 500000, 1, STORE_NONE);
 	for (t = 700000; t < 1000100; t += 1 + below(3000))
 		store_append(s, 5, t, (uint32_t)below(4), STORE_NONE);
-	for (t = 100; t < 1000100; t += 1 + below(60))
-		store_append(s, 6, t, (uint32_t)below(4), STORE_NONE);
+	for (t = 100; t < 1000100; t += 1 + below(60)) {
+		uint32_t st = (uint32_t)below(5);
+
+		store_append(s, 6, t, st == 4 ? STORE_GAP : st, STORE_NONE);
+	}
 	/* Entity 4 exists, with nothing: a transition of 7 makes room. */
 	store_append(s, 7, 1000000, 0, STORE_NONE);
 	store_finish(s, 100, 1000100);
@@ -94,6 +98,12 @@ check_store(const char *name, const store *s, uint64_t begin, uint64_t end,
 		snprintf(label, sizeof (label), "%s, index every %zu: made",
 		    name, per_bucket);
 		CHECK(label, c.index != NULL);
+		/* States alone: the index keeps a copy of the transitions
+		 * bucket by bucket, 6 bytes each. */
+		snprintf(label, sizeof (label), "%s, index every %zu: holds "
+		    "the transitions bucket by bucket", name, per_bucket);
+		CHECK(label, c.index != NULL &&
+		    snapshot_index_bytes(c.index) >= store_total(s) * 6);
 	}
 	/* The index's starts: at or before the answer, after every time
 	 * some index time before t cuts off, and near the answer on
