@@ -9,8 +9,9 @@
  * at random; with -t most data carry one of a few hundred tags (-T: how
  * many tag names, -p: the percentage of data tagged), each defined (with
  * a pid and an execname) just after its first use; with -V the data are
- * counters ("value": an integer, or every fourth a number with a
- * fraction) instead of states; with -N the states are nested: after an
+ * counters ("value") instead of states: integers, but every fourth
+ * entity's are numbers with a fraction (an entity's numbers are of one
+ * kind unless it is declared numeric); with -N the states are nested: after an
  * entity's first datum, about half its data push a state (named, as often
  * as by value) and the other half pop its top one, a plain datum when it
  * has nothing pushed, and every eighth datum replaces the stack.  With -r
@@ -354,7 +355,7 @@ main(int argc, char **argv)
 		if (values) {
 			put_str("\", \"value\": ");
 			put_u64((r >> 24) % 100000);
-			if ((r >> 12) % 4 == 0)
+			if (entity % 4 == 0)
 				put_str(".25");
 			put_str("}\n");
 			continue;
