@@ -244,6 +244,17 @@ running_comm(const pass *p, kev *e)
 	}
 }
 
+/* kemit's comm_of: the running task's name, for an analysis. */
+static const char *
+analysis_comm(void *ctx, const kev *e, size_t *len)
+{
+	kev ev = *e;
+
+	running_comm(ctx, &ev);
+	*len = ev.comm_len;
+	return (ev.comm);
+}
+
 static int
 on_event(void *ctx, const kev *e)
 {
@@ -252,8 +263,8 @@ on_event(void *ctx, const kev *e)
 	size_t i;
 
 	kev_comms_see(&p->comms, e);
-	/* The analyses read a switch's names from its fields (kevent.h). */
-	if (p->fn != NULL || e->type != KEV_SCHED_SWITCH)
+	/* The analyses ask for it where they need it (kemit_running_comm). */
+	if (p->fn != NULL)
 		running_comm(p, &ev);
 	p->last = ev.time;
 	if (p->k.cat != NULL && !p->k.cat->have_start) {
@@ -331,6 +342,8 @@ kernel_ingest(const char *path, unsigned set, catalog *cat,
 		}
 	}
 	kemit_init(&p.k, cat, opts, datum, ctx);
+	p.k.comm_of = analysis_comm;
+	p.k.comm_ctx = &p;
 	kev_comms_init(&p.comms);
 	p.set = set;
 	p.opts = opts;

@@ -45,6 +45,12 @@ typedef struct cpu_tag {
 	char s[15];
 } cpu_tag;
 
+/* The thread a CPU last switched to: a switch's prev, mostly. */
+typedef struct cpu_current {
+	int32_t tid;		/* 0: none known */
+	uint32_t index;		/* its thread's */
+} cpu_current;
+
 typedef struct threads {
 	kemit *k;
 	pidmap map;
@@ -52,6 +58,8 @@ typedef struct threads {
 	size_t cap;
 	cpu_tag *tags;		/* by CPU */
 	size_t ntags;
+	cpu_current *cur;	/* by CPU */
+	size_t ncur;
 } threads;
 
 static void *
@@ -73,6 +81,7 @@ threads_free(void *arg)
 	pidmap_free(&a->map);
 	free(a->t);
 	free(a->tags);
+	free(a->cur);
 	free(a);
 }
 
@@ -241,17 +250,48 @@ fresh(threads *a, const kev *e, kev_field pidf, kev_field commf)
 }
 
 /*
- * Each thread is looked up only once the one before is done with: a
- * lookup may move the table.
+ * The thread of a switch's pid field: the CPU's current one when it is
+ * that, else looked up (which may move the table: each thread is
+ * looked up only once the one before is done with).
  */
+static thread *
+switch_thread(threads *a, const kev *e, kev_field f, cpu_current *cur)
+{
+	int64_t v;
+	thread *th;
+
+	if (kev_int(e, f, &v) != 0 || v <= 0 || v > INT32_MAX)
+		return (NULL);
+	if (cur != NULL && cur->tid == (int32_t)v)
+		return (&a->t[cur->index]);
+	th = thread_of(a, (int32_t)v);
+	if (cur != NULL) {
+		cur->tid = th->tid;
+		cur->index = (uint32_t)(th - a->t);
+	}
+	return (th);
+}
+
 static void
 on_switch(threads *a, const kev *e)
 {
-	thread *th = field_thread(a, e, KF_PREV_PID);
+	cpu_current *cur = NULL;
+	thread *th;
 	kev_task_state ts;
 	uint8_t to;
 
-	if (th != NULL) {
+	if (e->cpu <= MAX_CPU_TAGS) {
+		if (e->cpu >= a->ncur) {
+			size_t old = a->ncur;
+
+			grow_array(&a->cur, &a->ncur, (size_t)e->cpu + 1,
+			    sizeof (cpu_current));
+			memset(a->cur + old, 0, (a->ncur - old) *
+			    sizeof (cpu_current));
+		}
+		cur = &a->cur[e->cpu];
+	}
+	if ((th = switch_thread(a, e, KF_PREV_PID, cur)) != NULL) {
 		comm_from(th, e, KF_PREV_COMM);
 		if (kev_task_state_of(e, &ts) != 0)
 			ts = KTS_SLEEPING;
@@ -263,7 +303,9 @@ on_switch(threads *a, const kev *e)
 			name(a, th);
 		transition(a, th, e->time, to, e->cpu);
 	}
-	if ((th = field_thread(a, e, KF_NEXT_PID)) != NULL) {
+	if (cur != NULL)
+		cur->tid = 0;	/* next is looked up afresh */
+	if ((th = switch_thread(a, e, KF_NEXT_PID, cur)) != NULL) {
 		comm_from(th, e, KF_NEXT_COMM);
 		transition(a, th, e->time, KS_RUNNING, e->cpu);
 	}
@@ -300,9 +342,12 @@ threads_event(void *arg, const kev *e)
 	 * the name the events so far (or the trace's list of tasks) give.
 	 */
 	if (e->pid > 0 && (th = thread_of(a, e->pid))->state == NO_STATE) {
-		if (!th->fresh && e->comm != NULL && !(e->comm_len == 5 &&
-		    memcmp(e->comm, "<...>", 5) == 0))
-			set_comm(th, e->comm, e->comm_len);
+		size_t len;
+		const char *s = th->fresh ? NULL :
+		    kemit_running_comm(a->k, e, &len);
+
+		if (s != NULL && !(len == 5 && memcmp(s, "<...>", 5) == 0))
+			set_comm(th, s, len);
 		transition(a, th, e->time, KS_RUNNING, e->cpu);
 	}
 	switch (e->type) {

@@ -40,6 +40,8 @@ typedef struct tracedat {
 	int32_t *by_id;		/* event id -> kind, or -1 */
 	size_t nids;
 	long common_end;	/* the bytes the common fields take */
+	/* common_type and common_pid, read straight from a native file */
+	struct tep_format_field *type_f, *pid_f;
 	int native;		/* the file in this machine's byte order */
 	/* prev_state's letters, as the kernel's format gives them */
 	uint64_t state_bits[MAX_STATE_BITS];
@@ -378,9 +380,16 @@ index_kinds(tracedat *td)
 			struct tep_format_field *c;
 
 			for (c = ev->format.common_fields; c != NULL;
-			    c = c->next)
+			    c = c->next) {
 				if (c->offset + c->size > td->common_end)
 					td->common_end = c->offset + c->size;
+				if (td->type_f == NULL && c->name != NULL &&
+				    strcmp(c->name, "common_type") == 0)
+					td->type_f = c;
+				if (td->pid_f == NULL && c->name != NULL &&
+				    strcmp(c->name, "common_pid") == 0)
+					td->pid_f = c;
+			}
 		}
 	}
 	if (td->nstate_bits == 0)
@@ -398,6 +407,8 @@ on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 {
 	tracedat *td = arg;
 	kev e;
+	int64_t v;
+	int32_t pid;
 	int id, kind;
 
 	(void)h;
@@ -410,7 +421,19 @@ on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	}
 	if (rec->size < td->common_end)
 		return (0);
-	id = tep_data_type(td->tep, rec);
+	/*
+	 * The event's id and pid: in a file of this machine's byte order
+	 * read in place, as libtraceevent would find them.
+	 */
+	if (td->native && td->type_f != NULL && td->pid_f != NULL) {
+		id = read_number(rec, td->type_f, 1, &v) == 0 &&
+		    v >= 0 && v <= INT32_MAX ? (int)v : -1;
+		pid = read_number(rec, td->pid_f, 1, &v) == 0 ?
+		    (int32_t)v : -1;
+	} else {
+		id = tep_data_type(td->tep, rec);
+		pid = -2;	/* read below, only for an event kept */
+	}
 	if (id < 0 || (size_t)id >= td->nids || (kind = td->by_id[id]) < 0)
 		return (0);
 	if (td->wanted != NULL && !td->wanted[kind])
@@ -421,7 +444,7 @@ on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 		e.time = td->last;
 	td->last = e.time;
 	e.cpu = (uint32_t)cpu;
-	e.pid = tep_data_pid(td->tep, rec);
+	e.pid = pid != -2 ? pid : tep_data_pid(td->tep, rec);
 	e.type = td->types[kind];
 	e.kind = (uint32_t)kind;
 	e.name = td->names[kind];
