@@ -343,6 +343,7 @@ kernel_ingest(const char *path, unsigned set, catalog *cat,
 	}
 	kemit_init(&p.k, cat, opts, datum, ctx);
 	p.k.comm_of = analysis_comm;
+	p.k.comms = &p.comms;
 	p.k.comm_ctx = &p;
 	kev_comms_init(&p.comms);
 	p.set = set;

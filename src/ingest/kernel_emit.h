@@ -18,6 +18,7 @@
 
 #include "base/intern.h"
 #include "ingest/consumer.h"
+#include "ingest/kev_comm.h"
 #include "ingest/kevent.h"
 #include "store/catalog.h"
 #include "store/value.h"
@@ -50,6 +51,9 @@ typedef struct kemit {
 	intern *rejected;	/* names the filter left out */
 	uint8_t *nested;	/* by entity: 1 once it had a push */
 	size_t ncap;
+	/* the tasks' names as the events give them, kept by the pass,
+	 * which has read the event an analysis is handed (seen) */
+	const kev_comms *comms;
 	/* the running task's name, as kev.comm would say (kernel.c's) */
 	const char *(*comm_of)(void *ctx, const kev *e, size_t *len);
 	void *comm_ctx;

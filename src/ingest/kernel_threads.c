@@ -250,21 +250,20 @@ fresh(threads *a, const kev *e, kev_field pidf, kev_field commf)
 }
 
 /*
- * The thread of a switch's pid field: the CPU's current one when it is
- * that, else looked up (which may move the table: each thread is
- * looked up only once the one before is done with).
+ * The thread of a task a switch names (tid 0: none): the CPU's current
+ * one when it is that, else looked up (which may move the table: each
+ * thread is looked up only once the one before is done with).
  */
 static thread *
-switch_thread(threads *a, const kev *e, kev_field f, cpu_current *cur)
+switch_thread(threads *a, int32_t tid, cpu_current *cur)
 {
-	int64_t v;
 	thread *th;
 
-	if (kev_int(e, f, &v) != 0 || v <= 0 || v > INT32_MAX)
+	if (tid <= 0)
 		return (NULL);
-	if (cur != NULL && cur->tid == (int32_t)v)
+	if (cur != NULL && cur->tid == tid)
 		return (&a->t[cur->index]);
-	th = thread_of(a, (int32_t)v);
+	th = thread_of(a, tid);
 	if (cur != NULL) {
 		cur->tid = th->tid;
 		cur->index = (uint32_t)(th - a->t);
@@ -275,6 +274,8 @@ switch_thread(threads *a, const kev *e, kev_field f, cpu_current *cur)
 static void
 on_switch(threads *a, const kev *e)
 {
+	/* prev and next as the pass read them (kev_comm.h) */
+	const kev_comm_seen *seen = a->k->comms->seen;
 	cpu_current *cur = NULL;
 	thread *th;
 	kev_task_state ts;
@@ -291,8 +292,8 @@ on_switch(threads *a, const kev *e)
 		}
 		cur = &a->cur[e->cpu];
 	}
-	if ((th = switch_thread(a, e, KF_PREV_PID, cur)) != NULL) {
-		comm_from(th, e, KF_PREV_COMM);
+	if ((th = switch_thread(a, seen[0].pid, cur)) != NULL) {
+		set_comm(th, seen[0].s, seen[0].len);
 		if (kev_task_state_of(e, &ts) != 0)
 			ts = KTS_SLEEPING;
 		to = ts == KTS_RUNNABLE ? KS_RUNNABLE : ts == KTS_BLOCKED ?
@@ -305,8 +306,8 @@ on_switch(threads *a, const kev *e)
 	}
 	if (cur != NULL)
 		cur->tid = 0;	/* next is looked up afresh */
-	if ((th = switch_thread(a, e, KF_NEXT_PID, cur)) != NULL) {
-		comm_from(th, e, KF_NEXT_COMM);
+	if ((th = switch_thread(a, seen[1].pid, cur)) != NULL) {
+		set_comm(th, seen[1].s, seen[1].len);
 		transition(a, th, e->time, KS_RUNNING, e->cpu);
 	}
 }
@@ -314,13 +315,17 @@ on_switch(threads *a, const kev *e)
 static void
 on_wakeup(threads *a, const kev *e)
 {
+	/* the task woken, as the pass read it (kev_comm.h) */
+	const kev_comm_seen *seen = &a->k->comms->seen[0];
 	thread *th;
 
-	th = e->type == KEV_SCHED_WAKEUP_NEW ?
-	    fresh(a, e, KF_PID, KF_COMM) : field_thread(a, e, KF_PID);
+	if (e->type == KEV_SCHED_WAKEUP_NEW)
+		th = fresh(a, e, KF_PID, KF_COMM);
+	else
+		th = seen->pid > 0 ? thread_of(a, seen->pid) : NULL;
 	if (th == NULL)
 		return;
-	comm_from(th, e, KF_COMM);
+	set_comm(th, seen->s, seen->len);
 	if (th->state == NO_STATE || th->state == KS_SLEEPING ||
 	    th->state == KS_BLOCKED)
 		transition(a, th, e->time, KS_RUNNABLE, e->cpu);
@@ -341,7 +346,14 @@ threads_event(void *arg, const kev *e)
 	 * The task running on the CPU runs, if nothing said so yet, under
 	 * the name the events so far (or the trace's list of tasks) give.
 	 */
-	if (e->pid > 0 && (th = thread_of(a, e->pid))->state == NO_STATE) {
+	/* mostly the CPU's current thread, known without a lookup */
+	if (e->pid > 0 && e->cpu < a->ncur && a->cur[e->cpu].tid == e->pid)
+		th = &a->t[a->cur[e->cpu].index];
+	else if (e->pid > 0)
+		th = thread_of(a, e->pid);
+	else
+		th = NULL;
+	if (th != NULL && th->state == NO_STATE) {
 		size_t len;
 		const char *s = th->fresh ? NULL :
 		    kemit_running_comm(a->k, e, &len);
