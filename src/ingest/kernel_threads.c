@@ -60,6 +60,7 @@ typedef struct threads {
 	size_t ntags;
 	cpu_current *cur;	/* by CPU */
 	size_t ncur;
+	cpu_current last;	/* the last thread_of found */
 } threads;
 
 static void *
@@ -89,8 +90,12 @@ static thread *
 thread_of(threads *a, int32_t tid)
 {
 	int added;
-	uint32_t i = pidmap_add(&a->map, (uint64_t)tid, &added);
+	uint32_t i;
 
+	/* a wakeup follows the waking of the same thread */
+	if (a->last.tid == tid && tid != 0)
+		return (&a->t[a->last.index]);
+	i = pidmap_add(&a->map, (uint64_t)tid, &added);
 	if (i >= a->cap)
 		grow_array(&a->t, &a->cap, (size_t)i + 1, sizeof (thread));
 	if (added) {
@@ -101,6 +106,8 @@ thread_of(threads *a, int32_t tid)
 		memcpy(a->t[i].comm, "<...>", 5);
 		a->t[i].comm_len = 5;
 	}
+	a->last.tid = tid;
+	a->last.index = i;
 	return (&a->t[i]);
 }
 

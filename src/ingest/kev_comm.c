@@ -26,7 +26,8 @@ kev_comms_free(kev_comms *c)
 
 /*
  * Names the task of the event's field pidf by its field commf; cur, if
- * not NULL, is a CPU's current task, which it is likely to be, and
+ * not NULL, is the task it is likely to be (a CPU's current, or the
+ * last one named: a wakeup follows the waking of the same task), and
  * becomes it.
  */
 static void
@@ -96,13 +97,14 @@ kev_comms_see(kev_comms *c, const kev *e)
 	case KEV_SCHED_WAKEUP_NEW:
 	case KEV_TASK_NEWTASK:
 	case KEV_STATEDUMP_PROCESS:
-		name(c, e, KF_PID, KF_COMM, NULL, &c->seen[0]);
+		name(c, e, KF_PID, KF_COMM, &c->last, &c->seen[0]);
 		break;
 	case KEV_SCHED_FORK:
-		name(c, e, KF_CHILD_PID, KF_CHILD_COMM, NULL, &c->seen[0]);
+		name(c, e, KF_CHILD_PID, KF_CHILD_COMM, &c->last,
+		    &c->seen[0]);
 		break;
 	case KEV_TASK_RENAME:
-		name(c, e, KF_PID, KF_NEWCOMM, NULL, &c->seen[0]);
+		name(c, e, KF_PID, KF_NEWCOMM, &c->last, &c->seen[0]);
 		break;
 	default:
 		break;

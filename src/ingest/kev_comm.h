@@ -49,6 +49,7 @@ typedef struct kev_comms {
 	size_t cap;
 	kev_comm_current *cur;	/* by CPU: a switch's prev is mostly it */
 	size_t ncur;
+	kev_comm_current last;	/* the last task named by other events */
 } kev_comms;
 
 void kev_comms_init(kev_comms *c);
