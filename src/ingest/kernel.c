@@ -244,18 +244,26 @@ running_comm(const pass *p, kev *e)
 	}
 }
 
+/* kemit's comm_of: the running task's name, for an analysis. */
+static const char *
+analysis_comm(void *ctx, const kev *e, size_t *len)
+{
+	kev ev = *e;
+
+	running_comm(ctx, &ev);
+	*len = ev.comm_len;
+	return (ev.comm);
+}
+
 static int
 on_event(void *ctx, const kev *e)
 {
 	pass *p = ctx;
-	kev ev = *e;
+	kev ev;
 	size_t i;
 
 	kev_comms_see(&p->comms, e);
-	/* The analyses read a switch's names from its fields (kevent.h). */
-	if (p->fn != NULL || e->type != KEV_SCHED_SWITCH)
-		running_comm(p, &ev);
-	p->last = ev.time;
+	p->last = e->time;
 	if (p->k.cat != NULL && !p->k.cat->have_start) {
 		/* known now: the reader has read the first event */
 		p->k.cat->have_start = 1;
@@ -265,17 +273,19 @@ on_event(void *ctx, const kev *e)
 	if (p->fn != NULL) {
 		if (p->wanted != NULL && !p->wanted[e->kind])
 			return (0);
-		if (ev.time < p->from)
+		if (e->time < p->from)
 			return (0);
-		if (ev.time > p->to)
+		if (e->time > p->to)
 			return (1);
+		ev = *e;
+		running_comm(p, &ev);
 		return (p->fn(p->ctx, &ev));
 	}
 	p->k.cat->nrecords++;
 	p->types_seen[e->type] = 1;
 	for (i = 0; i < NANALYSES; i++)
 		if (p->state[i] != NULL && analyses[i].a->reads[e->type])
-			analyses[i].a->event(p->state[i], &ev);
+			analyses[i].a->event(p->state[i], e);
 	if ((++p->tick & 0xffff) == 0 && p->opts->keep_going != NULL &&
 	    p->opts->keep_going(p->k.ctx, &p->why) != 0)
 		return (1);	/* p->why says why */
@@ -331,6 +341,9 @@ kernel_ingest(const char *path, unsigned set, catalog *cat,
 		}
 	}
 	kemit_init(&p.k, cat, opts, datum, ctx);
+	p.k.comm_of = analysis_comm;
+	p.k.comms = &p.comms;
+	p.k.comm_ctx = &p;
 	kev_comms_init(&p.comms);
 	p.set = set;
 	p.opts = opts;

@@ -143,9 +143,10 @@ cpus_event(void *arg, const kev *e)
 		    s != NULL ? len : 5);
 		return;
 	}
-	if (!c->known)
-		base(a, c, e->cpu, e->time, e->pid < 0 ? 0 : e->pid, e->comm,
-		    e->comm_len);
+	if (!c->known) {
+		s = kemit_running_comm(a->k, e, &len);
+		base(a, c, e->cpu, e->time, e->pid < 0 ? 0 : e->pid, s, len);
+	}
 	switch (e->type) {
 	case KEV_IRQ_ENTRY:
 		if (kev_int(e, KF_IRQ, &v) != 0)

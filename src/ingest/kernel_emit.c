@@ -135,6 +135,12 @@ kemit_value(kemit *k, uint32_t entity, uint64_t time, int64_t n)
 	k->opts->value(k->ctx, k->cat, entity, time, value_int(n));
 }
 
+const char *
+kemit_running_comm(kemit *k, const kev *e, size_t *len)
+{
+	return (k->comm_of(k->comm_ctx, e, len));
+}
+
 void
 kemit_component(char *buf, size_t size, size_t *len, const char *s,
     size_t n)

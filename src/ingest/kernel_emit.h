@@ -18,6 +18,8 @@
 
 #include "base/intern.h"
 #include "ingest/consumer.h"
+#include "ingest/kev_comm.h"
+#include "ingest/kevent.h"
 #include "store/catalog.h"
 #include "store/value.h"
 
@@ -49,6 +51,12 @@ typedef struct kemit {
 	intern *rejected;	/* names the filter left out */
 	uint8_t *nested;	/* by entity: 1 once it had a push */
 	size_t ncap;
+	/* the tasks' names as the events give them, kept by the pass,
+	 * which has read the event an analysis is handed (seen) */
+	const kev_comms *comms;
+	/* the running task's name, as kev.comm would say (kernel.c's) */
+	const char *(*comm_of)(void *ctx, const kev *e, size_t *len);
+	void *comm_ctx;
 } kemit;
 
 void kemit_init(kemit *k, catalog *cat, const ingest_options *opts,
@@ -87,6 +95,13 @@ void kemit_pop(kemit *k, uint32_t entity, uint64_t time, uint32_t state);
 
 /* A value entity takes count: the analyses' values are counts, exact. */
 void kemit_value(kemit *k, uint32_t entity, uint64_t time, int64_t count);
+
+/*
+ * The name of the task running at e (e->pid), as kev.comm says it
+ * (kevent.h): asked for only where an analysis needs it, since the pass
+ * leaves kev.comm NULL for the analyses.
+ */
+const char *kemit_running_comm(kemit *k, const kev *e, size_t *len);
 
 /* A name as one component of an entity's path: '/' as "\/", '\' as
  * "\\"; appended to buf (at *len, within size). */

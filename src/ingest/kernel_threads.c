@@ -45,6 +45,12 @@ typedef struct cpu_tag {
 	char s[15];
 } cpu_tag;
 
+/* The thread a CPU last switched to: a switch's prev, mostly. */
+typedef struct cpu_current {
+	int32_t tid;		/* 0: none known */
+	uint32_t index;		/* its thread's */
+} cpu_current;
+
 typedef struct threads {
 	kemit *k;
 	pidmap map;
@@ -52,6 +58,9 @@ typedef struct threads {
 	size_t cap;
 	cpu_tag *tags;		/* by CPU */
 	size_t ntags;
+	cpu_current *cur;	/* by CPU */
+	size_t ncur;
+	cpu_current last;	/* the last thread_of found */
 } threads;
 
 static void *
@@ -73,6 +82,7 @@ threads_free(void *arg)
 	pidmap_free(&a->map);
 	free(a->t);
 	free(a->tags);
+	free(a->cur);
 	free(a);
 }
 
@@ -80,8 +90,12 @@ static thread *
 thread_of(threads *a, int32_t tid)
 {
 	int added;
-	uint32_t i = pidmap_add(&a->map, (uint64_t)tid, &added);
+	uint32_t i;
 
+	/* a wakeup follows the waking of the same thread */
+	if (a->last.tid == tid && tid != 0)
+		return (&a->t[a->last.index]);
+	i = pidmap_add(&a->map, (uint64_t)tid, &added);
 	if (i >= a->cap)
 		grow_array(&a->t, &a->cap, (size_t)i + 1, sizeof (thread));
 	if (added) {
@@ -92,6 +106,8 @@ thread_of(threads *a, int32_t tid)
 		memcpy(a->t[i].comm, "<...>", 5);
 		a->t[i].comm_len = 5;
 	}
+	a->last.tid = tid;
+	a->last.index = i;
 	return (&a->t[i]);
 }
 
@@ -241,18 +257,50 @@ fresh(threads *a, const kev *e, kev_field pidf, kev_field commf)
 }
 
 /*
- * Each thread is looked up only once the one before is done with: a
- * lookup may move the table.
+ * The thread of a task a switch names (tid 0: none): the CPU's current
+ * one when it is that, else looked up (which may move the table: each
+ * thread is looked up only once the one before is done with).
  */
+static thread *
+switch_thread(threads *a, int32_t tid, cpu_current *cur)
+{
+	thread *th;
+
+	if (tid <= 0)
+		return (NULL);
+	if (cur != NULL && cur->tid == tid)
+		return (&a->t[cur->index]);
+	th = thread_of(a, tid);
+	if (cur != NULL) {
+		cur->tid = th->tid;
+		cur->index = (uint32_t)(th - a->t);
+	}
+	return (th);
+}
+
 static void
 on_switch(threads *a, const kev *e)
 {
-	thread *th = field_thread(a, e, KF_PREV_PID);
+	/* prev and next as the pass read them (kev_comm.h) */
+	const kev_comm_seen *seen = a->k->comms->seen;
+	cpu_current *cur = NULL;
+	thread *th;
 	kev_task_state ts;
 	uint8_t to;
 
-	if (th != NULL) {
-		comm_from(th, e, KF_PREV_COMM);
+	if (e->cpu <= MAX_CPU_TAGS) {
+		if (e->cpu >= a->ncur) {
+			size_t old = a->ncur;
+
+			grow_array(&a->cur, &a->ncur, (size_t)e->cpu + 1,
+			    sizeof (cpu_current));
+			memset(a->cur + old, 0, (a->ncur - old) *
+			    sizeof (cpu_current));
+		}
+		cur = &a->cur[e->cpu];
+	}
+	if ((th = switch_thread(a, seen[0].pid, cur)) != NULL) {
+		set_comm(th, seen[0].s, seen[0].len);
 		if (kev_task_state_of(e, &ts) != 0)
 			ts = KTS_SLEEPING;
 		to = ts == KTS_RUNNABLE ? KS_RUNNABLE : ts == KTS_BLOCKED ?
@@ -263,8 +311,10 @@ on_switch(threads *a, const kev *e)
 			name(a, th);
 		transition(a, th, e->time, to, e->cpu);
 	}
-	if ((th = field_thread(a, e, KF_NEXT_PID)) != NULL) {
-		comm_from(th, e, KF_NEXT_COMM);
+	if (cur != NULL)
+		cur->tid = 0;	/* next is looked up afresh */
+	if ((th = switch_thread(a, seen[1].pid, cur)) != NULL) {
+		set_comm(th, seen[1].s, seen[1].len);
 		transition(a, th, e->time, KS_RUNNING, e->cpu);
 	}
 }
@@ -272,13 +322,17 @@ on_switch(threads *a, const kev *e)
 static void
 on_wakeup(threads *a, const kev *e)
 {
+	/* the task woken, as the pass read it (kev_comm.h) */
+	const kev_comm_seen *seen = &a->k->comms->seen[0];
 	thread *th;
 
-	th = e->type == KEV_SCHED_WAKEUP_NEW ?
-	    fresh(a, e, KF_PID, KF_COMM) : field_thread(a, e, KF_PID);
+	if (e->type == KEV_SCHED_WAKEUP_NEW)
+		th = fresh(a, e, KF_PID, KF_COMM);
+	else
+		th = seen->pid > 0 ? thread_of(a, seen->pid) : NULL;
 	if (th == NULL)
 		return;
-	comm_from(th, e, KF_COMM);
+	set_comm(th, seen->s, seen->len);
 	if (th->state == NO_STATE || th->state == KS_SLEEPING ||
 	    th->state == KS_BLOCKED)
 		transition(a, th, e->time, KS_RUNNABLE, e->cpu);
@@ -299,10 +353,20 @@ threads_event(void *arg, const kev *e)
 	 * The task running on the CPU runs, if nothing said so yet, under
 	 * the name the events so far (or the trace's list of tasks) give.
 	 */
-	if (e->pid > 0 && (th = thread_of(a, e->pid))->state == NO_STATE) {
-		if (!th->fresh && e->comm != NULL && !(e->comm_len == 5 &&
-		    memcmp(e->comm, "<...>", 5) == 0))
-			set_comm(th, e->comm, e->comm_len);
+	/* mostly the CPU's current thread, known without a lookup */
+	if (e->pid > 0 && e->cpu < a->ncur && a->cur[e->cpu].tid == e->pid)
+		th = &a->t[a->cur[e->cpu].index];
+	else if (e->pid > 0)
+		th = thread_of(a, e->pid);
+	else
+		th = NULL;
+	if (th != NULL && th->state == NO_STATE) {
+		size_t len;
+		const char *s = th->fresh ? NULL :
+		    kemit_running_comm(a->k, e, &len);
+
+		if (s != NULL && !(len == 5 && memcmp(s, "<...>", 5) == 0))
+			set_comm(th, s, len);
 		transition(a, th, e->time, KS_RUNNING, e->cpu);
 	}
 	switch (e->type) {

@@ -118,8 +118,9 @@ struct kev {
 	 * The running task's name, as the events up to this one give it
 	 * (kev_comm.h), else as the trace's list of tasks does, else
 	 * "<...>" ("<idle>" for pid 0); readers leave it NULL, and so
-	 * does the analyses' pass for sched_switch, whose fields name
-	 * both tasks (scripts get it for every event).
+	 * does the analyses' pass, whose analyses ask for it only where
+	 * they need it (kemit_running_comm, kernel_emit.h); scripts get
+	 * it for every event.
 	 */
 	const char *comm;
 	size_t comm_len;

@@ -26,7 +26,16 @@ struct tracedat;
 typedef struct kind_info {
 	struct tep_event *event;
 	struct tep_format_field *f[KF_NFIELDS];
-	const struct tracedat *td;
+	struct tracedat *td;
+	/*
+	 * Each field's place when it is a plain number of 1, 2, 4 or 8
+	 * bytes in this machine's order (size 0: read it the long way).
+	 */
+	struct {
+		uint32_t offset;
+		uint8_t size;
+		uint8_t is_signed;
+	} plain[KF_NFIELDS];
 } kind_info;
 
 typedef struct tracedat {
@@ -40,6 +49,12 @@ typedef struct tracedat {
 	int32_t *by_id;		/* event id -> kind, or -1 */
 	size_t nids;
 	long common_end;	/* the bytes the common fields take */
+	/* common_type and common_pid, read straight from a native file */
+	struct tep_format_field *type_f, *pid_f;
+	int common_plain;	/* native, 2 and 4 bytes: read as such */
+	/* what prev_state's small values say, found once each (0: not
+	 * yet, else the kev_task_state + 1) */
+	uint8_t small_state[256];
 	int native;		/* the file in this machine's byte order */
 	/* prev_state's letters, as the kernel's format gives them */
 	uint64_t state_bits[MAX_STATE_BITS];
@@ -64,7 +79,7 @@ holds(const struct tep_record *rec, const struct tep_format_field *f)
 	    (long)f->offset + f->size <= (long)rec->size);
 }
 
-static int
+static inline int
 read_number(const struct tep_record *rec, struct tep_format_field *f,
     int native, int64_t *v)
 {
@@ -125,6 +140,29 @@ dynamic_bytes(const struct tep_record *rec, struct tep_format_field *f,
 	return ((const char *)rec->data + off);
 }
 
+/*
+ * The bytes before the first NUL of s, at most max: eight at a time (a
+ * task's name is 16 bytes, and read several times an event).
+ */
+static size_t
+text_length(const char *s, size_t max)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t highs = 0x8080808080808080ULL;
+	size_t n = 0;
+
+	for (; n + 8 <= max; n += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + n, 8);
+		if (((w - ones) & ~w & highs) != 0)
+			break;	/* a NUL in these eight */
+	}
+	while (n < max && s[n] != '\0')
+		n++;
+	return (n);
+}
+
 /* A string field's bytes (up to a NUL), or NULL. */
 static const char *
 read_string(const struct tep_record *rec, struct tep_format_field *f,
@@ -142,7 +180,7 @@ read_string(const struct tep_record *rec, struct tep_format_field *f,
 		s = (const char *)rec->data + f->offset;
 		max = (size_t)f->size;
 	}
-	*len = strnlen(s, max);
+	*len = text_length(s, max);
 	return (s);
 }
 
@@ -156,8 +194,33 @@ static int
 td_integer(const kev *e, kev_field f, int64_t *v)
 {
 	const kind_info *k = info_of(e);
+	const struct tep_record *rec = e->raw;
+	const unsigned char *p;
+	unsigned sz = k->plain[f].size;
 
-	return (read_number(e->raw, k->f[f], k->td->native, v));
+	if (sz == 0 || (long)k->plain[f].offset + sz > (long)rec->size)
+		return (read_number(rec, k->f[f], k->td->native, v));
+	p = (const unsigned char *)rec->data + k->plain[f].offset;
+	if (sz == 4) {
+		uint32_t x;
+
+		memcpy(&x, p, 4);
+		*v = k->plain[f].is_signed ? (int64_t)(int32_t)x : (int64_t)x;
+	} else if (sz == 8) {
+		uint64_t x;
+
+		memcpy(&x, p, 8);
+		*v = (int64_t)x;
+	} else if (sz == 2) {
+		uint16_t x;
+
+		memcpy(&x, p, 2);
+		*v = k->plain[f].is_signed ? (int64_t)(int16_t)x : (int64_t)x;
+	} else {
+		*v = k->plain[f].is_signed ? (int64_t)(int8_t)p[0] :
+		    (int64_t)p[0];
+	}
+	return (0);
 }
 
 static const char *
@@ -169,13 +232,22 @@ td_string(const kev *e, kev_field f, size_t *len)
 static int
 td_task_state(const kev *e, kev_task_state *ts)
 {
-	const tracedat *td = info_of(e)->td;
+	tracedat *td = info_of(e)->td;
 	int64_t v;
 
 	if (td_integer(e, KF_PREV_STATE, &v) != 0)
 		return (-1);
-	*ts = kev_task_state_bits((uint64_t)v, td->state_bits,
-	    td->state_letters, td->nstate_bits);
+	if (v < 0 || v >= 256) {
+		*ts = kev_task_state_bits((uint64_t)v, td->state_bits,
+		    td->state_letters, td->nstate_bits);
+		return (0);
+	}
+	/* a few small values, again and again: each one's answer kept */
+	if (td->small_state[v] == 0)
+		td->small_state[v] = (uint8_t)(kev_task_state_bits(
+		    (uint64_t)v, td->state_bits, td->state_letters,
+		    td->nstate_bits) + 1);
+	*ts = (kev_task_state)(td->small_state[v] - 1);
 	return (0);
 }
 
@@ -335,6 +407,22 @@ has_events(struct tracecmd_input *h)
 	return (tracecmd_get_first_ts(h) != 0);
 }
 
+/* A field's place for td_integer's short way, if it can take it. */
+static void
+plain_place(const tracedat *td, kind_info *k, int f)
+{
+	const struct tep_format_field *x = k->f[f];
+
+	if (x == NULL || !td->native || x->offset < 0 ||
+	    (x->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC |
+	    TEP_FIELD_IS_STRING)) ||
+	    (x->size != 1 && x->size != 2 && x->size != 4 && x->size != 8))
+		return;
+	k->plain[f].offset = (uint32_t)x->offset;
+	k->plain[f].size = (uint8_t)x->size;
+	k->plain[f].is_signed = (x->flags & TEP_FIELD_IS_SIGNED) != 0;
+}
+
 static void
 index_kinds(tracedat *td)
 {
@@ -371,6 +459,7 @@ index_kinds(tracedat *td)
 
 			for (; *nm != NULL && k->f[f] == NULL; nm++)
 				k->f[f] = tep_find_field(ev, *nm);
+			plain_place(td, k, f);
 		}
 		if (td->types[i] == KEV_SCHED_SWITCH && td->nstate_bits == 0)
 			read_state_letters(td, ev);
@@ -378,13 +467,28 @@ index_kinds(tracedat *td)
 			struct tep_format_field *c;
 
 			for (c = ev->format.common_fields; c != NULL;
-			    c = c->next)
+			    c = c->next) {
 				if (c->offset + c->size > td->common_end)
 					td->common_end = c->offset + c->size;
+				if (td->type_f == NULL && c->name != NULL &&
+				    strcmp(c->name, "common_type") == 0)
+					td->type_f = c;
+				if (td->pid_f == NULL && c->name != NULL &&
+				    strcmp(c->name, "common_pid") == 0)
+					td->pid_f = c;
+			}
 		}
 	}
 	if (td->nstate_bits == 0)
 		read_state_letters(td, NULL);
+	/* rec->size >= common_end, which covers them, is checked first */
+	td->common_plain = td->native && td->type_f != NULL &&
+	    td->pid_f != NULL && td->type_f->size == 2 &&
+	    !(td->type_f->flags & TEP_FIELD_IS_SIGNED) &&
+	    td->pid_f->size == 4 && td->type_f->offset >= 0 &&
+	    td->pid_f->offset >= 0 &&
+	    (long)td->type_f->offset + 2 <= td->common_end &&
+	    (long)td->pid_f->offset + 4 <= td->common_end;
 	td->src.nkinds = (uint32_t)n;
 	td->src.names = td->names;
 	td->src.types = td->types;
@@ -398,6 +502,8 @@ on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 {
 	tracedat *td = arg;
 	kev e;
+	int64_t v;
+	int32_t pid;
 	int id, kind;
 
 	(void)h;
@@ -410,7 +516,27 @@ on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	}
 	if (rec->size < td->common_end)
 		return (0);
-	id = tep_data_type(td->tep, rec);
+	/*
+	 * The event's id and pid: in a file of this machine's byte order
+	 * read in place, as libtraceevent would find them.
+	 */
+	if (td->common_plain) {
+		uint16_t t;
+		int32_t p;
+
+		memcpy(&t, (const char *)rec->data + td->type_f->offset, 2);
+		memcpy(&p, (const char *)rec->data + td->pid_f->offset, 4);
+		id = t;
+		pid = p;
+	} else if (td->native && td->type_f != NULL && td->pid_f != NULL) {
+		id = read_number(rec, td->type_f, 1, &v) == 0 &&
+		    v >= 0 && v <= INT32_MAX ? (int)v : -1;
+		pid = read_number(rec, td->pid_f, 1, &v) == 0 ?
+		    (int32_t)v : -1;
+	} else {
+		id = tep_data_type(td->tep, rec);
+		pid = -2;	/* read below, only for an event kept */
+	}
 	if (id < 0 || (size_t)id >= td->nids || (kind = td->by_id[id]) < 0)
 		return (0);
 	if (td->wanted != NULL && !td->wanted[kind])
@@ -421,7 +547,7 @@ on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 		e.time = td->last;
 	td->last = e.time;
 	e.cpu = (uint32_t)cpu;
-	e.pid = tep_data_pid(td->tep, rec);
+	e.pid = pid != -2 ? pid : tep_data_pid(td->tep, rec);
 	e.type = td->types[kind];
 	e.kind = (uint32_t)kind;
 	e.name = td->names[kind];
