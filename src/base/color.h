@@ -15,6 +15,18 @@ typedef struct color {
 	uint8_t r, g, b;
 } color;
 
+/* a's share of a mix of a and b, channel by channel, rounded. */
+static inline color
+color_mix(color a, color b, double share)
+{
+	color m;
+
+	m.r = (uint8_t)(a.r * share + b.r * (1 - share) + 0.5);
+	m.g = (uint8_t)(a.g * share + b.g * (1 - share) + 0.5);
+	m.b = (uint8_t)(a.b * share + b.b * (1 - share) + 0.5);
+	return (m);
+}
+
 /* Parses name (len bytes); returns 1 and sets *out, or 0 if not a colour. */
 int color_parse(const char *name, size_t len, color *out);
 

@@ -141,10 +141,10 @@ canvas_hatch_colors(canvas *c)
 	double luma = 0.2126 * base.r + 0.7152 * base.g + 0.0722 * base.b;
 	unsigned k;
 
-	ink = luma >= 128 ? canvas_mix(base, black, 200 / 255.0) :
-	    canvas_mix(base, white, 0.7);
+	ink = luma >= 128 ? color_mix(base, black, 200 / 255.0) :
+	    color_mix(base, white, 0.7);
 	for (k = 0; k < HATCH_PERIOD; k++) {
-		c->hatch[k] = canvas_mix(ink, base, HATCH_INK[k]);
+		c->hatch[k] = color_mix(ink, base, HATCH_INK[k]);
 		c->hatch_px[k] = canvas_pixel(c->hatch[k]);
 	}
 }

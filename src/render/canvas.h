@@ -88,18 +88,6 @@ canvas_set_color(cairo_t *cr, color c)
 	cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0);
 }
 
-/* a's share of a mix of a and b, e.g. a grey between text and page. */
-static inline color
-canvas_mix(color a, color b, double share)
-{
-	color m;
-
-	m.r = (uint8_t)(a.r * share + b.r * (1 - share) + 0.5);
-	m.g = (uint8_t)(a.g * share + b.g * (1 - share) + 0.5);
-	m.b = (uint8_t)(a.b * share + b.b * (1 - share) + 0.5);
-	return (m);
-}
-
 /* An image surface's pixel (CAIRO_FORMAT_RGB24). */
 static inline uint32_t
 canvas_pixel(color c)

@@ -9,16 +9,6 @@
 #define CONTRAST_STEP	0.08
 #define CONTRAST_STEPS	40
 
-static color
-toward(color from, color to, double share)
-{
-	color m;
-
-	m.r = (uint8_t)(to.r * share + from.r * (1 - share) + 0.5);
-	m.g = (uint8_t)(to.g * share + from.g * (1 - share) + 0.5);
-	m.b = (uint8_t)(to.b * share + from.b * (1 - share) + 0.5);
-	return (m);
-}
 
 /*
  * Whether c stands apart from the background and from drawn[0, k), given
@@ -61,7 +51,7 @@ separated(const render_options *o, const catalog *cat)
 
 		for (step = 0; step < CONTRAST_STEPS &&
 		    !apart(c, lab, k, back); step++)
-			c = toward(c, o->foreground, CONTRAST_STEP);
+			c = color_mix(o->foreground, c, CONTRAST_STEP);
 		drawn[k] = c;
 		color_oklab(c, lab[k]);
 		changed |= memcmp(&c, &cat->states[k].color, sizeof (c)) != 0;

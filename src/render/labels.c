@@ -195,7 +195,7 @@ labels_draw(canvas *c, const render_panel *p, uint32_t e, size_t skip,
 	canvas_draw_text_n(c, x, y, size, c->label, name_len, 0);
 	record_box(c, x, y, size, c->label, name_len, row_y, row_h, 0, 0);
 	x += canvas_text_width_n(c, size, c->label, name_len + 1);
-	canvas_set_color(c->cr, canvas_mix(o->foreground, o->background, 0.6));
+	canvas_set_color(c->cr, color_mix(o->foreground, o->background, 0.6));
 	canvas_draw_text_n(c, x, y, size, c->label + name_len + 1,
 	    n - name_len - 1, 0);
 	record_box(c, x, y, size, c->label + name_len + 1, n - name_len - 1,

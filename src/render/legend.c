@@ -126,7 +126,7 @@ draw_swatch(canvas *c, double x, double y, double size, const color *fill)
 	} else {
 		canvas_fill_hatch(c, x, y, side, side);
 	}
-	canvas_set_color(c->cr, canvas_mix(o->foreground, o->background, 0.47));
+	canvas_set_color(c->cr, color_mix(o->foreground, o->background, 0.47));
 	cairo_set_line_width(c->cr, 1);
 	cairo_rectangle(c->cr, x, y, side, side);
 	cairo_stroke(c->cr);

@@ -84,7 +84,7 @@ draw_panel(canvas *c, const render_panel *p, unsigned y)
 		char note[160];
 
 		events_note(&c->thin[p - c->drawn], note, sizeof (note));
-		canvas_set_color(c->cr, canvas_mix(o->foreground,
+		canvas_set_color(c->cr, color_mix(o->foreground,
 		    o->background, 0.6));
 		canvas_draw_text(c, c->strip_x, y + r->height +
 		    o->font_size * 1.2, o->font_size * 0.9, note, 0);

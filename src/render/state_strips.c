@@ -422,7 +422,7 @@ paint_rows(const canvas *c, const strip_job *j, unsigned y, unsigned rh,
 				line[x] = page ? canvas_pixel(under) :
 				    c->hatch_px[h];
 			else
-				line[x] = canvas_pixel(canvas_mix(px[x], under,
+				line[x] = canvas_pixel(color_mix(px[x], under,
 				    f));
 		}
 	}

@@ -101,13 +101,13 @@ string_color(double id)
 static color
 value_fill(const render_options *o)
 {
-	return (canvas_mix(o->foreground, o->background, 0.55));
+	return (color_mix(o->foreground, o->background, 0.55));
 }
 
 static color
 value_band(const render_options *o)
 {
-	return (canvas_mix(o->foreground, o->background, 0.15));
+	return (color_mix(o->foreground, o->background, 0.15));
 }
 
 /* The value scale's pixel row for v in a strip h tall (0 at the top). */
@@ -170,7 +170,7 @@ value_strips_paint(const canvas *c, unsigned char *data, int stride,
 					px = band;
 			}
 			line[x] = v->covered >= 1 ? canvas_pixel(px) :
-			    canvas_pixel(canvas_mix(px, c->hatch[hp],
+			    canvas_pixel(color_mix(px, c->hatch[hp],
 			    v->covered));
 		}
 	}
@@ -269,7 +269,7 @@ value_strips_draw_ranges(canvas *c, const render_panel *p, unsigned y0,
 
 	if (size <= 0)
 		return;
-	canvas_set_color(c->cr, canvas_mix(o->foreground, o->background, 0.6));
+	canvas_set_color(c->cr, color_mix(o->foreground, o->background, 0.6));
 	for (k = 0; k < p->nentities; k++) {
 		if (store_kind_of(p->d->st, p->entities[k]) != STORE_VALUES)
 			continue;
