@@ -181,7 +181,7 @@ write_tag_member(writer *w, uint32_t tag)
  * 1 a plain datum ("state", which replaces the whole stack), one deeper
  * a push, one shallower a pop; and a return to depth 1 that gives back
  * the bottom frame a pop too, as it was most likely made; the first of
- * an entity nested but never deeper than 1 a push.  The end of its data
+ * a nested entity a push.  The end of its data
  * (STORE_GAP, depth 0) is "state": null, which ends the whole stack.
  */
 static int
@@ -207,16 +207,13 @@ written_as(const store *st, uint32_t e, size_t i)
 			return (AS_POP);
 	}
 	/*
-	 * A nested entity never deeper than 1 was made by a push on no
-	 * state (its stack started so): a push keeps it nested.
+	 * A nested entity's first datum is a push on no state, whatever
+	 * comes after: it says from the first line that the entity is
+	 * nested, so a reader that spills plain data to disk never meets
+	 * a push after plain data it no longer holds.
 	 */
-	if (i == 0 && depth == 1) {
-		size_t k, n = store_count(st, e);
-
-		for (k = 1; k < n && depths[k] <= 1; k++)
-			continue;
-		return (k == n ? AS_PUSH : AS_STATE);
-	}
+	if (i == 0)
+		return (AS_PUSH);
 	if (depth == 1)
 		return (AS_STATE);
 	return (depth == prev + 1 ? AS_PUSH : AS_POP);

@@ -416,6 +416,38 @@ end
 check_eq("an end after the data: the same transitions", { back.transitions, back.finish }, { 3, 50 })
 check_eq("an end after the data: the stack to the end", { back:entity("n"):stack_at(49) }, { { "x", "y" }, { false, false } })
 
+-- A nested entity whose first datum is at depth 1 starts with a push, so
+-- a reader that spills plain data to disk (a memory budget of one byte)
+-- knows from its first line that the entity is nested: such a store keeps
+-- nested entities only if they come before any plain datum (store.h).
+b = sm.new { states = { "x", "y", "z" } }
+b:set(0, "n", "x", "u1")
+b:set(0, "p", "x")
+b:set(3, "p", "y")
+b:push(10, "n", "y", "j7")
+b:push(20, "n", "z")
+b:pop(30, "n")
+b:pop(40, "n")
+b:set(43, "n", "x")
+do
+	local t = b:finish(50)
+	local p = unit.tmpname(".out")
+	t:write(p)
+	local text = slurp(p)
+	check("a nested entity's first datum is a push",
+	    text:find('"entity": "n", "push": 0, "tag": "u1"', 1, true) ~= nil, text)
+	local sm_bin = os.getenv("SM") or (here .. "/../../statemap-lua")
+	local h = io.popen("STATEMAP_SPILL_BYTES=1 '" .. sm_bin .. "' -E " ..
+	    "'local t = statemap.load(arg[1], {cache = false}) " ..
+	    "print(table.concat((t:entity(\"n\"):stack_at(25)), \" \"))' '" .. p .. "' 2>&1; echo rc=$?")
+	local out = h:read("a")
+	h:close()
+	check_eq("written nested data load with a one-byte memory budget", out,
+	    "x y z\nrc=0\n")
+	os.remove(p)
+	round_trip("a nested entity that starts at depth 1", t)
+end
+
 -- Tags keep their ids: undefined tags the data name out of order, and a
 -- defined one after an undefined one.
 b = sm.new { states = { "x", "y" } }
