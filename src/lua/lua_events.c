@@ -6,6 +6,12 @@
  * nothing may unwind through them: each event's table is made, and the
  * handler called, in a protected call, and an error stops the reading,
  * closes the trace, and is raised again from here.
+ *
+ * Keys are made once: the tables' fixed keys, each kind's name and its
+ * fields' names (the format's strings, the same pointers event after
+ * event) are kept as Lua strings in one list, and each table is filled
+ * with raw sets of those, not by name (which would hash and compare the
+ * C string again for every field of every event).
  */
 #include "lua/lua_events.h"
 
@@ -27,21 +33,66 @@ static const lua_option events_keys[] = {
 	{ .key = NULL }
 };
 
+/* The keys list's first items: the event table's own keys. */
+enum { KEY_TIME = 1, KEY_CPU, KEY_NAME, KEY_PID, KEY_COMM, KEY_FIELDS,
+    KEY_FIRST_FREE };
+
+static const char *const table_keys[KEY_FIRST_FREE - 1] = {
+	"time", "cpu", "name", "pid", "comm", "fields"
+};
+
+/* The stack index of the keys list inside call_handler. */
+#define KEYS	3
+
+/* The first fields of a kind whose names are kept. */
+#define CACHED_FIELDS	32
+
+/* What is kept of a kind, made at its first event. */
+typedef struct kind_keys {
+	int name;		/* its name's slot in the keys list */
+	/*
+	 * How many fields its last event had, so that the next one's
+	 * table is made that size at once rather than grown field by field.
+	 */
+	uint16_t nfields;
+	/* By position at depth 0: the format's name and its slot. */
+	const char *field[CACHED_FIELDS];
+	int slot[CACHED_FIELDS];
+} kind_keys;
+
 typedef struct walk {
 	lua_State *L;
 	int handler;		/* its stack index */
+	int keys;		/* the keys list's stack index (f_events) */
 	const kev *cur;		/* the event being handed */
 	int failed;		/* the handler's error is on the stack */
-	/*
-	 * By kind: how many fields its last event had (0: none seen), so
-	 * that the next one's table is made that size at once rather than
-	 * grown field by field.
-	 */
-	uint16_t *nfields;
+	kind_keys **kinds;	/* by kind, NULL until its first event */
 	uint32_t nkinds;
+	int next_slot;		/* the keys list's next free slot */
+	kind_keys *kk;		/* the current event's kind, or NULL */
 	int depth;		/* of structures and arrays, while visiting */
 	unsigned count;		/* the fields set at depth 0 */
 } walk;
+
+/* Keeps the string s in a new slot of the keys list (at KEYS). */
+static int
+keep_key(walk *w, const char *s)
+{
+	int slot = w->next_slot++;
+
+	lua_pushstring(w->L, s);
+	lua_rawseti(w->L, KEYS, slot);
+	return (slot);
+}
+
+/* Sets the value on top as the key of slot in the table under it. */
+static void
+set_slot(lua_State *L, int slot)
+{
+	lua_rawgeti(L, KEYS, slot);
+	lua_rotate(L, -2, 1);	/* key under the value */
+	lua_rawset(L, -3);
+}
 
 /* ---- a field into the table on top of the stack ---- */
 
@@ -52,6 +103,26 @@ set(walk *w, const char *name)
 {
 	lua_State *L = w->L;
 
+	if (w->depth == 0 && name != NULL && w->kk != NULL &&
+	    w->count < CACHED_FIELDS) {
+		kind_keys *kk = w->kk;
+		unsigned i = w->count;
+
+		if (kk->slot[i] == 0) {
+			kk->slot[i] = keep_key(w, name);
+			kk->field[i] = name;
+		} else if (kk->field[i] != name &&
+		    strcmp(kk->field[i], name) == 0) {
+			kk->field[i] = name;	/* the same name elsewhere */
+		}
+		/* A position whose name varies keeps its first one's key
+		 * (the keys list does not grow with the events). */
+		if (kk->field[i] == name) {
+			w->count++;
+			set_slot(L, kk->slot[i]);
+			return;
+		}
+	}
 	if (w->depth == 0)
 		w->count++;
 	if (name != NULL)
@@ -130,36 +201,55 @@ static const kev_visitor to_table = {
 
 /* ---- the handler ---- */
 
-/* In a protected call (the handler, the walk): the event's table, then
- * the handler on it. */
+/* The kept keys of e's kind (made at its first event), or NULL. */
+static kind_keys *
+kind_of(walk *w, const kev *e)
+{
+	kind_keys *kk;
+
+	if (e->kind >= w->nkinds)
+		return (NULL);
+	if ((kk = w->kinds[e->kind]) == NULL) {
+		kk = xcalloc(1, sizeof (*kk));
+		kk->name = keep_key(w, e->name);
+		w->kinds[e->kind] = kk;
+	}
+	return (kk);
+}
+
+/* In a protected call (the handler, the walk, the keys list): the
+ * event's table, then the handler on it. */
 static int
 call_handler(lua_State *L)
 {
 	walk *w = lua_touserdata(L, 2);
 	const kev *e = w->cur;
-	int hint;
+	kind_keys *kk = kind_of(w, e);
 
+	w->kk = kk;
 	lua_pushvalue(L, 1);	/* the handler */
-	lua_createtable(L, 0, 7);
+	lua_createtable(L, 0, 6);
 	lua_pushinteger(L, (lua_Integer)e->time);
-	lua_setfield(L, -2, "time");
+	set_slot(L, KEY_TIME);
 	lua_pushinteger(L, (lua_Integer)e->cpu);
-	lua_setfield(L, -2, "cpu");
-	lua_pushstring(L, e->name);
-	lua_setfield(L, -2, "name");
+	set_slot(L, KEY_CPU);
+	if (kk != NULL)
+		lua_rawgeti(L, KEYS, kk->name);
+	else
+		lua_pushstring(L, e->name);
+	set_slot(L, KEY_NAME);
 	lua_pushinteger(L, (lua_Integer)e->pid);
-	lua_setfield(L, -2, "pid");
+	set_slot(L, KEY_PID);
 	lua_pushlstring(L, e->comm, e->comm_len);
-	lua_setfield(L, -2, "comm");
-	hint = e->kind < w->nkinds ? w->nfields[e->kind] : 0;
-	lua_createtable(L, 0, hint);
+	set_slot(L, KEY_COMM);
+	lua_createtable(L, 0, kk != NULL ? kk->nfields : 0);
 	w->depth = 0;
 	w->count = 0;
 	kev_visit(e, &to_table, w);
-	if (e->kind < w->nkinds)
-		w->nfields[e->kind] = (uint16_t)(w->count > UINT16_MAX ?
+	if (kk != NULL)
+		kk->nfields = (uint16_t)(w->count > UINT16_MAX ?
 		    UINT16_MAX : w->count);
-	lua_setfield(L, -2, "fields");
+	set_slot(L, KEY_FIELDS);
 	lua_call(L, 1, 1);
 	return (1);
 }
@@ -171,7 +261,7 @@ on_event(void *ctx, const kev *e)
 	lua_State *L = w->L;
 	int stop;
 
-	if (!lua_checkstack(L, 4)) {
+	if (!lua_checkstack(L, 5)) {
 		lua_pushliteral(L, FNAME ": out of stack space");
 		w->failed = 1;
 		return (-1);
@@ -180,7 +270,8 @@ on_event(void *ctx, const kev *e)
 	lua_pushcfunction(L, call_handler);
 	lua_pushvalue(L, w->handler);
 	lua_pushlightuserdata(L, w);
-	if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+	lua_pushvalue(L, w->keys);
+	if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
 		w->failed = 1;	/* the error stays on the stack */
 		return (-1);
 	}
@@ -249,7 +340,7 @@ f_events(lua_State *L)
 	kev_source *src;
 	sm_error err;
 	walk w;
-	int handler = lua_isfunction(L, 2) ? 2 : 3, rv;
+	int handler = lua_isfunction(L, 2) ? 2 : 3, rv, keys;
 	uint32_t k;
 
 	luaL_checktype(L, handler, LUA_TFUNCTION);
@@ -261,6 +352,13 @@ f_events(lua_State *L)
 	(void)lua_options_time(&opts, "to", &to);
 	if (to < from)
 		return (luaL_error(L, FNAME ": from must not be after to"));
+	/* The keys list (see the top), its fixed keys first. */
+	lua_createtable(L, KEY_FIRST_FREE + 64, 0);
+	keys = lua_gettop(L);
+	for (i = 0; i < KEY_FIRST_FREE - 1; i++) {
+		lua_pushstring(L, table_keys[i]);
+		lua_rawseti(L, keys, (lua_Integer)i + 1);
+	}
 	names = event_names(L, &opts, &nnames);
 	/* Nothing below raises an error until the trace is closed. */
 	if ((src = kernel_open(path, &err)) != NULL) {
@@ -275,11 +373,15 @@ f_events(lua_State *L)
 		w.L = L;
 		w.handler = handler;
 		w.nkinds = src->nkinds;
-		w.nfields = xcalloc(src->nkinds + 1, sizeof (uint16_t));
+		w.kinds = xcalloc(src->nkinds + 1, sizeof (kind_keys *));
+		w.keys = keys;
+		w.next_slot = KEY_FIRST_FREE;
 		rv = kernel_events(src, wanted, from, to, on_event, &w, &err);
 		src->close(src);
 		free(wanted);
-		free(w.nfields);
+		for (k = 0; k < w.nkinds; k++)
+			free(w.kinds[k]);
+		free(w.kinds);
 	} else {
 		rv = -1;
 		w.failed = 0;

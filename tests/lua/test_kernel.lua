@@ -372,13 +372,32 @@ end
 do
 	local path = kdir .. "/small.dat"
 	local n, last, ordered, names, first_switch = 0, 0, true, {}, nil
+	-- Every event of a kind has the same keys (the names are kept from
+	-- its first event on) and its own values (a switch's next is the
+	-- CPU's prev at its next switch).
+	local keys_of, same_keys, next_of, chained, switches = {}, true, {}, 0, 0
 	sm.events(path, function(ev)
 		n = n + 1
 		ordered = ordered and ev.time >= last
 		last = ev.time
 		names[ev.name] = (names[ev.name] or 0) + 1
 		if ev.name == "sched_switch" and not first_switch then first_switch = ev end
+		local ks = {}
+		for k in pairs(ev.fields) do ks[#ks + 1] = k end
+		table.sort(ks)
+		ks = table.concat(ks, " ")
+		keys_of[ev.name] = keys_of[ev.name] or ks
+		same_keys = same_keys and keys_of[ev.name] == ks and ev.time ~= nil and
+		    ev.cpu ~= nil and ev.pid ~= nil and ev.comm ~= nil
+		if ev.name == "sched_switch" then
+			switches = switches + 1
+			if next_of[ev.cpu] == ev.fields.prev_pid then chained = chained + 1 end
+			next_of[ev.cpu] = ev.fields.next_pid
+		end
 	end)
+	check("events: every event of a kind has its kind's keys", same_keys)
+	check("events: each switch's prev is its CPU's last next (" .. chained .. " of " .. switches .. ")",
+	    switches > 100 and chained >= switches - 8, chained)
 	local t = sm.load(path, { analysis = "threads", cache = false })
 	check_eq("events: every event of the trace", n, t.records)
 	check("events: in time order", ordered)
