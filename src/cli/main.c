@@ -3,6 +3,9 @@
  * classic statemap command or to a Lua script; nothing else lives here.
  */
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -460,6 +463,16 @@ main(int argc, char **argv)
 	int c, i, rv;
 
 	work_init();
+#ifdef __GLIBC__
+	/*
+	 * Large arrays (the store's columns as they grow) always from mmap,
+	 * given back when freed.  Otherwise glibc raises its threshold at
+	 * each such free, the columns grown after come from the heap, and
+	 * the copies they leave behind there stay resident: a third more
+	 * than the store itself on a kernel trace of 23,000 threads.
+	 */
+	(void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
 
 	if (argc == 2 && strcmp(argv[1], "--clear-cache") == 0)
 		return (cache_clear(stdout) < 0 ? 1 : 0);

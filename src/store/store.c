@@ -260,8 +260,9 @@ store_new_capacity(store *s, size_t cap, size_t count, size_t need,
 			return (room);
 		}
 	}
+	/* By half: a column is at most a third empty (doubling: half). */
 	while (cap < need)
-		cap *= 2;
+		cap += cap / 2;
 	return (cap);
 }
 

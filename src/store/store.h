@@ -124,8 +124,8 @@ void store_append_many(store *s, uint32_t entity, const uint64_t *time,
  * Says how much of the input the appends so far come from, as a share of
  * it (0 < done <= 1; 0: not known).  A column that must grow is then
  * made the size its entity is heading for, at one go, instead of being
- * doubled time and again, in memory that is quick to fill (arena.h).  It
- * changes nothing but speed and memory.
+ * grown by half time and again, in memory that is quick to fill
+ * (arena.h).  It changes nothing but speed and memory.
  */
 void store_progress(store *s, double done);
 

@@ -248,7 +248,8 @@ test_progress(void)
 	uint64_t t = 0;
 
 	append_run(s, 0, 20, &t);
-	CHECK_INT("no progress: capacity doubles", store_capacity(s, 0), 32);
+	CHECK_INT("no progress: capacity grows by half", store_capacity(s, 0),
+	    24);
 	store_progress(s, 0.25);
 	append_run(s, 1, 100, &t);
 	/* 100 of an expected 400, an eighth more, and 16. */
@@ -259,7 +260,7 @@ test_progress(void)
 	store_progress(s, 0.1);
 	append_run(s, 2, 20, &t);
 	CHECK_INT("a tenth read: too early to guess", store_capacity(s, 2),
-	    32);
+	    24);
 	store_free(s);
 
 	/*
@@ -274,8 +275,8 @@ test_progress(void)
 	CHECK_INT("within the budget: by estimate", store_capacity(s, 0),
 	    2266);
 	append_run(s, 0, 2000, &t);
-	CHECK_INT("past the budget: doubled instead", store_capacity(s, 0),
-	    4532);
+	CHECK_INT("past the budget: grown by half instead",
+	    store_capacity(s, 0), 3399);
 	store_free(s);
 }
 
@@ -358,8 +359,8 @@ test_progress_values(void)
 	int ok = 1;
 
 	append_values(s, 0, 20, &t);
-	CHECK_INT("values, no progress: capacity doubles",
-	    store_capacity(s, 0), 32);
+	CHECK_INT("values, no progress: capacity grows by half",
+	    store_capacity(s, 0), 24);
 	store_progress(s, 0.25);
 	append_values(s, 1, 100, &t);
 	CHECK_INT("values, a quarter read: sized by estimate",
@@ -380,8 +381,8 @@ test_progress_values(void)
 	CHECK_INT("values within the budget: by estimate",
 	    store_capacity(s, 0), 2266);
 	append_values(s, 0, 2000, &t);
-	CHECK_INT("values past the budget: doubled instead",
-	    store_capacity(s, 0), 4532);
+	CHECK_INT("values past the budget: grown by half instead",
+	    store_capacity(s, 0), 3399);
 	store_free(s);
 
 	a = store_new(4);
