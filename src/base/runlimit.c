@@ -69,20 +69,45 @@ fits(size_t more)
  * traces counted here too, a script over the limit could not allocate
  * even the message of its error, nor free anything (finalizers do not
  * run in an emergency collection).  C work counts both (fits above).
+ *
+ * Each thread's changes are added to the shared count in steps of
+ * LUA_STEP bytes, not one by one (an allocation's atomic add cost a
+ * few percent of a script that makes a table an event): the count is
+ * at most that far from the truth per thread running Lua, and a growth
+ * is checked against it with what this thread has not added yet.
  */
+#define LUA_STEP	((long long)64 << 10)
+
+static _Thread_local long long lua_pending;
+
 int
 runlimit_lua_resize(size_t old_size, size_t new_size)
 {
-	size_t lua = atomic_load(&lua_bytes);
+	if (new_size > old_size && memory_limit != 0) {
+		size_t lua = atomic_load_explicit(&lua_bytes,
+		    memory_order_relaxed);
+		size_t more = new_size - old_size;
 
-	if (new_size > old_size && memory_limit != 0 &&
-	    (new_size - old_size > memory_limit ||
-	    lua > memory_limit - (new_size - old_size)))
-		return (-1);
-	if (new_size > old_size)
-		atomic_fetch_add(&lua_bytes, new_size - old_size);
-	else
-		atomic_fetch_sub(&lua_bytes, old_size - new_size);
+		if (lua_pending > 0)
+			lua += (size_t)lua_pending;
+		if (more > memory_limit || lua > memory_limit - more)
+			return (-1);
+	}
+	lua_pending += (long long)new_size - (long long)old_size;
+	if (lua_pending >= LUA_STEP) {
+		atomic_fetch_add(&lua_bytes, (size_t)lua_pending);
+		lua_pending = 0;
+	} else if (lua_pending <= -LUA_STEP) {
+		/* Never below 0: what this thread frees another may have
+		 * allocated, and not added yet. */
+		size_t cur = atomic_load(&lua_bytes);
+		size_t less = (size_t)-lua_pending;
+
+		while (!atomic_compare_exchange_weak(&lua_bytes, &cur,
+		    cur > less ? cur - less : 0))
+			continue;
+		lua_pending = 0;
+	}
 	return (0);
 }
 
