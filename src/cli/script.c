@@ -9,11 +9,13 @@
 #include <time.h>
 
 #include <lauxlib.h>
+#include <valgrind/valgrind.h>
 #include <lua.h>
 #include <lualib.h>
 
 #include "base/fatal.h"
 #include "base/runlimit.h"
+#include "base/small_pool.h"
 #include "lua/lua_object.h"
 #include "lua/lua_statemap.h"
 
@@ -26,6 +28,7 @@ typedef struct meter {
 	uint64_t timeout;	/* ns; 0 is none */
 	pthread_t watchdog;
 	int watching;
+	small_pool *pool;	/* the state's blocks */
 	char message[96];	/* for script_error */
 } meter;
 
@@ -42,7 +45,7 @@ limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	void *p;
 
 	if (nsize == 0) {
-		free(ptr);
+		(void) small_pool_realloc(m->pool, ptr, old, 0);
 		(void) runlimit_lua_resize(old, 0);
 		return (NULL);
 	}
@@ -50,7 +53,7 @@ limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 		m->exceeded = 1;
 		return (NULL);
 	}
-	if ((p = realloc(ptr, nsize)) == NULL)
+	if ((p = small_pool_realloc(m->pool, ptr, old, nsize)) == NULL)
 		(void) runlimit_lua_resize(nsize, old);
 	return (p);
 }
@@ -157,6 +160,28 @@ open_libraries(lua_State *L)
 	return (0);
 }
 
+/*
+ * Whether Lua's blocks come from malloc one by one rather than from the
+ * pool: under valgrind and the sanitizers, which then see each of them,
+ * or with STATEMAP_PLAIN_ALLOC=1.
+ */
+static int
+plain_blocks(void)
+{
+	const char *v = getenv("STATEMAP_PLAIN_ALLOC");
+
+#if defined(__SANITIZE_ADDRESS__)
+	return (1);
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	return (1);
+#endif
+#endif
+	if (v != NULL && strcmp(v, "1") == 0)
+		return (1);
+	return (RUNNING_ON_VALGRIND != 0);
+}
+
 lua_State *
 script_state(const script_limits *limits)
 {
@@ -164,7 +189,13 @@ script_state(const script_limits *limits)
 	lua_State *L;
 	struct sigaction sa;
 
+	if (m != NULL && (m->pool = small_pool_new(plain_blocks())) == NULL) {
+		free(m);
+		m = NULL;
+	}
 	if (m == NULL || (L = lua_newstate(limited_alloc, m)) == NULL) {
+		if (m != NULL)
+			small_pool_free(m->pool);
 		free(m);
 		fprintf(stderr, "statemap-lua: cannot create Lua state\n");
 		return (NULL);
@@ -205,6 +236,8 @@ script_close(lua_State *L)
 	runlimit_clear_interrupt();
 	lua_getallocf(L, (void **)&m);
 	lua_close(L);
+	small_pool_free(m->pool);
+	m->pool = NULL;
 	/* A watchdog still sleeping reads m: it lives as long as the
 	 * process (one state per process). */
 	if (!m->watching)
