@@ -85,47 +85,55 @@ keep_key(walk *w, const char *s)
 	return (slot);
 }
 
-/* Sets the value on top as the key of slot in the table under it. */
+/* Pushes the key of slot. */
 static void
-set_slot(lua_State *L, int slot)
+push_slot(lua_State *L, int slot)
 {
 	lua_rawgeti(L, KEYS, slot);
-	lua_rotate(L, -2, 1);	/* key under the value */
-	lua_rawset(L, -3);
 }
 
 /* ---- a field into the table on top of the stack ---- */
 
-/* Sets the value on top as field name of the table under it, or as the
- * next item of a list when name is NULL. */
+/*
+ * Before a field's value is pushed: pushes its kept key and returns 1,
+ * or returns 0 for a name not kept (set then sets it by name, or as the
+ * next item of a list when name is NULL).
+ */
+static int
+key(walk *w, const char *name)
+{
+	kind_keys *kk = w->kk;
+	unsigned i = w->count;
+
+	if (w->depth != 0 || name == NULL || kk == NULL ||
+	    i >= CACHED_FIELDS)
+		return (0);
+	if (kk->slot[i] == 0) {
+		kk->slot[i] = keep_key(w, name);
+		kk->field[i] = name;
+	} else if (kk->field[i] != name && strcmp(kk->field[i], name) == 0) {
+		kk->field[i] = name;	/* the same name elsewhere */
+	}
+	/* A position whose name varies keeps its first one's key (the
+	 * keys list does not grow with the events). */
+	if (kk->field[i] != name)
+		return (0);
+	push_slot(w->L, kk->slot[i]);
+	return (1);
+}
+
+/* Sets the value on top into the table under it (under its key, when
+ * keyed). */
 static void
-set(walk *w, const char *name)
+set(walk *w, const char *name, int keyed)
 {
 	lua_State *L = w->L;
 
-	if (w->depth == 0 && name != NULL && w->kk != NULL &&
-	    w->count < CACHED_FIELDS) {
-		kind_keys *kk = w->kk;
-		unsigned i = w->count;
-
-		if (kk->slot[i] == 0) {
-			kk->slot[i] = keep_key(w, name);
-			kk->field[i] = name;
-		} else if (kk->field[i] != name &&
-		    strcmp(kk->field[i], name) == 0) {
-			kk->field[i] = name;	/* the same name elsewhere */
-		}
-		/* A position whose name varies keeps its first one's key
-		 * (the keys list does not grow with the events). */
-		if (kk->field[i] == name) {
-			w->count++;
-			set_slot(L, kk->slot[i]);
-			return;
-		}
-	}
 	if (w->depth == 0)
 		w->count++;
-	if (name != NULL)
+	if (keyed)
+		lua_rawset(L, -3);
+	else if (name != NULL)
 		lua_setfield(L, -2, name);
 	else
 		lua_seti(L, -2, (lua_Integer)luaL_len(L, -2) + 1);
@@ -135,28 +143,31 @@ static void
 v_integer(void *ctx, const char *name, int64_t v, int is_signed)
 {
 	walk *w = ctx;
+	int keyed = key(w, name);
 
 	(void)is_signed;
 	lua_pushinteger(w->L, (lua_Integer)v);
-	set(w, name);
+	set(w, name, keyed);
 }
 
 static void
 v_real(void *ctx, const char *name, double v)
 {
 	walk *w = ctx;
+	int keyed = key(w, name);
 
 	lua_pushnumber(w->L, v);
-	set(w, name);
+	set(w, name, keyed);
 }
 
 static void
 v_string(void *ctx, const char *name, const char *s, size_t len)
 {
 	walk *w = ctx;
+	int keyed = key(w, name);
 
 	lua_pushlstring(w->L, s, len);
-	set(w, name);
+	set(w, name, keyed);
 }
 
 /* A structure or array opens a table; its end sets it in its parent,
@@ -187,7 +198,7 @@ v_end(void *ctx)
 	w->depth--;
 	if (lua_isnil(L, -2)) {
 		lua_remove(L, -2);
-		set(w, NULL);
+		set(w, NULL, 0);
 	} else {
 		if (w->depth == 0)
 			w->count++;
@@ -229,19 +240,25 @@ call_handler(lua_State *L)
 	w->kk = kk;
 	lua_pushvalue(L, 1);	/* the handler */
 	lua_createtable(L, 0, 6);
+	push_slot(L, KEY_TIME);
 	lua_pushinteger(L, (lua_Integer)e->time);
-	set_slot(L, KEY_TIME);
+	lua_rawset(L, -3);
+	push_slot(L, KEY_CPU);
 	lua_pushinteger(L, (lua_Integer)e->cpu);
-	set_slot(L, KEY_CPU);
+	lua_rawset(L, -3);
+	push_slot(L, KEY_NAME);
 	if (kk != NULL)
-		lua_rawgeti(L, KEYS, kk->name);
+		push_slot(L, kk->name);
 	else
 		lua_pushstring(L, e->name);
-	set_slot(L, KEY_NAME);
+	lua_rawset(L, -3);
+	push_slot(L, KEY_PID);
 	lua_pushinteger(L, (lua_Integer)e->pid);
-	set_slot(L, KEY_PID);
+	lua_rawset(L, -3);
+	push_slot(L, KEY_COMM);
 	lua_pushlstring(L, e->comm, e->comm_len);
-	set_slot(L, KEY_COMM);
+	lua_rawset(L, -3);
+	push_slot(L, KEY_FIELDS);
 	lua_createtable(L, 0, kk != NULL ? kk->nfields : 0);
 	w->depth = 0;
 	w->count = 0;
@@ -249,7 +266,7 @@ call_handler(lua_State *L)
 	if (kk != NULL)
 		kk->nfields = (uint16_t)(w->count > UINT16_MAX ?
 		    UINT16_MAX : w->count);
-	set_slot(L, KEY_FIELDS);
+	lua_rawset(L, -3);
 	lua_call(L, 1, 1);
 	return (1);
 }
