@@ -185,7 +185,15 @@ void *
 store_grown(void *old, size_t used, size_t size, arena *from,
     int old_in_arena)
 {
-	void *p = from != NULL ? arena_alloc(from, size) : xmalloc(size);
+	void *p;
+
+	/*
+	 * Heap to heap: realloc, which moves a large block by remapping its
+	 * pages (no copy, and no second block faulted in beside the first).
+	 */
+	if (from == NULL && !old_in_arena)
+		return (xrealloc(old, size));
+	p = from != NULL ? arena_alloc(from, size) : xmalloc(size);
 
 	store_populate(p, 0, used);
 	if (used > 0)
