@@ -30,12 +30,65 @@
 
 const char lua_builder_type[] = "statemap.builder";
 
+/*
+ * Names b:set has met, by the address of their Lua string: a string's
+ * bytes stay where they are while it lives, and each cached string is
+ * kept alive in the builder's user value (a list of NAME_CACHE slots a
+ * kind), so an address seen again is the same string.  A script that
+ * names the same entities, states and tags over and over (a handler of
+ * statemap.events) then finds each id without hashing the name again.
+ */
+#define NAME_CACHE	64
+
+enum { CACHE_ENTITY, CACHE_STATE, CACHE_TAG, NCACHES };
+
+typedef struct cached_name {
+	const char *s;		/* the string's bytes, or NULL */
+	uint32_t id;		/* entity, state value or tag name id */
+} cached_name;
+
 typedef struct lbuilder {
 	lua_object_head head;
 	builder *b;	/* NULL once finished */
 	size_t charged;		/* its memory, counted against the limit */
 	unsigned calls;
+	cached_name cache[NCACHES][NAME_CACHE];
 } lbuilder;
+
+/* The slot of the string at s in a cache. */
+static unsigned
+cache_slot(const char *s)
+{
+	uintptr_t a = (uintptr_t)s;
+
+	return ((unsigned)((a >> 4) ^ (a >> 10)) % NAME_CACHE);
+}
+
+/* The id cached for the string at s, or UINT32_MAX. */
+static uint32_t
+cached(const lbuilder *lb, int which, const char *s)
+{
+	const cached_name *c = &lb->cache[which][cache_slot(s)];
+
+	return (c->s == s ? c->id : UINT32_MAX);
+}
+
+/* Caches id for the string at stack index idx (builder at 1). */
+static void
+remember(lua_State *L, lbuilder *lb, int which, int idx, uint32_t id)
+{
+	const char *s = lua_tostring(L, idx);
+	unsigned slot = cache_slot(s);
+
+	if (id == UINT32_MAX)
+		return;
+	lua_getiuservalue(L, 1, 1);
+	lua_pushvalue(L, idx);
+	lua_rawseti(L, -2, (lua_Integer)which * NAME_CACHE + slot + 1);
+	lua_pop(L, 1);
+	lb->cache[which][slot].s = s;
+	lb->cache[which][slot].id = id;
+}
 
 static lbuilder *
 check_lbuilder(lua_State *L, const char *call)
@@ -79,10 +132,14 @@ check_state(lua_State *L, lbuilder *lb, int idx, const char *call)
 	if (lua_type(L, idx) == LUA_TSTRING) {
 		size_t len;
 		const char *name = lua_tolstring(L, idx, &len);
-		int64_t s = builder_state(lb->b, name, len);
+		uint32_t known = cached(lb, CACHE_STATE, name);
+		int64_t s;
 
-		if (s < 0)
+		if (known != UINT32_MAX)
+			return (known);
+		if ((s = builder_state(lb->b, name, len)) < 0)
 			luaL_error(L, "%s: unknown state \"%s\"", call, name);
+		remember(L, lb, CACHE_STATE, idx, (uint32_t)s);
 		return ((uint32_t)s);
 	}
 	if (lua_isinteger(L, idx)) {
@@ -145,6 +202,41 @@ state_datum(lua_State *L, const char *call, state_call fn)
 }
 
 /*
+ * b:set: by the ids of names met before where it can (see cached), else
+ * by name, which then caches them.
+ */
+static int
+set_datum(lua_State *L)
+{
+	lbuilder *lb = check_lbuilder(L, "b:set");
+	uint64_t t = lua_args_check_time(L, 2);
+	size_t len, tlen = 0;
+	const char *e = check_entity(L, 3, &len, "b:set");
+	uint32_t s = check_state(L, lb, 4, "b:set");
+	const char *tag = opt_tag(L, 5, &tlen, "b:set");
+	uint32_t eid = cached(lb, CACHE_ENTITY, e);
+	uint32_t tid = tag == NULL ? CATALOG_NO_TAG :
+	    cached(lb, CACHE_TAG, tag);
+	store_kind kind;
+	size_t count;
+
+	if (eid != UINT32_MAX && (tag == NULL || tid != UINT32_MAX)) {
+		if (builder_set_ids(lb->b, t, eid, s, tid) != 0)
+			return (failed(L, lb, "b:set"));
+	} else {
+		if (builder_set(lb->b, t, e, len, s, tag, tlen) != 0)
+			return (failed(L, lb, "b:set"));
+		remember(L, lb, CACHE_ENTITY, 3,
+		    builder_entity(lb->b, e, len, &kind, &count));
+		if (tag != NULL)
+			remember(L, lb, CACHE_TAG, 5,
+			    builder_tag_name(lb->b, tag, tlen));
+	}
+	charge(L, lb, 0);
+	return (0);
+}
+
+/*
  * b:set(time, entity, state [, tag]); state nil ends the entity's data
  * (no state from time on), as b:remove does.
  */
@@ -165,7 +257,7 @@ b_set(lua_State *L)
 		charge(L, lb, 0);
 		return (0);
 	}
-	return (state_datum(L, "b:set", builder_set));
+	return (set_datum(L));
 }
 
 /* b:push(time, entity, state [, tag]) */
@@ -826,7 +918,9 @@ f_new(lua_State *L)
 	if (!lua_options_table(&opts, "states"))
 		lua_pushnil(L);
 	scratch = check_states(L, lua_gettop(L), &n);
-	lb = lua_object_new(L, LUA_BUILDER_TYPE, sizeof (lbuilder), 0);
+	lb = lua_object_new(L, LUA_BUILDER_TYPE, sizeof (lbuilder), 1);
+	lua_createtable(L, NCACHES * NAME_CACHE, 0);	/* see cached */
+	lua_setiuservalue(L, -2, 1);
 	/* Copies the builder owns: nothing can raise from here on. */
 	states = xcalloc(n > 0 ? n : 1, sizeof (*states));
 	for (i = 0; i < n; i++) {

@@ -196,12 +196,22 @@ builder_memory(const builder *b)
 	return (store_memory(b->st) + b->cap * (sizeof (uint64_t) + 1));
 }
 
+static void room_for(builder *b, uint32_t e);
+
 /* The entity's id, with room for its per-entity fields. */
 static uint32_t
 entity_of(builder *b, const char *name, size_t len)
 {
 	uint32_t e = catalog_entity(b->cat, name, len);
 
+	room_for(b, e);
+	return (e);
+}
+
+/* Room in the per-entity fields for entity e. */
+static void
+room_for(builder *b, uint32_t e)
+{
 	if (e >= b->cap) {
 		size_t cap = b->cap == 0 ? 64 : b->cap * 2;
 
@@ -216,24 +226,32 @@ entity_of(builder *b, const char *name, size_t len)
 		memset(b->kind + b->cap, KIND_NEW, cap - b->cap);
 		b->cap = cap;
 	}
-	return (e);
 }
 
 /*
  * Checks a datum's time and kind for entity (named name, len): want is
  * KIND_STATES or a value kind.  Returns the entity, or UINT32_MAX.
  */
+static uint32_t check_kind(builder *b, uint64_t time, uint32_t e,
+    const char *name, size_t len, int want);
+
 static uint32_t
 check(builder *b, uint64_t time, const char *name, size_t len, int want)
 {
-	uint32_t e;
-	int k;
-
 	/* Before the entity is added: a refused call changes nothing. */
 	if (past_limit(b, "time", time) != 0)
 		return (UINT32_MAX);
-	e = entity_of(b, name, len);
-	k = b->kind[e];
+	return (check_kind(b, time, entity_of(b, name, len), name, len,
+	    want));
+}
+
+/* The same for an entity the builder has: e, named name, len. */
+static uint32_t
+check_kind(builder *b, uint64_t time, uint32_t e, const char *name,
+    size_t len, int want)
+{
+	int k = b->kind[e];
+
 	if (k != KIND_NEW && time < b->last_time[e]) {
 		fail(b, "time %" PRIu64 " for entity \"%.*s\" is before its "
 		    "previous time %" PRIu64 ": time must not go backwards "
@@ -293,6 +311,38 @@ builder_set(builder *b, uint64_t time, const char *entity, size_t len,
 	b->bottom_pushed[e] = 0;
 	taken(b, e, time, KIND_STATES);
 	return (0);
+}
+
+int
+builder_set_ids(builder *b, uint64_t time, uint32_t e, uint32_t state,
+    uint32_t tag_name)
+{
+	const char *name;
+	size_t len;
+
+	if (e >= catalog_nentities(b->cat) || state >= b->cat->nstates ||
+	    (tag_name != CATALOG_NO_TAG &&
+	    tag_name >= intern_count(b->cat->tag_names)))
+		return (fail(b, "an entity, state or tag id the builder does "
+		    "not have (an internal error)"));
+	name = intern_name(b->cat->entities, e, &len);
+	room_for(b, e);
+	if (past_limit(b, "time", time) != 0 ||
+	    check_kind(b, time, e, name, len, KIND_STATES) == UINT32_MAX)
+		return (-1);
+	store_append(b->st, e, time, state, tag_name == CATALOG_NO_TAG ?
+	    STORE_NONE : catalog_tag_id_named(b->cat, state, tag_name));
+	b->bottom_pushed[e] = 0;
+	taken(b, e, time, KIND_STATES);
+	return (0);
+}
+
+uint32_t
+builder_tag_name(const builder *b, const char *tag, size_t len)
+{
+	uint32_t id = intern_find(b->cat->tag_names, tag, len);
+
+	return (id == INTERN_NONE ? CATALOG_NO_TAG : id);
 }
 
 int

@@ -68,6 +68,15 @@ int builder_set(builder *b, uint64_t time, const char *entity, size_t len,
     uint32_t state, const char *tag, size_t tag_len);
 int builder_push(builder *b, uint64_t time, const char *entity, size_t len,
     uint32_t state, const char *tag, size_t tag_len);
+/*
+ * builder_set for a caller that keeps ids of names the builder has met:
+ * e as builder_entity gives it, tag_name as builder_tag_name gives it
+ * (CATALOG_NO_TAG: untagged).  The same checks and errors.
+ */
+int builder_set_ids(builder *b, uint64_t time, uint32_t e, uint32_t state,
+    uint32_t tag_name);
+/* The catalog's id of a tag name a datum has used, or CATALOG_NO_TAG. */
+uint32_t builder_tag_name(const builder *b, const char *tag, size_t len);
 int builder_pop(builder *b, uint64_t time, const char *entity, size_t len,
     uint32_t state);
 /* A value: a number (not NaN), a string, or none. */

@@ -305,3 +305,55 @@ f1:close()
 f2:close()
 os.remove(ipath)
 os.remove(ipath2)
+
+-- b:set keeps the ids of the names it has met by their strings (a cache
+-- of 64 slots a kind): the trace and every error must be those of calls
+-- that name everything afresh.  Names longer than 40 bytes are not
+-- interned by Lua, so a fresh copy is a new string each call (never in
+-- the cache), against the same strings given again (found there); 150
+-- entities and 30 tags share the slots; some calls fail.
+do
+	local function run(fresh)
+		local pad = string.rep("x", 48)
+		local ents, tags = {}, {}
+		for i = 1, 150 do ents[i] = pad .. "entity/" .. i end
+		for i = 1, 30 do tags[i] = pad .. "tag" .. i end
+		local function name(list, i)
+			if fresh then return (list[i]:sub(1, -1 - #tostring(i)) .. tostring(i)) end
+			return list[i]
+		end
+		local bb = sm.new { states = { "a", "b", "c", "d", "e" } }
+		bb:value(0, "v", 1)
+		local errors, seed = {}, 7
+		local function rand(n)
+			seed = (seed * 1103515245 + 12345) % 2147483648
+			return seed % n + 1
+		end
+		local last = {}
+		for k = 1, 6000 do
+			local e = rand(150)
+			local time = (last[e] or 0) + rand(5) - 1
+			if rand(50) == 1 then time = time - 2 end	-- backwards: an error once past 0
+			local tag = rand(3) == 1 and name(tags, rand(30)) or nil
+			local ok, err = pcall(bb.set, bb, time, name(ents, e), ({ "a", "b", "c", "d", "e" })[rand(5)], tag)
+			if ok then last[e] = time else errors[#errors + 1] = k .. ": " .. err end
+			if k % 1000 == 0 then
+				local ok2, err2 = pcall(bb.set, bb, k, "v", "a")
+				errors[#errors + 1] = tostring(ok2) .. " " .. tostring(err2)
+				collectgarbage()
+			end
+		end
+		local p = unit.tmpname(".out")
+		bb:finish():write(p)
+		local f = assert(io.open(p))
+		local text = f:read("a")
+		f:close()
+		os.remove(p)
+		return text, table.concat(errors, "\n"), #errors
+	end
+	local text1, err1, n1 = run(false)
+	local text2, err2 = run(true)
+	check("b:set by names met before: the same trace as by fresh names", text1 == text2)
+	check_eq("b:set by names met before: the same errors (" .. n1 .. ")", err1, err2)
+	check("b:set by names met before: some calls failed", n1 > 6, n1)
+end
