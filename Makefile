@@ -158,7 +158,7 @@ check-asan: $(BIN)
 		OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 	@echo "The Lua tests under valgrind:"
-	@BIN=$(BIN) BUILD=$(BUILD) ONLY=lua LUA_WRAP="$(VALGRIND)" sh tests/run
+	@STATEMAP_PLAIN_ALLOC=1 BIN=$(BIN) BUILD=$(BUILD) ONLY=lua LUA_WRAP="$(VALGRIND)" sh tests/run
 
 bench: statemap-lua $(BUILD)/gentrace $(BUILD)/scanrate $(BUILD)/tdrate
 	@sh bench/run

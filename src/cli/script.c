@@ -9,7 +9,14 @@
 #include <time.h>
 
 #include <lauxlib.h>
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND	0	/* set STATEMAP_PLAIN_ALLOC=1 */
+#endif
 #include <lua.h>
 #include <lualib.h>
 

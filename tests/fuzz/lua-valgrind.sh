@@ -43,7 +43,7 @@ for p in "$tmp"/programs/*.lua; do
 	[ -f "$p" ] || continue
 	n=$((n + 1))
 	rm -rf "$tmp/cache"
-	timeout -k 10 600 valgrind -q --error-exitcode=99 --leak-check=full \
+	STATEMAP_PLAIN_ALLOC=1 timeout -k 10 600 valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect \
 	    --suppressions="$top/tests/valgrind.supp" \
 	    "$top/$BIN" --memory-limit 64M --timeout 120 "$p" "$tmp/programs" \
