@@ -102,7 +102,7 @@ small_pool_realloc(small_pool *p, void *ptr, size_t old_size,
 	if (new_size == 0) {
 		if (old_size > SMALL_POOL_MAX)
 			free(ptr);
-		else if (ptr != NULL)
+		else if (old_size > 0)
 			give_back(p, ptr, old_size);
 		return (NULL);
 	}

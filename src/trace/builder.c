@@ -196,18 +196,6 @@ builder_memory(const builder *b)
 	return (store_memory(b->st) + b->cap * (sizeof (uint64_t) + 1));
 }
 
-static void room_for(builder *b, uint32_t e);
-
-/* The entity's id, with room for its per-entity fields. */
-static uint32_t
-entity_of(builder *b, const char *name, size_t len)
-{
-	uint32_t e = catalog_entity(b->cat, name, len);
-
-	room_for(b, e);
-	return (e);
-}
-
 /* Room in the per-entity fields for entity e. */
 static void
 room_for(builder *b, uint32_t e)
@@ -228,24 +216,21 @@ room_for(builder *b, uint32_t e)
 	}
 }
 
-/*
- * Checks a datum's time and kind for entity (named name, len): want is
- * KIND_STATES or a value kind.  Returns the entity, or UINT32_MAX.
- */
-static uint32_t check_kind(builder *b, uint64_t time, uint32_t e,
-    const char *name, size_t len, int want);
-
+/* The entity's id, with room for its per-entity fields. */
 static uint32_t
-check(builder *b, uint64_t time, const char *name, size_t len, int want)
+entity_of(builder *b, const char *name, size_t len)
 {
-	/* Before the entity is added: a refused call changes nothing. */
-	if (past_limit(b, "time", time) != 0)
-		return (UINT32_MAX);
-	return (check_kind(b, time, entity_of(b, name, len), name, len,
-	    want));
+	uint32_t e = catalog_entity(b->cat, name, len);
+
+	room_for(b, e);
+	return (e);
 }
 
-/* The same for an entity the builder has: e, named name, len. */
+/*
+ * Checks a datum's time and kind for entity e (named name, len), which
+ * the builder has: want is KIND_STATES or a value kind.  Returns e, or
+ * UINT32_MAX.
+ */
 static uint32_t
 check_kind(builder *b, uint64_t time, uint32_t e, const char *name,
     size_t len, int want)
@@ -276,6 +261,17 @@ check_kind(builder *b, uint64_t time, uint32_t e, const char *name,
 	return (UINT32_MAX);
 }
 
+/* The same for an entity named name, len, added if new. */
+static uint32_t
+check(builder *b, uint64_t time, const char *name, size_t len, int want)
+{
+	/* Before the entity is added: a refused call changes nothing. */
+	if (past_limit(b, "time", time) != 0)
+		return (UINT32_MAX);
+	return (check_kind(b, time, entity_of(b, name, len), name, len,
+	    want));
+}
+
 static void
 taken(builder *b, uint32_t e, uint64_t time, int kind)
 {
@@ -296,6 +292,15 @@ tag_of(builder *b, uint32_t state, const char *tag, size_t len)
 	    catalog_tag_id(b->cat, state, tag, len));
 }
 
+/* A checked plain datum: e's whole stack is now state (tag an id). */
+static void
+set_state(builder *b, uint32_t e, uint64_t time, uint32_t state, uint32_t tag)
+{
+	store_append(b->st, e, time, state, tag);
+	b->bottom_pushed[e] = 0;
+	taken(b, e, time, KIND_STATES);
+}
+
 int
 builder_set(builder *b, uint64_t time, const char *entity, size_t len,
     uint32_t state, const char *tag, size_t tag_len)
@@ -307,9 +312,7 @@ builder_set(builder *b, uint64_t time, const char *entity, size_t len,
 		return (-1);
 	if ((e = check(b, time, entity, len, KIND_STATES)) == UINT32_MAX)
 		return (-1);
-	store_append(b->st, e, time, state, tag_of(b, state, tag, tag_len));
-	b->bottom_pushed[e] = 0;
-	taken(b, e, time, KIND_STATES);
+	set_state(b, e, time, state, tag_of(b, state, tag, tag_len));
 	return (0);
 }
 
@@ -330,10 +333,8 @@ builder_set_ids(builder *b, uint64_t time, uint32_t e, uint32_t state,
 	if (past_limit(b, "time", time) != 0 ||
 	    check_kind(b, time, e, name, len, KIND_STATES) == UINT32_MAX)
 		return (-1);
-	store_append(b->st, e, time, state, tag_name == CATALOG_NO_TAG ?
+	set_state(b, e, time, state, tag_name == CATALOG_NO_TAG ?
 	    STORE_NONE : catalog_tag_id_named(b->cat, state, tag_name));
-	b->bottom_pushed[e] = 0;
-	taken(b, e, time, KIND_STATES);
 	return (0);
 }
 

@@ -181,8 +181,8 @@ write_tag_member(writer *w, uint32_t tag)
  * 1 a plain datum ("state", which replaces the whole stack), one deeper
  * a push, one shallower a pop; and a return to depth 1 that gives back
  * the bottom frame a pop too, as it was most likely made; the first of
- * a nested entity a push.  The end of its data
- * (STORE_GAP, depth 0) is "state": null, which ends the whole stack.
+ * a nested entity a push.  The end of its data (STORE_GAP, depth 0) is
+ * "state": null, which ends the whole stack.
  */
 static int
 written_as(const store *st, uint32_t e, size_t i)
