@@ -112,19 +112,28 @@ struct snapshot_index {
 	 * Row ntimes holds every entity's count. */
 	uint32_t *first;
 	/*
-	 * The transitions again, bucket by bucket (those of bucket b, in
-	 * [time b, time b + 1), entity after entity in their order), so
-	 * that the states at a time come from one bucket's bytes in a row
-	 * instead of a few lines of every entity's columns: at[b] where
-	 * bucket b's start, since[k] transition k's time less its
-	 * bucket's, state[k] its state, and before[b * nentities + e]
-	 * entity e's state as bucket b starts (STORE_GAP: none).  NULL
-	 * (all four) for a store with values, or buckets too wide for 32
-	 * bits of time.  6 bytes a transition and 2 an entity a bucket.
+	 * The transitions and values again, bucket by bucket (those of
+	 * bucket b, in [time b, time b + 1), entity after entity in their
+	 * order), so that the states and values at a time come from one
+	 * bucket's bytes in a row instead of a few lines of every entity's
+	 * columns: at[b] where bucket b starts, since[k] transition (or
+	 * value) k's time less its bucket's start, and before[b * nentities
+	 * + e] state entity e's state as bucket b starts (STORE_GAP: none).
+	 * A state entity's state is state[k - kv], a value entity's value
+	 * value[kv], kv counting the values before k: vat[b] where bucket b
+	 * starts among them, and vbefore[b * nvalued + v] the value of the
+	 * v-th value entity as bucket b starts (VALUE_NONE: none yet).
+	 * valued[e] says which entities hold values.  NULL (all of them)
+	 * for buckets too wide for 32 bits of time; the value arrays NULL
+	 * for a store of states alone.  6 bytes a transition, 12 a value,
+	 * and 2 an entity and 8 a value entity a bucket.
 	 */
-	uint64_t *at;
+	uint64_t *at, *vat;
 	uint32_t *since;
 	uint16_t *state, *before;
+	sm_value *value, *vbefore;
+	uint8_t *valued;
+	uint32_t nvalued;
 };
 
 /*
@@ -141,54 +150,109 @@ entity_times(const store *s, uint32_t e, size_t *n)
 }
 
 /*
- * Fills the index's copy of the transitions bucket by bucket (see
- * struct snapshot_index), from its rows of positions.
+ * Bucket b's start among the entities' times, less where the index's
+ * first time cuts them (base): for every entity, or only value entities
+ * (valued not NULL).
+ */
+static uint64_t
+bucket_start(const snapshot_index *ix, uint32_t b, const uint8_t *valued)
+{
+	const uint32_t *row = ix->first + (size_t)b * ix->nentities;
+	uint64_t sum = 0;
+	uint32_t e;
+
+	for (e = 0; e < ix->nentities; e++)
+		sum += valued == NULL || valued[e] ? row[e] : 0;
+	return (sum);
+}
+
+/*
+ * Fills the index's copy of the transitions and values bucket by bucket
+ * (see struct snapshot_index), from its rows of positions.
  */
 static void
 copy_buckets(const store *s, snapshot_index *ix)
 {
-	uint32_t ne = ix->nentities, nt = ix->ntimes, b, e;
-	uint64_t n0 = 0, *off;
+	uint32_t ne = ix->nentities, nt = ix->ntimes, nv = 0, b, e, v;
+	uint64_t n0, v0 = 0, *off, *voff = NULL;
 
-	for (e = 0; e < ne; e++)
-		n0 += ix->first[e];
-	ix->at = xmalloc(((size_t)nt + 1) * sizeof (uint64_t));
-	for (b = 0; b <= nt; b++) {
-		const uint32_t *row = ix->first + (size_t)b * ne;
-		uint64_t sum = 0;
-
+	if (store_values_total(s) > 0) {
+		ix->valued = xcalloc(ne, 1);
 		for (e = 0; e < ne; e++)
-			sum += row[e];
-		ix->at[b] = sum - n0;
+			if (store_value_count(s, e) > 0) {
+				ix->valued[e] = 1;
+				nv++;
+			}
+	}
+	ix->nvalued = nv;
+	n0 = bucket_start(ix, 0, NULL);
+	ix->at = xmalloc(((size_t)nt + 1) * sizeof (uint64_t));
+	for (b = 0; b <= nt; b++)
+		ix->at[b] = bucket_start(ix, b, NULL) - n0;
+	if (nv > 0) {
+		v0 = bucket_start(ix, 0, ix->valued);
+		ix->vat = xmalloc(((size_t)nt + 1) * sizeof (uint64_t));
+		for (b = 0; b <= nt; b++)
+			ix->vat[b] = bucket_start(ix, b, ix->valued) - v0;
+		ix->value = xmalloc((size_t)ix->vat[nt] * sizeof (sm_value) +
+		    1);
+		ix->vbefore = xmalloc((size_t)nt * nv * sizeof (sm_value));
+		voff = xmalloc((size_t)nt * sizeof (uint64_t));
+		memcpy(voff, ix->vat, (size_t)nt * sizeof (uint64_t));
 	}
 	ix->since = xcalloc((size_t)ix->at[nt] + SCAN, sizeof (uint32_t));
-	ix->state = xmalloc((size_t)ix->at[nt] * sizeof (uint16_t) + 1);
+	ix->state = xmalloc((size_t)(ix->at[nt] - (nv > 0 ? ix->vat[nt] :
+	    0)) * sizeof (uint16_t) + 1);
 	ix->before = xmalloc((size_t)nt * ne * sizeof (uint16_t));
 	/* Entity by entity, each column read once in order: where the
-	 * next entity's part of each bucket goes. */
+	 * next entity's part of each bucket goes (off), and of its values
+	 * (voff); a state goes to state[off - voff]. */
 	off = xmalloc((size_t)nt * sizeof (uint64_t));
 	memcpy(off, ix->at, (size_t)nt * sizeof (uint64_t));
-	for (e = 0; e < ne; e++) {
-		const uint64_t *times = store_times(s, e);
-		const uint16_t *states = store_states(s, e);
+	for (e = 0, v = 0; e < ne; e++) {
+		int is_value = nv > 0 && ix->valued[e];
+		size_t n;
+		const uint64_t *times = entity_times(s, e, &n);
+		const uint16_t *states = is_value ? NULL : store_states(s, e);
+		const sm_value *values = is_value ? store_values(s, e) : NULL;
 
 		for (b = 0; b < nt; b++) {
 			uint32_t j = ix->first[(size_t)b * ne + e];
 			uint32_t end = ix->first[((size_t)b + 1) * ne + e];
 			uint64_t start = ix->begin + b * ix->width, k = off[b];
+			uint64_t kv = voff != NULL ? voff[b] : 0;
 
-			ix->before[(size_t)b * ne + e] = j > 0 ? states[j - 1] :
-			    STORE_GAP;
+			if (is_value) {
+				ix->vbefore[(size_t)b * nv + v] = j > 0 ?
+				    values[j - 1] : VALUE_NONE;
+				ix->before[(size_t)b * ne + e] = STORE_GAP;
+			} else {
+				ix->before[(size_t)b * ne + e] = j > 0 ?
+				    states[j - 1] : STORE_GAP;
+			}
 			for (; j < end; j++, k++) {
-				/* In order, times[j] is in the bucket: some
-				 * 32-bit number else, out of order. */
-				ix->since[k] = (uint32_t)(times[j] - start);
-				ix->state[k] = states[j];
+				/* In order, times[j] is in the bucket, or
+				 * past its end in the last (a view keeps its
+				 * data just past its end, and its parent's
+				 * values): past any time asked, with 2^32 - 1,
+				 * which none is (width < 2^32). */
+				uint64_t d = times[j] - start;
+
+				ix->since[k] = d > UINT32_MAX ? UINT32_MAX :
+				    (uint32_t)d;
+				if (is_value)
+					ix->value[kv++] = values[j];
+				else
+					ix->state[k - kv] = states[j];
 			}
 			off[b] = k;
+			if (voff != NULL)
+				voff[b] = kv;
 		}
+		v += is_value;
 	}
 	free(off);
+	free(voff);
 }
 
 snapshot_index *
@@ -223,9 +287,12 @@ snapshot_index_make(const store *s, size_t per_bucket)
 	 * bucket below ntimes. */
 	ix->width = span / nt + 1;
 	ix->first = xmalloc(((size_t)nt + 1) * ne * sizeof (uint32_t));
-	ix->at = NULL;
+	ix->at = ix->vat = NULL;
 	ix->since = NULL;
 	ix->state = ix->before = NULL;
+	ix->value = ix->vbefore = NULL;
+	ix->valued = NULL;
+	ix->nvalued = 0;
 	for (e0 = 0; e0 < ne; e0 += BLOCK) {
 		uint32_t eend = ne - e0 < BLOCK ? ne : e0 + BLOCK, b;
 		size_t at[BLOCK] = { 0 };
@@ -251,30 +318,33 @@ snapshot_index_make(const store *s, size_t per_bucket)
 			}
 		}
 	}
-	if (store_values_total(s) == 0 && ix->width - 1 <= UINT32_MAX)
+	if (ix->width <= UINT32_MAX)
 		copy_buckets(s, ix);
 	return (ix);
 }
 
 /*
- * The states at t (in bucket b of ix, t < end) from the index's copy:
- * states[e] and pos[e] as snapshot_states_values gives them, for stores
- * whose times are in order.  Returns how many entities have a state.
+ * The states and values at t (in bucket b of ix, t < end) from the
+ * index's copy: states[e], values[e] (when values is not NULL) and
+ * pos[e] as snapshot_states_values gives them, for stores whose times
+ * are in order.  Returns how many entities have a state or a value.
  */
 static uint32_t
 states_from_copy(const snapshot_index *ix, uint64_t t, uint32_t *states,
-    size_t *pos)
+    sm_value *values, size_t *pos)
 {
 	uint32_t ne = ix->nentities, e, have = 0;
 	size_t b = (size_t)((t - ix->begin) / ix->width);
 	const uint32_t *row = ix->first + b * ne, *next = row + ne;
 	const uint16_t *before = ix->before + b * ne;
+	const sm_value *vbefore = ix->vbefore != NULL ? ix->vbefore + b *
+	    ix->nvalued : NULL;
 	uint32_t since = (uint32_t)(t - (ix->begin + b * ix->width));
-	uint64_t k = ix->at[b];
+	uint64_t k = ix->at[b], kv = ix->vat != NULL ? ix->vat[b] : 0;
 
 	for (e = 0; e < ne; e++) {
 		uint32_t len = next[e] - row[e], j, within = 0;
-		uint16_t st = before[e];
+		uint16_t st;
 
 		/* Counted without a branch a time: how many are at or
 		 * before t mispredicts about as often as not.  The first
@@ -284,17 +354,28 @@ states_from_copy(const snapshot_index *ix, uint64_t t, uint32_t *states,
 			within += (j < len) & (ix->since[k + j] <= since);
 		for (; j < len; j++)
 			within += ix->since[k + j] <= since;
-		if (within > 0)
-			st = ix->state[k + within - 1];
-		k += len;
 		if (row[e] + within > 0)
 			pos[e] = row[e] + within - 1;
-		if (st == STORE_GAP) {
-			states[e] = STORE_NONE;
+		states[e] = STORE_NONE;
+		if (vbefore != NULL && ix->valued[e]) {
+			sm_value val = within > 0 ? ix->value[kv + within -
+			    1] : *vbefore;
+
+			vbefore++;
+			kv += len;
+			k += len;
+			if (values != NULL) {
+				values[e] = val;
+				have += !value_is_none(val);
+			}
 			continue;
 		}
-		states[e] = st;
-		have++;
+		st = within > 0 ? ix->state[k - kv + within - 1] : before[e];
+		k += len;
+		if (st != STORE_GAP) {
+			states[e] = st;
+			have++;
+		}
 	}
 	return (have);
 }
@@ -317,14 +398,23 @@ size_t
 snapshot_index_bytes(const snapshot_index *ix)
 {
 	size_t rows;
+	uint64_t nvalues;
 
 	if (ix == NULL)
 		return (0);
 	rows = (size_t)ix->ntimes * ix->nentities;
+	if (ix->at == NULL)
+		return (sizeof (*ix) + (rows + ix->nentities) *
+		    sizeof (uint32_t));
+	nvalues = ix->vat != NULL ? ix->vat[ix->ntimes] : 0;
 	return (sizeof (*ix) + (rows + ix->nentities) * sizeof (uint32_t) +
-	    (ix->at == NULL ? 0 : ((size_t)ix->ntimes + 1) * sizeof (uint64_t) +
-	    (size_t)ix->at[ix->ntimes] * (sizeof (uint32_t) +
-	    sizeof (uint16_t)) + rows * sizeof (uint16_t)));
+	    ((size_t)ix->ntimes + 1) * sizeof (uint64_t) *
+	    (ix->vat != NULL ? 2 : 1) + (size_t)ix->at[ix->ntimes] *
+	    sizeof (uint32_t) + (size_t)(ix->at[ix->ntimes] - nvalues) *
+	    sizeof (uint16_t) + rows * sizeof (uint16_t) +
+	    (ix->vat != NULL ? (size_t)nvalues * sizeof (sm_value) +
+	    (size_t)ix->ntimes * ix->nvalued * sizeof (sm_value) +
+	    ix->nentities : 0));
 }
 
 void
@@ -337,6 +427,10 @@ snapshot_index_free(snapshot_index *ix)
 	free(ix->since);
 	free(ix->state);
 	free(ix->before);
+	free(ix->vat);
+	free(ix->value);
+	free(ix->vbefore);
+	free(ix->valued);
 	free(ix);
 }
 
@@ -388,9 +482,12 @@ consider_index(const store *s, snapshot_cursor *c)
 	if (c->index != NULL || c->no_index ||
 	    c->far_work < total / FAR_COST)
 		return;
-	/* Its rows, and the copy of the transitions (6 bytes each). */
+	/* Its rows, and the copy of the transitions (6 bytes each) and
+	 * values (12, and 8 a row). */
 	bytes = (size_t)(total / PER_BUCKET) * (sizeof (uint32_t) +
-	    sizeof (uint16_t)) + (size_t)total * 6;
+	    sizeof (uint16_t)) + (size_t)total * 6 +
+	    (size_t)store_values_total(s) * (6 + sizeof (sm_value) /
+	    PER_BUCKET);
 	if (runlimit_check(bytes, &why) != 0) {
 		/* Interrupted or timed out: the caller hears of it.  Out
 		 * of memory: far searches go on without it. */
@@ -507,11 +604,10 @@ snapshot_states_values(const store *s, snapshot_cursor *c, uint64_t t,
 	if (c->index != NULL)
 		pl.row = index_row(c->index, t);
 	c->last = t;
-	if (c->index != NULL && c->index->at != NULL && values == NULL) {
-		/* States from the index's copy, one bucket's bytes in a
-		 * row: no entity's columns read. */
-		have = states_from_copy(c->index, t, states, pos);
-		return (have);
+	if (c->index != NULL && c->index->at != NULL) {
+		/* States and values from the index's copy, one bucket's
+		 * bytes in a row: no entity's columns read. */
+		return (states_from_copy(c->index, t, states, values, pos));
 	}
 	for (e = 0; e < ne && e < AHEAD; e++)
 		prefetch_entity(c, e, &pl, &ring[e]);

@@ -6,7 +6,9 @@
  * views of them (store_view), for times stepping forward and back,
  * jumping across the trace, at transition times exactly, and outside
  * the bounds.  The index is made once far jumps add up, and not when
- * the memory limit has no room for it.
+ * the memory limit has no room for it.  With value entities beside
+ * states, snapshot_states_values must give what store_value_at gives,
+ * from the columns and from the index's copy of the values.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +186,122 @@ check_spacings(const char *name, const store *s, uint64_t begin,
 	}
 }
 
+/*
+ * State entities 0-1 and value entities 2-6 over [100, 1000100): 2
+ * even numbers, 3 bunched then nulls now and then (no value until the
+ * next), 4 strings in runs of equal times, 5 starting late, 6 one value.
+ * State entity 7 has transitions until 780000, and its next (to a state
+ * of its own, 4) and a last value of 2 come 2^32 ns after a time near
+ * the end of the view of [250000, 800000) that check_values asks about:
+ * a view keeps a state entity's first transition past its end and every
+ * value, and 32 bits of either's time within its bucket would wrap to a
+ * time within the view's last bucket.
+ */
+#define VALUES_END	((1ULL << 32) + 800000)
+static store *
+make_values_store(void)
+{
+	store *s = store_new(5);
+	uint64_t t;
+	int i;
+
+	for (t = 100; t < 1000100; t += 1000)
+		store_append(s, 0, t, (uint32_t)below(4), STORE_NONE);
+	for (t = 100; t < 1000100; t += 1 + below(60)) {
+		uint32_t st = (uint32_t)below(5);
+
+		store_append(s, 1, t, st == 4 ? STORE_GAP : st, STORE_NONE);
+	}
+	for (t = 100; t < 1000100; t += 700)
+		store_append_value(s, 2, t, value_number((double)below(1000)));
+	for (t = 100; t < 1000100; t += 1 + below(90))
+		store_append_value(s, 3, t, below(6) == 0 ? VALUE_NONE :
+		    value_number((double)t / 3));
+	for (t = 100; t < 1000100; t += 4000)
+		for (i = 0; i < 3; i++)
+			store_append_value(s, 4, t,
+			    value_string((uint32_t)below(9)));
+	for (t = 650000; t < 1000100; t += 1 + below(2500))
+		store_append_value(s, 5, t, value_number(-(double)t));
+	store_append_value(s, 6, 400000, value_number(7));
+	for (t = 100; t < 780000; t += 5000)
+		store_append(s, 7, t, (uint32_t)below(4), STORE_NONE);
+	store_append(s, 7, (1ULL << 32) + 790000, 4, STORE_NONE);
+	store_append_value(s, 2, (1ULL << 32) + 795000, value_number(-1));
+	store_finish(s, 100, VALUES_END);
+	return (s);
+}
+
+/*
+ * snapshot_states_values against store_states_at and store_value_at:
+ * per_bucket as for check_store; whole for a store that is not a view.
+ */
+static void
+check_values(const char *name, const store *s, uint64_t begin,
+    uint64_t end, size_t per_bucket, int whole)
+{
+	uint32_t n = store_nentities(s), want[NENT + 1], got[NENT + 1], e;
+	sm_value vwant[NENT + 1], vgot[NENT + 1];
+	snapshot_cursor c;
+	uint64_t t = begin;
+	int i, bad = 0, haves = 1;
+	char label[160];
+
+	snapshot_cursor_init(&c, s);
+	if (per_bucket > 0) {
+		c.index = snapshot_index_make(s, per_bucket);
+		snprintf(label, sizeof (label), "%s, index every %zu: made",
+		    name, per_bucket);
+		CHECK(label, c.index != NULL);
+	}
+	/* A view reads its parent's values in place, all of them: only
+	 * the whole store's are counted. */
+	if (per_bucket > 0 && whole) {
+		snprintf(label, sizeof (label), "%s, index every %zu: holds "
+		    "the values bucket by bucket", name, per_bucket);
+		UNIT_REPORT(c.index != NULL &&
+		    snapshot_index_bytes(c.index) >= store_total(s) * 6 +
+		    store_values_total(s) * 12, label, "%zu bytes for %" PRIu64
+		    " transitions and %" PRIu64 " values",
+		    snapshot_index_bytes(c.index), store_total(s),
+		    store_values_total(s));
+	}
+	for (i = 0; i < 20000 && !bad; i++) {
+		uint32_t have, count = 0;
+
+		t = pick(t, begin, end);
+		if (below(50) == 0)
+			for (e = 0; e < n; e++)
+				c.pos[e] = (size_t)below(1u << 20);
+		store_states_at(s, t, want);
+		for (e = 0; e < n; e++) {
+			store_interval iv;
+
+			vwant[e] = store_kind_of(s, e) == STORE_VALUES &&
+			    store_value_at(s, e, t, &iv) ? iv.value :
+			    VALUE_NONE;
+			count += want[e] != STORE_NONE ||
+			    !value_is_none(vwant[e]);
+		}
+		have = snapshot_states_values(s, &c, t, got, vgot);
+		for (e = 0; e < n && !bad; e++)
+			if (got[e] != want[e] || vgot[e] != vwant[e]) {
+				bad = 1;
+				UNIT_REPORT(0, name, "entity %u at %" PRIu64
+				    ": %u %#" PRIx64 ", want %u %#" PRIx64,
+				    e, t, got[e], vgot[e], want[e], vwant[e]);
+			}
+		haves &= have == count;
+	}
+	snprintf(label, sizeof (label), "%s, index every %zu: states and "
+	    "values as store_states_at and store_value_at", name, per_bucket);
+	CHECK(label, !bad);
+	snprintf(label, sizeof (label), "%s, index every %zu: the count of "
+	    "entities with one", name, per_bucket);
+	CHECK(label, haves);
+	snapshot_cursor_free(&c);
+}
+
 /* Far jumps only: how many calls until the cursor has its index. */
 static int
 calls_to_index(const store *s)
@@ -240,6 +358,21 @@ main(void)
 		CHECK("snapshot: no index when the memory limit has no room",
 		    calls_to_index(s) == -1);
 		runlimit_set(0, 0);
+	}
+	store_free(s);
+	s = make_values_store();
+	{
+		static const size_t spacings[] = { 0, 1, 3, 8, 100 };
+		size_t i;
+
+		for (i = 0; i < sizeof (spacings) / sizeof (spacings[0]); i++)
+			check_values("snapshot: values", s, 100, VALUES_END,
+			    spacings[i], 1);
+		v = store_view(s, 250000, 800000);
+		for (i = 0; i < sizeof (spacings) / sizeof (spacings[0]); i++)
+			check_values("snapshot: values, a view", v, 250000,
+			    800000, spacings[i], 0);
+		store_free(v);
 	}
 	store_free(s);
 	return (unit_exit());
