@@ -13,13 +13,20 @@
 --                   against transitions / cs_quarter_tr says whether the
 --                   sweep is linear in them
 --   cs_rss_mb       resident memory the first call added, MB
---   at_first_us     t:at(time) at 2000 random times (a fixed seed), µs a
---                   call, the first calls of the process: while t:at
+--   at_calls        how many calls a round of t:at below makes: 2000,
+--                   fewer above 1000 entities (2 million entity answers
+--                   a round, at least 100 calls)
+--   at_first_us     t:at(time) at random times (a fixed seed), µs a call
+--                   over the first two rounds of the process: while t:at
 --                   learns that the times jump (40 calls) and makes its
---                   index once, included
---   at_random_us    t:at(time) at 2000 more random times, µs a call: what
---                   a call costs once the index is made (the goal)
---   at_step_us      t:at stepping through the trace in 2000 steps, µs
+--                   index, once far searches have cost as much (within
+--                   the first round on most shapes, in the second on a
+--                   trace of few long columns)
+--   at_random_us    t:at(time) at random times, a third round, µs a
+--                   call: what a call costs once the index is made (the
+--                   goal)
+--   at_step_us      t:at stepping through the trace in a round's calls,
+--                   µs
 -- A trace of values alone has no states to count: cs_* are "-".
 local sm = require "statemap"
 local t = sm.load(arg[1])
@@ -101,7 +108,7 @@ else
 	    "cs_quarter_tr", "cs_rss_mb" } do out(k, "-") end
 end
 
-local ncalls = 2000
+local ncalls = math.max(100, math.min(2000, 2000000 // #es))
 local rnd = 12345
 local function at_random()
 	for _ = 1, ncalls do
@@ -109,7 +116,8 @@ local function at_random()
 		t:at(t.begin + math.floor(span * (rnd / 2147483648)))
 	end
 end
-out("at_first_us", time(at_random) / ncalls * 1e6)
+out("at_calls", ncalls)
+out("at_first_us", (time(at_random) + time(at_random)) / (2 * ncalls) * 1e6)
 out("at_random_us", time(at_random) / ncalls * 1e6)
 local at_step = time(function()
 	for i = 1, ncalls do t:at(t.begin + span * i // (ncalls + 1)) end
