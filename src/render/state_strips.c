@@ -127,14 +127,16 @@ column_add(open_column *oc, uint32_t s, double time)
 
 /*
  * The open column's blend into out and covered: the sums blend_columns
- * makes, term by term in the order of the states (a state not there adds
- * a zero, which changes no sum), so the same bytes.
+ * makes, term by term in the order of the states with few states (a
+ * state not there adds a zero, which changes no sum), so the same
+ * bytes; with many, in the order the states came to the column, which
+ * may differ from blend_columns' in a blend's last bit.
  */
 static void
 column_close(const trace *d, open_column *oc, color *out, double *covered)
 {
 	const catalog_state *st = d->cat->states;
-	uint32_t i, j, k = oc->ntouched, ns = d->cat->nstates;
+	uint32_t i, k = oc->ntouched, ns = d->cat->nstates;
 	double r = 0, g = 0, bl = 0, total = 0;
 
 	if (oc->now == 0)
@@ -149,15 +151,10 @@ column_close(const trace *d, open_column *oc, color *out, double *covered)
 			total += w;
 			oc->w[i] = 0;
 		}
-	} else if (k <= 16) {
-		/* Few states: in order by insertion. */
-		for (i = 1; i < k; i++) {
-			uint32_t s = oc->touched[i];
-
-			for (j = i; j > 0 && oc->touched[j - 1] > s; j--)
-				oc->touched[j] = oc->touched[j - 1];
-			oc->touched[j] = s;
-		}
+	} else {
+		/* In the order the states came to the column: a sort into
+		 * the states' order was half the time of a picture of
+		 * 1000 states. */
 		for (i = 0; i < k; i++) {
 			uint32_t s = oc->touched[i];
 			double w = oc->w[s];
@@ -165,18 +162,6 @@ column_close(const trace *d, open_column *oc, color *out, double *covered)
 			r += w * st[s].color.r;
 			g += w * st[s].color.g;
 			bl += w * st[s].color.b;
-			total += w;
-		}
-	} else {
-		for (i = 0; i < ns; i++) {
-			double w;
-
-			if (oc->stamp[i] != oc->now)
-				continue;
-			w = oc->w[i];
-			r += w * st[i].color.r;
-			g += w * st[i].color.g;
-			bl += w * st[i].color.b;
 			total += w;
 		}
 	}
@@ -207,9 +192,10 @@ column_open(const trace *d, open_column *oc, unsigned x, color *out,
  * order, so each column is finished before the next is started, and
  * only the states it holds are added and blended (a few, where a trace
  * may have a thousand); a column inside one interval is that state's
- * colour at once.  Each sum is the one render_strip_dense makes, its
- * terms in the same order: the same pixels.  Where it cannot (one
- * column, times out of order), render_strip_dense does it.
+ * colour at once.  Each state's time in a column is the one
+ * render_strip_dense adds up, in the same order, and so is the blend with
+ * up to DENSE_STATES states (beyond, see column_close).  Where it cannot
+ * (one column, times out of order), render_strip_dense does it.
  */
 void
 render_strip(const trace *d, uint32_t entity, uint64_t t0, uint64_t t1,

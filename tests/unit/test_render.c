@@ -81,6 +81,61 @@ test_strip(void)
 }
 
 /*
+ * 20 states (more than are blended densely): state i is (10 i, 255 - 10
+ * i, i).  Entity "a" over [0, 100), two columns of 50 ns: in the first,
+ * state 19 for 15 ns, 3 for 25, 7 for 10 (the states out of their
+ * order), then 12 for 10 ns in the second, gone (no data) for 20, and
+ * 19 again from 80.  Each column is the time-weighted blend of what it
+ * holds, however the states came.
+ */
+static void
+test_strip_many_states(void)
+{
+	trace *d = calloc(1, sizeof (*d));
+	catalog *cat = catalog_new("many");
+	color px[2];
+	double covered[2], *work = calloc(2 * 20, sizeof (double));
+	uint32_t i;
+
+	cat->nstates = 20;
+	cat->states = calloc(20, sizeof (catalog_state));
+	for (i = 0; i < 20; i++) {
+		char name[8];
+
+		snprintf(name, sizeof (name), "s%u", i);
+		cat->states[i].name = strdup(name);
+		cat->states[i].name_len = strlen(name);
+		cat->states[i].color = (color){ (uint8_t)(10 * i),
+		    (uint8_t)(255 - 10 * i), (uint8_t)i };
+	}
+	catalog_index_states(cat);
+	catalog_entity(cat, "a", 1);
+	d->cat = cat;
+	d->st = store_new(20);
+	store_append(d->st, 0, 0, 19, STORE_NONE);
+	store_append(d->st, 0, 15, 3, STORE_NONE);
+	store_append(d->st, 0, 40, 7, STORE_NONE);
+	store_append(d->st, 0, 50, 12, STORE_NONE);
+	store_append(d->st, 0, 60, STORE_GAP, STORE_NONE);
+	store_append(d->st, 0, 80, 19, STORE_NONE);
+	d->begin = 0;
+	d->end = 100;
+	store_finish(d->st, 0, 100);
+	render_strip(d, 0, 0, 100, 2, px, covered, work);
+	/* (15 * 190 + 25 * 30 + 10 * 70) / 50 = 86, and so on; blue 8.6. */
+	UNIT_REPORT(is(px[0], 86, 169, 9) && covered[0] == 1,
+	    "render_strip: many states out of order blend by time",
+	    "%d %d %d, covered %g", px[0].r, px[0].g, px[0].b, covered[0]);
+	/* (10 * 120 + 20 * 190) / 30 = 166.67: 167. */
+	UNIT_REPORT(is(px[1], 167, 88, 17) && covered[1] > 0.6 - 1e-9 &&
+	    covered[1] < 0.6 + 1e-9,
+	    "render_strip: many states with no data between",
+	    "%d %d %d, covered %g", px[1].r, px[1].g, px[1].b, covered[1]);
+	free(work);
+	trace_free(d);
+}
+
+/*
  * A span of 2^60 ns: an interval 1 ns from the end starts, in doubles, at
  * the picture's width.  It must land in the last column, with no time.
  */
@@ -637,6 +692,7 @@ main(void)
 {
 	test_strip();
 	test_strip_long_span();
+	test_strip_many_states();
 	test_png();
 	test_nodata();
 	test_close_colors();
