@@ -30,7 +30,8 @@ column_start(uint64_t t0, uint64_t t1, unsigned width, unsigned x)
 
 /*
  * Fills col[0..width-1] for a value entity over [t0, t1), each column
- * from the summary in O(log n); *lo and *hi are the scale: the numbers'
+ * searched for from the last and added up from the summary; *lo and
+ * *hi are the scale: the numbers'
  * min and max over the span, from 0 when they are all of one sign.
  * Returns 1 for numbers, 0 for strings.
  */
@@ -41,6 +42,7 @@ value_columns(const trace *d, uint32_t e, uint64_t t0, uint64_t t1,
 	const store *st = d->st;
 	int strings = values_are_strings(d, e);
 	value_stats all;
+	size_t from = 0;
 	unsigned x;
 
 	for (x = 0; x < width; x++) {
@@ -62,7 +64,7 @@ value_columns(const trace *d, uint32_t e, uint64_t t0, uint64_t t1,
 			continue;
 		}
 		value_stats_init(&vs, catalog_value_ints(d->cat, e));
-		store_value_stats(st, e, a, b, &vs);
+		store_value_stats_from(st, e, a, b, &from, &vs);
 		if (vs.covered == 0)
 			continue;
 		col[x].min = vs.min;

@@ -305,6 +305,15 @@ void store_value_stats(const store *s, uint32_t entity, uint64_t t0,
     uint64_t t1, value_stats *st);
 
 /*
+ * The same, the search for t0 starting at *from, the value where the
+ * last call for this entity found its t0 (0 the first time), which it
+ * updates: for ranges one after another (a picture's columns), each
+ * found in O(log distance) from the last, with the same answer.
+ */
+void store_value_stats_from(const store *s, uint32_t entity, uint64_t t0,
+    uint64_t t1, size_t *from, value_stats *st);
+
+/*
  * Copies every column of entity from of src (states, tags, depths,
  * values) into entity to of s, which must have none yet; src's states
  * must be valid in s.

@@ -316,27 +316,49 @@ value_clipped(const store *s, const values *v, size_t i, uint64_t t0,
 		value_stats_add(st, v->value[i], b - a);
 }
 
-void
-store_value_stats(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
-    value_stats *st)
+/*
+ * How many of times[0..count) are before t (strict) or at or before it,
+ * as store_count_before or store_count_through say, searched from p:
+ * doubling steps forward, then halves between the last two probes.  If
+ * the answer is below p, a search of the whole.
+ */
+static size_t
+count_from(const uint64_t *times, size_t count, uint64_t t, size_t p,
+    int strict)
 {
-	const values *v;
-	const summary *sum;
-	size_t a, b, i;
+	size_t lo = p, hi, step = 1;
 
-	if (entity >= s->ncols || (v = s->cols[entity].vals) == NULL ||
-	    v->count == 0)
-		return;
-	clip_range(s, &t0, &t1);
-	if (t1 <= t0)
-		return;
-	/* a: the interval holding t0 (or the first); b: the last before t1. */
-	a = store_count_through(v->time, v->count, t0);
-	a = a > 0 ? a - 1 : 0;
-	b = store_count_before(v->time, v->count, t1);
-	if (b == 0 || b - 1 < a)
-		return;
-	b--;
+	if (p > count || (p > 0 && (strict ? times[p - 1] >= t :
+	    times[p - 1] > t)))
+		return (strict ? store_count_before(times, count, t) :
+		    store_count_through(times, count, t));
+	/* Every time in [0, lo) counts; find hi, the first that does not. */
+	for (;;) {
+		hi = lo + step - 1;
+		if (hi >= count) {
+			hi = count;
+			break;
+		}
+		if (strict ? times[hi] >= t : times[hi] > t)
+			break;
+		lo = hi + 1;
+		step *= 2;
+	}
+	return (lo + (strict ? store_count_before(times + lo, hi - lo, t) :
+	    store_count_through(times + lo, hi - lo, t)));
+}
+
+/*
+ * The stats of values a (holding t0) to b (the last before t1) over
+ * [t0, t1): the ends clipped, those between whole.
+ */
+static void
+stats_between(const store *s, const values *v, size_t a, size_t b,
+    uint64_t t0, uint64_t t1, value_stats *st)
+{
+	const summary *sum;
+	size_t i;
+
 	value_clipped(s, v, a, t0, t1, st);
 	if (b == a)
 		return;
@@ -349,6 +371,51 @@ store_value_stats(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
 			value_stats_add(st, v->value[i],
 			    v->time[i + 1] - v->time[i]);
 	value_clipped(s, v, b, t0, t1, st);
+}
+
+/*
+ * The values of a value entity, or NULL; [t0, t1) clipped to the
+ * bounds, NULL if nothing is left.
+ */
+static const values *
+stats_values(const store *s, uint32_t entity, uint64_t *t0, uint64_t *t1)
+{
+	const values *v;
+
+	if (entity >= s->ncols || (v = s->cols[entity].vals) == NULL ||
+	    v->count == 0)
+		return (NULL);
+	clip_range(s, t0, t1);
+	return (*t1 > *t0 ? v : NULL);
+}
+
+void
+store_value_stats(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
+    value_stats *st)
+{
+	size_t from = 0;
+
+	store_value_stats_from(s, entity, t0, t1, &from, st);
+}
+
+void
+store_value_stats_from(const store *s, uint32_t entity, uint64_t t0,
+    uint64_t t1, size_t *from, value_stats *st)
+{
+	const values *v = stats_values(s, entity, &t0, &t1);
+	size_t a, b;
+
+	if (v == NULL)
+		return;
+	/* a: the interval holding t0 (or the first); b: the last before t1. */
+	a = *from == 0 ? store_count_through(v->time, v->count, t0) :
+	    count_from(v->time, v->count, t0, *from, 0);
+	a = a > 0 ? a - 1 : 0;
+	*from = a;
+	b = count_from(v->time, v->count, t1, a, 1);
+	if (b == 0 || b - 1 < a)
+		return;
+	stats_between(s, v, a, b - 1, t0, t1, st);
 }
 
 /* ---- stacks ---- */

@@ -471,6 +471,40 @@ test_lazy_summary(void)
 	}
 	CHECK_INT("lazy: two threads' statistics, as a linear scan says",
 	    (int)bad, 0);
+	/* Searched from the last: a picture's columns one after another
+	 * (some narrower than a value, some empty), then ranges anywhere,
+	 * each the same as searched afresh. */
+	{
+		size_t from = 0, cols = 3000, c;
+		uint64_t span = t + 10;
+
+		bad = 0;
+		for (c = 0; c < cols; c++) {
+			uint64_t a = span * c / cols, b = span * (c + 1) / cols;
+			value_stats got, want;
+
+			value_stats_init(&got, 0);
+			value_stats_init(&want, 0);
+			store_value_stats_from(s, 0, a, b + (c % 7 == 0), &from,
+			    &got);
+			store_value_stats(s, 0, a, b + (c % 7 == 0), &want);
+			bad += !same_stats(&got, &want) ||
+			    got.integral != want.integral;
+		}
+		for (q = 0; q < LAZY_QUERIES; q++) {
+			uint64_t a = rng() % span, b = a + rng() % 50;
+			value_stats got, want;
+
+			value_stats_init(&got, 0);
+			value_stats_init(&want, 0);
+			store_value_stats_from(s, 0, a, b, &from, &got);
+			store_value_stats(s, 0, a, b, &want);
+			bad += !same_stats(&got, &want) ||
+			    got.integral != want.integral;
+		}
+		CHECK_INT("store: stats searched from the last, as afresh",
+		    (int)bad, 0);
+	}
 	store_free(s);
 	free(jobs);
 	free(time);
