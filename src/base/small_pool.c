@@ -7,6 +7,10 @@
 #define NCLASSES	(SMALL_POOL_MAX / STEP)
 #define CHUNK_BYTES	((size_t)64 << 10)
 
+/* Large blocks kept when freed (small_pool.h): how many, and bytes. */
+#define KEEP_BLOCKS	4
+#define KEEP_BYTES	((size_t)16 << 20)
+
 /* A chunk's header, kept to STEP bytes so that blocks stay aligned. */
 typedef union chunk {
 	union chunk *next;
@@ -18,6 +22,10 @@ struct small_pool {
 	char *cur, *end;	/* the rest of the newest chunk */
 	chunk *chunks;
 	int plain;
+	/* Large blocks freed and kept, and the sizes they were asked for. */
+	void *kept[KEEP_BLOCKS];
+	size_t kept_size[KEEP_BLOCKS];
+	size_t nkept, kept_bytes;
 };
 
 small_pool *
@@ -37,6 +45,8 @@ small_pool_free(small_pool *p)
 
 	if (p == NULL)
 		return;
+	while (p->nkept > 0)
+		free(p->kept[--p->nkept]);
 	for (c = p->chunks; c != NULL; c = next) {
 		next = c->next;
 		free(c);
@@ -84,6 +94,44 @@ give_back(small_pool *p, void *b, size_t size)
 	p->free[k] = b;
 }
 
+/*
+ * A new large block: a kept one of at least size bytes and at most twice
+ * that (the smallest such), else malloc's.
+ */
+static void *
+large_block(small_pool *p, size_t size)
+{
+	size_t i, best = p->nkept;
+	void *b;
+
+	for (i = 0; i < p->nkept; i++)
+		if (p->kept_size[i] >= size && p->kept_size[i] / 2 <= size &&
+		    (best == p->nkept || p->kept_size[i] < p->kept_size[best]))
+			best = i;
+	if (best == p->nkept)
+		return (malloc(size));
+	b = p->kept[best];
+	p->kept_bytes -= p->kept_size[best];
+	p->nkept--;
+	p->kept[best] = p->kept[p->nkept];
+	p->kept_size[best] = p->kept_size[p->nkept];
+	return (b);
+}
+
+/* Frees a large block of size bytes, or keeps it if there is room. */
+static void
+free_large(small_pool *p, void *b, size_t size)
+{
+	if (size < SMALL_POOL_KEEP || p->nkept == KEEP_BLOCKS ||
+	    p->kept_bytes + size > KEEP_BYTES) {
+		free(b);
+		return;
+	}
+	p->kept[p->nkept] = b;
+	p->kept_size[p->nkept++] = size;
+	p->kept_bytes += size;
+}
+
 void *
 small_pool_realloc(small_pool *p, void *ptr, size_t old_size,
     size_t new_size)
@@ -101,7 +149,7 @@ small_pool_realloc(small_pool *p, void *ptr, size_t old_size,
 		old_size = 0;
 	if (new_size == 0) {
 		if (old_size > SMALL_POOL_MAX)
-			free(ptr);
+			free_large(p, ptr, old_size);
 		else if (old_size > 0)
 			give_back(p, ptr, old_size);
 		return (NULL);
@@ -112,15 +160,23 @@ small_pool_realloc(small_pool *p, void *ptr, size_t old_size,
 	    new_size <= SMALL_POOL_MAX && class_of(old_size) ==
 	    class_of(new_size))
 		return (ptr);
-	b = new_size <= SMALL_POOL_MAX ? take(p, new_size) : malloc(new_size);
+	b = new_size <= SMALL_POOL_MAX ? take(p, new_size) :
+	    new_size >= SMALL_POOL_KEEP ? large_block(p, new_size) :
+	    malloc(new_size);
 	if (b == NULL)
 		return (NULL);
 	if (old_size > 0) {
 		memcpy(b, ptr, old_size < new_size ? old_size : new_size);
 		if (old_size > SMALL_POOL_MAX)
-			free(ptr);
+			free_large(p, ptr, old_size);
 		else
 			give_back(p, ptr, old_size);
 	}
 	return (b);
+}
+
+size_t
+small_pool_kept_bytes(const small_pool *p)
+{
+	return (p->kept_bytes);
 }
