@@ -143,26 +143,57 @@ store_count_at(const store *s, uint64_t t, uint64_t *counts)
 	}
 }
 
+/*
+ * Up to this many states, entity_time_in adds into two tables of its own
+ * in turn, with no branch: where data come at one time, whether an
+ * interval is empty is a coin's toss, and additions one after another
+ * into the same state's word each wait for the last.
+ */
+#define LOCAL_STATES	64
+
 static void
 entity_time_in(const store *s, uint32_t entity, uint64_t t0, uint64_t t1,
     uint64_t *per_state)
 {
+	/* The column's fields in locals: an addition into per_state might
+	 * otherwise change them, and they would be read again each time. */
 	const column *c = &s->cols[entity];
-	size_t i = upper_bound(c, t0);
+	const uint64_t *time = c->time;
+	const uint16_t *state = c->state;
+	size_t n = c->count, i = store_count_through(time, n, t0);
+	uint32_t ns = s->nstates, k;
+	uint64_t end = s->end, local[2][LOCAL_STATES + 1];
 
 	if (i > 0)
 		i--;		/* the interval containing t0 */
-	for (; i < c->count && c->time[i] < t1; i++) {
-		uint64_t a = c->time[i], b = interval_end(s, c, i);
-		uint32_t st = store_state_in(c->state[i], s->nstates);
+	if (ns > LOCAL_STATES) {
+		for (; i < n && time[i] < t1; i++) {
+			uint64_t a = time[i] > t0 ? time[i] : t0;
+			uint64_t b = i + 1 < n ? time[i + 1] : end;
+			uint32_t st = store_state_in(state[i], ns);
 
-		if (a < t0)
-			a = t0;
+			if (b > t1)
+				b = t1;
+			if (b > a && st != STORE_GAP)
+				per_state[st] += b - a;
+		}
+		return;
+	}
+	memset(local, 0, sizeof (local));
+	for (; i < n && time[i] < t1; i++) {
+		uint64_t a = time[i] > t0 ? time[i] : t0;
+		uint64_t b = i + 1 < n ? time[i + 1] : end;
+		uint32_t st = state[i];
+
 		if (b > t1)
 			b = t1;
-		if (b > a && st != STORE_GAP)
-			per_state[st] += b - a;
+		/* No data (STORE_GAP), and out of bounds (a mapped cache
+		 * entry written over: store_state_in), to their own slots. */
+		st = st < ns ? st : st == STORE_GAP ? LOCAL_STATES : 0;
+		local[i & 1][st] += b > a ? b - a : 0;
 	}
+	for (k = 0; k < ns; k++)
+		per_state[k] += local[0][k] + local[1][k];
 }
 
 void

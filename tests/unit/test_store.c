@@ -3,6 +3,7 @@
  * hand-built trace, with equal times (zero-length intervals), bounds and
  * entity sets.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,60 @@ test_all_at(void)
 	store_count_at(s, 10, counts);
 	CHECK("store_count_at", counts[0] == 1 && counts[1] == 1 &&
 	    counts[2] == 1);
+	store_free(s);
+}
+
+/*
+ * store_time_in against the intervals store_iter gives, on random
+ * columns with data at one time (empty intervals) and ends of data, for
+ * few states (its own tables) and many (straight into the caller's).
+ */
+static void
+time_in_random(uint32_t nstates)
+{
+	store *s = store_new(nstates);
+	uint64_t seed = 0x9e3779b97f4a7c15ULL * nstates, t = 0;
+	uint64_t *got = calloc(nstates, sizeof (uint64_t));
+	uint64_t *want = calloc(nstates, sizeof (uint64_t));
+	int i, q, bad = 0;
+	char label[96];
+
+	for (i = 0; i < 20000; i++) {
+		uint32_t e, st;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		t += (seed >> 33) % 3 == 0 ? 0 : (seed >> 40) % 50;
+		e = (uint32_t)((seed >> 20) % 3);
+		st = (seed >> 50) % 11 == 0 ? STORE_GAP :
+		    (uint32_t)((seed >> 8) % nstates);
+		store_append(s, e, t, st, STORE_NONE);
+	}
+	store_finish(s, 0, t + 7);
+	for (q = 0; q < 200 && !bad; q++) {
+		uint64_t a, b;
+		uint32_t k, who;
+		store_iter it;
+		store_interval iv;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		a = (seed >> 20) % (t + 10);
+		b = a + (seed >> 40) % (t / 4 + 1);
+		who = q % 4 == 3 ? STORE_NONE : (uint32_t)q % 3;
+		memset(got, 0, nstates * sizeof (uint64_t));
+		memset(want, 0, nstates * sizeof (uint64_t));
+		store_time_in(s, who, a, b, got);
+		store_iter_init(&it, s, who == STORE_NONE ? NULL : &who,
+		    who == STORE_NONE ? 0 : 1, a, b);
+		while (store_iter_next(&it, &iv))
+			want[iv.state] += iv.end - iv.start;
+		for (k = 0; k < nstates; k++)
+			bad |= got[k] != want[k];
+	}
+	snprintf(label, sizeof (label), "store_time_in as store_iter adds "
+	    "up, %u states", nstates);
+	CHECK(label, !bad);
+	free(got);
+	free(want);
 	store_free(s);
 }
 
@@ -528,6 +583,9 @@ main(void)
 	test_count_through();
 	test_all_at();
 	test_time_in();
+	time_in_random(5);
+	time_in_random(64);
+	time_in_random(300);
 	test_iter();
 	test_large();
 	test_tags();
