@@ -466,40 +466,49 @@ compare_sent_pairs(const void *pa, const void *pb)
 
 /*
  * The sends with an "id" that a receive in cat went with (matched, or
- * duplicated), by send then receive; NULL with *n 0 if there are none
- * (whole messages, with an "end", are not here: they say it themselves).
+ * duplicated), by send then receive; none if there are none (whole
+ * messages, with an "end", are not here: they say it themselves).
  */
-static sent_pair *
-sent_pairs(const catalog *cat, size_t *n)
-{
-	const char *why = NULL;
+struct jsonout_received {
 	sent_pair *p;
+	size_t n;
+};
+
+jsonout_received *
+jsonout_received_new(const catalog *cat)
+{
+	jsonout_received *r = xcalloc(1, sizeof (*r));
+	const char *why = NULL;
 	flows *f;
 	size_t i;
 
-	*n = 0;
 	if (!flows_any(cat) ||
 	    (f = flows_match(cat, NULL, NULL, NULL, NULL, &why)) == NULL)
-		return (NULL);
-	p = xcalloc(f->n + 1, sizeof (sent_pair));
+		return (r);
+	r->p = xcalloc(f->n + 1, sizeof (sent_pair));
 	for (i = 0; i < f->n; i++) {
 		const flow *fl = &f->items[i];
 
 		if ((fl->status == FLOW_MATCHED ||
 		    fl->status == FLOW_DUPLICATE) && fl->send != FLOWS_NONE &&
 		    fl->send != fl->receive) {
-			p[*n].send = fl->send;
-			p[*n].receive = fl->receive;
-			(*n)++;
+			r->p[r->n].send = fl->send;
+			r->p[r->n].receive = fl->receive;
+			r->n++;
 		}
 	}
 	flows_free(f);
-	if (*n == 0) {
-		free(p);
-		return (NULL);
-	}
-	qsort(p, *n, sizeof (sent_pair), compare_sent_pairs);
-	return (p);
+	qsort(r->p, r->n, sizeof (sent_pair), compare_sent_pairs);
+	return (r);
+}
+
+void
+jsonout_received_free(jsonout_received *r)
+{
+	if (r == NULL)
+		return;
+	free(r->p);
+	free(r);
 }
 
 /*
@@ -537,11 +546,18 @@ write_received(FILE *out, const catalog *cat, size_t k, const sent_pair *p,
  */
 static void
 write_events(FILE *out, const catalog *cat, int64_t begin, uint64_t end,
-    int64_t end_bound)
+    int64_t end_bound, const jsonout_received *received)
 {
 	uint64_t omitted = 0;
-	size_t k, n = 0, npairs, at = 0;
-	sent_pair *pairs = sent_pairs(cat, &npairs);
+	size_t k, n = 0, at = 0;
+	jsonout_received *own = NULL;
+	const sent_pair *pairs;
+	size_t npairs;
+
+	if (received == NULL && cat->nevents > 0)
+		received = own = jsonout_received_new(cat);
+	pairs = received != NULL ? received->p : NULL;
+	npairs = received != NULL ? received->n : 0;
 
 	if (end_bound > 0 && (uint64_t)end_bound > end)
 		end = (uint64_t)end_bound;
@@ -578,7 +594,7 @@ write_events(FILE *out, const catalog *cat, int64_t begin, uint64_t end,
 			write_received(out, cat, k, pairs, npairs, &at);
 		fputc('}', out);
 	}
-	free(pairs);
+	jsonout_received_free(own);
 	fprintf(out, "], \"events_omitted\": %" PRIu64, omitted);
 }
 
@@ -610,10 +626,10 @@ jsonout_statemap_open(FILE *out, const catalog *cat, int64_t begin,
 
 void
 jsonout_statemap_close(FILE *out, const catalog *cat, int64_t begin,
-    uint64_t end, int64_t end_bound)
+    uint64_t end, int64_t end_bound, const jsonout_received *received)
 {
 	fputc(']', out);
-	write_events(out, cat, begin, end, end_bound);
+	write_events(out, cat, begin, end, end_bound, received);
 	fputc('}', out);
 }
 

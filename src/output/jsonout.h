@@ -93,9 +93,23 @@ void jsonout_row_each(const coalesce *co, uint32_t row, uint32_t nstates,
     uint32_t *ids, uint64_t *times, int skip_stateless, jsonout_rect_fn fn,
     void *ctx);
 void jsonout_entity_close(FILE *out);
-/* Writes the events in the window (see above) and closes the statemap. */
+/*
+ * The receives matched with each send of a catalog's message events
+ * (flows.h), which every statemap's "events" give each send: finding
+ * them is a match of all of the trace's messages, whatever the window.
+ * A caller that writes many windows of a catalog that does not change
+ * (the live server) makes them once; jsonout_statemap_close finds them
+ * itself given NULL.
+ */
+typedef struct jsonout_received jsonout_received;
+jsonout_received *jsonout_received_new(const catalog *cat);
+void jsonout_received_free(jsonout_received *received);
+/*
+ * Writes the events in the window (see above) and closes the statemap;
+ * received: cat's, or NULL.
+ */
 void jsonout_statemap_close(FILE *out, const catalog *cat, int64_t begin,
-    uint64_t end, int64_t end_bound);
+    uint64_t end, int64_t end_bound, const jsonout_received *received);
 /* members (NULL: none) are more members of the top object, after
  * "statemaps", as JSON text: "\"live\": {...}". */
 void jsonout_close(FILE *out, const char *members);

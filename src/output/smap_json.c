@@ -59,7 +59,7 @@ smap_json_write(FILE *out, const smap *maps, size_t n, const size_t *order)
 		    sizeof (uint32_t)));
 		jsonout_names_free(names);
 		jsonout_statemap_close(out, m->cat, m->begin, m->end,
-		    m->end_bound);
+		    m->end_bound, NULL);
 	}
 	jsonout_close(out, NULL);
 }

@@ -58,6 +58,9 @@ typedef struct viewport_panel {
 	const uint32_t *order;	/* entity ids, in display order */
 	uint32_t n;
 	int64_t offset;		/* its metadata start minus the first's, ns */
+	/* The trace's matched messages (jsonout.h), made once by the
+	 * panel's owner; NULL: found again for each answer. */
+	const jsonout_received *received;
 } viewport_panel;
 
 typedef struct viewport_query {

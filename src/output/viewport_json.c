@@ -115,7 +115,7 @@ viewport_json_pieces(viewport *v, const char *members,
 			v->jobs[k].json = NULL;
 		}
 		jsonout_statemap_close(glue(&ps), cat, vp->begin,
-		    vp->end_field, vp->end);
+		    vp->end_field, vp->end, vp->p->received);
 	}
 	jsonout_close(glue(&ps), members);
 	if (fclose(ps.glue) != 0)

@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "coalesce/coalesce.h"
 #include "coalesce/smap.h"
+#include "output/jsonout.h"
 #include "output/svg.h"
 
 
@@ -161,6 +162,8 @@ served_new(trace *const *traces, size_t n, const served_options *o,
 		    shifted(sv->end, p->offset), err) != 0)
 			goto fail;
 		trace_retain(traces[i]);
+		/* Every answer's events say where each message went. */
+		p->received = jsonout_received_new(traces[i]->cat);
 	}
 	if (o->stacksortby != NULL && stack_sort(sv, o, views, err) != 0)
 		goto fail;
@@ -194,6 +197,8 @@ served_release(served *sv)
 		if (sv->panels[i].order != NULL)
 			trace_release((trace *)sv->panels[i].t);
 		free((void *)sv->panels[i].order);
+		jsonout_received_free((jsonout_received *)
+		    sv->panels[i].received);
 	}
 	free(sv->panels);
 	free(sv->title);

@@ -102,6 +102,7 @@ answer(const catalog *cat, store *st, FILE *null)
 	order = calloc(n + 1, sizeof (uint32_t));
 	for (k = 0; k < n; k++)
 		order[k] = k;
+	memset(&p, 0, sizeof (p));
 	p.t = &d;
 	p.order = order;
 	p.n = n;

@@ -378,6 +378,9 @@ main(void)
 	    "{\"time\": \"4\", \"entity\": \"a\", \"state\": 1}\n"
 	    "{\"time\": \"6\", \"entity\": \"b\", \"state\": 0}\n"
 	    "{\"time\": \"10\", \"entity\": \"c\", \"state\": 1}\n");
+	/* Answers name each send's receives: matched once, when served. */
+	CHECK("served: each panel's messages are matched once",
+	    content != NULL && content->panels[0].received != NULL);
 	test_order_of_checks();
 	test_uri();
 	test_parameters();

@@ -160,6 +160,7 @@ test_exact(void)
 				e = d->end;
 			}
 			want = capture_classic(d, b, e, &order, &norder);
+			memset(&p, 0, sizeof (p));
 			p.t = d;
 			p.order = order;
 			p.n = norder;
@@ -343,7 +344,7 @@ test_binned(void)
 			order[i] = i;
 		for (w = 0; w < 30; w++) {
 			uint64_t b = below(d->end), e;
-			viewport_panel p = { d, order, n, 0 };
+			viewport_panel p = { d, order, n, 0, NULL };
 			viewport_query q;
 			viewport *v;
 			json_arena *arena = json_arena_new();
@@ -442,7 +443,7 @@ test_columns(void)
 {
 	trace *d = random_trace(1, 20000, 0);
 	uint32_t e0 = intern_find(d->cat->entities, "e0", 2);
-	viewport_panel p = { d, &e0, 1, 0 };
+	viewport_panel p = { d, &e0, 1, 0, NULL };
 	viewport_query q = { 0, 0, 100, 100, NULL };
 	viewport *v;
 
@@ -467,7 +468,8 @@ test_stacked(void)
 {
 	trace *a = random_trace(3, 500, 0), *b = random_trace(3, 500, 1);
 	uint32_t ids[3] = { 0, 1, 2 };
-	viewport_panel p[2] = { { a, ids, 3, 0 }, { b, ids, 3, 100 } };
+	viewport_panel p[2] = { { a, ids, 3, 0, NULL },
+	    { b, ids, 3, 100, NULL } };
 	viewport_query q = { 150, 400, 50, 1000000, NULL };
 	char *got = capture_viewport(p, 2, &q, NULL);
 
@@ -499,6 +501,7 @@ test_filter(void)
 
 	for (i = 0; i < n; i++)
 		order[i] = i;
+	memset(&p, 0, sizeof (p));
 	p.t = d;
 	p.order = order;
 	p.n = n;
@@ -523,7 +526,7 @@ test_to_smaps(void)
 {
 	trace *d = random_trace(5, 3000, 1);
 	uint32_t ids[5] = { 0, 1, 2, 3, 4 };
-	viewport_panel p = { d, ids, 5, 0 };
+	viewport_panel p = { d, ids, 5, 0, NULL };
 	viewport_query q = { 10, 0, 200, 300, NULL };
 	viewport *v;
 	smap m;
@@ -777,7 +780,7 @@ test_kinds(void)
 		for (i = 0; i < n; i++)
 			order[i] = i;
 		for (w = 0; w < 20; w++) {
-			viewport_panel p = { d, order, n, 0 };
+			viewport_panel p = { d, order, n, 0, NULL };
 			viewport_query q;
 			json_arena *arena = json_arena_new();
 			json_error jerr;
@@ -881,7 +884,7 @@ static int
 depth_rows(const trace *d, uint64_t b, uint64_t e)
 {
 	uint32_t ids[2] = { 0, 1 };
-	viewport_panel p = { d, ids, 2, 0 };
+	viewport_panel p = { d, ids, 2, 0, NULL };
 	viewport_query q = { 0, 0, 1000, 1000, NULL };
 	json_arena *arena = json_arena_new();
 	json_error jerr;
@@ -942,6 +945,64 @@ test_zero_length_frame(void)
 	trace_free(d);
 }
 
+/*
+ * A panel's matched messages made once (as the live server does) give the
+ * answer that finding them for the answer gives: each send's "received"
+ * names where and when its receives were logged, in every window.
+ */
+static void
+test_received_once(void)
+{
+	char path[] = "/tmp/test_viewport_XXXXXX";
+	FILE *f = randtrace_create(path, "test_viewport");
+	uint32_t order[2] = { 0, 1 };
+	viewport_panel p;
+	viewport_query q;
+	trace *d;
+	char *want, *got;
+	int same = 1, named = 0, k;
+
+	fprintf(f, "{\"start\": [0, 0], \"title\": \"messages\", "
+	    "\"states\": {\"idle\": {\"value\": 0}}}\n"
+	    "{\"time\": \"0\", \"entity\": \"a\", \"state\": 0}\n"
+	    "{\"time\": \"0\", \"entity\": \"b\", \"state\": 0}\n"
+	    "{\"time\": \"10\", \"entity\": \"a\", \"event\": "
+	    "\"send\", \"target\": \"b\", \"id\": \"m1\"}\n"
+	    "{\"time\": \"25\", \"entity\": \"b\", \"event\": "
+	    "\"receive\", \"id\": \"m1\"}\n"
+	    "{\"time\": \"40\", \"entity\": \"b\", \"event\": "
+	    "\"send\", \"target\": \"a\", \"id\": \"m2\"}\n"
+	    "{\"time\": \"70\", \"entity\": \"a\", \"event\": "
+	    "\"receive\", \"id\": \"m2\"}\n"
+	    "{\"time\": \"100\", \"entity\": \"a\", \"state\": 0}\n");
+	d = randtrace_load(f, path);
+	memset(&p, 0, sizeof (p));
+	p.t = d;
+	p.order = order;
+	p.n = 2;
+	memset(&q, 0, sizeof (q));
+	q.width = 100;
+	q.budget = 1000;
+	for (k = 0; k < 3; k++) {
+		q.begin = k == 0 ? 0 : k == 1 ? 5 : 30;
+		q.end = k == 2 ? 60 : 100;
+		p.received = NULL;
+		want = capture_viewport(&p, 1, &q, NULL);
+		p.received = jsonout_received_new(d->cat);
+		got = capture_viewport(&p, 1, &q, NULL);
+		same &= want != NULL && got != NULL && strcmp(want, got) == 0;
+		named += got != NULL && strstr(got, "\"received\": [{\"entity\": "
+		    "\"b\", \"time\": 25}]") != NULL;
+		jsonout_received_free((jsonout_received *)p.received);
+		free(want);
+		free(got);
+	}
+	CHECK("viewport: messages matched once, the same answers", same);
+	CHECK_INT("viewport: a send in the window names its receive", named,
+	    2);
+	trace_free(d);
+}
+
 int
 main(void)
 {
@@ -953,5 +1014,6 @@ main(void)
 	test_to_smaps();
 	test_kinds();
 	test_zero_length_frame();
+	test_received_once();
 	return (unit_exit());
 }
