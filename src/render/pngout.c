@@ -103,8 +103,7 @@ deflate_band(void *arg)
 
 	memset(&z, 0, sizeof (z));
 	b->adler = adler32(0L, Z_NULL, 0);
-	if (deflateInit2(&z, 1, Z_DEFLATED, -15, 8, Z_RLE) !=
-	    Z_OK) {
+	if (deflateInit2(&z, 1, Z_DEFLATED, -15, 8, Z_RLE) != Z_OK) {
 		b->failed = 1;
 		free(row);
 		return;
@@ -117,23 +116,21 @@ deflate_band(void *arg)
 	for (y = b->y0; y < b->y1 && !b->failed; y++) {
 		const unsigned char *line = b->data + (size_t)y *
 		    (size_t)b->stride;
-		int x, flush = y + 1 < b->y1 ? Z_NO_FLUSH :
-		    b->last ? Z_FINISH : Z_SYNC_FLUSH;
-
 		const unsigned char *above = y > 0 ? line - b->stride : NULL;
+		int x, up = above != NULL && mostly_same(line, above, b->width);
+		int flush = y + 1 < b->y1 ? Z_NO_FLUSH :
+		    b->last ? Z_FINISH : Z_SYNC_FLUSH;
+		uint32_t left = 0;
 
-		row[0] = above != NULL && mostly_same(line, above, b->width) ?
-		    PNG_UP : PNG_SUB;
+		row[0] = up ? PNG_UP : PNG_SUB;
 		for (x = 0; x < b->width; x++) {
-			uint32_t px, ref = 0;
+			uint32_t px, ref = left;
 
 			memcpy(&px, line + (size_t)x * 4, sizeof (px));
-			if (row[0] == PNG_UP)
+			if (up)
 				memcpy(&ref, above + (size_t)x * 4,
 				    sizeof (ref));
-			else if (x > 0)
-				memcpy(&ref, line + (size_t)(x - 1) * 4,
-				    sizeof (ref));
+			left = px;
 			row[1 + 3 * x] = (unsigned char)((px >> 16) -
 			    (ref >> 16));
 			row[2 + 3 * x] = (unsigned char)((px >> 8) -

@@ -30,9 +30,9 @@ column_start(uint64_t t0, uint64_t t1, unsigned width, unsigned x)
 
 /*
  * Fills col[0..width-1] for a value entity over [t0, t1), each column
- * searched for from the last and added up from the summary; *lo and
- * *hi are the scale: the numbers'
- * min and max over the span, from 0 when they are all of one sign.
+ * searched for from the last and added up from the summary; *lo and *hi
+ * are the scale: the numbers' min and max over the span, from 0 when
+ * they are all of one sign.
  * Returns 1 for numbers, 0 for strings.
  */
 static int
