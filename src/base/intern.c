@@ -210,6 +210,12 @@ intern_name(const intern *tab, uint32_t id, size_t *len)
 	return (tab->names[id].ptr);
 }
 
+void
+intern_prefetch(const intern *tab, uint32_t id)
+{
+	__builtin_prefetch(&tab->names[id]);
+}
+
 uint32_t
 intern_count(const intern *tab)
 {

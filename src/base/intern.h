@@ -39,6 +39,8 @@ void intern_find_each(const intern *tab, const intern *from, uint32_t *ids);
 
 /* The name with the given id (NUL-terminated); *len gets its length. */
 const char *intern_name(const intern *tab, uint32_t id, size_t *len);
+/* Asks for what intern_name(tab, id) reads, ahead of it; changes nothing. */
+void intern_prefetch(const intern *tab, uint32_t id);
 
 uint32_t intern_count(const intern *tab);
 

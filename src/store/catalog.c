@@ -180,6 +180,15 @@ catalog_tag_id_named(catalog *cat, uint32_t state, uint32_t name)
 	return (id);
 }
 
+void
+catalog_tag_prefetch(const catalog *cat, uint32_t state, uint32_t name)
+{
+	size_t fast = (size_t)name * CATALOG_FAST_STATES + state;
+
+	if (state < CATALOG_FAST_STATES && fast < cat->tag_by_name_cap)
+		__builtin_prefetch(&cat->tag_by_name[fast]);
+}
+
 uint32_t
 catalog_find_tag(const catalog *cat, uint32_t state, const char *tag,
     size_t len)
