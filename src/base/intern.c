@@ -30,6 +30,7 @@ struct intern {
 	uint32_t *slots;	/* open addressing: id + 1, 0 is empty */
 	size_t nslots;		/* a power of two */
 	block *blocks;
+	block *spare;		/* blocks emptied by intern_clear */
 };
 
 /* FNV-1a: short keys, good enough spread, no alignment games. */
@@ -56,17 +57,24 @@ intern_new(void)
 	return (tab);
 }
 
-void
-intern_free(intern *tab)
+static void
+free_blocks(block *b)
 {
-	block *b, *prev;
+	block *prev;
 
-	if (tab == NULL)
-		return;
-	for (b = tab->blocks; b != NULL; b = prev) {
+	for (; b != NULL; b = prev) {
 		prev = b->prev;
 		free(b);
 	}
+}
+
+void
+intern_free(intern *tab)
+{
+	if (tab == NULL)
+		return;
+	free_blocks(tab->blocks);
+	free_blocks(tab->spare);
 	free(tab->names);
 	free(tab->slots);
 	free(tab);
@@ -81,10 +89,15 @@ store_copy(intern *tab, const char *name, size_t len)
 	if (b == NULL || b->size - b->used < len + 1) {
 		size_t size = len + 1 > BLOCK_SIZE ? len + 1 : BLOCK_SIZE;
 
-		b = xmalloc(sizeof (block) + size);
+		if (size == BLOCK_SIZE && tab->spare != NULL) {
+			b = tab->spare;
+			tab->spare = b->prev;
+		} else {
+			b = xmalloc(sizeof (block) + size);
+			b->size = size;
+		}
 		b->prev = tab->blocks;
 		b->used = 0;
-		b->size = size;
 		tab->blocks = b;
 	}
 	p = b->data + b->used;
@@ -208,6 +221,43 @@ intern_name(const intern *tab, uint32_t id, size_t *len)
 	if (len != NULL)
 		*len = tab->names[id].len;
 	return (tab->names[id].ptr);
+}
+
+void
+intern_clear(intern *tab)
+{
+	size_t need = 64;
+	block *b, *prev;
+
+	/* The slots as intern_add would have grown them for tab's names,
+	 * unless there are four times as many. */
+	while (need < (size_t)tab->count * 2)
+		need *= 2;
+	if (tab->nslots > need * 4) {
+		free(tab->slots);
+		tab->slots = xcalloc(need, sizeof (uint32_t));
+		tab->nslots = need;
+	} else {
+		memset(tab->slots, 0, tab->nslots * sizeof (uint32_t));
+	}
+	if (tab->cap > (uint32_t)need * 2) {
+		free(tab->names);
+		tab->names = NULL;
+		tab->cap = 0;
+	}
+	tab->count = 0;
+	/* Blocks of the usual size wait to be filled again; longer ones,
+	 * made for one long name each, go. */
+	for (b = tab->blocks; b != NULL; b = prev) {
+		prev = b->prev;
+		if (b->size == BLOCK_SIZE) {
+			b->prev = tab->spare;
+			tab->spare = b;
+		} else {
+			free(b);
+		}
+	}
+	tab->blocks = NULL;
 }
 
 void

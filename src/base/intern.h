@@ -22,6 +22,14 @@ typedef struct intern intern;
 
 intern *intern_new(void);
 void intern_free(intern *tab);
+/*
+ * Empties tab, as a new table, but keeps its memory for the names to
+ * come: its blocks of names, and its arrays within four times what its
+ * names need.  A table filled anew for each piece of a trace so grows
+ * and pages in its memory once, not each time.  The pointers
+ * intern_name gave are no longer valid.
+ */
+void intern_clear(intern *tab);
 
 /* The id of name, adding it if new (then *added is set to 1 if non-NULL). */
 uint32_t intern_add(intern *tab, const char *name, size_t len, int *added);

@@ -187,6 +187,15 @@ keep_run(chunk *c, const window *w, const scanned *run, size_t n)
 	c->ndata = first + n;
 }
 
+static void
+fresh_names(intern **tab)
+{
+	if (*tab == NULL)
+		*tab = intern_new();
+	else
+		intern_clear(*tab);
+}
+
 /*
  * How many data scan_quick_run reads at once: a run of them costs one
  * call, not one each, and they stay in the core's cache.
@@ -200,12 +209,12 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 	size_t pos = 0, run_start = SIZE_MAX, first = 0;
 
 	c->ndata = c->nruns = 0;
-	intern_free(c->names);
-	c->names = intern_new();
-	intern_free(c->tags);
-	c->tags = intern_new();
-	intern_free(c->states_named);
-	c->states_named = intern_new();
+	/* A slot's tables are emptied, not made anew: a chunk of tens of
+	 * thousands of names would otherwise grow them from nothing and
+	 * fault their memory in again, chunk after chunk. */
+	fresh_names(&c->names);
+	fresh_names(&c->tags);
+	fresh_names(&c->states_named);
 	short_names_reset(&c->short_entities);
 	short_names_reset(&c->short_tags);
 	short_names_reset(&c->short_states);

@@ -69,5 +69,55 @@ main(void)
 		intern_free(from);
 	}
 	intern_free(tab);
+
+	{
+		/* Cleared, a table is as new, and takes as many names
+		 * again (in the blocks it kept) and a name longer than a
+		 * block; then a few, in arrays it may shrink. */
+		static char longname[300 * 1024];
+		int round;
+
+		memset(longname, 'x', sizeof (longname));
+		tab = intern_new();
+		for (round = 0, ok = 1; round < 3; round++) {
+			uint32_t n = round == 2 ? 10 : 50000;
+
+			for (i = 0; i < n; i++) {
+				snprintf(name, sizeof (name), "r%d-%u", round,
+				    i);
+				if (intern_add(tab, name, strlen(name),
+				    &added) != i || !added)
+					ok = 0;
+			}
+			if (intern_add(tab, longname, sizeof (longname),
+			    NULL) != n)
+				ok = 0;
+			for (i = 0; i < n; i++) {
+				snprintf(name, sizeof (name), "r%d-%u", round,
+				    i);
+				if (intern_find(tab, name, strlen(name)) != i ||
+				    strcmp(intern_name(tab, i, &len), name) !=
+				    0)
+					ok = 0;
+			}
+			if (intern_count(tab) != n + 1 ||
+			    intern_name(tab, n, &len)[len - 1] != 'x' ||
+			    len != sizeof (longname))
+				ok = 0;
+			intern_clear(tab);
+			snprintf(name, sizeof (name), "r%d-%u", round, 0u);
+			if (intern_count(tab) != 0 ||
+			    intern_find(tab, name, strlen(name)) !=
+			    INTERN_NONE ||
+			    intern_find(tab, longname, sizeof (longname)) !=
+			    INTERN_NONE)
+				ok = 0;
+		}
+		CHECK("intern_clear empties a table that then fills again, "
+		    "three times", ok);
+		CHECK_INT("intern_clear: ids start at 0 again",
+		    intern_add(tab, "z", 1, &added), 0);
+		intern_free(tab);
+	}
 	return (unit_exit());
 }
