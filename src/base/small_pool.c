@@ -8,8 +8,6 @@
 #define CHUNK_BYTES	((size_t)64 << 10)
 
 /* Large blocks kept when freed (small_pool.h): how many, and bytes. */
-#define KEEP_BLOCKS	4
-#define KEEP_BYTES	((size_t)16 << 20)
 
 /* A chunk's header, kept to STEP bytes so that blocks stay aligned. */
 typedef union chunk {
@@ -23,8 +21,8 @@ struct small_pool {
 	chunk *chunks;
 	int plain;
 	/* Large blocks freed and kept, and the sizes they were asked for. */
-	void *kept[KEEP_BLOCKS];
-	size_t kept_size[KEEP_BLOCKS];
+	void *kept[SMALL_POOL_KEEP_BLOCKS];
+	size_t kept_size[SMALL_POOL_KEEP_BLOCKS];
 	size_t nkept, kept_bytes;
 };
 
@@ -122,8 +120,8 @@ large_block(small_pool *p, size_t size)
 static void
 free_large(small_pool *p, void *b, size_t size)
 {
-	if (size < SMALL_POOL_KEEP || p->nkept == KEEP_BLOCKS ||
-	    p->kept_bytes + size > KEEP_BYTES) {
+	if (size < SMALL_POOL_KEEP || p->nkept == SMALL_POOL_KEEP_BLOCKS ||
+	    p->kept_bytes + size > SMALL_POOL_KEEP_BYTES) {
 		free(b);
 		return;
 	}

@@ -7,13 +7,16 @@
  * blocks of up to SMALL_POOL_MAX bytes, in classes of 16, carved from
  * 64 KB chunks; a freed block goes to the front of its class's list for
  * the next of that class.  Larger blocks are malloc's; of those of
- * SMALL_POOL_KEEP bytes or more, up to 4 freed ones, 16 MB in all, are
- * kept for the next ones asked for of about their size (half to all of
- * it).  Such blocks are mapped anew by malloc each time, their pages
- * faulted in and zeroed: a script that makes a large table again and
- * again (t:at over 100,000 entities, a table of 3 MB a call) spent a
- * quarter of its time so.  (Kept blocks are not in the memory limit's
- * count of Lua's heap: at most 16 MB more.)
+ * SMALL_POOL_KEEP bytes or more, up to SMALL_POOL_KEEP_BLOCKS freed
+ * ones, SMALL_POOL_KEEP_BYTES in all, are kept for the next ones asked
+ * for of about their size (half to all of it).  Such blocks are mapped
+ * anew by malloc each time, their pages faulted in and zeroed: a script
+ * that makes a large table again and again (t:at over 100,000 entities,
+ * a table of 3 MB a call) spent a quarter of its time so.  The collector
+ * frees such tables a few at a time: with 4 kept (16 MB), that t:at
+ * still faulted in 190 pages a call, against 37 with 8 (5% of its time).
+ * (Kept blocks are not in the memory limit's count of Lua's heap: at
+ * most SMALL_POOL_KEEP_BYTES more.)
  *
  * Memory: a class keeps the blocks of its busiest moment; the chunks go
  * back when the pool is freed.  Not thread-safe: one pool, one state
@@ -28,6 +31,8 @@
 
 #define SMALL_POOL_MAX	256
 #define SMALL_POOL_KEEP	((size_t)256 << 10)
+#define SMALL_POOL_KEEP_BLOCKS	8
+#define SMALL_POOL_KEEP_BYTES	((size_t)32 << 20)
 
 typedef struct small_pool small_pool;
 

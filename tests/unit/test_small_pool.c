@@ -64,7 +64,7 @@ int
 main(void)
 {
 	small_pool *p = small_pool_new(0);
-	void *a, *b, *big[6], *again;
+	void *a, *b, *big[SMALL_POOL_KEEP_BLOCKS + 2], *again;
 	size_t i;
 
 	CHECK("small_pool: every size holds its bytes", sizes_hold(0));
@@ -92,30 +92,33 @@ main(void)
 	(void)small_pool_realloc(p, again, 3 * SMALL_POOL_KEEP, 0);
 	small_pool_free(p);
 
-	/* Six freed, four kept; a fifth freed when four are. */
+	/* Two more freed than are kept. */
 	p = small_pool_new(0);
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < SMALL_POOL_KEEP_BLOCKS + 2; i++)
 		big[i] = small_pool_realloc(p, NULL, 0, SMALL_POOL_KEEP);
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < SMALL_POOL_KEEP_BLOCKS + 2; i++)
 		(void)small_pool_realloc(p, big[i], SMALL_POOL_KEEP, 0);
-	CHECK("small_pool: at most four large blocks are kept",
-	    small_pool_kept_bytes(p) == 4 * SMALL_POOL_KEEP);
-	for (i = 0; i < 4; i++)
+	CHECK("small_pool: at most SMALL_POOL_KEEP_BLOCKS large blocks are "
+	    "kept", small_pool_kept_bytes(p) == SMALL_POOL_KEEP_BLOCKS *
+	    SMALL_POOL_KEEP);
+	for (i = 0; i < SMALL_POOL_KEEP_BLOCKS; i++)
 		big[i] = small_pool_realloc(p, NULL, 0, SMALL_POOL_KEEP);
 	CHECK("small_pool: kept blocks are handed out again",
 	    small_pool_kept_bytes(p) == 0);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < SMALL_POOL_KEEP_BLOCKS; i++)
 		(void)small_pool_realloc(p, big[i], SMALL_POOL_KEEP, 0);
 	/* Freed with blocks still kept: nothing leaks (ASan, valgrind). */
 	small_pool_free(p);
 
-	/* 16 MB in all. */
+	/* SMALL_POOL_KEEP_BYTES in all. */
 	p = small_pool_new(0);
-	a = small_pool_realloc(p, NULL, 0, (size_t)15 << 20);
+	a = small_pool_realloc(p, NULL, 0, SMALL_POOL_KEEP_BYTES -
+	    ((size_t)1 << 20));
 	b = small_pool_realloc(p, NULL, 0, (size_t)2 << 20);
 	(void)small_pool_realloc(p, b, (size_t)2 << 20, 0);
-	(void)small_pool_realloc(p, a, (size_t)15 << 20, 0);
-	CHECK("small_pool: no more than 16 MB are kept",
+	(void)small_pool_realloc(p, a, SMALL_POOL_KEEP_BYTES -
+	    ((size_t)1 << 20), 0);
+	CHECK("small_pool: no more than SMALL_POOL_KEEP_BYTES are kept",
 	    small_pool_kept_bytes(p) == (size_t)2 << 20);
 	small_pool_free(p);
 
