@@ -88,8 +88,13 @@ through_from(const uint64_t *times, size_t n, uint64_t t, size_t p)
  */
 #define NEAR	32.0
 
-/* Transitions per entity between two times of the index, on average. */
-#define PER_BUCKET	8
+/*
+ * Transitions per entity between two times of the index, on average.  A
+ * call reads one bucket's copy: with 100,000 entities, 4 makes t:at 7%
+ * faster than 8 (2.4 MB of the copy a call instead of 4.8), for twice
+ * the rows (a byte per transition instead of half).
+ */
+#define PER_BUCKET	4
 
 /*
  * A far search (each a few misses) costs about what reading this many

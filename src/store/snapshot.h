@@ -9,7 +9,7 @@
  * a small step, O(log distance) for a larger one, and never worse than
  * a few probes more than a binary search over the whole column.  After
  * a jump far from the last time, each search starts instead from the
- * index: for each of B evenly spaced times (B about an eighth of the
+ * index: for each of B evenly spaced times (B about a quarter of the
  * transitions per entity), each entity's position there, so a jump
  * costs about one line of the time column per entity.  The index also
  * keeps the transitions and values again bucket by bucket (each time
@@ -18,9 +18,9 @@
  * values at any time then come from one bucket's bytes, read in a row,
  * and no entity's columns are read at all (not when a bucket spans 2^32
  * ns or more: the searches then start from the positions).  The index
- * takes half a byte per transition (6.75 with the copy: 4 bytes of
- * time, 2 of state, 0.25 for the states at the buckets' starts; a
- * value 13.5) and one pass
+ * takes a byte per transition (7.5 with the copy: 4 bytes of time, 2
+ * of state, 0.5 for the states at the buckets' starts; a value 15) and
+ * one pass
  * over the columns, so it is made only once far jumps have cost about
  * as much as making it (never, for a script that steps), and only if
  * the memory limit leaves room; until then a far search starts where
