@@ -397,10 +397,16 @@ stats_between(const store *s, const values *v, size_t a, size_t b,
 	if (b - a > SUMMARY_WORTH && (sum = store_values_summary(v,
 	    st->ints)) != NULL)
 		summary_add(sum, v->time, v->value, a + 1, b, st);
-	else
+	else {
+		/* Added up in a copy: the compiler keeps it in registers,
+		 * not knowing the columns do not overlap *st. */
+		value_stats acc = *st;
+
 		for (i = a + 1; i < b; i++)
-			value_stats_add(st, v->value[i],
+			value_stats_add(&acc, v->value[i],
 			    v->time[i + 1] - v->time[i]);
+		*st = acc;
+	}
 	value_clipped(s, v, b, t0, t1, st);
 }
 

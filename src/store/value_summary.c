@@ -44,30 +44,6 @@ value_stats_init(value_stats *st, int ints)
 }
 
 void
-value_stats_add(value_stats *st, sm_value v, uint64_t ns)
-{
-	double d;
-
-	if (ns == 0 || !value_num_is(v, st->ints))
-		return;
-	d = value_num_double(v, st->ints);
-	if (st->ints) {
-		int64_t i = value_to_int(v);
-
-		if (i < st->imin)
-			st->imin = i;
-		if (i > st->imax)
-			st->imax = i;
-	}
-	if (d < st->min)
-		st->min = d;
-	if (d > st->max)
-		st->max = d;
-	st->integral += d * (double)ns;
-	st->covered += ns;
-}
-
-void
 value_stats_merge(value_stats *st, const value_stats *more)
 {
 	if (more->covered == 0)

@@ -49,8 +49,34 @@ typedef struct value_stats {
 /* Empty statistics of an entity whose words are integers or not. */
 void value_stats_init(value_stats *st, int ints);
 
-/* Adds one interval of value v lasting ns (nothing if not a number). */
-void value_stats_add(value_stats *st, sm_value v, uint64_t ns);
+/*
+ * Adds one interval of value v lasting ns (nothing if not a number).
+ * Inline: a PNG of a trace of values adds every value once, and a call
+ * apiece was a tenth of its time.
+ */
+static inline void
+value_stats_add(value_stats *st, sm_value v, uint64_t ns)
+{
+	double d;
+
+	if (ns == 0 || !value_num_is(v, st->ints))
+		return;
+	d = value_num_double(v, st->ints);
+	if (st->ints) {
+		int64_t i = value_to_int(v);
+
+		if (i < st->imin)
+			st->imin = i;
+		if (i > st->imax)
+			st->imax = i;
+	}
+	if (d < st->min)
+		st->min = d;
+	if (d > st->max)
+		st->max = d;
+	st->integral += d * (double)ns;
+	st->covered += ns;
+}
 
 /* Adds the statistics of another range. */
 void value_stats_merge(value_stats *st, const value_stats *more);
