@@ -42,6 +42,7 @@ typedef struct feed {
 	coalesce *co;
 	valuerects *values;	/* value entities */
 	depthrows *depths;	/* nested entities' depth rows */
+	batch_queue *dq;	/* their operations, to depth_batch's thread */
 	frames *stacks;		/* per entity, once one is nested */
 	size_t nstacks;
 } feed;
@@ -83,6 +84,66 @@ typedef struct pending {
 	uint8_t op;
 } pending;
 
+/*
+ * An operation on the depth rows (depthrows.h), with what it takes; for
+ * DEPTH_BEGIN, time is the bottom frame's since.  The depth rows are a
+ * coalescer of their own, as busy as the one of top states on a trace of
+ * pushes and pops: the coalescer's thread hands them to a thread of
+ * their own (in order, so the same rows), instead of running both.
+ */
+enum { DEPTH_BEGIN, DEPTH_PUSH, DEPTH_POP, DEPTH_SET };
+
+typedef struct depth_op {
+	uint64_t time;
+	uint32_t entity, state, tag;
+	uint8_t op;
+} depth_op;
+
+static void
+depth_batch(void *ctx, const void *items, size_t n)
+{
+	depthrows *d = ctx;
+	const depth_op *o = items;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (o[i].op) {
+		case DEPTH_BEGIN:
+			depthrows_begin(d, o[i].entity, o[i].time, o[i].state,
+			    o[i].tag);
+			break;
+		case DEPTH_PUSH:
+			depthrows_push(d, o[i].entity, o[i].time, o[i].state,
+			    o[i].tag);
+			break;
+		case DEPTH_POP:
+			depthrows_pop(d, o[i].entity, o[i].time);
+			break;
+		default:
+			depthrows_set(d, o[i].entity, o[i].time, o[i].state,
+			    o[i].tag);
+			break;
+		}
+	}
+}
+
+static void
+depth_queue(feed *fd, uint8_t op, uint32_t entity, uint64_t time,
+    uint32_t state, uint32_t tag)
+{
+	depth_op *o;
+
+	if (fd->dq == NULL)
+		fd->dq = batch_queue_new(sizeof (depth_op), threads_count(),
+		    depth_batch, fd->depths);
+	o = batch_queue_slot(fd->dq);
+	o->time = time;
+	o->entity = entity;
+	o->state = state;
+	o->tag = tag;
+	o->op = op;
+}
+
 /* A datum of a nested entity: the coalescer sees its top state. */
 static void
 nested_datum(feed *fd, const pending *p)
@@ -105,7 +166,7 @@ nested_datum(feed *fd, const pending *p)
 		 * "state": null, has no depth rows until it is pushed.) */
 		st->n = 0;
 		if (st->pushed)
-			depthrows_set(fd->depths, p->entity, p->time, state,
+			depth_queue(fd, DEPTH_SET, p->entity, p->time, state,
 			    tag);
 		break;
 	case INGEST_PUSH: {
@@ -117,15 +178,15 @@ nested_datum(feed *fd, const pending *p)
 		    &st->f[st->n].tag)) {
 			/* No state yet: the push starts the stack. */
 			st->n = 0;
-			depthrows_set(fd->depths, p->entity, p->time, state,
+			depth_queue(fd, DEPTH_SET, p->entity, p->time, state,
 			    tag);
 			break;
 		}
 		if (!coalesce_current_since(fd->co, p->entity, &since))
 			return;		/* never: it has a state */
-		depthrows_begin(fd->depths, p->entity, since,
+		depth_queue(fd, DEPTH_BEGIN, p->entity, since,
 		    st->f[st->n].state, st->f[st->n].tag);
-		depthrows_push(fd->depths, p->entity, p->time, state, tag);
+		depth_queue(fd, DEPTH_PUSH, p->entity, p->time, state, tag);
 		st->n++;
 		break;
 	}
@@ -134,13 +195,13 @@ nested_datum(feed *fd, const pending *p)
 			/* The last state popped: the data end. */
 			state = COALESCE_GAP;
 			tag = COALESCE_NO_TAG;
-			depthrows_pop(fd->depths, p->entity, p->time);
+			depth_queue(fd, DEPTH_POP, p->entity, p->time, 0, 0);
 			break;
 		}
 		st->n--;
 		state = st->f[st->n].state;
 		tag = st->f[st->n].tag;
-		depthrows_pop(fd->depths, p->entity, p->time);
+		depth_queue(fd, DEPTH_POP, p->entity, p->time, 0, 0);
 		break;
 	}
 	coalesce_datum(fd->co, p->entity, p->time, state, tag);
@@ -177,10 +238,16 @@ coalesce_batch(void *ctx, const void *items, size_t n)
 	}
 }
 
+/*
+ * After the coalescer's queue is finished (which feeds the depth rows'):
+ * the depth rows' operations done, then the stacks freed.
+ */
 static void
 feed_free(feed *fd)
 {
 	size_t i;
+
+	batch_queue_free(fd->dq);
 
 	for (i = 0; i < fd->nstacks; i++)
 		free(fd->stacks[i].f);
