@@ -240,7 +240,7 @@ intern_clear(intern *tab)
 	} else {
 		memset(tab->slots, 0, tab->nslots * sizeof (uint32_t));
 	}
-	if (tab->cap > (uint32_t)need * 2) {
+	if ((size_t)tab->cap > need * 2) {
 		free(tab->names);
 		tab->names = NULL;
 		tab->cap = 0;
