@@ -1,6 +1,7 @@
 #include "base/threads.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -30,20 +31,26 @@ threads_count(void)
 	return (count);
 }
 
-/* One thread's part: every step-th job from first. */
+/*
+ * What the threads share: the jobs, and the next one not yet taken.  A
+ * thread takes jobs one at a time as it comes free, so one that drew a
+ * long job does not hold up the others' (a picture's strips cost what
+ * their entities hold, which can differ a hundredfold side by side).
+ */
 typedef struct share {
 	void (*run)(void *);
 	char *jobs;
-	size_t njobs, job_size, first, step;
+	size_t njobs, job_size;
+	atomic_size_t next;
 } share;
 
 static void *
 run_share(void *arg)
 {
-	const share *sh = arg;
+	share *sh = arg;
 	size_t i;
 
-	for (i = sh->first; i < sh->njobs; i += sh->step)
+	while ((i = atomic_fetch_add(&sh->next, 1)) < sh->njobs)
 		sh->run(sh->jobs + i * sh->job_size);
 	return (NULL);
 }
@@ -52,27 +59,23 @@ void
 threads_run(void (*run)(void *job), void *jobs, size_t njobs,
     size_t job_size)
 {
-	share shares[MAX_THREADS];
+	share sh;
 	pthread_t threads[MAX_THREADS];
 	int started[MAX_THREADS];
 	size_t n = (size_t)threads_count(), i;
 
 	if (n > njobs)
 		n = njobs;
-	for (i = 0; i < n; i++) {
-		shares[i].run = run;
-		shares[i].jobs = jobs;
-		shares[i].njobs = njobs;
-		shares[i].job_size = job_size;
-		shares[i].first = i;
-		shares[i].step = n;
-		started[i] = i > 0 && pthread_create(&threads[i], NULL,
-		    run_share, &shares[i]) == 0;
-	}
-	for (i = 0; i < n; i++) {
-		if (!started[i])
-			run_share(&shares[i]);
-	}
+	sh.run = run;
+	sh.jobs = jobs;
+	sh.njobs = njobs;
+	sh.job_size = job_size;
+	atomic_init(&sh.next, 0);
+	for (i = 1; i < n; i++)
+		started[i] = pthread_create(&threads[i], NULL, run_share,
+		    &sh) == 0;
+	/* This thread works too, and takes whatever the others could not. */
+	run_share(&sh);
 	for (i = 1; i < n; i++) {
 		if (started[i])
 			pthread_join(threads[i], NULL);

@@ -17,9 +17,11 @@ int threads_count(void);
 /*
  * Calls run on each of njobs jobs (an array of job_size-byte elements),
  * on up to threads_count() threads, this one among them, and returns when
- * every job is done.  Jobs must not depend on each other; which thread
- * runs which is not to be relied on.  Where a thread cannot be started
- * its jobs run on this one.
+ * every job is done.  Each thread takes the next job not yet taken as it
+ * comes free, so more jobs than threads even out jobs of unequal work.
+ * Jobs must not depend on each other; which thread runs which is not to
+ * be relied on.  Where a thread cannot be started, the others (this one
+ * at least) take its jobs.
  */
 void threads_run(void (*run)(void *job), void *jobs, size_t njobs,
     size_t job_size);

@@ -7,6 +7,7 @@
 #include "base/duration.h"
 #include "base/threads.h"
 #include "base/util.h"
+#include "render/panel_shares.h"
 
 /* A share of a panel's entities whose time in each state one thread adds. */
 typedef struct times_job {
@@ -29,31 +30,29 @@ add_times(void *arg)
 
 /*
  * The time in each state over a panel's entities: a pass over all their
- * transitions, shared out among the threads (sums of integers: the same
- * whatever the order), made once and kept for the second pass (which
- * draws what the first measured).
+ * transitions, in shares of about as many each (panel_shares.h) among
+ * the threads (sums of integers: the same whatever the order), made once
+ * and kept for the second pass (which draws what the first measured).
  */
 static const uint64_t *
 legend_times(canvas *c, const render_panel *p, size_t panel)
 {
 	const render_options *o = c->o;
 	uint32_t ns = p->d->cat->nstates, s;
-	times_job jobs[64];
-	size_t n = (size_t)threads_count(), i;
+	times_job jobs[PANEL_SHARES_MAX];
+	uint32_t bounds[PANEL_SHARES_MAX + 1];
+	size_t n = panel_shares_count(p), i;
 	uint64_t *times;
 
 	if (c->legend_times[panel] != NULL)
 		return (c->legend_times[panel]);
-	if (n > sizeof (jobs) / sizeof (jobs[0]))
-		n = sizeof (jobs) / sizeof (jobs[0]);
-	if (n > p->nentities / 16 + 1)
-		n = p->nentities / 16 + 1;	/* not worth a thread */
+	panel_shares_cut(p, n, bounds);
 	for (i = 0; i < n; i++) {
 		jobs[i].p = p;
 		jobs[i].t0 = o->t0;
 		jobs[i].t1 = o->t1;
-		jobs[i].first = (uint32_t)(p->nentities * i / n);
-		jobs[i].end = (uint32_t)(p->nentities * (i + 1) / n);
+		jobs[i].first = bounds[i];
+		jobs[i].end = bounds[i + 1];
 		jobs[i].times = xcalloc(ns + 1, sizeof (uint64_t));
 	}
 	threads_run(add_times, jobs, n, sizeof (times_job));

@@ -7,6 +7,7 @@
 #include "base/util.h"
 #include "coalesce/coalesce.h"
 #include "coalesce/smap.h"
+#include "render/panel_shares.h"
 #include "render/value_strips.h"
 
 /*
@@ -484,41 +485,28 @@ draw_strip_share(void *arg)
 
 /*
  * Straight into the image: exact pixels, no antialiasing.  Each strip
- * is its own rows, so the entities are shared out among the threads.
+ * is its own rows, so the entities are shared out among the threads, in
+ * runs of about equal work (panel_shares.h).
  */
 void
 state_strips_draw_pixels(canvas *c, const render_panel *p, unsigned y0)
 {
-	strip_job jobs[64];
+	strip_job jobs[PANEL_SHARES_MAX];
+	uint32_t bounds[PANEL_SHARES_MAX + 1];
 	unsigned char *data;
 	int stride;
-	size_t n = (size_t)threads_count(), i;
-	uint64_t total = 0, done = 0;
-	uint32_t k;
+	size_t n = panel_shares_count(p), i;
 
-	if (n > p->nentities / 16 + 1)
-		n = p->nentities / 16 + 1;	/* not worth a thread */
 	cairo_surface_flush(c->surface);
 	data = cairo_image_surface_get_data(c->surface);
 	stride = cairo_image_surface_get_stride(c->surface);
-	/*
-	 * Shares of about as many transitions each, not as many entities:
-	 * a trace's busy entities can be side by side (half the entities
-	 * of the Pareto shape of bench/shapes hold 94% of its transitions).
-	 */
-	for (k = 0; k < p->nentities; k++)
-		total += store_count(p->d->st, p->entities[k]) + 1;
-	k = 0;
+	panel_shares_cut(p, n, bounds);
 	for (i = 0; i < n; i++) {
-		uint64_t share = total * (i + 1) / n;
-
 		jobs[i].c = c;
 		jobs[i].p = p;
 		jobs[i].y0 = y0;
-		jobs[i].first = k;
-		while (k < p->nentities && done < share)
-			done += store_count(p->d->st, p->entities[k++]) + 1;
-		jobs[i].end = i + 1 == n ? p->nentities : k;
+		jobs[i].first = bounds[i];
+		jobs[i].end = bounds[i + 1];
 		jobs[i].data = data;
 		jobs[i].stride = stride;
 	}

@@ -4,10 +4,12 @@
  * Cairo, pixel by pixel.
  */
 #include <cairo.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "render/panel_shares.h"
 #include "render/render.h"
 #include "render/state_strips.h"
 #include "trace/builder.h"
@@ -687,9 +689,60 @@ test_state_system(void)
 	trace_free(d);
 }
 
+/*
+ * Shares of a panel whose first 100 entities hold 100 transitions each
+ * and whose last 100 hold one: runs of about equal work, not of as many
+ * entities (which gave one thread nearly all of it).
+ */
+static void
+test_shares(void)
+{
+	trace *d = calloc(1, sizeof (*d));
+	catalog *cat = catalog_new("shares");
+	uint32_t order[200], bounds[5], k, t;
+	render_panel p = { 0 };
+	char name[16];
+
+	cat->nstates = 2;
+	cat->states = calloc(2, sizeof (catalog_state));
+	cat->states[0].name = strdup("a");
+	cat->states[0].name_len = 1;
+	cat->states[1].name = strdup("b");
+	cat->states[1].name_len = 1;
+	catalog_index_states(cat);
+	d->cat = cat;
+	d->st = store_new(2);
+	for (k = 0; k < 200; k++) {
+		snprintf(name, sizeof (name), "e%u", (unsigned)k);
+		catalog_entity(cat, name, strlen(name));
+		for (t = 0; t < (k < 100 ? 100u : 1u); t++)
+			store_append(d->st, k, t, t % 2, STORE_NONE);
+		order[k] = k;
+	}
+	d->begin = 0;
+	d->end = 100;
+	store_finish(d->st, 0, 100);
+	p.d = d;
+	p.entities = order;
+	p.nentities = 200;
+	/* Weights 101 and 2, 10,300 in all: quarters end past 2575, ... */
+	panel_shares_cut(&p, 4, bounds);
+	CHECK("panel shares: runs of about equal transitions",
+	    bounds[0] == 0 && bounds[1] == 26 && bounds[2] == 51 &&
+	    bounds[3] == 77 && bounds[4] == 200);
+	panel_shares_cut(&p, 1, bounds);
+	CHECK("panel shares: one run is the whole panel",
+	    bounds[0] == 0 && bounds[1] == 200);
+	p.nentities = 15;
+	CHECK_INT("panel shares: fewer than 16 entities are not cut",
+	    (long long)panel_shares_count(&p), 1);
+	trace_free(d);
+}
+
 int
 main(void)
 {
+	test_shares();
 	test_strip();
 	test_strip_long_span();
 	test_strip_many_states();
