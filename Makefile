@@ -189,7 +189,7 @@ $(BUILD)/tdrate: bench/tdrate.c | $(BUILD)
 # fuzz_lua links Debian's liblua5.4, which is not instrumented: `make
 # fuzz-valgrind` runs its programs under valgrind with the normal build.
 FUZZ_SECONDS ?= 60
-FUZZERS	= json ingest duration cache serve writers lua chunks roundtrip
+FUZZERS	= json ingest duration cache serve writers lua chunks roundtrip deflate
 FOBJ	= build-fuzz/obj
 FUZZ_SRC = $(filter-out src/cli/main.c src/cli/script.c src/cli/repl.c \
 	src/cli/palette_load.c \

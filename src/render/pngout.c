@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "base/deflate_rle.h"
 #include "base/threads.h"
 #include "base/util.h"
 
@@ -26,37 +27,7 @@ typedef struct band {
 	unsigned char *out;	/* its deflate data */
 	size_t len;
 	uLong adler;		/* of its filtered rows */
-	int failed;
 } band;
-
-/*
- * Feeds the input set in z to deflate with flush, the output growing as
- * it needs.  Returns 0, or -1 if zlib fails.
- */
-static int
-band_deflate(band *b, z_stream *z, size_t *cap, int flush)
-{
-	for (;;) {
-		int rv;
-
-		if (z->avail_out == 0) {
-			size_t used = *cap;
-
-			*cap *= 2;
-			b->out = xrealloc(b->out, *cap);
-			z->next_out = b->out + used;
-			z->avail_out = (uInt)(*cap - used > UINT32_MAX ?
-			    UINT32_MAX : *cap - used);
-		}
-		rv = deflate(z, flush);
-		if (rv == Z_STREAM_ERROR)
-			return (-1);
-		if (z->avail_in == 0 && (flush == Z_NO_FLUSH ||
-		    (flush == Z_FINISH ? rv == Z_STREAM_END :
-		    z->avail_out != 0)))
-			return (0);
-	}
-}
 
 /*
  * PNG's row filters used here: each byte less the one of the pixel
@@ -80,14 +51,13 @@ mostly_same(const unsigned char *line, const unsigned char *above,
 
 /*
  * Deflates a band's rows, each a filter byte and its pixels as RGB, as
- * raw deflate data that ends on a byte boundary (Z_SYNC_FLUSH), or
- * finishes the stream if it is the last band: so the bands one after
- * another are one deflate stream, whose matches never reach back from
- * one band into the one before.  A row mostly the same as the one above
- * (a strip's rows, but where a hatch crosses them) is filtered Up, any
- * other Sub: a run of one colour, and a row repeated, then become runs
- * of zeros, which zlib's run-length strategy finds with no hashing.
- * Against its fastest LZ77 on unfiltered rows: a third less CPU for a
+ * raw deflate data that ends on a byte boundary, or ends the data if it
+ * is the last band: so the bands one after another are one deflate
+ * stream, whose runs never reach back from one band into the one before
+ * (deflate_rle.h).  A row mostly the same as the one above (a strip's
+ * rows, but where a hatch crosses them) is filtered Up, any other Sub: a
+ * run of one colour, and a row repeated, then become runs of zeros.
+ * Against zlib's fastest LZ77 on unfiltered rows: a third less CPU for a
  * picture of one-pixel strips (the blended columns of a dense trace,
  * which neither compresses), files smaller for strips of values, and up
  * to 15% larger for small pictures, whose text LZ77 matches better.
@@ -96,30 +66,17 @@ static void
 deflate_band(void *arg)
 {
 	band *b = arg;
-	size_t rowlen = 1 + (size_t)b->width * 3, cap;
+	size_t rowlen = 1 + (size_t)b->width * 3;
 	unsigned char *row = xmalloc(rowlen);
-	z_stream z;
+	deflate_rle *z = deflate_rle_new();
 	int y;
 
-	memset(&z, 0, sizeof (z));
 	b->adler = adler32(0L, Z_NULL, 0);
-	if (deflateInit2(&z, 1, Z_DEFLATED, -15, 8, Z_RLE) != Z_OK) {
-		b->failed = 1;
-		free(row);
-		return;
-	}
-	/* A statemap compresses to a few percent: start at a sixteenth. */
-	cap = rowlen * (size_t)(b->y1 - b->y0) / 16 + 4096;
-	b->out = xmalloc(cap);
-	z.next_out = b->out;
-	z.avail_out = (uInt)(cap > UINT32_MAX ? UINT32_MAX : cap);
-	for (y = b->y0; y < b->y1 && !b->failed; y++) {
+	for (y = b->y0; y < b->y1; y++) {
 		const unsigned char *line = b->data + (size_t)y *
 		    (size_t)b->stride;
 		const unsigned char *above = y > 0 ? line - b->stride : NULL;
 		int x, up = above != NULL && mostly_same(line, above, b->width);
-		int flush = y + 1 < b->y1 ? Z_NO_FLUSH :
-		    b->last ? Z_FINISH : Z_SYNC_FLUSH;
 		uint32_t left = 0;
 
 		row[0] = up ? PNG_UP : PNG_SUB;
@@ -138,13 +95,10 @@ deflate_band(void *arg)
 			row[3 + 3 * x] = (unsigned char)(px - ref);
 		}
 		b->adler = adler32(b->adler, row, (uInt)rowlen);
-		z.next_in = row;
-		z.avail_in = (uInt)rowlen;
-		if (band_deflate(b, &z, &cap, flush) != 0)
-			b->failed = 1;
+		deflate_rle_write(z, row, rowlen);
 	}
-	b->len = (size_t)(z.next_out - b->out);
-	deflateEnd(&z);
+	b->out = deflate_rle_finish(z, b->last, &b->len);
+	deflate_rle_free(z);
 	free(row);
 }
 
@@ -206,7 +160,6 @@ pngout_write_rgb24(FILE *fp, const unsigned char *data, int width,
 	size_t nbands = BANDS, i, off;
 	uLong check;
 	sink out = { fp, NULL };
-	int failed = 0;
 
 	if ((size_t)height / ROWS_PER_BAND + 1 < nbands)
 		nbands = (size_t)height / ROWS_PER_BAND + 1;
@@ -237,12 +190,11 @@ pngout_write_rgb24(FILE *fp, const unsigned char *data, int width,
 	/* The zlib stream: its head, the bands, the check of all the rows. */
 	check = bands[0].adler;
 	for (i = 0; i < nbands; i++) {
-		failed |= bands[i].failed;
 		if (i > 0)
 			check = adler32_combine(check, bands[i].adler,
 			    (z_off_t)((1 + (size_t)width * 3) *
 			    (size_t)(bands[i].y1 - bands[i].y0)));
-		for (off = 0; !failed && (off < bands[i].len || off == 0);
+		for (off = 0; off < bands[i].len || off == 0;
 		    off += MAX_CHUNK) {
 			size_t n = bands[i].len - off;
 
@@ -261,8 +213,6 @@ pngout_write_rgb24(FILE *fp, const unsigned char *data, int width,
 	put_chunk(&out, "IEND", NULL, 0, NULL, 0);
 	if (out.why == NULL && fflush(fp) != 0)
 		out.why = strerror(errno);
-	if (failed && out.why == NULL)
-		out.why = "the PNG encoder failed";
 	*why = out.why;
 	return (out.why != NULL ? -1 : 0);
 }
