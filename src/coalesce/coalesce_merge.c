@@ -103,9 +103,14 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 }
 
 /*
- * Appends the entity's open state, up to end, as a new rectangle.  Its
- * left neighbour's weight changes, so both enter the set unless this is
- * the final rectangle (no merging after the end).
+ * Appends the entity's open state, up to end, as a new rectangle, which
+ * enters the set unless it is the final one (no merging after the end).
+ * Its left neighbour gains it, and both that one and the one before it
+ * grew with every datum merged on arrival since their keys were set:
+ * they are re-keyed where they are.  Left stale, they sank from the top
+ * when they reached it, through every level: on big.out at -c 100000,
+ * 3.5 million of the 6 million levels that entries moved down; re-keyed
+ * here, the whole is 3.7 million (about 6% of the command's CPU time).
  */
 void
 coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
@@ -151,8 +156,13 @@ coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
 	if (final)
 		return;
 	c->top_fresh = 0;
-	if (x->prev != RECT_NONE)
-		coalesce_set_reweigh(c, x->prev);
+	if (x->prev != RECT_NONE) {
+		uint32_t before = c->rects[x->prev].prev;
+
+		if (before != RECT_NONE)
+			coalesce_set_rekey(c, before);
+		coalesce_set_rekey(c, x->prev);
+	}
 	coalesce_set_reweigh(c, r);
 }
 
