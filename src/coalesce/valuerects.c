@@ -57,19 +57,29 @@ word_less(sm_value a, sm_value b, int ints)
 	    value_to_double(a) < value_to_double(b));
 }
 
+/* The rest of the set's order, for equal weights: start, entity, index. */
+static int
+key_less(const valuerects *v, uint64_t start, uint32_t entity, uint32_t r,
+    uint32_t other)
+{
+	const vrect *b = &v->rects[other];
+
+	if (start != b->start)
+		return (start < b->start);
+	if (entity != b->entity)
+		return (entity < b->entity);
+	return (r < other);
+}
+
 /* The set's order: weight, then start, entity and index. */
 static int
 entry_less(const valuerects *v, const ventry *x, const ventry *y)
 {
-	const vrect *a = &v->rects[x->rect], *b = &v->rects[y->rect];
+	const vrect *a = &v->rects[x->rect];
 
 	if (x->weight != y->weight)
 		return (x->weight < y->weight);
-	if (a->start != b->start)
-		return (a->start < b->start);
-	if (a->entity != b->entity)
-		return (a->entity < b->entity);
-	return (x->rect < y->rect);
+	return (key_less(v, a->start, a->entity, x->rect, y->rect));
 }
 
 static void
@@ -168,6 +178,29 @@ leave_set(valuerects *v, uint32_t r)
 	}
 }
 
+/*
+ * Brings a rectangle's entry up to its weight where it is, or puts it in
+ * the set: what merges and appends change, which left stale would sink
+ * from the top through every level when it reached it (coalesce_set.c
+ * and coalesce_merge.c say how much that saved there).
+ */
+static void
+rekey(valuerects *v, uint32_t r)
+{
+	uint32_t pos = v->rects[r].pos;
+	uint64_t w;
+
+	if (pos == VALUERECTS_NONE) {
+		reweigh(v, r);
+		return;
+	}
+	w = weight_of(v, r);
+	if (v->heap[pos].weight == w)
+		return;
+	v->heap[pos].weight = w;
+	heap_down(v, pos);
+}
+
 /* The lightest rectangle in the set, its entry made true first. */
 static uint32_t
 lightest(valuerects *v)
@@ -241,13 +274,94 @@ entity_get(valuerects *v, uint32_t id)
 	return (&v->ents[id]);
 }
 
+/* Adds time to string id of x's, kept in ascending id. */
+static void
+add_string_time(vrect *x, uint32_t id, uint64_t time)
+{
+	size_t lo = 0, hi = x->nstrings;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->strings[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < x->nstrings && x->strings[lo].id == id) {
+		x->strings[lo].time += time;
+		return;
+	}
+	grow_array(&x->strings, &x->cap, x->nstrings + 1,
+	    sizeof (valuerects_string));
+	memmove(&x->strings[lo + 1], &x->strings[lo], (x->nstrings - lo) *
+	    sizeof (valuerects_string));
+	x->strings[lo].id = id;
+	x->strings[lo].time = time;
+	x->nstrings++;
+}
+
+/*
+ * Adds the entity's open value, up to end, to its last rectangle, if a
+ * rectangle made of it would enter the set only to be the lightest, and
+ * so merged at once into that left neighbour: the set is full, and its
+ * key is below the smallest there.  Returns 0, having done nothing, if
+ * not.  The same as coalesce_merge.c's merge on arrival (which says why
+ * the answer is the same): nearly every datum once the set is full, each
+ * of which cost a rectangle, an entry, a sift and a trim.
+ */
+static int
+merge_on_arrival(valuerects *v, uint32_t id, uint64_t end)
+{
+	ventity *e = &v->ents[id];
+	uint64_t duration = end - e->start, weight;
+	uint32_t top, index;
+	vrect *s;
+
+	if (e->last == VALUERECTS_NONE || v->heap_len == 0 ||
+	    v->heap_len + 1 < v->budget || (e->nrects == 1 &&
+	    v->rects[e->last].pos == VALUERECTS_NONE))
+		return (0);
+	s = &v->rects[e->last];
+	weight = duration + s->duration;
+	top = lightest(v);
+	index = v->free_list != VALUERECTS_NONE ? v->free_list :
+	    (uint32_t)v->nrects;
+	if (weight != v->heap[0].weight ? weight > v->heap[0].weight :
+	    !key_less(v, e->start, id, index, top))
+		return (0);
+	/* What absorb gives the survivor of a rectangle of the value. */
+	s = &v->rects[e->last];
+	s->duration += duration;
+	if (duration > 0 && s->count < UINT32_MAX)
+		s->count++;
+	if (duration > 0 && value_num_is(e->value, e->ints)) {
+		double d = value_num_double(e->value, e->ints);
+
+		if (s->numtime == 0 || word_less(e->value, s->min, e->ints))
+			s->min = e->value;
+		if (s->numtime == 0 || word_less(s->max, e->value, e->ints))
+			s->max = e->value;
+		s->integral += d * (double)duration;
+		s->numtime += duration;
+	} else if (duration > 0 && value_is_string(e->value)) {
+		add_string_time(s, value_string_id(e->value), duration);
+	}
+	return (1);
+}
+
 /* The open value of an entity becomes a rectangle up to end. */
 static void
 append_rect(valuerects *v, uint32_t id, uint64_t end, int final)
 {
 	ventity *e = &v->ents[id];
-	uint32_t r = rect_alloc(v);
-	vrect *x = &v->rects[r];
+	uint32_t r;
+	vrect *x;
+
+	if (!final && merge_on_arrival(v, id, end))
+		return;
+	r = rect_alloc(v);
+	x = &v->rects[r];
 
 	x->start = e->start;
 	x->duration = end - e->start;
@@ -276,8 +390,14 @@ append_rect(valuerects *v, uint32_t id, uint64_t end, int final)
 	e->nrects++;
 	if (final)
 		return;
-	if (x->prev != VALUERECTS_NONE)
-		reweigh(v, x->prev);
+	/* Both grew with every value merged on arrival into the last. */
+	if (x->prev != VALUERECTS_NONE) {
+		uint32_t before = v->rects[x->prev].prev;
+
+		if (before != VALUERECTS_NONE)
+			rekey(v, before);
+		rekey(v, x->prev);
+	}
 	reweigh(v, r);
 }
 
@@ -336,10 +456,10 @@ absorb(valuerects *v, uint32_t survivor, uint32_t victim)
 	e->nrects--;
 	rect_release(v, victim);
 	if (s->prev != VALUERECTS_NONE)
-		reweigh(v, s->prev);
-	reweigh(v, survivor);
+		rekey(v, s->prev);
+	rekey(v, survivor);
 	if (s->next != VALUERECTS_NONE)
-		reweigh(v, s->next);
+		rekey(v, s->next);
 }
 
 static void
@@ -418,14 +538,60 @@ valuerects_datum(valuerects *v, uint32_t id, uint64_t time, sm_value value,
 		trim(v);
 }
 
+/*
+ * The rectangles renumbered in entity order, each entity's in a row:
+ * the readers (the SVG's strips and ranges, the data) walk them entity
+ * by entity, several times, and in the order merging left them each
+ * step was a cache miss (at 100,000 rectangles of values, most of the
+ * classic command's time after its last datum).  The set is done with.
+ */
+static void
+renumber(valuerects *v)
+{
+	vrect *out = xmalloc((v->nrects > 0 ? v->nrects : 1) * sizeof (vrect));
+	size_t n = 0, id, i;
+
+	for (id = 0; id < v->nents; id++) {
+		ventity *e = &v->ents[id];
+		uint32_t r, prev = VALUERECTS_NONE;
+
+		for (r = e->first; r != VALUERECTS_NONE;
+		    r = v->rects[r].next) {
+			out[n] = v->rects[r];
+			out[n].prev = prev;
+			out[n].next = VALUERECTS_NONE;
+			out[n].pos = VALUERECTS_NONE;
+			if (prev == VALUERECTS_NONE)
+				e->first = (uint32_t)n;
+			else
+				out[prev].next = (uint32_t)n;
+			v->rects[r].strings = NULL;	/* moved */
+			prev = (uint32_t)n++;
+		}
+		e->last = prev;
+	}
+	for (i = 0; i < v->nrects; i++)
+		free(v->rects[i].strings);	/* of the free ones */
+	free(v->rects);
+	v->rects = out;
+	v->rects_cap = v->nrects > 0 ? v->nrects : 1;
+	v->nrects = n;
+	v->free_list = VALUERECTS_NONE;
+	free(v->heap);
+	v->heap = NULL;
+	v->heap_cap = 0;
+}
+
 void
 valuerects_finish(valuerects *v, uint64_t last_time)
 {
 	uint64_t end = last_time;
 	size_t id;
 
-	if (v->end < 0)
+	if (v->end < 0) {
+		renumber(v);
 		return;
+	}
 	if (v->end != 0 && (uint64_t)v->end < end)
 		end = (uint64_t)v->end;
 	for (id = 0; id < v->nents; id++) {
@@ -438,6 +604,7 @@ valuerects_finish(valuerects *v, uint64_t last_time)
 		append_rect(v, (uint32_t)id, end, 1);
 		e->has_value = 0;
 	}
+	renumber(v);
 }
 
 uint64_t

@@ -59,10 +59,16 @@ void valuerects_free(valuerects *v);
 void valuerects_datum(valuerects *v, uint32_t entity, uint64_t time,
     sm_value value, int ints);
 
-/* Closes every open value up to last_time or the end bound (coalesce.h). */
+/*
+ * Closes every open value up to last_time or the end bound (coalesce.h);
+ * then no more data, and the rectangles are numbered entity by entity.
+ */
 void valuerects_finish(valuerects *v, uint64_t last_time);
 
-/* Rectangles in the set (the budget counts these). */
+/*
+ * Rectangles in the set (the budget counts these); after the finish, in
+ * the set when it came.
+ */
 uint64_t valuerects_size(const valuerects *v);
 
 /* Whether the entity had a value within the end bound. */
