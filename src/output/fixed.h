@@ -28,4 +28,16 @@ size_t fixed_uint(uint64_t v, char *buf);
 /* Writes v as "%.3f" does into buf (FIXED3_MAX bytes); returns length. */
 size_t fixed3_format(double v, char *buf);
 
+/* Room for fixed_round_trip's text and a NUL. */
+#define FIXED_G_MAX	32
+
+/*
+ * Writes finite v into buf (FIXED_G_MAX bytes) as the first of "%.15g",
+ * "%.16g" and "%.17g" that strtod reads back as v, and returns the
+ * length: the fewest of those digits that lose nothing.  printf is asked
+ * once, for 17 digits, which are rounded to 15 and 16 here (where they
+ * end in a half, printf rounds the exact binary value instead).
+ */
+size_t fixed_round_trip(double v, char *buf);
+
 #endif

@@ -8,17 +8,23 @@
 #include "base/json.h"
 #include "coalesce/depthrows.h"
 #include "coalesce/valuerects.h"
+#include "output/fixed.h"
 #include "output/jsonout.h"
 
 void
 kindjson_number(FILE *out, double d)
 {
-	char buf[40];
+	char buf[FIXED_G_MAX];
 	int64_t i;
-	int prec;
 
 	if (value_integer(d, &i) && !(d == 0 && signbit(d))) {
-		fprintf(out, "%" PRId64, i);
+		size_t len = 0;
+
+		if (i < 0)
+			buf[len++] = '-';
+		len += fixed_uint(i < 0 ? (uint64_t)0 - (uint64_t)i :
+		    (uint64_t)i, buf + len);
+		fwrite(buf, 1, len, out);
 		return;
 	}
 	if (!isfinite(d)) {
@@ -26,14 +32,7 @@ kindjson_number(FILE *out, double d)
 		return;
 	}
 	/* The fewest digits (15 to 17) that read back exactly. */
-	for (prec = 15; prec < 17; prec++) {
-		snprintf(buf, sizeof (buf), "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	if (prec == 17)
-		snprintf(buf, sizeof (buf), "%.17g", d);
-	fputs(buf, out);
+	fwrite(buf, 1, fixed_round_trip(d, buf), out);
 }
 
 void

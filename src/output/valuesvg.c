@@ -2,9 +2,11 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/color.h"
 #include "coalesce/valuerects.h"
+#include "output/fixed.h"
 #include "output/xml_escape.h"
 
 #define VALUE_FILL	"#3b6fb6"
@@ -37,6 +39,37 @@ string_color(const char *s, size_t len, char hex[8])
 	}
 	snprintf(hex, 8, "#%02x%02x%02x", (unsigned)((r + 0.3) * 255),
 	    (unsigned)((g + 0.3) * 255), (unsigned)((b + 0.3) * 255));
+}
+
+/*
+ * A rectangle, its numbers as "%.3f" writes them (fixed.h: printf's own
+ * conversion was most of the classic command's time after its last
+ * datum, at 100,000 rectangles of values).
+ */
+static void
+put_rect(FILE *out, double x, double y, double w, double h, const char *fill)
+{
+	char buf[4 * FIXED3_MAX + 80], *p = buf;
+
+	memcpy(p, "<rect x=\"", 9);
+	p += 9;
+	p += fixed3_format(x, p);
+	memcpy(p, "\" y=\"", 5);
+	p += 5;
+	p += fixed3_format(y, p);
+	memcpy(p, "\" width=\"", 9);
+	p += 9;
+	p += fixed3_format(w, p);
+	memcpy(p, "\" height=\"", 10);
+	p += 10;
+	p += fixed3_format(h, p);
+	memcpy(p, "\" fill=\"", 8);
+	p += 8;
+	memcpy(p, fill, strlen(fill));
+	p += strlen(fill);
+	memcpy(p, "\" />\n", 5);
+	p += 5;
+	fwrite(buf, 1, (size_t)(p - buf), out);
 }
 
 int
@@ -78,9 +111,7 @@ valuesvg_strip(FILE *out, const smap *m, uint32_t e, unsigned y,
 			string_color(s, len, hex);
 			h = height;
 		}
-		fprintf(out, "<rect x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" "
-		    "height=\"%.3f\" fill=\"%s\" />\n", left,
-		    y + height - h, w, h, hex);
+		put_rect(out, left, y + height - h, w, h, hex);
 	}
 	return (1);
 }

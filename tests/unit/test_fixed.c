@@ -4,10 +4,15 @@
  * rounded to even), values a hair either side of a tie, every thousandth
  * at several scales, random doubles, and what the fast path must hand
  * over (negative zero, negatives, huge, infinite, not a number).
+ * fixed_round_trip against the loop it replaces: "%.15g", "%.16g" and
+ * "%.17g", the first that strtod reads back, on means of integers,
+ * random doubles, each side of powers of ten and of halfway digits.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/fixed.h"
@@ -75,6 +80,99 @@ test_uint(void)
 	    "their neighbours, the largest, 20,000 random", bad, 0);
 }
 
+/* What kindjson wrote before fixed_round_trip: printf three times. */
+static void
+round_trip_by_printf(double v, char *buf)
+{
+	int prec;
+
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, FIXED_G_MAX, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, FIXED_G_MAX, "%.17g", v);
+}
+
+static int rt_bad;
+static char rt_first[160];
+
+static void
+compare_rt(double v)
+{
+	char want[FIXED_G_MAX], got[FIXED_G_MAX + 8];
+	size_t len;
+
+	if (!isfinite(v))
+		return;
+	memset(got, 'Z', sizeof (got));
+	round_trip_by_printf(v, want);
+	len = fixed_round_trip(v, got);
+	if (len != strlen(want) || strcmp(got, want) != 0) {
+		if (rt_bad++ == 0)
+			snprintf(rt_first, sizeof (rt_first), "%a: got \"%.*s\","
+			    " want \"%s\"", v, (int)(len < FIXED_G_MAX ? len :
+			    FIXED_G_MAX), got, want);
+	}
+}
+
+static void
+test_round_trip(void)
+{
+	uint64_t i;
+	int e;
+
+	for (i = 0; i < 200000; i++) {
+		/* A counter's mean: a sum of integers over a count. */
+		double sum = (double)(next() % 1000000000), n = (double)(1 +
+		    next() % 100000);
+
+		compare_rt(sum / n);
+		compare_rt(-sum / n);
+	}
+	for (i = 0; i < 200000; i++) {
+		uint64_t bits = next();
+		double v;
+
+		memcpy(&v, &bits, sizeof (v));
+		compare_rt(v);
+	}
+	for (e = -320; e <= 308; e++) {
+		double p = pow(10, e);
+
+		compare_rt(p);
+		compare_rt(nextafter(p, 0));
+		compare_rt(nextafter(p, INFINITY));
+		compare_rt(9.5 * p);
+		compare_rt(9.999999999999999 * p);
+		compare_rt(1.25 * p);
+	}
+	/* Digits that end in a half at 15 and 16 places, and near it. */
+	for (i = 0; i < 20000; i++) {
+		double v = (double)(next() % 100000000000000ull) + 0.5;
+
+		compare_rt(v);
+		compare_rt(v / 10);
+		compare_rt(nextafter(v, 0));
+		compare_rt(nextafter(v, INFINITY));
+		compare_rt(1e-6 * (double)(next() % 1000000000000000ull) +
+		    5e-22);
+	}
+	compare_rt(0.0);
+	compare_rt(-0.0);
+	compare_rt(0.1);
+	compare_rt(1e-5);
+	compare_rt(1e-4);
+	compare_rt(123456789012345678.0);
+	compare_rt(4.9406564584124654e-324);
+	compare_rt(2.2250738585072014e-308);
+	compare_rt(1.7976931348623157e308);
+	compare_rt(-1.7976931348623157e308);
+	UNIT_REPORT(rt_bad == 0, "fixed_round_trip as the loop of printf and "
+	    "strtod: means, random bits, powers of ten, halves",
+	    "%d differ, first %s", rt_bad, rt_first);
+}
+
 int
 main(void)
 {
@@ -137,5 +235,6 @@ main(void)
 	compare(NAN);
 	report("zeros, limits, infinities, not a number");
 	test_uint();
+	test_round_trip();
 	return (unit_exit());
 }
