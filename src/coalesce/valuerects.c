@@ -8,10 +8,11 @@
 /*
  * The ordered set is a binary heap with one entry per rectangle in the
  * set.  A rectangle's weight only ever grows (it or a neighbour takes in
- * another, or it gains a neighbour), so an entry keeps the weight it
- * entered with, at most its true one, and the top is brought up to date
- * (given its true weight and sunk, until its weight is true) before it
- * is read: then it is the smallest of all.  A merge so costs no sift.
+ * another, or it gains a neighbour), so an entry's weight may lag its
+ * true one, and the top is brought up to date (given its true weight and
+ * sunk, until its weight is true) before it is read: then it is the
+ * smallest of all.  A value merged on arrival so costs no sift; what a
+ * merge or a new rectangle changes is re-keyed where it is (rekey).
  */
 /*
  * A rectangle.  What the set reads of it at every step (a weight is a
