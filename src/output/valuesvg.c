@@ -41,6 +41,16 @@ string_color(const char *s, size_t len, char hex[8])
 	    (unsigned)((g + 0.3) * 255), (unsigned)((b + 0.3) * 255));
 }
 
+/* Copies text to p; returns the end. */
+static char *
+put_text(char *p, const char *text)
+{
+	size_t len = strlen(text);
+
+	memcpy(p, text, len);
+	return (p + len);
+}
+
 /*
  * A rectangle, its numbers as "%.3f" writes them (fixed.h: printf's own
  * conversion was most of the classic command's time after its last
@@ -51,24 +61,17 @@ put_rect(FILE *out, double x, double y, double w, double h, const char *fill)
 {
 	char buf[4 * FIXED3_MAX + 80], *p = buf;
 
-	memcpy(p, "<rect x=\"", 9);
-	p += 9;
+	p = put_text(p, "<rect x=\"");
 	p += fixed3_format(x, p);
-	memcpy(p, "\" y=\"", 5);
-	p += 5;
+	p = put_text(p, "\" y=\"");
 	p += fixed3_format(y, p);
-	memcpy(p, "\" width=\"", 9);
-	p += 9;
+	p = put_text(p, "\" width=\"");
 	p += fixed3_format(w, p);
-	memcpy(p, "\" height=\"", 10);
-	p += 10;
+	p = put_text(p, "\" height=\"");
 	p += fixed3_format(h, p);
-	memcpy(p, "\" fill=\"", 8);
-	p += 8;
-	memcpy(p, fill, strlen(fill));
-	p += strlen(fill);
-	memcpy(p, "\" />\n", 5);
-	p += 5;
+	p = put_text(p, "\" fill=\"");
+	p = put_text(p, fill);
+	p = put_text(p, "\" />\n");
 	fwrite(buf, 1, (size_t)(p - buf), out);
 }
 
