@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Room for any double's "%.3f" and a NUL: 309 digits, sign, point, 3. */
 #define FIXED3_MAX	320
@@ -27,6 +28,16 @@ size_t fixed_uint(uint64_t v, char *buf);
 
 /* Writes v as "%.3f" does into buf (FIXED3_MAX bytes); returns length. */
 size_t fixed3_format(double v, char *buf);
+
+/* Copies len bytes of text to p (a line built in a buffer); returns the end. */
+static inline char *
+fixed_append(char *p, const char *text, size_t len)
+{
+	memcpy(p, text, len);
+	return (p + len);
+}
+
+#define FIXED_APPEND_LITERAL(p, s)	fixed_append((p), (s), sizeof (s) - 1)
 
 /* Room for fixed_round_trip's text and a NUL. */
 #define FIXED_G_MAX	32

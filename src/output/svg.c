@@ -386,16 +386,6 @@ write_entity_title(FILE *out, const smap *m, uint32_t e)
 	fputs("</title>", out);
 }
 
-/* Appends text to a line being built; returns the new end. */
-static char *
-append(char *p, const char *text, size_t len)
-{
-	memcpy(p, text, len);
-	return (p + len);
-}
-
-#define APPEND_LITERAL(p, s)	append((p), (s), sizeof (s) - 1)
-
 /*
  * One rectangle of a strip, as '<rect x="%.3f" y="%u" width="%.3f"
  * height="%u" fill="%s" />' would write it: there is one per rectangle
@@ -407,17 +397,17 @@ write_rect(FILE *out, double x, unsigned y, double w, unsigned height,
 {
 	char line[2 * FIXED3_MAX + 128], *p = line;
 
-	p = APPEND_LITERAL(p, "<rect x=\"");
+	p = FIXED_APPEND_LITERAL(p, "<rect x=\"");
 	p += fixed3_format(x, p);
-	p = APPEND_LITERAL(p, "\" y=\"");
+	p = FIXED_APPEND_LITERAL(p, "\" y=\"");
 	p += fixed_uint(y, p);
-	p = APPEND_LITERAL(p, "\" width=\"");
+	p = FIXED_APPEND_LITERAL(p, "\" width=\"");
 	p += fixed3_format(w, p);
-	p = APPEND_LITERAL(p, "\" height=\"");
+	p = FIXED_APPEND_LITERAL(p, "\" height=\"");
 	p += fixed_uint(height, p);
-	p = APPEND_LITERAL(p, "\" fill=\"");
-	p = append(p, fill, strlen(fill));
-	p = APPEND_LITERAL(p, "\" />\n");
+	p = FIXED_APPEND_LITERAL(p, "\" fill=\"");
+	p = fixed_append(p, fill, strlen(fill));
+	p = FIXED_APPEND_LITERAL(p, "\" />\n");
 	fwrite(line, 1, (size_t)(p - line), out);
 }
 

@@ -41,16 +41,6 @@ string_color(const char *s, size_t len, char hex[8])
 	    (unsigned)((g + 0.3) * 255), (unsigned)((b + 0.3) * 255));
 }
 
-/* Copies text to p; returns the end. */
-static char *
-put_text(char *p, const char *text)
-{
-	size_t len = strlen(text);
-
-	memcpy(p, text, len);
-	return (p + len);
-}
-
 /*
  * A rectangle, its numbers as "%.3f" writes them (fixed.h: printf's own
  * conversion was most of the classic command's time after its last
@@ -61,17 +51,17 @@ put_rect(FILE *out, double x, double y, double w, double h, const char *fill)
 {
 	char buf[4 * FIXED3_MAX + 80], *p = buf;
 
-	p = put_text(p, "<rect x=\"");
+	p = FIXED_APPEND_LITERAL(p, "<rect x=\"");
 	p += fixed3_format(x, p);
-	p = put_text(p, "\" y=\"");
+	p = FIXED_APPEND_LITERAL(p, "\" y=\"");
 	p += fixed3_format(y, p);
-	p = put_text(p, "\" width=\"");
+	p = FIXED_APPEND_LITERAL(p, "\" width=\"");
 	p += fixed3_format(w, p);
-	p = put_text(p, "\" height=\"");
+	p = FIXED_APPEND_LITERAL(p, "\" height=\"");
 	p += fixed3_format(h, p);
-	p = put_text(p, "\" fill=\"");
-	p = put_text(p, fill);
-	p = put_text(p, "\" />\n");
+	p = FIXED_APPEND_LITERAL(p, "\" fill=\"");
+	p = fixed_append(p, fill, strlen(fill));
+	p = FIXED_APPEND_LITERAL(p, "\" />\n");
 	fwrite(buf, 1, (size_t)(p - buf), out);
 }
 
