@@ -88,47 +88,22 @@ reserve(deflate_rle *z, size_t more)
 	grow_array(&z->out, &z->cap, z->len + more, 1);
 }
 
-/*
- * Bits on their way out, in locals while a block is written: through z,
- * every byte stored might be (to the compiler) one of z's own fields,
- * which it would then read again after each.
- */
-typedef struct bitout {
-	unsigned char *p;	/* the next byte; room is reserved before */
-	uint64_t bits;		/* not yet bytes, the first lowest */
-	unsigned nbits;
-} bitout;
-
+/* Appends the n low bits of v (n <= 32); room is reserved before. */
 static inline void
-bits_begin(const deflate_rle *z, bitout *b)
+put_bits(deflate_rle *z, uint32_t v, unsigned n)
 {
-	b->p = z->out + z->len;
-	b->bits = z->bits;
-	b->nbits = z->nbits;
-}
+	z->bits |= (uint64_t)v << z->nbits;
+	z->nbits += n;
+	if (z->nbits >= 32) {
+		unsigned char *p = z->out + z->len;
 
-static inline void
-bits_end(deflate_rle *z, const bitout *b)
-{
-	z->len = (size_t)(b->p - z->out);
-	z->bits = b->bits;
-	z->nbits = b->nbits;
-}
-
-/* Appends the n low bits of v (n <= 32). */
-static inline void
-put_bits(bitout *b, uint32_t v, unsigned n)
-{
-	b->bits |= (uint64_t)v << b->nbits;
-	b->nbits += n;
-	if (b->nbits >= 32) {
-		b->p[0] = (unsigned char)b->bits;
-		b->p[1] = (unsigned char)(b->bits >> 8);
-		b->p[2] = (unsigned char)(b->bits >> 16);
-		b->p[3] = (unsigned char)(b->bits >> 24);
-		b->p += 4;
-		b->bits >>= 32;
-		b->nbits -= 32;
+		p[0] = (unsigned char)z->bits;
+		p[1] = (unsigned char)(z->bits >> 8);
+		p[2] = (unsigned char)(z->bits >> 16);
+		p[3] = (unsigned char)(z->bits >> 24);
+		z->len += 4;
+		z->bits >>= 32;
+		z->nbits -= 32;
 	}
 }
 
@@ -342,7 +317,6 @@ write_block(deflate_rle *z, int final)
 	uint16_t runs[LIT_CODES + 2];
 	uint32_t cl_freq[CL_CODES] = { 0 };
 	unsigned hlit, hclen, nruns, i;
-	bitout bo;
 
 	z->freq[END_OF_BLOCK] = 1;
 	limited_lengths(z->freq, LIT_CODES, LIT_MAX_BITS, lens);
@@ -360,20 +334,19 @@ write_block(deflate_rle *z, int final)
 
 	/* The head: at most 17 + 19 * 3 + 288 * 14 bits. */
 	reserve(z, 600 + (size_t)z->nsyms * 3);
-	bits_begin(z, &bo);
-	put_bits(&bo, final ? 1 : 0, 1);
-	put_bits(&bo, 2, 2);		/* dynamic codes */
-	put_bits(&bo, hlit - 257, 5);
-	put_bits(&bo, 1, 5);		/* two distance codes */
-	put_bits(&bo, hclen - 4, 4);
+	put_bits(z, final ? 1 : 0, 1);
+	put_bits(z, 2, 2);		/* dynamic codes */
+	put_bits(z, hlit - 257, 5);
+	put_bits(z, 1, 5);		/* two distance codes */
+	put_bits(z, hclen - 4, 4);
 	for (i = 0; i < hclen; i++)
-		put_bits(&bo, cl_len[cl_order[i]], 3);
+		put_bits(z, cl_len[cl_order[i]], 3);
 	for (i = 0; i < nruns; i++) {
 		unsigned sym = runs[i] & 0xff;
 
-		put_bits(&bo, cl_code[sym], cl_len[sym]);
+		put_bits(z, cl_code[sym], cl_len[sym]);
 		if (sym >= 16)
-			put_bits(&bo, runs[i] >> 8, cl_extra[sym - 16]);
+			put_bits(z, runs[i] >> 8, cl_extra[sym - 16]);
 	}
 	/*
 	 * The data: a literal at most 15 bits, a run 15 + 5 + 1 (the
@@ -383,17 +356,16 @@ write_block(deflate_rle *z, int final)
 		unsigned s = z->syms[i];
 
 		if (s < 256) {
-			put_bits(&bo, lit_code[s], lens[s]);
+			put_bits(z, lit_code[s], lens[s]);
 		} else {
 			unsigned n = s - 256 + RUN_MIN, c = z->len_code[n];
 
-			put_bits(&bo, lit_code[257 + c], lens[257 + c]);
-			put_bits(&bo, n - len_base[c], len_extra[c]);
-			put_bits(&bo, 0, 1);	/* distance 1 */
+			put_bits(z, lit_code[257 + c], lens[257 + c]);
+			put_bits(z, n - len_base[c], len_extra[c]);
+			put_bits(z, 0, 1);	/* distance 1 */
 		}
 	}
-	put_bits(&bo, lit_code[END_OF_BLOCK], lens[END_OF_BLOCK]);
-	bits_end(z, &bo);
+	put_bits(z, lit_code[END_OF_BLOCK], lens[END_OF_BLOCK]);
 	z->nsyms = 0;
 	memset(z->freq, 0, sizeof (z->freq));
 }
@@ -428,43 +400,21 @@ end_run(deflate_rle *z)
 void
 deflate_rle_write(deflate_rle *z, const unsigned char *p, size_t n)
 {
-	/* In locals: the stores into syms and freq might be z's fields. */
-	int prev = z->prev;
-	uint32_t run = z->run, nsyms = z->nsyms;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		unsigned c = p[i];
 
-		if ((int)c == prev) {
-			if (++run < RUN_MAX)
-				continue;
-		} else if (run == 0) {
-			if (nsyms == BLOCK_SYMBOLS) {
-				z->nsyms = nsyms;
-				write_block(z, 0);
-				nsyms = 0;
-			}
-			z->syms[nsyms++] = (uint16_t)c;
-			z->freq[c]++;
-			prev = (int)c;
+		if ((int)c == z->prev) {
+			if (++z->run == RUN_MAX)
+				end_run(z);
 			continue;
 		}
-		/* A run ends: at the longest, or at another byte. */
-		z->nsyms = nsyms;
-		z->prev = prev;
-		z->run = run;
-		end_run(z);
-		run = 0;
-		if ((int)c != prev) {
-			add_literal(z, c);
-			prev = (int)c;
-		}
-		nsyms = z->nsyms;
+		if (z->run > 0)
+			end_run(z);
+		add_literal(z, c);
+		z->prev = (int)c;
 	}
-	z->prev = prev;
-	z->run = run;
-	z->nsyms = nsyms;
 }
 
 unsigned char *
@@ -477,12 +427,8 @@ deflate_rle_finish(deflate_rle *z, int final, size_t *len)
 	write_block(z, final);
 	if (!final) {
 		/* An empty stored block: the rest starts on a byte. */
-		bitout bo;
-
 		reserve(z, 16);
-		bits_begin(z, &bo);
-		put_bits(&bo, 0, 3);
-		bits_end(z, &bo);
+		put_bits(z, 0, 3);
 		align_bytes(z);
 		reserve(z, 4);
 		memcpy(z->out + z->len, "\x00\x00\xff\xff", 4);

@@ -311,6 +311,34 @@ add_string_time(vrect *x, uint32_t id, uint64_t time)
 }
 
 /*
+ * Adds an interval of value lasting duration to x's count and numbers or
+ * strings (not to its duration): what absorb gives a survivor of a
+ * rectangle of that one value, and a new rectangle its own.  (Its
+ * integral starts from zero: the same, as a mean is taken from it only
+ * where some value is not zero.)
+ */
+static void
+take_value(vrect *x, sm_value value, int ints, uint64_t duration)
+{
+	if (duration == 0)
+		return;
+	if (x->count < UINT32_MAX)
+		x->count++;
+	if (value_num_is(value, ints)) {
+		double d = value_num_double(value, ints);
+
+		if (x->numtime == 0 || word_less(value, x->min, ints))
+			x->min = value;
+		if (x->numtime == 0 || word_less(x->max, value, ints))
+			x->max = value;
+		x->integral += d * (double)duration;
+		x->numtime += duration;
+	} else if (value_is_string(value)) {
+		add_string_time(x, value_string_id(value), duration);
+	}
+}
+
+/*
  * Adds the entity's open value, up to end, to its last rectangle, if a
  * rectangle made of it would enter the set only to be the lightest, and
  * so merged at once into that left neighbour: the set is full, and its
@@ -325,37 +353,20 @@ merge_on_arrival(valuerects *v, uint32_t id, uint64_t end)
 	ventity *e = &v->ents[id];
 	uint64_t duration = end - e->start, weight;
 	uint32_t top, index;
-	vrect *s;
 
 	if (e->last == VALUERECTS_NONE || v->heap_len == 0 ||
 	    v->heap_len + 1 < v->budget || (e->nrects == 1 &&
 	    v->rects[e->last].pos == VALUERECTS_NONE))
 		return (0);
-	s = &v->rects[e->last];
-	weight = duration + s->duration;
+	weight = duration + v->rects[e->last].duration;
 	top = lightest(v);
 	index = v->free_list != VALUERECTS_NONE ? v->free_list :
 	    (uint32_t)v->nrects;
 	if (weight != v->heap[0].weight ? weight > v->heap[0].weight :
 	    !key_less(v, e->start, id, index, top))
 		return (0);
-	/* What absorb gives the survivor of a rectangle of the value. */
-	s = &v->rects[e->last];
-	s->duration += duration;
-	if (duration > 0 && s->count < UINT32_MAX)
-		s->count++;
-	if (duration > 0 && value_num_is(e->value, e->ints)) {
-		double d = value_num_double(e->value, e->ints);
-
-		if (s->numtime == 0 || word_less(e->value, s->min, e->ints))
-			s->min = e->value;
-		if (s->numtime == 0 || word_less(s->max, e->value, e->ints))
-			s->max = e->value;
-		s->integral += d * (double)duration;
-		s->numtime += duration;
-	} else if (duration > 0 && value_is_string(e->value)) {
-		add_string_time(s, value_string_id(e->value), duration);
-	}
+	v->rects[e->last].duration += duration;
+	take_value(&v->rects[e->last], e->value, e->ints, duration);
 	return (1);
 }
 
@@ -375,22 +386,9 @@ append_rect(valuerects *v, uint32_t id, uint64_t end, int final)
 	x->start = e->start;
 	x->duration = end - e->start;
 	x->entity = id;
-	x->count = x->duration > 0;
 	x->prev = e->last;
 	x->next = VALUERECTS_NONE;
-	if (x->duration > 0 && value_num_is(e->value, e->ints)) {
-		double d = value_num_double(e->value, e->ints);
-
-		x->min = x->max = e->value;
-		x->integral = d * (double)x->duration;
-		x->numtime = x->duration;
-	} else if (x->duration > 0 && value_is_string(e->value)) {
-		grow_array(&x->strings, &x->cap, 1,
-		    sizeof (valuerects_string));
-		x->strings[0].id = value_string_id(e->value);
-		x->strings[0].time = x->duration;
-		x->nstrings = 1;
-	}
+	take_value(x, e->value, e->ints, x->duration);
 	if (e->last == VALUERECTS_NONE)
 		e->first = r;
 	else
