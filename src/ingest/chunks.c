@@ -62,6 +62,16 @@ chunk_entity(chunks_host *h, chunk *c, uint32_t local)
 	return (id != UNMAPPED ? id : chunk_entity_lookup(h, c, local));
 }
 
+/* The catalog's id for a chunk's tag name, on its first use. */
+static uint32_t
+chunk_tag_name(chunks_host *h, chunk *c, uint32_t tag, const char *text,
+    size_t len)
+{
+	if (c->tag_names[tag - 1] == UNMAPPED)
+		c->tag_names[tag - 1] = catalog_tag_name(h->rec->cat, text, len);
+	return (c->tag_names[tag - 1]);
+}
+
 /*
  * A datum's tag: its text (*len bytes; NULL if it has none) and, for an
  * entity taken with its tags, its id in the catalog's tag names, looked
@@ -78,13 +88,24 @@ chunk_tag(chunks_host *h, chunk *c, uint32_t entity, uint32_t tag,
 	if (tag == 0)
 		return (NULL);
 	text = intern_name(c->tags, tag - 1, len);
-	if (entity == CATALOG_NO_ENTITY || h->rec->opts->ignore_tags)
-		return (text);
-	if (c->tag_names[tag - 1] == UNMAPPED)
-		c->tag_names[tag - 1] = catalog_tag_name(h->rec->cat, text,
-		    *len);
-	*name = c->tag_names[tag - 1];
+	if (entity != CATALOG_NO_ENTITY && !h->rec->opts->ignore_tags)
+		*name = chunk_tag_name(h, c, tag, text, *len);
 	return (text);
+}
+
+/* Takes datum k of a chunk, a tag definition read whole. */
+static int
+take_definition(chunks_host *h, chunk *c, size_t k)
+{
+	const chunk_datum *cd = &c->data[k];
+	const chunk_special *sp = &c->specials[k];
+	size_t len;
+	const char *tag = intern_name(c->tags, cd->tag - 1, &len);
+
+	return (records_deliver_tag_definition(h->rec, cd->state, tag, len,
+	    h->rec->opts->ignore_tags ? CATALOG_NO_TAG :
+	    chunk_tag_name(h, c, cd->tag, tag, len), c->defs + sp->str.at,
+	    sp->str.len));
 }
 
 /*
@@ -206,13 +227,15 @@ static int
 take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
 {
 	const chunk_datum *cd = &c->data[k];
-	const char *record = h->rd->buf + at;
-	uint32_t e = chunk_entity(h, c, cd->entity), tag_name;
+	const char *record = h->rd->buf + at, *tag;
+	uint32_t e, tag_name, state = cd->state;
 	const chunk_special *sp;
 	size_t tag_len;
-	const char *tag = chunk_tag(h, c, e, cd->tag, &tag_len, &tag_name);
-	uint32_t state = cd->state;
 
+	if (cd->op == CHUNK_OP_DEFINITION)
+		return (take_definition(h, c, k));
+	e = chunk_entity(h, c, cd->entity);
+	tag = chunk_tag(h, c, e, cd->tag, &tag_len, &tag_name);
 	if (c->data[k].op == SCAN_OP_STATE)
 		return (records_deliver(h->rec, e, cd->time, cd->state, tag,
 		    tag_len, tag_name));
@@ -317,8 +340,9 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 				*pos = at;
 				return (h->serial(h->ctx, pos, c->end));
 			}
-			h->threaded++;
-			if ((h->threaded & 0xffff) == 0 &&
+			if (cd->op == CHUNK_OP_DEFINITION)
+				h->definitions++;
+			else if ((++h->threaded & 0xffff) == 0 &&
 			    h->checkpoint(h->ctx, at) != 0)
 				return (-1);
 		}
@@ -338,6 +362,7 @@ free_chunk(chunk *c)
 	intern_free(c->names);
 	intern_free(c->tags);
 	free(c->tag_names);
+	free(c->defs);
 	intern_free(c->states_named);
 	free(c->state_ids);
 	free(c->groups);

@@ -6,8 +6,10 @@
  * data (scan.h) while the calling thread takes their results in file
  * order.  A cut can fall inside a record (records may span lines), and a
  * thread knows nothing of what came before its chunk, so what it finds
- * is only a proposal: runs of consecutive plain data, each starting at an
- * offset where it saw a record begin.  The calling thread keeps its own
+ * is only a proposal: runs of consecutive plain data (and tag
+ * definitions, read whole when records_take would take them without a
+ * word: records_scan_tag_definition), each starting at an offset where it
+ * saw a record begin.  The calling thread keeps its own
  * position and uses a run only if it starts exactly there; everything
  * else (other kinds of records, anything a thread could not scan, runs
  * that do not line up, a time going backwards) it parses itself, with
@@ -44,6 +46,7 @@ typedef struct chunks_host {
 	uint64_t threaded;	/* out: data taken as the threads read them */
 	uint64_t bulk;		/* out: of which a run of an entity at once */
 	uint64_t nchunks;	/* out: chunks read by the threads */
+	uint64_t definitions;	/* out: tag definitions they read whole */
 } chunks_host;
 
 /* The chunk size: whether an input is worth cutting (twice this). */

@@ -45,6 +45,14 @@ typedef struct short_names {
 	size_t n;
 } short_names;
 
+/*
+ * A chunk's datum may also be a tag definition read whole
+ * (records_scan_tag_definition): its op is CHUNK_OP_DEFINITION, past the
+ * scanner's, its tag and state the definition's, its members in the
+ * chunk's defs (its special's str, at counting from defs).
+ */
+#define CHUNK_OP_DEFINITION	4
+
 typedef struct chunk_datum {
 	uint64_t time;
 	uint32_t record;	/* the record's offset in the chunk */
@@ -140,6 +148,7 @@ typedef struct chunk {
 	intern *states_named;
 	uint32_t *state_ids;	/* their states, NO_STATE, or UNMAPPED */
 	size_t state_ids_cap;
+	char *defs;		/* the members of its tag definitions */
 	chunk_group *groups;	/* the runs' entities, when sorted */
 	size_t ngroups, groups_cap;
 	uint64_t *times;	/* the sorted data, parallel to data */

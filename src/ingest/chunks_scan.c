@@ -16,6 +16,7 @@
 
 #include "base/json.h"
 #include "base/util.h"
+#include "ingest/records_deliver.h"
 
 #define MAX_RECORD	UINT16_MAX	/* longer ones: the serial parse's */
 
@@ -187,6 +188,50 @@ keep_run(chunk *c, const window *w, const scanned *run, size_t n)
 	c->ndata = first + n;
 }
 
+/*
+ * Keeps the record at pos, parsed as v, if it is a tag definition the
+ * parse would take (records_scan_tag_definition), as a datum of op
+ * CHUNK_OP_DEFINITION, its members written to defs (opened on the first,
+ * into the chunk's defs; *defs_len bytes so far): 1, or 0.
+ */
+static int
+keep_definition(const scanner *sc, chunk *c, const window *w, size_t pos,
+    const json_value *v, FILE **defs, size_t *defs_len)
+{
+	const json_value *tag;
+	uint32_t state;
+	size_t k = c->ndata, at;
+	chunk_datum *cd;
+
+	if (*defs == NULL &&
+	    (*defs = open_memstream(&c->defs, defs_len)) == NULL)
+		return (0);
+	at = *defs_len;
+	if (at > UINT32_MAX / 2 ||
+	    !records_scan_tag_definition(v, sc->nstates, &state, &tag, *defs))
+		return (0);
+	if (fflush(*defs) != 0 || *defs_len - at > UINT32_MAX / 2 ||
+	    state > UINT16_MAX)
+		return (0);	/* the parse reads it again */
+	if (k >= c->data_cap)
+		grow_array(&c->data, &c->data_cap, k + 1, sizeof (chunk_datum));
+	if (k >= c->specials_cap)
+		grow_array(&c->specials, &c->specials_cap, k + 1,
+		    sizeof (chunk_special));
+	cd = &c->data[k];
+	cd->op = CHUNK_OP_DEFINITION;
+	cd->time = 0;
+	cd->record = (uint32_t)(w->base - c->start + pos);
+	cd->entity = 0;
+	cd->state = (uint16_t)state;
+	cd->tag = 1 + short_name_id(c->tags, &c->short_tags, tag->str,
+	    tag->len, tag->str + tag->len);
+	c->specials[k].str.at = (uint32_t)at;
+	c->specials[k].str.len = (uint32_t)(*defs_len - at);
+	c->ndata = k + 1;
+	return (1);
+}
+
 static void
 fresh_names(intern **tab)
 {
@@ -206,9 +251,12 @@ fresh_names(intern **tab)
 static void
 scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 {
-	size_t pos = 0, run_start = SIZE_MAX, first = 0;
+	size_t pos = 0, run_start = SIZE_MAX, first = 0, defs_len = 0;
+	FILE *defs = NULL;
 
 	c->ndata = c->nruns = 0;
+	free(c->defs);
+	c->defs = NULL;
 	/* A slot's tables are emptied, not made anew: a chunk of tens of
 	 * thousands of names would otherwise grow them from nothing and
 	 * fault their memory in again, chunk after chunk. */
@@ -224,6 +272,7 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 		return;
 	for (;;) {
 		scanned d, run[QUICK_RUN];
+		const json_value *v;
 		json_error jerr;
 		size_t next, n;
 
@@ -257,18 +306,26 @@ scan_chunk(const scanner *sc, chunk *c, window *w, json_arena *arena)
 				break;
 			continue;
 		}
-		/* Anything else ends the run; step over it if we can. */
-		add_run(c, run_start, w->base + pos, first);
+		/* Anything else but a tag definition ends the run; step
+		 * over it if we can. */
 		json_arena_reset(arena);
 		next = pos;
-		if (json_parse_value(arena, w->buf, w->len, &next, &jerr) ==
-		    NULL)
+		v = json_parse_value(arena, w->buf, w->len, &next, &jerr);
+		if (v != NULL &&
+		    keep_definition(sc, c, w, pos, v, &defs, &defs_len)) {
+			pos = next;
+			continue;
+		}
+		add_run(c, run_start, w->base + pos, first);
+		if (v == NULL)
 			break;	/* the rest is for the serial parse to judge */
 		pos = next;
 		run_start = SIZE_MAX;	/* where the next record is */
 		first = c->ndata;
 	}
 	add_run(c, run_start, w->base + pos, first);
+	if (defs != NULL)
+		fclose(defs);
 }
 
 /* Scans a chunk, then sorts its runs for a consumer that takes bulk. */

@@ -34,6 +34,7 @@ typedef struct ingest {
 	uint64_t threaded;	/* data taken as the scanning threads read them */
 	uint64_t bulk;		/* of which a run of an entity at once */
 	uint64_t nchunks;	/* chunks they read */
+	uint64_t definitions;	/* tag definitions they read whole */
 } ingest;
 
 /* The progress display, and whether the consumer wants to go on. */
@@ -194,6 +195,7 @@ parse_all(ingest *in, size_t *pos)
 	in->threaded = h.threaded;
 	in->bulk = h.bulk;
 	in->nchunks = h.nchunks;
+	in->definitions = h.definitions;
 	return (rv);
 }
 
@@ -208,8 +210,9 @@ run(ingest *in)
 	if (debug_on("scan"))
 		fprintf(stderr, "%s: %" PRIu64 " of %" PRIu64 " data taken "
 		    "from %" PRIu64 " chunks read by threads, %" PRIu64
-		    " in bulk\n", in->name, in->threaded, in->rec.cat->ndata,
-		    in->nchunks, in->bulk);
+		    " in bulk; %" PRIu64 " tag definitions\n", in->name,
+		    in->threaded, in->rec.cat->ndata, in->nchunks, in->bulk,
+		    in->definitions);
 	return (records_finish(&in->rec, pos));
 }
 

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ingest/records.h"
 #include "store/value.h"
@@ -27,6 +28,27 @@ int records_deliver_value(records *r, uint32_t entity, uint64_t time,
 int records_deliver_stack(records *r, uint32_t entity, uint64_t time,
     ingest_op op, uint32_t state, const char *name, size_t name_len,
     const char *tag, size_t tag_len);
+
+/*
+ * Whether obj is a tag definition that records_take would take without
+ * error, the metadata complete with nstates states: an object with
+ * "state" (an integer below nstates) and "tag" (a string), each once,
+ * and no other member whose name records know.  If so, sets *state and
+ * *tag and writes its members to members as the definition keeps them
+ * (records_write_members).  For the scanning threads, which read
+ * definitions whole and hand them over with
+ * records_deliver_tag_definition; anything else is the parse's.
+ */
+int records_scan_tag_definition(const json_value *obj, uint32_t nstates,
+    uint32_t *state, const json_value **tag, FILE *members);
+/*
+ * Takes such a definition, as records_take would take its record: its
+ * tag (tag_name as records_deliver's) of state defined by its members
+ * (members_len bytes).  Returns 1.
+ */
+int records_deliver_tag_definition(records *r, uint32_t state,
+    const char *tag, size_t tag_len, uint32_t tag_name, const char *members,
+    size_t members_len);
 
 /*
  * Takes a plain datum of an entity from records_entity, as a datum record

@@ -111,6 +111,12 @@ unsigned char *records_last_uses(const json_value *obj);
  * an object, a key given twice keeps its last value (records_last_uses).
  */
 void records_write_value(FILE *out, const json_value *v);
+/*
+ * Writes the members of an object but skip1 and skip2, as a tag's
+ * definition keeps them: "key": value, ", " between, no braces.
+ */
+void records_write_members(FILE *out, const json_value *obj,
+    const json_value *skip1, const json_value *skip2);
 
 /*
  * Each kind of record, its members sorted out (records_take): 0, or -1

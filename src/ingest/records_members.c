@@ -265,3 +265,24 @@ records_write_value(FILE *out, const json_value *v)
 		break;
 	}
 }
+
+void
+records_write_members(FILE *out, const json_value *obj,
+    const json_value *skip1, const json_value *skip2)
+{
+	const json_value *m;
+	unsigned char *last = records_last_uses(obj);
+	size_t i;
+	int n = 0;
+
+	for (m = obj->child, i = 0; m != NULL; m = m->next, i++) {
+		if (!last[i] || m == skip1 || m == skip2)
+			continue;
+		if (n++ > 0)
+			fputs(", ", out);
+		json_write_string(out, m->key, m->key_len);
+		fputs(": ", out);
+		records_write_value(out, m);
+	}
+	free(last);
+}

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/util.h"
+#include "ingest/records_deliver.h"
 #include "ingest/records_internal.h"
 
 /*
@@ -111,13 +113,10 @@ int
 records_take_tag_definition(records *r, const json_value *obj,
     const records_fields *f)
 {
-	const json_value *m;
-	uint32_t state, tag;
+	uint32_t state;
 	char *members = NULL;
-	unsigned char *last;
-	size_t size = 0, i;
+	size_t size = 0;
 	FILE *out;
-	int n = 0;
 
 	if (records_need_metadata(r, obj, "tag definition") != 0 ||
 	    records_parse_state(r, f->state, &state) != 0 ||
@@ -125,23 +124,29 @@ records_take_tag_definition(records *r, const json_value *obj,
 		return (-1);
 	if (r->opts->ignore_tags)
 		return (0);
-	tag = catalog_tag_id(r->cat, state, f->tag->str, f->tag->len);
 	if ((out = open_memstream(&members, &size)) == NULL) {
 		error_set(r->err, "out of memory");
 		return (-1);
 	}
-	last = records_last_uses(obj);
-	for (m = obj->child, i = 0; m != NULL; m = m->next, i++) {
-		if (!last[i] || m == f->state || m == f->tag)
-			continue;
-		if (n++ > 0)
-			fputs(", ", out);
-		json_write_string(out, m->key, m->key_len);
-		fputs(": ", out);
-		records_write_value(out, m);
-	}
-	free(last);
+	records_write_members(out, obj, f->state, f->tag);
 	fclose(out);
-	catalog_define_tag(r->cat, tag, members);
+	catalog_define_tag(r->cat, catalog_tag_id(r->cat, state, f->tag->str,
+	    f->tag->len), members);
 	return (0);
+}
+
+int
+records_deliver_tag_definition(records *r, uint32_t state, const char *tag,
+    size_t tag_len, uint32_t tag_name, const char *members,
+    size_t members_len)
+{
+	r->any_record = 1;
+	r->cat->nrecords++;
+	if (r->opts->ignore_tags)
+		return (1);
+	if (tag_name == CATALOG_NO_TAG)
+		tag_name = catalog_tag_name(r->cat, tag, tag_len);
+	catalog_define_tag(r->cat, catalog_tag_id_named(r->cat, state,
+	    tag_name), xstrndup(members, members_len));
+	return (1);
 }

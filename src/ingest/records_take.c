@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "ingest/records_deliver.h"
 #include "ingest/records_internal.h"
 
 static json_value **
@@ -70,6 +71,36 @@ collect_fields(records *r, const json_value *obj, records_fields *f)
 		*slot = (json_value *)m;
 	}
 	return (0);
+}
+
+int
+records_scan_tag_definition(const json_value *obj, uint32_t nstates,
+    uint32_t *state, const json_value **tag, FILE *members)
+{
+	records_fields f;
+	const json_value *m;
+	uint64_t s;
+
+	if (obj->type != JSON_OBJECT)
+		return (0);
+	memset(&f, 0, sizeof (f));
+	for (m = obj->child; m != NULL; m = m->next) {
+		json_value **slot = field_slot(&f, m);
+
+		if (slot == NULL)
+			continue;
+		if (*slot != NULL || (slot != &f.state && slot != &f.tag))
+			return (0);
+		*slot = (json_value *)m;
+	}
+	if (f.state == NULL || f.tag == NULL || f.tag->type != JSON_STRING ||
+	    f.state->type != JSON_NUMBER || !json_number_u64(f.state, &s) ||
+	    s >= nstates)
+		return (0);
+	*state = (uint32_t)s;
+	*tag = f.tag;
+	records_write_members(members, obj, f.state, f.tag);
+	return (1);
 }
 
 int
