@@ -131,6 +131,7 @@ taglog_sorter_free(taglog_sorter *s)
 {
 	free(s->sums);
 	free(s->scratch);
+	free(s->words);
 	memset(s, 0, sizeof (*s));
 }
 
@@ -310,6 +311,63 @@ dense_fold(taglog *l, const uint64_t *a, uint32_t n, uint64_t *out,
 }
 
 /*
+ * A range of many entries with large tag ids, in a log without large
+ * entries (no side array), is sorted by its words: a word's tag is its
+ * top bits, so a least-significant-digit radix sort on the tag's three
+ * bytes (a pass skipped where all agree) orders it, each pass a read
+ * and a write of every word, where the quicksort of pairs moved each
+ * entry log n times.  A trace of 600,000 tags folds ranges of hundreds.
+ * The times of one tag are then summed, in whatever order: integers.
+ */
+#define RADIX_MIN	64
+
+static uint32_t
+radix_fold(taglog *l, uint32_t lo, uint32_t n, uint32_t to,
+    taglog_sorter *s)
+{
+	uint32_t count[3][256], i, k = 0, p;
+	const uint64_t *src = l->v + lo;
+	uint64_t *dst, sum;
+
+	grow_array(&s->words, &s->words_cap, 2 * (size_t)n, sizeof (uint64_t));
+	memset(count, 0, sizeof (count));
+	for (i = 0; i < n; i++) {
+		uint64_t w = src[i];
+
+		count[0][(w >> TIME_BITS) & 255]++;
+		count[1][(w >> (TIME_BITS + 8)) & 255]++;
+		count[2][(w >> (TIME_BITS + 16)) & 255]++;
+	}
+	dst = s->words;
+	for (p = 0; p < 3; p++) {
+		unsigned shift = TIME_BITS + 8 * p;
+		uint32_t at = 0, b, c;
+
+		if (count[p][(src[0] >> shift) & 255] == n)
+			continue;	/* one value: the order stays */
+		for (b = 0; b < 256; b++) {
+			c = count[p][b];
+			count[p][b] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[p][(src[i] >> shift) & 255]++] = src[i];
+		src = dst;
+		dst = dst == s->words ? s->words + n : s->words;
+	}
+	/* src may still be the log's own range, which to may overlap at
+	 * or before it: each word is read before its place is written. */
+	for (i = 0; i < n; k++) {
+		uint32_t tag = WORD_TAG(src[i]);
+
+		for (sum = 0; i < n && WORD_TAG(src[i]) == tag; i++)
+			sum += src[i] & TIME_MASK;
+		l->v[to + k] = entry_word(l, tag, sum, 1);
+	}
+	return (k);
+}
+
+/*
  * Any range by the entries themselves: read out whole, sorted, summed
  * and written back at to.
  */
@@ -319,6 +377,8 @@ sorted_fold(taglog *l, uint32_t lo, uint32_t n, uint32_t to,
 {
 	uint32_t i;
 
+	if (n >= RADIX_MIN && l->side == NULL)
+		return (radix_fold(l, lo, n, to, s));
 	grow_array(&s->scratch, &s->scratch_cap, n, sizeof (taglog_pair));
 	for (i = 0; i < n; i++)
 		s->scratch[i] = taglog_entry(l, lo + i);

@@ -80,6 +80,8 @@ typedef struct taglog_sorter {
 	uint64_t *sums;		/* by tag id, made on first use */
 	taglog_pair *scratch;
 	size_t scratch_cap;
+	uint64_t *words;	/* twice a range's words, for radix passes */
+	size_t words_cap;
 } taglog_sorter;
 
 void taglog_sorter_free(taglog_sorter *s);
