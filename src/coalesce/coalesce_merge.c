@@ -65,6 +65,17 @@ add_state_time(coalesce *c, uint32_t id, uint32_t state, uint64_t time)
  * its left neighbour are in the set already (see coalesce_set_reweigh),
  * their stale keys are corrected when they reach the top, and the time
  * goes to the entity's totals.
+ *
+ * An entity's only rectangle, out of the set, is merged on arrival too
+ * when the new one's weight is strictly below the smallest: the two
+ * would enter the set with that weight, the set over full by two; the
+ * first trim would merge them (whichever came out first), the second
+ * take the one left out again, alone: the set as it was, but for the
+ * time.  With more entities than the budget, most are alone (a trace of
+ * 100,000 entities at 25,000 rectangles), and every datum paid two
+ * insertions, a merge and a removal.  An equal weight is left to the
+ * set, whose order between the two and the smallest this does not
+ * decide.
  */
 static int
 merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
@@ -73,16 +84,18 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 	uint64_t duration = end - e->start, weight;
 	uint32_t top;
 	rect *last;
+	int alone;
 
-	if (e->last == RECT_NONE || c->heap_len + 1 < c->budget ||
-	    (e->nrects == 1 && c->heap_pos[e->last] == RECT_NONE))
+	if (e->last == RECT_NONE || c->heap_len == 0 ||
+	    c->heap_len + 1 < c->budget)
 		return (0);
+	alone = e->nrects == 1 && c->heap_pos[e->last] == RECT_NONE;
 	last = &c->rects[e->last];
 	weight = duration + last->duration;
 	coalesce_set_fresh_top(c);
 	top = c->heap[0].rect;
 	if (weight != c->heap[0].weight ? weight > c->heap[0].weight :
-	    !coalesce_set_key_less(c, e->start, id,
+	    alone || !coalesce_set_key_less(c, e->start, id,
 	    c->free_list != RECT_NONE ? c->free_list : (uint32_t)c->nrects,
 	    top))
 		return (0);

@@ -681,77 +681,112 @@ same_as_model(const coalesce *c, const model *m)
 	return (1);
 }
 
+/*
+ * One random stream of n data over nent entities, coalesced and run
+ * through the model side by side: whether the rectangles are the same;
+ * *sizes is cleared if the set's size ever differs from the model's
+ * (checked every few data, so that an entity's lone rectangle in the
+ * set where the model has it out, or the other way, shows at once).
+ */
+static int
+model_round(int round, uint32_t nent, uint64_t budget, size_t n,
+    int *sizes)
+{
+	uint32_t nstates = random_nstates(rng());
+	uint32_t ntags = rng() % 3 == 0 ? 0 :
+	    1 + (uint32_t)(rng() % MODEL_TAGS);
+	uint64_t t = 0, step = 1 + rng() % 1000, size;
+	int64_t begin = 0, end = 0;
+	size_t i;
+	coalesce *c;
+	model m;
+	int same;
+
+	/*
+	 * Bounds: none, inside, before or past the data.  One draw per
+	 * statement: the operands of - are evaluated in no set order, and
+	 * compilers differ.
+	 */
+	if (rng() % 3 == 0) {
+		begin = (int64_t)(rng() % (n * step / 2 + 1));
+		begin -= rng() % 5 == 0 ? (int64_t)(n * step) : 0;
+	}
+	if (rng() % 3 == 0) {
+		end = (int64_t)(rng() % (n * step + 1));
+		end -= rng() % 8 == 0 ? (int64_t)(n * step) : 0;
+	}
+	c = coalesce_new(nstates, budget, begin, end);
+	random_dense_words(c, nstates, rng());
+	memset(&m, 0, sizeof (m));
+	m.nstates = nstates;
+	m.dense = calloc(nstates, sizeof (uint64_t));
+	m.budget = budget;
+	m.begin = begin;
+	m.end = end;
+	m.free_list = COALESCE_NONE;
+	for (i = 0; i < n; i++) {
+		uint32_t ent = (uint32_t)(rng() % nent);
+		uint32_t st = (uint32_t)(rng() % nstates);
+		uint32_t tag = ntags == 0 || rng() % 5 == 0 ? NT :
+		    (uint32_t)(rng() % ntags);
+
+		/* Often no time passes: zero-length rectangles. */
+		t += rng() % 3 == 0 ? 0 : rng() % step;
+		coalesce_datum(c, ent, t, st, tag);
+		model_datum(&m, ent, t, st, tag);
+		if (i % 7 == 0) {
+			(void) model_smallest(&m, &size);
+			if (size != coalesce_size(c))
+				*sizes = 0;
+		}
+	}
+	(void) model_smallest(&m, &size);
+	if (size != coalesce_size(c))
+		*sizes = 0;
+	coalesce_finish(c, t);
+	model_finish(&m, t);
+	same = same_as_model(c, &m);
+	if (!same)
+		printf("# round %d: %u entities, %u states, %u tags, "
+		    "budget %llu, bounds %lld %lld, %zu data\n", round,
+		    nent, nstates, ntags, (unsigned long long)budget,
+		    (long long)begin, (long long)end, n);
+	coalesce_free(c);
+	model_free(&m);
+	return (same);
+}
+
 static void
 test_against_model(void)
 {
 	int round, same = 1, sizes = 1;
 
 	for (round = 0; round < 400 && same; round++) {
-		uint32_t nent = 1 + rng() % 25, nstates = random_nstates(rng());
-		uint32_t ntags = rng() % 3 == 0 ? 0 :
-		    1 + (uint32_t)(rng() % MODEL_TAGS);
+		uint32_t nent = 1 + rng() % 25;
 		uint64_t budget = rng() % 4 == 0 ? rng() % 4 : rng() % 80;
-		uint64_t t = 0, step = 1 + rng() % 1000;
-		int64_t begin = 0, end = 0;
-		size_t n = 1 + rng() % 3000, i;
-		coalesce *c;
-		model m;
 
-		/*
-		 * Bounds: none, inside, before or past the data.  One draw
-		 * per statement: the operands of - are evaluated in no set
-		 * order, and compilers differ.
-		 */
-		if (rng() % 3 == 0) {
-			begin = (int64_t)(rng() % (n * step / 2 + 1));
-			begin -= rng() % 5 == 0 ? (int64_t)(n * step) : 0;
-		}
-		if (rng() % 3 == 0) {
-			end = (int64_t)(rng() % (n * step + 1));
-			end -= rng() % 8 == 0 ? (int64_t)(n * step) : 0;
-		}
-		c = coalesce_new(nstates, budget, begin, end);
-		random_dense_words(c, nstates, rng());
-		memset(&m, 0, sizeof (m));
-		m.nstates = nstates;
-		m.dense = calloc(nstates, sizeof (uint64_t));
-		m.budget = budget;
-		m.begin = begin;
-		m.end = end;
-		m.free_list = COALESCE_NONE;
-		for (i = 0; i < n; i++) {
-			uint32_t ent = (uint32_t)(rng() % nent);
-			uint32_t st = (uint32_t)(rng() % nstates);
-			uint32_t tag = ntags == 0 || rng() % 5 == 0 ? NT :
-			    (uint32_t)(rng() % ntags);
-
-			/* Often no time passes: zero-length rectangles. */
-			t += rng() % 3 == 0 ? 0 : rng() % step;
-			coalesce_datum(c, ent, t, st, tag);
-			model_datum(&m, ent, t, st, tag);
-		}
-		{
-			uint64_t size;
-
-			(void) model_smallest(&m, &size);
-			if (size != coalesce_size(c))
-				sizes = 0;
-		}
-		coalesce_finish(c, t);
-		model_finish(&m, t);
-		if (!same_as_model(c, &m)) {
-			same = 0;
-			printf("# round %d: %u entities, %u states, %u tags, "
-			    "budget %llu, bounds %lld %lld, %zu data\n", round,
-			    nent, nstates, ntags, (unsigned long long)budget,
-			    (long long)begin, (long long)end, n);
-		}
-		coalesce_free(c);
-		model_free(&m);
+		same = model_round(round, nent, budget, 1 + rng() % 3000,
+		    &sizes);
 	}
 	CHECK("coalesce equals the model of the specification on random "
 	    "streams (rectangles, counts, states, tags)", same);
 	CHECK("coalesce size equals the model's set", sizes);
+	/*
+	 * Many more entities than the budget: most are down to their one
+	 * rectangle, out of the set, and their data merge on arrival into
+	 * it when they would only be merged back at once (coalesce_merge.c).
+	 */
+	for (round = 0; round < 120 && same; round++) {
+		uint32_t nent = 30 + rng() % 200;
+		uint64_t budget = 1 + rng() % (nent / 3);
+
+		same = model_round(round, nent, budget, 1 + rng() % 4000,
+		    &sizes);
+	}
+	CHECK("coalesce equals the model with more entities than the "
+	    "budget", same);
+	CHECK("coalesce size equals the model's set as data come, with "
+	    "more entities than the budget", sizes);
 }
 
 int
