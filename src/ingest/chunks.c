@@ -19,10 +19,11 @@
 #define UNMAPPED	(UINT32_MAX - 1)
 
 /*
- * A chunk with at least this many tag names looks up at once those the
- * catalog has (take_chunk); with fewer, each on first use costs no more.
+ * A chunk with at least this many tag names (entity names) looks up at
+ * once those the catalog has (take_chunk); with fewer, each on first use
+ * costs no more.
  */
-#define MANY_TAG_NAMES	256
+#define MANY_NAMES	256
 #define NO_STATE	UINT32_MAX	/* a name the trace has no state for */
 
 /*
@@ -296,14 +297,22 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 	if (h->checkpoint(h->ctx, *pos) != 0)
 		return (-1);
 	grow_array(&c->ids, &c->ids_cap, n + 1, sizeof (uint32_t));
+	/* Likewise the entities the catalog has: a trace of 100,000
+	 * entities names tens of thousands a chunk. */
+	if (n >= MANY_NAMES)
+		catalog_find_entities(h->rec->cat, c->names, c->ids);
+	else
+		for (k = 0; k < n; k++)
+			c->ids[k] = INTERN_NONE;
 	for (k = 0; k < n; k++)
-		c->ids[k] = UNMAPPED;
+		if (c->ids[k] == INTERN_NONE)
+			c->ids[k] = UNMAPPED;
 	n = intern_count(c->tags);
 	grow_array(&c->tag_names, &c->tag_names_cap, n + 1, sizeof (uint32_t));
 	/* The chunk's tag names the catalog has already, found at once (a
 	 * trace of many tag names would miss on each, one datum at a time);
 	 * the others on first use, which adds them. */
-	many_tags = n >= MANY_TAG_NAMES && !h->rec->opts->ignore_tags;
+	many_tags = n >= MANY_NAMES && !h->rec->opts->ignore_tags;
 	if (many_tags)
 		catalog_find_tag_names(h->rec->cat, c->tags, c->tag_names);
 	else

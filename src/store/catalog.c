@@ -134,6 +134,12 @@ catalog_tag_name(catalog *cat, const char *tag, size_t len)
 }
 
 void
+catalog_find_entities(const catalog *cat, const intern *names, uint32_t *ids)
+{
+	intern_find_each(cat->entities, names, ids);
+}
+
+void
 catalog_find_tag_names(const catalog *cat, const intern *names, uint32_t *ids)
 {
 	intern_find_each(cat->tag_names, names, ids);

@@ -200,6 +200,13 @@ uint32_t catalog_tag_id(catalog *cat, uint32_t state, const char *tag,
  */
 uint32_t catalog_tag_name(catalog *cat, const char *tag, size_t len);
 /*
+ * For every name of names, by its id there: ids[id] = its id among the
+ * entities if it has one, else INTERN_NONE; nothing is added (as
+ * catalog_find_tag_names).
+ */
+void catalog_find_entities(const catalog *cat, const intern *names,
+    uint32_t *ids);
+/*
  * For every name of names, by its id there: ids[id] = its id in
  * tag_names if it has one (as catalog_tag_name would give it), else
  * INTERN_NONE; nothing is added.  Many lookups at once, their misses
