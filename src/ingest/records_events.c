@@ -11,6 +11,17 @@
 
 #include "ingest/records_internal.h"
 
+/* A skip for records_write_members: an event's own members. */
+static int
+skip_event_own(const json_value *m, const void *ctx)
+{
+	const records_fields *f = ctx;
+
+	return (m == f->time || m == f->entity || m == f->event ||
+	    m == f->target || records_key_is(m, "id", 2) ||
+	    records_key_is(m, "end", 3));
+}
+
 /*
  * The members of an event besides time, entity, event and target: "end"
  * (when a message was received: a time, not before "time"), "id" (a
@@ -24,10 +35,8 @@ event_extra(records *r, const json_value *obj, const records_fields *f,
     size_t *members_len)
 {
 	const json_value *m, *end_v = NULL;
-	unsigned char *last;
-	FILE *out = NULL;
-	size_t i;
-	int n = 0;
+	FILE *out;
+	int n;
 	char q[96];
 
 	*end = CATALOG_NO_END;
@@ -68,27 +77,17 @@ event_extra(records *r, const json_value *obj, const records_fields *f,
 			    "after it is sent (time)", (unsigned long long)*end,
 			    (unsigned long long)time));
 	}
-	last = records_last_uses(obj);
-	for (m = obj->child, i = 0; m != NULL; m = m->next, i++) {
-		if (!last[i] || m == f->time || m == f->entity ||
-		    m == f->event || m == f->target ||
-		    records_key_is(m, "id", 2) || records_key_is(m, "end", 3))
-			continue;
-		if (out == NULL &&
-		    (out = open_memstream(members, members_len)) == NULL) {
-			free(last);
-			error_set(r->err, "out of memory");
-			return (-1);
-		}
-		if (n++ > 0)
-			fputs(", ", out);
-		json_write_string(out, m->key, m->key_len);
-		fputs(": ", out);
-		records_write_value(out, m);
+	if ((out = open_memstream(members, members_len)) == NULL) {
+		error_set(r->err, "out of memory");
+		return (-1);
 	}
-	free(last);
-	if (out != NULL)
-		fclose(out);
+	n = records_write_members(out, obj, skip_event_own, f);
+	fclose(out);
+	if (n == 0) {
+		free(*members);
+		*members = NULL;
+		*members_len = 0;
+	}
 	return (0);
 }
 

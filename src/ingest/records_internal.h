@@ -112,11 +112,16 @@ unsigned char *records_last_uses(const json_value *obj);
  */
 void records_write_value(FILE *out, const json_value *v);
 /*
- * Writes the members of an object but skip1 and skip2, as a tag's
- * definition keeps them: "key": value, ", " between, no braces.
+ * Writes the members of an object that skip(member, ctx) does not leave
+ * out, as a tag's definition and an event keep theirs: "key": value,
+ * ", " between, no braces; a key given twice keeps its last value.
+ * Returns how many it wrote.
  */
-void records_write_members(FILE *out, const json_value *obj,
-    const json_value *skip1, const json_value *skip2);
+int records_write_members(FILE *out, const json_value *obj,
+    int (*skip)(const json_value *m, const void *ctx), const void *ctx);
+/* A skip for records_write_members: ctx is a records_fields, whose
+ * state and tag it leaves out (a tag definition's own). */
+int records_skip_state_tag(const json_value *m, const void *ctx);
 
 /*
  * Each kind of record, its members sorted out (records_take): 0, or -1

@@ -266,9 +266,9 @@ records_write_value(FILE *out, const json_value *v)
 	}
 }
 
-void
+int
 records_write_members(FILE *out, const json_value *obj,
-    const json_value *skip1, const json_value *skip2)
+    int (*skip)(const json_value *m, const void *ctx), const void *ctx)
 {
 	const json_value *m;
 	unsigned char *last = records_last_uses(obj);
@@ -276,7 +276,7 @@ records_write_members(FILE *out, const json_value *obj,
 	int n = 0;
 
 	for (m = obj->child, i = 0; m != NULL; m = m->next, i++) {
-		if (!last[i] || m == skip1 || m == skip2)
+		if (!last[i] || skip(m, ctx))
 			continue;
 		if (n++ > 0)
 			fputs(", ", out);
@@ -285,4 +285,5 @@ records_write_members(FILE *out, const json_value *obj,
 		records_write_value(out, m);
 	}
 	free(last);
+	return (n);
 }

@@ -110,6 +110,14 @@ records_take_tag_declaration(records *r, const json_value *obj,
 }
 
 int
+records_skip_state_tag(const json_value *m, const void *ctx)
+{
+	const records_fields *f = ctx;
+
+	return (m == f->state || m == f->tag);
+}
+
+int
 records_take_tag_definition(records *r, const json_value *obj,
     const records_fields *f)
 {
@@ -128,7 +136,7 @@ records_take_tag_definition(records *r, const json_value *obj,
 		error_set(r->err, "out of memory");
 		return (-1);
 	}
-	records_write_members(out, obj, f->state, f->tag);
+	(void) records_write_members(out, obj, records_skip_state_tag, f);
 	fclose(out);
 	catalog_define_tag(r->cat, catalog_tag_id(r->cat, state, f->tag->str,
 	    f->tag->len), members);

@@ -99,7 +99,8 @@ records_scan_tag_definition(const json_value *obj, uint32_t nstates,
 		return (0);
 	*state = (uint32_t)s;
 	*tag = f.tag;
-	records_write_members(members, obj, f.state, f.tag);
+	(void) records_write_members(members, obj, records_skip_state_tag,
+	    &f);
 	return (1);
 }
 
