@@ -150,7 +150,7 @@ coalesce_datum(coalesce *c, uint32_t id, uint64_t time, uint32_t state,
 	e->start = time;
 	e->state = state;
 	e->tag = tag;
-	while (c->heap_len > 0 && c->heap_len >= c->budget)
+	while (c->heap_len > 0 && c->set_size >= c->budget)
 		coalesce_merge_trim(c);
 }
 
@@ -282,7 +282,7 @@ coalesce_put(coalesce *c, uint32_t id, uint64_t start, uint64_t duration,
 uint64_t
 coalesce_size(const coalesce *c)
 {
-	return (c->heap_len);
+	return (c->set_size);
 }
 
 uint64_t

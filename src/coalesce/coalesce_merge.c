@@ -87,7 +87,7 @@ merge_on_arrival(coalesce *c, uint32_t id, uint64_t end)
 	int alone;
 
 	if (e->last == RECT_NONE || c->heap_len == 0 ||
-	    c->heap_len + 1 < c->budget)
+	    c->set_size + 1 < c->budget)
 		return (0);
 	alone = e->nrects == 1 && c->heap_pos[e->last] == RECT_NONE;
 	last = &c->rects[e->last];
@@ -176,7 +176,11 @@ coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
 			coalesce_set_rekey(c, before);
 		coalesce_set_rekey(c, x->prev);
 	}
-	coalesce_set_reweigh(c, r);
+	/* The second of two, after its first: see coalesce_set_shadow. */
+	if (e->nrects == 2)
+		coalesce_set_shadow(c, r);
+	else
+		coalesce_set_reweigh(c, r);
 }
 
 /*

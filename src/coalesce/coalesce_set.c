@@ -127,8 +127,11 @@ coalesce_set_remove(coalesce *c, uint32_t r)
 
 	if (pos == RECT_NONE)
 		return;
-	c->top_fresh = 0;
 	c->heap_pos[r] = RECT_NONE;
+	c->set_size--;
+	if (pos == SET_SHADOW)
+		return;
+	c->top_fresh = 0;
 	if (pos == --c->heap_len)
 		return;
 	/* The last entry fills the hole and moves up or down from it. */
@@ -177,6 +180,7 @@ coalesce_set_reweigh(coalesce *c, uint32_t r)
 	e.weight = weight_of(c, r);
 	e.rect = r;
 	e.unused = 0;
+	c->set_size++;
 	heap_reserve(c, c->heap_len + 1);
 	heap_place(c, c->heap_len++, &e);
 	heap_up(c, c->heap_len - 1);
@@ -197,6 +201,12 @@ coalesce_set_rekey(coalesce *c, uint32_t r)
 	size_t pos = c->heap_pos[r];
 	uint64_t w;
 
+	if (pos == SET_SHADOW) {
+		/* Its weight may part from its left neighbour's now. */
+		c->heap_pos[r] = RECT_NONE;
+		c->set_size--;
+		pos = RECT_NONE;
+	}
 	if (pos == RECT_NONE) {
 		coalesce_set_reweigh(c, r);
 		return;
@@ -206,6 +216,31 @@ coalesce_set_rekey(coalesce *c, uint32_t r)
 		return;
 	c->heap[pos].weight = w;
 	heap_down(c, pos);
+}
+
+/*
+ * An entity of two rectangles, a then b, has them weigh the same, both
+ * durations.  If a begins first, its key is the smaller, so b is never
+ * the smallest of the set while a is in it; when a is taken, having no
+ * left neighbour, it absorbs b.  If they begin together (a lasts no
+ * time), the two keys differ by the index alone, no other key falls
+ * between them, and whichever is taken, a absorbs b: b taken has no
+ * right neighbour.  So b need not be in the heap: it counts in the set's
+ * size, for the budget, as a shadow, and leaves the set with a's merge.
+ * As soon as its weight may differ from a's (a third rectangle comes) it
+ * is re-keyed, which gives it an entry.
+ *
+ * With more entities than the budget, most in the set have two
+ * rectangles, and every datum that gives an entity its second rectangle
+ * soon takes another's two out: a shadow halves the heap's work (and its
+ * size) there.  The set holds the same rectangles either way, so what
+ * comes out of it is unchanged.
+ */
+void
+coalesce_set_shadow(coalesce *c, uint32_t r)
+{
+	c->heap_pos[r] = SET_SHADOW;
+	c->set_size++;
 }
 
 /*

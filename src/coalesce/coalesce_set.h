@@ -39,6 +39,12 @@ void coalesce_set_reweigh(coalesce *c, uint32_t r);
 /* Brings a rectangle's key up to its weight where it is, or puts it in. */
 void coalesce_set_rekey(coalesce *c, uint32_t r);
 
+/*
+ * Puts an entity's second rectangle in the set without an entry of its
+ * own, its first being in the heap (see coalesce_set.c).
+ */
+void coalesce_set_shadow(coalesce *c, uint32_t r);
+
 /* Makes the top of the set the smallest true key, if not known to be. */
 void coalesce_set_refresh_top(coalesce *c);
 

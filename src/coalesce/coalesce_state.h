@@ -29,6 +29,7 @@
 #define RECT_NONE	UINT32_MAX	/* COALESCE_NONE */
 #define RECT_NO_TAG	UINT32_MAX	/* COALESCE_NO_TAG */
 #define RECT_GAP	0xFFFFu		/* COALESCE_GAP: no data */
+#define SET_SHADOW	(UINT32_MAX - 1)	/* a heap_pos: see coalesce_set.c */
 
 typedef struct coalesce coalesce;
 
@@ -126,7 +127,8 @@ struct coalesce {
 	 */
 	uint64_t *state_time;
 	/*
-	 * Each rectangle's position in the heap, or RECT_NONE; apart from
+	 * Each rectangle's position in the heap, RECT_NONE, or SET_SHADOW
+	 * (in the set without an entry: coalesce_set_shadow); apart from
 	 * the rectangles because sifting writes it at every level, and a
 	 * small dense array stays in cache where the rectangles do not.
 	 */
@@ -159,6 +161,8 @@ struct coalesce {
 	heap_entry *heap;	/* heap_mem + HEAP_SKEW: see heap_reserve */
 	heap_entry *heap_mem;
 	size_t heap_len, heap_cap;
+	/* The rectangles in the set: the heap's entries and the shadows. */
+	size_t set_size;
 	/*
 	 * The top of the heap is known to hold its true weight: set by
 	 * coalesce_set_fresh_top, cleared by anything that may change the
