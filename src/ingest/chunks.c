@@ -284,6 +284,27 @@ prefetch_tags(const chunks_host *h, const chunk *c, size_t k, size_t end)
 		catalog_tag_prefetch(h->rec->cat, cd->state, name);
 }
 
+/* How many data ahead a chunk of many entities asks for their records. */
+#define ENTITY_AHEAD	8
+
+/*
+ * Always inlined: a function that does nothing but prefetch is taken for
+ * one without effect, and gcc drops a call to it (a prefetch written in
+ * the caller's body stays).
+ */
+static inline __attribute__((always_inline)) void
+prefetch_entity(const chunks_host *h, const chunk *c, size_t k, size_t end)
+{
+	const chunk_datum *cd;
+	uint32_t id;
+
+	if (k + ENTITY_AHEAD < end &&
+	    (cd = &c->data[k + ENTITY_AHEAD])->op == SCAN_OP_STATE &&
+	    (id = c->ids[cd->entity]) != UNMAPPED &&
+	    id != CATALOG_NO_ENTITY)
+		records_prefetch_entity(h->rec, id);
+}
+
 /*
  * Takes the runs of a scanned chunk that line up with *pos, and parses
  * everything else in it here.
@@ -292,14 +313,14 @@ static int
 take_chunk(chunks_host *h, chunk *c, size_t *pos)
 {
 	size_t i, k, n = intern_count(c->names);
-	int many_tags;
+	int many_tags, many_names = n >= MANY_NAMES;
 
 	if (h->checkpoint(h->ctx, *pos) != 0)
 		return (-1);
 	grow_array(&c->ids, &c->ids_cap, n + 1, sizeof (uint32_t));
 	/* Likewise the entities the catalog has: a trace of 100,000
 	 * entities names tens of thousands a chunk. */
-	if (n >= MANY_NAMES)
+	if (many_names)
 		catalog_find_entities(h->rec->cat, c->names, c->ids);
 	else
 		for (k = 0; k < n; k++)
@@ -344,6 +365,8 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 
 			if (many_tags)
 				prefetch_tags(h, c, k, r->first + r->count);
+			if (many_names)
+				prefetch_entity(h, c, k, r->first + r->count);
 			if (!take_datum(h, c, k, at)) {
 				/* Backwards in time: the serial code says so. */
 				*pos = at;
