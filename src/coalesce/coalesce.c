@@ -172,11 +172,15 @@ coalesce_prefetch(const coalesce *c, uint32_t id, int stage)
 		return;
 	e = &c->ents[id];
 	if (stage == 0) {
+		/* Both ends: an entity or its totals can straddle two lines. */
 		__builtin_prefetch(e);
-		if (c->dense)
+		__builtin_prefetch((const char *)(e + 1) - 1);
+		if (c->dense) {
 			__builtin_prefetch(totals_of(c, id));
-		else
+			__builtin_prefetch(totals_of(c, id) + c->nstates - 1);
+		} else {
 			__builtin_prefetch(&c->slogs[id]);
+		}
 		if (c->logs != NULL)
 			__builtin_prefetch(&c->logs[id]);
 		return;
