@@ -13,6 +13,13 @@ const { chromium } = require('playwright-core');
 const [dir, artefacts] = process.argv.slice(2);
 const { check, eq, failures } = require('./report.js')('viewer');
 
+// Waits until fn(arg) holds in the page, for at most 10 s: a busy machine
+// runs the page's handlers of a wheel or a resize late, and a fixed pause
+// then reads the page before them.  The check after it says what failed.
+async function until(page, fn, arg) {
+	await page.waitForFunction(fn, arg, { timeout: 10000 }).catch(() => {});
+}
+
 // A number the regex captures from got, within tol of want.
 function near(name, got, re, want, tol) {
 	const m = re.exec(got || '');
@@ -149,8 +156,9 @@ async function plain(page) {
 	const mid = after + 1e6;
 	const w = await pointFor(page, 0, 1, mid);
 	await page.mouse.move(w.x, w.y);
+	const width0 = (await page.evaluate(() => window.statemapViewer.view())).width;
 	await page.mouse.wheel(0, -200);
-	await page.waitForTimeout(100);
+	await until(page, (w0) => window.statemapViewer.view().width !== w0, width0);
 	const vw = await page.evaluate(() => window.statemapViewer.view());
 	const under = vw.t0 + (w.x - 138) / 862 * vw.width;
 	check('plain: wheel zooms in around the pointer', vw.width < 2e6 && Math.abs(under - mid) < 2e3,
@@ -564,7 +572,7 @@ async function resize(page) {
 	const bx = await page.$eval('#statemap-panel-box', (b) => b.getBoundingClientRect().left);
 	check('resize: wide, the panel is beside the names', wide && bx > 1200, wide + ' ' + bx);
 	await page.setViewportSize({ width: 1280, height: 720 });
-	await page.waitForTimeout(100);
+	await until(page, () => !window.statemapViewer.layout().wide);
 	eq('resize: narrow', await page.evaluate(() => window.statemapViewer.layout().wide), false);
 	const out = await inside(page, 'resize 1280');
 	check('resize: the panel is under the map, in the window', out.box[0] < 200 && out.box[3] <= out.H,
@@ -572,12 +580,13 @@ async function resize(page) {
 	check('resize: it still shows the click', (await panel(page)).some((t) => t.startsWith('Thread ')),
 	    JSON.stringify(await panel(page)));
 	await page.setViewportSize({ width: 1000, height: 700 });
-	await page.waitForTimeout(100);
+	await until(page, () => window.statemapViewer.layout().scale < 1);
 	await inside(page, 'resize 1000');
 	const sc = await page.evaluate(() => window.statemapViewer.layout().scale);
 	check('resize: narrower than the drawing, it is scaled down', sc < 1 && sc > 0.7, String(sc));
 	await page.setViewportSize({ width: 1600, height: 700 });
-	await page.waitForTimeout(100);
+	await until(page, () => window.statemapViewer.layout().wide &&
+	    window.statemapViewer.layout().scale === 1);
 	eq('resize: wide again', await page.evaluate(() => window.statemapViewer.layout()),
 	    { wide: true, scale: 1, folded: false });
 }
