@@ -54,13 +54,40 @@ chunk_entity_lookup(chunks_host *h, chunk *c, uint32_t local)
 	return (c->ids[local]);
 }
 
-/* The trace's id for a chunk's entity number: inline once known. */
+/*
+ * The trace's id for a chunk's entity number (or the catalog's id, known
+ * to the scan): inline once known.
+ */
 static inline uint32_t
 chunk_entity(chunks_host *h, chunk *c, uint32_t local)
 {
-	uint32_t id = c->ids[local];
+	uint32_t id;
 
+	if (local & CHUNK_KNOWN)
+		return (local & ~CHUNK_KNOWN);
+	id = c->ids[local];
 	return (id != UNMAPPED ? id : chunk_entity_lookup(h, c, local));
+}
+
+/* The same, UNMAPPED if not yet looked up. */
+static inline uint32_t
+chunk_entity_mapped(const chunk *c, uint32_t local)
+{
+	return (local & CHUNK_KNOWN ? local & ~CHUNK_KNOWN : c->ids[local]);
+}
+
+/*
+ * The text of a datum's tag by its chunk_datum tag (not 0): the catalog's
+ * name if known to the scan, else the chunk's.
+ */
+static const char *
+chunk_tag_text(const chunks_host *h, const chunk *c, uint32_t tag,
+    size_t *len)
+{
+	if ((tag - 1) & CHUNK_KNOWN)
+		return (intern_name(h->rec->cat->tag_names,
+		    (tag - 1) & ~CHUNK_KNOWN, len));
+	return (intern_name(c->tags, tag - 1, len));
 }
 
 /* The catalog's id for a chunk's tag name, on its first use. */
@@ -68,6 +95,8 @@ static uint32_t
 chunk_tag_name(chunks_host *h, chunk *c, uint32_t tag, const char *text,
     size_t len)
 {
+	if ((tag - 1) & CHUNK_KNOWN)
+		return ((tag - 1) & ~CHUNK_KNOWN);
 	if (c->tag_names[tag - 1] == UNMAPPED)
 		c->tag_names[tag - 1] = catalog_tag_name(h->rec->cat, text, len);
 	return (c->tag_names[tag - 1]);
@@ -88,7 +117,7 @@ chunk_tag(chunks_host *h, chunk *c, uint32_t entity, uint32_t tag,
 	*len = 0;
 	if (tag == 0)
 		return (NULL);
-	text = intern_name(c->tags, tag - 1, len);
+	text = chunk_tag_text(h, c, tag, len);
 	if (entity != CATALOG_NO_ENTITY && !h->rec->opts->ignore_tags)
 		*name = chunk_tag_name(h, c, tag, text, *len);
 	return (text);
@@ -101,7 +130,7 @@ take_definition(chunks_host *h, chunk *c, size_t k)
 	const chunk_datum *cd = &c->data[k];
 	const chunk_special *sp = &c->specials[k];
 	size_t len;
-	const char *tag = intern_name(c->tags, cd->tag - 1, &len);
+	const char *tag = chunk_tag_text(h, c, cd->tag, &len);
 
 	return (records_deliver_tag_definition(h->rec, cd->state, tag, len,
 	    h->rec->opts->ignore_tags ? CATALOG_NO_TAG :
@@ -197,8 +226,10 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 	for (g = r->group; g < r->group + r->ngroups; g++) {
 		const chunk_group *grp = &c->groups[g];
 		const uint64_t *times = c->times + grp->first;
-		uint32_t e = c->ids[grp->entity];
+		uint32_t e = chunk_entity_mapped(c, grp->entity);
 
+		if (grp->entity & CHUNK_KNOWN)
+			h->known_entities += grp->count;
 		if (e == CATALOG_NO_ENTITY)
 			continue;
 		if (r->kind == RUN_VALUES)
@@ -235,6 +266,8 @@ take_datum(chunks_host *h, chunk *c, size_t k, size_t at)
 
 	if (cd->op == CHUNK_OP_DEFINITION)
 		return (take_definition(h, c, k));
+	h->known_entities += (cd->entity & CHUNK_KNOWN) != 0;
+	h->known_tags += cd->tag != 0 && ((cd->tag - 1) & CHUNK_KNOWN) != 0;
 	e = chunk_entity(h, c, cd->entity);
 	tag = chunk_tag(h, c, e, cd->tag, &tag_len, &tag_name);
 	if (c->data[k].op == SCAN_OP_STATE)
@@ -274,13 +307,20 @@ prefetch_tags(const chunks_host *h, const chunk *c, size_t k, size_t end)
 	uint32_t name;
 
 	if (k + TAG_AHEAD < end && (cd = &c->data[k + TAG_AHEAD])->tag != 0) {
-		__builtin_prefetch(&c->tag_names[cd->tag - 1]);
-		intern_prefetch(c->tags, cd->tag - 1);
+		if ((cd->tag - 1) & CHUNK_KNOWN) {
+			intern_prefetch(h->rec->cat->tag_names,
+			    (cd->tag - 1) & ~CHUNK_KNOWN);
+		} else {
+			__builtin_prefetch(&c->tag_names[cd->tag - 1]);
+			intern_prefetch(c->tags, cd->tag - 1);
+		}
 	}
 	if (k + TAG_AHEAD / 2 < end &&
 	    (cd = &c->data[k + TAG_AHEAD / 2])->tag != 0 &&
 	    cd->op == SCAN_OP_STATE &&
-	    (name = c->tag_names[cd->tag - 1]) != UNMAPPED)
+	    (name = (cd->tag - 1) & CHUNK_KNOWN ?
+	    (cd->tag - 1) & ~CHUNK_KNOWN : c->tag_names[cd->tag - 1]) !=
+	    UNMAPPED)
 		catalog_tag_prefetch(h->rec->cat, cd->state, name);
 }
 
@@ -300,7 +340,7 @@ prefetch_entity(const chunks_host *h, const chunk *c, size_t k, size_t end)
 
 	if (k + ENTITY_AHEAD < end &&
 	    (cd = &c->data[k + ENTITY_AHEAD])->op == SCAN_OP_STATE &&
-	    (id = c->ids[cd->entity]) != UNMAPPED &&
+	    (id = chunk_entity_mapped(c, cd->entity)) != UNMAPPED &&
 	    id != CATALOG_NO_ENTITY)
 		records_prefetch_entity(h->rec, id);
 }
@@ -314,6 +354,11 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 {
 	size_t i, k, n = intern_count(c->names);
 	int many_tags, many_names = n >= MANY_NAMES;
+	/* Many names the scan found known are as many to prefetch. */
+	int known_entities = c->known_entities != NULL &&
+	    c->known_entities->from >= MANY_NAMES;
+	int known_tags = c->known_tags != NULL &&
+	    c->known_tags->from >= MANY_NAMES;
 
 	if (h->checkpoint(h->ctx, *pos) != 0)
 		return (-1);
@@ -363,9 +408,9 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 			const chunk_datum *cd = &c->data[k];
 			size_t at = c->start + cd->record;
 
-			if (many_tags)
+			if (many_tags || known_tags)
 				prefetch_tags(h, c, k, r->first + r->count);
-			if (many_names)
+			if (many_names || known_entities)
 				prefetch_entity(h, c, k, r->first + r->count);
 			if (!take_datum(h, c, k, at)) {
 				/* Backwards in time: the serial code says so. */
@@ -381,6 +426,53 @@ take_chunk(chunks_host *h, chunk *c, size_t *pos)
 		*pos = r->end;
 	}
 	return (h->serial(h->ctx, pos, c->end));
+}
+
+/*
+ * What the calling thread knows of a catalog table's names, to decide
+ * when to freeze them anew for the scans (known_names.h).
+ */
+typedef struct known_growth {
+	const intern *names;	/* the catalog's table */
+	size_t before;		/* its names before the chunk being taken */
+	size_t data;		/* data taken since the last table was made */
+} known_growth;
+
+/*
+ * After chunk seq, of ndata data, is taken: makes the scans a new table
+ * of what names holds (kt, under the scanner's lock; chunks_internal.h)
+ * if that is worth its making.  It is when the last is in force, the
+ * names have grown by an eighth since it was made (the scans would
+ * otherwise miss what the catalog has), the chunk's data named mostly
+ * names the catalog had before it (a trace of ever new names would find
+ * nothing), and as many data have been taken since the last table as it
+ * has names: making one costs a probe a name, so all of them together
+ * cost at most a probe a datum.
+ */
+static void
+renew_known(scanner *sc, known_tables *kt, known_growth *g, size_t seq,
+    size_t ndata)
+{
+	size_t n = intern_count(g->names);
+	size_t had = kt->cur != NULL ? kt->cur->from : 0;
+	known_names *k, *old;
+
+	g->data += ndata;
+	if (n > CHUNK_KNOWN - 1)
+		n = CHUNK_KNOWN - 1;	/* ids must stay below the flag */
+	if ((kt->cur != NULL && seq < kt->cur_from) || n <= had + had / 8 ||
+	    (n - g->before) * 2 > ndata || g->data < n)
+		return;
+	k = known_names_make(g->names, (uint32_t)n);
+	g->data = 0;
+	pthread_mutex_lock(&sc->lock);
+	old = kt->prev;
+	kt->prev = kt->cur;
+	kt->prev_from = kt->cur_from;
+	kt->cur = k;
+	kt->cur_from = seq + sc->nslots;
+	pthread_mutex_unlock(&sc->lock);
+	known_names_drop(old);
 }
 
 static void
@@ -410,6 +502,8 @@ free_chunk(chunk *c)
 	free(c->short_tags.ids);
 	free(c->short_states.keys);
 	free(c->short_states.ids);
+	known_names_drop(c->known_entities);
+	known_names_drop(c->known_tags);
 }
 
 size_t
@@ -425,6 +519,8 @@ chunks_parse(chunks_host *h, size_t *pos, int nthreads)
 	pthread_t *threads = xcalloc((size_t)nthreads, sizeof (pthread_t));
 	int started = 0, rv = 0;
 	size_t seq, i;
+	known_growth entities = { h->rec->cat->entities, 0, 0 };
+	known_growth tags = { h->rec->cat->tag_names, 0, 0 };
 
 	memset(&sc, 0, sizeof (sc));
 	sc.src = h->rd->src;
@@ -460,8 +556,13 @@ chunks_parse(chunks_host *h, size_t *pos, int nthreads)
 		pthread_mutex_unlock(&sc.lock);
 		if (!(c->seq == seq && c->done))
 			break;		/* every chunk taken */
+		entities.before = intern_count(entities.names);
+		tags.before = intern_count(tags.names);
 		rv = take_chunk(h, c, pos);
 		h->nchunks++;
+		renew_known(&sc, &sc.known_entities, &entities, seq, c->ndata);
+		if (!h->rec->opts->ignore_tags)
+			renew_known(&sc, &sc.known_tags, &tags, seq, c->ndata);
 		reader_release(h->rd, *pos);
 		pthread_mutex_lock(&sc.lock);
 		c->seq = SIZE_MAX;
@@ -480,6 +581,10 @@ chunks_parse(chunks_host *h, size_t *pos, int nthreads)
 	pthread_cond_destroy(&sc.ready);
 	for (i = 0; i < sc.nslots; i++)
 		free_chunk(&sc.slots[i]);
+	known_names_drop(sc.known_entities.cur);
+	known_names_drop(sc.known_entities.prev);
+	known_names_drop(sc.known_tags.cur);
+	known_names_drop(sc.known_tags.prev);
 	free(sc.slots);
 	free(threads);
 	/* Whatever no chunk covered (all of it if no thread started). */

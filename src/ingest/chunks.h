@@ -47,6 +47,9 @@ typedef struct chunks_host {
 	uint64_t bulk;		/* out: of which a run of an entity at once */
 	uint64_t nchunks;	/* out: chunks read by the threads */
 	uint64_t definitions;	/* out: tag definitions they read whole */
+	/* out: data whose entity, and whose tag, the threads found among
+	 * the names the trace had when they read them (known_names.h) */
+	uint64_t known_entities, known_tags;
 } chunks_host;
 
 /* The chunk size: whether an input is worth cutting (twice this). */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "base/intern.h"
+#include "ingest/known_names.h"
 #include "ingest/scan.h"
 #include "ingest/source.h"
 #include "store/value.h"
@@ -46,6 +47,13 @@ typedef struct short_names {
 } short_names;
 
 /*
+ * A datum's entity (and 1 less its tag) is the chunk's own number for
+ * the name, or, with this bit set, the catalog's id for it, found by the
+ * scanning thread among the names the catalog had (known_names.h).
+ */
+#define CHUNK_KNOWN	0x80000000u
+
+/*
  * A chunk's datum may also be a tag definition read whole
  * (records_scan_tag_definition): its op is CHUNK_OP_DEFINITION, past the
  * scanner's, its tag and state the definition's, its members in the
@@ -56,8 +64,8 @@ typedef struct short_names {
 typedef struct chunk_datum {
 	uint64_t time;
 	uint32_t record;	/* the record's offset in the chunk */
-	uint32_t entity;	/* the chunk's own number for the name */
-	uint32_t tag;		/* 1 + the chunk's number for it; 0: none */
+	uint32_t entity;	/* the chunk's number for the name, or known */
+	uint32_t tag;		/* 1 + the same for the tag; 0: none */
 	uint16_t state;
 	uint8_t op;		/* SCAN_OP_STATE... */
 } chunk_datum;
@@ -157,11 +165,31 @@ typedef struct chunk {
 	uint8_t *ops;		/* for runs of stacks: INGEST_SET... */
 	size_t sorted_cap;
 	short_names short_entities, short_tags, short_states;
+	/* The catalog's names as the scan began (CHUNK_KNOWN); NULL: none. */
+	known_names *known_entities, *known_tags;
+	size_t nlocal;		/* names; then known ids (chunks_sort.c) */
 	size_t *slot_of;	/* scratch: an entity's group in a run... */
 	size_t *seen_in;	/* ...valid if seen_in is that run + 1 */
 	size_t scratch_cap;
 	scan_shapes shapes;	/* the layouts of its data */
 } chunk;
+
+/*
+ * The catalog's names of one kind (entities, tag names) frozen for the
+ * scanning threads (known_names.h): the table made last and the one
+ * before, each for the chunks from a seq on.  The calling thread makes a
+ * table as it takes chunk k, for the chunks from k + nslots on: their
+ * slots are freed only after it is made, while those before may have been
+ * scanned already.  It makes one only when the last is in force (the
+ * chunk it takes is past that one's from), so a chunk's table is the
+ * latest whose from is not past it, one of these two: which table a chunk
+ * is scanned with depends on its seq alone, never on how far ahead the
+ * threads ran, and so neither does what they find.
+ */
+typedef struct known_tables {
+	known_names *cur, *prev;
+	size_t cur_from, prev_from;
+} known_tables;
 
 typedef struct scanner {
 	const source *src;
@@ -178,6 +206,8 @@ typedef struct scanner {
 	size_t next_seq;	/* the next chunk to hand out */
 	size_t next_start;	/* and where it starts */
 	int stop;
+	/* Under lock; each chunk holds the tables it is scanned with. */
+	known_tables known_entities, known_tags;
 	pthread_mutex_t lock;
 	pthread_cond_t work;	/* a slot was freed, or stop */
 	pthread_cond_t ready;	/* a chunk was scanned */

@@ -44,11 +44,11 @@ add_run(chunk *c, size_t start, size_t end, size_t first)
 }
 
 /*
- * The chunk's number for a name in names (an entity's or a tag's).  Names
- * are mostly short (thread and CPU ids, pids), and a name of up to 8
- * bytes with no NUL in it (a plain string has none) is one 64-bit number:
- * one multiply and a compare find it, where the names table hashes and
- * compares bytes.
+ * The chunk's number for a name in names (an entity's or a tag's), or the
+ * catalog's id for it with CHUNK_KNOWN if known has it.  Names are mostly
+ * short (thread and CPU ids, pids), and a name of up to 8 bytes with no
+ * NUL in it (a plain string has none) is one 64-bit number: one multiply
+ * and a compare find it, where the names table hashes and compares bytes.
  */
 #define SHORT_BITS	12
 #define SHORT_SLOTS	((size_t)1 << SHORT_BITS)
@@ -72,18 +72,40 @@ short_names_reset(short_names *t)
 	t->n = 0;
 }
 
+/*
+ * A name of 1 to 8 bytes as known_names_key makes it: with 8 bytes to
+ * read before end, on a little-endian machine, one load and a mask.
+ */
+static inline uint64_t
+short_key(const char *name, size_t len, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t key;
+
+	if (end - name >= 8) {
+		memcpy(&key, name, sizeof (key));
+		return (key & low_bytes[len]);
+	}
+#else
+	(void)end;
+#endif
+	return (known_names_key(name, len));
+}
+
 static uint32_t
-short_name_id(intern *names, short_names *t, const char *name, size_t len,
-    const char *end)
+short_name_id(intern *names, short_names *t, const known_names *known,
+    const char *name, size_t len, const char *end)
 {
 	uint64_t key;
 	uint32_t id;
 	size_t i;
 
-	if (len == 0 || len > 8 || end - name < 8)
+	if (len == 0 || len > 8)
 		return (intern_add(names, name, len, NULL));
-	memcpy(&key, name, sizeof (key));
-	key &= low_bytes[len];
+	key = short_key(name, len, end);
+	if (known != NULL &&
+	    (id = known_names_find(known, key, len)) != KNOWN_NONE)
+		return (id | CHUNK_KNOWN);
 	i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SHORT_BITS));
 	while (t->keys[i] != 0) {
 		if (t->keys[i] == key)
@@ -145,11 +167,28 @@ keep_special(chunk *c, size_t k, const scanned *d, const char *record,
 	sp = &c->specials[k];
 	if (d->op != SCAN_OP_VALUE) {
 		sp->named = d->str == NULL ? 0 : 1 + short_name_id(
-		    c->states_named, &c->short_states, d->str, d->str_len, end);
+		    c->states_named, &c->short_states, NULL, d->str,
+		    d->str_len, end);
 		return;
 	}
 	sp->str.at = (uint32_t)(d->str - record);
 	sp->str.len = (uint32_t)d->str_len;
+}
+
+/*
+ * A known table this large (in slots) is past the core's cache: a name's
+ * probe is a miss, so keep_run asks for the slots of a run's names all
+ * at once before it looks any up, and their misses overlap.
+ */
+#define KNOWN_FAR	((size_t)1 << 14)
+
+static inline void
+prefetch_known(const known_names *known, const char *name, size_t len,
+    const char *end)
+{
+	if (known != NULL && known->mask >= KNOWN_FAR && len - 1 < 8)
+		__builtin_prefetch(&known->slots[known_names_home(known,
+		    short_key(name, len, end))]);
 }
 
 /*
@@ -170,6 +209,16 @@ keep_run(chunk *c, const window *w, const scanned *run, size_t n)
 		grow_array(&c->data, &c->data_cap, first + n,
 		    sizeof (chunk_datum));
 	cd = c->data + first;
+	if ((c->known_entities != NULL &&
+	    c->known_entities->mask >= KNOWN_FAR) ||
+	    (c->known_tags != NULL && c->known_tags->mask >= KNOWN_FAR))
+		for (k = 0; k < n; k++) {
+			prefetch_known(c->known_entities, run[k].entity,
+			    run[k].entity_len, end);
+			if (run[k].tag != NULL)
+				prefetch_known(c->known_tags, run[k].tag,
+				    run[k].tag_len, end);
+		}
 	for (k = 0; k < n; k++, cd++) {
 		const scanned *d = &run[k];
 		const char *record = w->buf + d->at;
@@ -180,10 +229,10 @@ keep_run(chunk *c, const window *w, const scanned *run, size_t n)
 		cd->time = d->time;
 		cd->record = base + (uint32_t)d->at;
 		cd->entity = short_name_id(c->names, &c->short_entities,
-		    d->entity, d->entity_len, end);
+		    c->known_entities, d->entity, d->entity_len, end);
 		cd->state = (uint16_t)d->state;
 		cd->tag = d->tag == NULL ? 0 : 1 + short_name_id(c->tags,
-		    &c->short_tags, d->tag, d->tag_len, end);
+		    &c->short_tags, c->known_tags, d->tag, d->tag_len, end);
 	}
 	c->ndata = first + n;
 }
@@ -224,8 +273,8 @@ keep_definition(const scanner *sc, chunk *c, const window *w, size_t pos,
 	cd->record = (uint32_t)(w->base - c->start + pos);
 	cd->entity = 0;
 	cd->state = (uint16_t)state;
-	cd->tag = 1 + short_name_id(c->tags, &c->short_tags, tag->str,
-	    tag->len, tag->str + tag->len);
+	cd->tag = 1 + short_name_id(c->tags, &c->short_tags, c->known_tags,
+	    tag->str, tag->len, tag->str + tag->len);
 	c->specials[k].str.at = (uint32_t)at;
 	c->specials[k].str.len = (uint32_t)(*defs_len - at);
 	c->ndata = k + 1;
@@ -378,6 +427,17 @@ scan_nicer(void)
 #endif
 }
 
+/* The table of kt for chunk seq, held (chunks_internal.h), or NULL. */
+static known_names *
+known_for(const known_tables *kt, size_t seq)
+{
+	if (kt->cur != NULL && kt->cur_from <= seq)
+		return (known_names_hold(kt->cur));
+	if (kt->prev != NULL && kt->prev_from <= seq)
+		return (known_names_hold(kt->prev));
+	return (NULL);
+}
+
 void *
 chunks_scan_thread(void *arg)
 {
@@ -403,6 +463,10 @@ chunks_scan_thread(void *arg)
 		c->start = sc->next_start;
 		c->end = chunk_end(sc, c->start);
 		sc->next_start = c->end;
+		known_names_drop(c->known_entities);
+		known_names_drop(c->known_tags);
+		c->known_entities = known_for(&sc->known_entities, c->seq);
+		c->known_tags = known_for(&sc->known_tags, c->seq);
 		pthread_mutex_unlock(&sc->lock);
 		scan_and_sort(sc, c, &w, arena);
 		pthread_mutex_lock(&sc->lock);

@@ -51,6 +51,16 @@ stack_op(const chunk *c, size_t k, uint16_t *state)
 }
 
 /*
+ * Where an entity's number (chunk_datum) is in the scratch arrays: the
+ * chunk's own numbers first, then the ids known to the scan.
+ */
+static inline size_t
+scratch_at(const chunk *c, uint32_t e)
+{
+	return (e & CHUNK_KNOWN ? c->nlocal + (e & ~CHUNK_KNOWN) : e);
+}
+
+/*
  * Counts run i's data per entity (its groups, from c->ngroups on), if
  * every one can be taken in bulk in a run of values or else of states:
  * the run's kind, or -1.  Inline, so that each kind of run gets a loop
@@ -66,13 +76,14 @@ count_run(chunk *c, size_t i, int values, int stacks)
 
 	for (k = r->first; k < r->first + r->count; k++) {
 		uint32_t e = data[k].entity;
+		size_t at = scratch_at(c, e);
 		chunk_group *grp;
 
 		if (!bulk_datum(c, k, values, stacks))
 			return (-1);
-		if (c->seen_in[e] != i + 1) {
-			c->seen_in[e] = i + 1;
-			c->slot_of[e] = c->ngroups;
+		if (c->seen_in[at] != i + 1) {
+			c->seen_in[at] = i + 1;
+			c->slot_of[at] = c->ngroups;
 			grow_array(&c->groups, &c->groups_cap, c->ngroups + 1,
 			    sizeof (chunk_group));
 			c->groups[c->ngroups].entity = e;
@@ -81,7 +92,7 @@ count_run(chunk *c, size_t i, int values, int stacks)
 			c->groups[c->ngroups].stacked = 0;
 			c->ngroups++;
 		}
-		grp = &c->groups[c->slot_of[e]];
+		grp = &c->groups[c->slot_of[at]];
 		grp->count++;
 		if (values)
 			grp->numbers |= value_is_small_int(c->vals[k]) ?
@@ -106,7 +117,8 @@ scatter_run(chunk *c, const chunk_run *r, run_kind kind)
 
 	for (k = r->first; k < r->first + r->count; k++) {
 		const chunk_datum *cd = &data[k];
-		chunk_group *grp = &c->groups[c->slot_of[cd->entity]];
+		chunk_group *grp = &c->groups[c->slot_of[scratch_at(c,
+		    cd->entity)]];
 		size_t at = grp->first + grp->count++;
 
 		if (grp->count > 1 && cd->time < c->times[at - 1])
@@ -165,9 +177,12 @@ sort_run(const scanner *sc, chunk *c, size_t i)
 void
 chunks_sort_runs(const scanner *sc, chunk *c)
 {
-	size_t i, nnames = intern_count(c->names);
+	size_t i, nnames;
 
 	c->ngroups = 0;
+	c->nlocal = intern_count(c->names);
+	nnames = c->nlocal + (c->known_entities != NULL ?
+	    c->known_entities->from : 0);
 	if (!sc->bulk)
 		return;
 	if (c->sorted_cap < c->ndata) {

@@ -35,6 +35,7 @@ typedef struct ingest {
 	uint64_t bulk;		/* of which a run of an entity at once */
 	uint64_t nchunks;	/* chunks they read */
 	uint64_t definitions;	/* tag definitions they read whole */
+	uint64_t known_entities, known_tags;	/* chunks.h */
 } ingest;
 
 /* The progress display, and whether the consumer wants to go on. */
@@ -196,6 +197,8 @@ parse_all(ingest *in, size_t *pos)
 	in->bulk = h.bulk;
 	in->nchunks = h.nchunks;
 	in->definitions = h.definitions;
+	in->known_entities = h.known_entities;
+	in->known_tags = h.known_tags;
 	return (rv);
 }
 
@@ -206,13 +209,19 @@ run(ingest *in)
 
 	if (parse_all(in, &pos) != 0)
 		return (-1);
-	/* For tests: that the threads do the work, not just get it right. */
+	/*
+	 * For tests: that the threads do the work, not just get it right.
+	 * How many data found their names known depends on how far ahead
+	 * the threads ran, so only whether any did is said.
+	 */
 	if (debug_on("scan"))
 		fprintf(stderr, "%s: %" PRIu64 " of %" PRIu64 " data taken "
 		    "from %" PRIu64 " chunks read by threads, %" PRIu64
-		    " in bulk; %" PRIu64 " tag definitions\n", in->name,
-		    in->threaded, in->rec.cat->ndata, in->nchunks, in->bulk,
-		    in->definitions);
+		    " in bulk; %" PRIu64 " tag definitions; names known to "
+		    "them: entities %s, tags %s\n", in->name, in->threaded,
+		    in->rec.cat->ndata, in->nchunks, in->bulk, in->definitions,
+		    in->known_entities > 0 ? "yes" : "no",
+		    in->known_tags > 0 ? "yes" : "no");
 	return (records_finish(&in->rec, pos));
 }
 
