@@ -397,23 +397,56 @@ end_run(deflate_rle *z)
 		add_literal(z, (unsigned)z->prev);
 }
 
+/*
+ * How many of the n bytes at p are c, from the first: eight at a time
+ * where a word can be read in its byte order, so that the long runs of a
+ * picture's rows (zeros, where a colour holds) cost a compare a word.
+ */
+static size_t
+same_bytes(const unsigned char *p, size_t n, unsigned char c)
+{
+	size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t all = 0x0101010101010101ULL * c, w;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, sizeof (w));
+		if ((w ^= all) != 0)
+			return (i + (size_t)__builtin_ctzll(w) / 8);
+	}
+#endif
+	while (i < n && p[i] == c)
+		i++;
+	return (i);
+}
+
 void
 deflate_rle_write(deflate_rle *z, const unsigned char *p, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
+	while (i < n) {
 		unsigned c = p[i];
 
 		if ((int)c == z->prev) {
-			if (++z->run == RUN_MAX)
+			/* The run goes on: a match of RUN_MAX each time it
+			 * reaches that, the rest pending. */
+			size_t m = same_bytes(p + i, n - i, (unsigned char)c);
+			size_t total = z->run + m;
+
+			for (; total >= RUN_MAX; total -= RUN_MAX) {
+				z->run = RUN_MAX;
 				end_run(z);
+			}
+			z->run = (uint32_t)total;
+			i += m;
 			continue;
 		}
 		if (z->run > 0)
 			end_run(z);
 		add_literal(z, c);
 		z->prev = (int)c;
+		i++;
 	}
 }
 
