@@ -34,7 +34,7 @@
 #define KNOWN_MAX_LEN	8
 
 typedef struct known_slot {
-	uint64_t key;		/* the name's bytes, little-endian, zero-filled */
+	uint64_t key;		/* the name's bytes as a word, zero-filled */
 	uint32_t id;
 	uint32_t len;		/* 0: empty */
 } known_slot;

@@ -72,6 +72,48 @@ round_trip(const unsigned char *data, size_t n, const size_t *cuts,
 	return ((int)k);
 }
 
+/* data compressed as one stream written in pieces of step bytes. */
+static unsigned char *
+deflate_pieces(const unsigned char *data, size_t n, size_t step,
+    size_t *len)
+{
+	deflate_rle *z = deflate_rle_new();
+	unsigned char *out;
+	size_t off;
+
+	for (off = 0; off < n; off += step)
+		deflate_rle_write(z, data + off, n - off < step ? n - off :
+		    step);
+	out = deflate_rle_finish(z, 1, len);
+	deflate_rle_free(z);
+	return (out);
+}
+
+/*
+ * Whether data compress to the same bytes whatever pieces they are
+ * written in: a run that goes on across writes, or past the longest
+ * match, is the same symbols.
+ */
+static int
+same_in_pieces(const unsigned char *data, size_t n)
+{
+	static const size_t steps[] = { 1, 7, 8, 9, 257, 999 };
+	size_t whole_len, len, i;
+	unsigned char *whole = deflate_pieces(data, n, n > 0 ? n : 1,
+	    &whole_len);
+	int same = 1;
+
+	for (i = 0; i < sizeof (steps) / sizeof (steps[0]); i++) {
+		unsigned char *out = deflate_pieces(data, n, steps[i], &len);
+
+		same = same && len == whole_len &&
+		    memcmp(out, whole, len) == 0;
+		free(out);
+	}
+	free(whole);
+	return (same);
+}
+
 static uint32_t seed = 12345;
 
 static unsigned
@@ -132,6 +174,8 @@ main(void)
 	}
 	CHECK("deflate_rle: skewed bytes and runs", round_trip(data, n, NULL,
 	    0, 999, &size));
+	CHECK("deflate_rle: skewed bytes and runs, the same bytes in pieces "
+	    "of 1 to 999", same_in_pieces(data, 200000));
 	/*
 	 * Within one block, 18 bytes that come 1, 2, 3, 5, 8, ... 4181
 	 * times (the end of the block once more), never twice in a row (no
