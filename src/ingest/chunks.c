@@ -55,25 +55,33 @@ chunk_entity_lookup(chunks_host *h, chunk *c, uint32_t local)
 }
 
 /*
- * The trace's id for a chunk's entity number (or the catalog's id, known
- * to the scan): inline once known.
+ * The trace's id for a chunk's entity number (the catalog's id itself if
+ * known to the scan), UNMAPPED if not yet looked up.
  */
-static inline uint32_t
-chunk_entity(chunks_host *h, chunk *c, uint32_t local)
-{
-	uint32_t id;
-
-	if (local & CHUNK_KNOWN)
-		return (local & ~CHUNK_KNOWN);
-	id = c->ids[local];
-	return (id != UNMAPPED ? id : chunk_entity_lookup(h, c, local));
-}
-
-/* The same, UNMAPPED if not yet looked up. */
 static inline uint32_t
 chunk_entity_mapped(const chunk *c, uint32_t local)
 {
 	return (local & CHUNK_KNOWN ? local & ~CHUNK_KNOWN : c->ids[local]);
+}
+
+/* The same, looked up on first use: inline once known. */
+static inline uint32_t
+chunk_entity(chunks_host *h, chunk *c, uint32_t local)
+{
+	uint32_t id = chunk_entity_mapped(c, local);
+
+	return (id != UNMAPPED ? id : chunk_entity_lookup(h, c, local));
+}
+
+/*
+ * The catalog's id for a datum's tag by its chunk_datum tag (not 0), the
+ * id itself if known to the scan, UNMAPPED if not yet looked up.
+ */
+static inline uint32_t
+chunk_tag_mapped(const chunk *c, uint32_t tag)
+{
+	return ((tag - 1) & CHUNK_KNOWN ? (tag - 1) & ~CHUNK_KNOWN :
+	    c->tag_names[tag - 1]);
 }
 
 /*
@@ -95,11 +103,12 @@ static uint32_t
 chunk_tag_name(chunks_host *h, chunk *c, uint32_t tag, const char *text,
     size_t len)
 {
-	if ((tag - 1) & CHUNK_KNOWN)
-		return ((tag - 1) & ~CHUNK_KNOWN);
-	if (c->tag_names[tag - 1] == UNMAPPED)
-		c->tag_names[tag - 1] = catalog_tag_name(h->rec->cat, text, len);
-	return (c->tag_names[tag - 1]);
+	uint32_t name = chunk_tag_mapped(c, tag);
+
+	if (name == UNMAPPED)
+		name = c->tag_names[tag - 1] = catalog_tag_name(h->rec->cat,
+		    text, len);
+	return (name);
 }
 
 /*
@@ -318,9 +327,7 @@ prefetch_tags(const chunks_host *h, const chunk *c, size_t k, size_t end)
 	if (k + TAG_AHEAD / 2 < end &&
 	    (cd = &c->data[k + TAG_AHEAD / 2])->tag != 0 &&
 	    cd->op == SCAN_OP_STATE &&
-	    (name = (cd->tag - 1) & CHUNK_KNOWN ?
-	    (cd->tag - 1) & ~CHUNK_KNOWN : c->tag_names[cd->tag - 1]) !=
-	    UNMAPPED)
+	    (name = chunk_tag_mapped(c, cd->tag)) != UNMAPPED)
 		catalog_tag_prefetch(h->rec->cat, cd->state, name);
 }
 

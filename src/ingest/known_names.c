@@ -15,19 +15,16 @@ known_names_make(const intern *tab, uint32_t from)
 {
 	known_names *k;
 	size_t nslots = MIN_SLOTS;
-	unsigned bits = 4;
 	uint32_t id;
 
 	if (from == 0)
 		return (NULL);
-	while (nslots < (size_t)from * 2) {
+	while (nslots < (size_t)from * 2)
 		nslots *= 2;
-		bits++;
-	}
 	k = xmalloc(sizeof (*k));
 	k->slots = xcalloc(nslots, sizeof (known_slot));
 	k->mask = nslots - 1;
-	k->shift = 64 - bits;
+	k->shift = 64 - (unsigned)__builtin_ctzll(nslots);
 	k->from = from;
 	atomic_init(&k->holders, 1);
 	for (id = 0; id < from && id != KNOWN_NONE; id++) {
