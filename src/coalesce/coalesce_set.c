@@ -76,6 +76,40 @@ heap_up(coalesce *c, size_t pos)
 	heap_place(c, pos, &e);
 }
 
+/*
+ * The child of least key among heap[first..last): by weight alone,
+ * chosen without a branch (which child is lightest is a coin's toss, and
+ * a branch on it was mispredicted at nearly every level), then by the
+ * whole key if another child weighs the same (rare: weights are sums of
+ * durations).
+ */
+static size_t
+lightest_child(const coalesce *c, size_t first, size_t last)
+{
+	const heap_entry *h = c->heap;
+	size_t child = first, k;
+	uint64_t w = h[first].weight;
+	int tie = 0;
+
+	for (k = first + 1; k < last; k++) {
+		uint64_t wk = h[k].weight;
+		int lt = wk < w;
+
+		tie |= wk == w;
+		child = lt ? k : child;
+		w = lt ? wk : w;
+	}
+	if (!tie)
+		return (child);
+	/* Some child weighs as another: the whole key decides. */
+	child = first;
+	for (k = first + 1; k < last; k++) {
+		if (entry_less(c, &h[k], &h[child]))
+			child = k;
+	}
+	return (child);
+}
+
 static void
 heap_down(coalesce *c, size_t pos)
 {
@@ -98,11 +132,7 @@ heap_down(coalesce *c, size_t pos)
 		for (k = HEAP_ARITY * first + 1; k < len &&
 		    k < HEAP_ARITY * last + 1; k += HEAP_ARITY)
 			__builtin_prefetch(&c->heap[k]);
-		child = first;
-		for (k = first + 1; k < last; k++) {
-			if (entry_less(c, &c->heap[k], &c->heap[child]))
-				child = k;
-		}
+		child = lightest_child(c, first, last);
 		if (!entry_less(c, &c->heap[child], &e))
 			break;
 		/*
