@@ -173,27 +173,26 @@ coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
 		uint32_t before = c->rects[x->prev].prev;
 
 		if (before != RECT_NONE)
-			coalesce_set_rekey(c, before);
-		coalesce_set_rekey(c, x->prev);
+			coalesce_set_rekey(c, before, id);
+		coalesce_set_rekey(c, x->prev, id);
 	}
 	/* The second of two, after its first: see coalesce_set_shadow. */
 	if (e->nrects == 2)
 		coalesce_set_shadow(c, r);
 	else
-		coalesce_set_reweigh(c, r);
+		coalesce_set_reweigh(c, r, id);
 }
 
 /*
- * The victim, the survivor's right neighbour, gives it its time and
- * leaves its list.  Times per state and counts need nothing: the
+ * The victim, the survivor's right neighbour (both entity id's), gives
+ * it its time and leaves its list.  Times per state and counts need nothing: the
  * survivor's now run to the victim's right neighbour's totals, or its
  * range of a log to that neighbour's.
  */
 static void
-absorb(coalesce *c, uint32_t survivor, uint32_t victim)
+absorb(coalesce *c, uint32_t id, uint32_t survivor, uint32_t victim)
 {
 	rect *s = &c->rects[survivor], *v = &c->rects[victim];
-	uint32_t id = c->info[survivor].entity;
 	ent_state *e = &c->ents[id];
 
 	c->top_fresh = 0;
@@ -213,10 +212,10 @@ absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 	rect_release(c, victim);
 
 	if (s->prev != RECT_NONE)
-		coalesce_set_rekey(c, s->prev);
-	coalesce_set_rekey(c, survivor);
+		coalesce_set_rekey(c, s->prev, id);
+	coalesce_set_rekey(c, survivor, id);
 	if (s->next != RECT_NONE)
-		coalesce_set_rekey(c, s->next);
+		coalesce_set_rekey(c, s->next, id);
 }
 
 /*
@@ -227,14 +226,15 @@ absorb(coalesce *c, uint32_t survivor, uint32_t victim)
 void
 coalesce_merge_trim(coalesce *c)
 {
-	uint32_t r, prev, next;
+	uint32_t r, id, prev, next;
 	rect *x;
 
 	coalesce_set_fresh_top(c);
 	r = c->heap[0].rect;
+	id = c->heap[0].entity;
 	x = &c->rects[r];
 
-	if (c->ents[c->info[r].entity].nrects == 1) {
+	if (c->ents[id].nrects == 1) {
 		coalesce_set_remove(c, r);
 		return;		/* back in the set when a neighbour comes */
 	}
@@ -248,10 +248,10 @@ coalesce_merge_trim(coalesce *c)
 	 */
 	if (prev == RECT_NONE || (next != RECT_NONE &&
 	    !(c->rects[prev].duration < c->rects[next].duration))) {
-		absorb(c, r, next);
+		absorb(c, id, r, next);
 	} else {
 		coalesce_set_remove(c, r);
-		absorb(c, prev, r);
+		absorb(c, id, prev, r);
 	}
 }
 

@@ -137,12 +137,12 @@ heap_down(coalesce *c, size_t pos)
 			break;
 		/*
 		 * A new top: coalesce_set_refresh_top reads its rectangle
-		 * and entity next, which can come in while the entry sinks
-		 * further.
+		 * and a trim its entity next, which can come in while the
+		 * entry sinks further.
 		 */
 		if (pos == 0) {
 			__builtin_prefetch(&c->rects[c->heap[child].rect]);
-			__builtin_prefetch(&c->info[c->heap[child].rect]);
+			__builtin_prefetch(&c->ents[c->heap[child].entity]);
 		}
 		heap_place(c, pos, &c->heap[child]);
 		pos = child;
@@ -200,7 +200,7 @@ weight_of(const coalesce *c, uint32_t r)
  * only an entity's only rectangle ever leaves it, short of a merge.
  */
 void
-coalesce_set_reweigh(coalesce *c, uint32_t r)
+coalesce_set_reweigh(coalesce *c, uint32_t r, uint32_t entity)
 {
 	heap_entry e;
 
@@ -209,7 +209,7 @@ coalesce_set_reweigh(coalesce *c, uint32_t r)
 	c->top_fresh = 0;
 	e.weight = weight_of(c, r);
 	e.rect = r;
-	e.unused = 0;
+	e.entity = entity;
 	c->set_size++;
 	heap_reserve(c, c->heap_len + 1);
 	heap_place(c, c->heap_len++, &e);
@@ -226,7 +226,7 @@ coalesce_set_reweigh(coalesce *c, uint32_t r)
  * them where they are took 5% off the command's CPU time).
  */
 void
-coalesce_set_rekey(coalesce *c, uint32_t r)
+coalesce_set_rekey(coalesce *c, uint32_t r, uint32_t entity)
 {
 	size_t pos = c->heap_pos[r];
 	uint64_t w;
@@ -238,7 +238,7 @@ coalesce_set_rekey(coalesce *c, uint32_t r)
 		pos = RECT_NONE;
 	}
 	if (pos == RECT_NONE) {
-		coalesce_set_reweigh(c, r);
+		coalesce_set_reweigh(c, r, entity);
 		return;
 	}
 	w = weight_of(c, r);
@@ -292,7 +292,7 @@ coalesce_set_refresh_top(coalesce *c)
 		heap_down(c, 0);
 	}
 	if (c->heap_len > 0) {
-		c->top_entity = c->info[c->heap[0].rect].entity;
+		c->top_entity = c->heap[0].entity;
 		c->top_fresh = 1;
 	}
 }

@@ -31,13 +31,18 @@ coalesce_set_key_less(const coalesce *c, uint64_t start, uint32_t entity,
 void coalesce_set_remove(coalesce *c, uint32_t r);
 
 /*
- * Called when a rectangle's weight may have changed: one not in the set
+ * Called when rectangle r's weight may have changed: one not in the set
  * enters it; one in it keeps its entry as it is (see coalesce_set.c).
+ * entity is r's (the callers have it at hand; r's own record may be out
+ * of the cache).
  */
-void coalesce_set_reweigh(coalesce *c, uint32_t r);
+void coalesce_set_reweigh(coalesce *c, uint32_t r, uint32_t entity);
 
-/* Brings a rectangle's key up to its weight where it is, or puts it in. */
-void coalesce_set_rekey(coalesce *c, uint32_t r);
+/*
+ * Brings rectangle r's key up to its weight where it is, or puts it in;
+ * entity is r's.
+ */
+void coalesce_set_rekey(coalesce *c, uint32_t r, uint32_t entity);
 
 /*
  * Puts an entity's second rectangle in the set without an entry of its

@@ -97,12 +97,15 @@ typedef struct entity {
  * weight, so sifting compares without touching the rectangles (which
  * would be a cache miss per comparison); only equal weights, which are
  * rare, read the rest of the key from them.  A rectangle's start and
- * entity never change while it is in the set.
+ * entity never change while it is in the set.  The entity is in the
+ * entry too: the top's is read at every trim and every datum, and from
+ * here it needs no line of the rectangle's but the one holding its
+ * weight's terms.
  */
 typedef struct heap_entry {
 	uint64_t weight;
 	uint32_t rect;
-	uint32_t unused;
+	uint32_t entity;
 } heap_entry;
 
 /*
