@@ -185,9 +185,9 @@ coalesce_merge_append(coalesce *c, uint32_t id, uint64_t end, int final)
 
 /*
  * The victim, the survivor's right neighbour (both entity id's), gives
- * it its time and leaves its list.  Times per state and counts need nothing: the
- * survivor's now run to the victim's right neighbour's totals, or its
- * range of a log to that neighbour's.
+ * it its time and leaves its list.  Times per state and counts need
+ * nothing: the survivor's now run to the victim's right neighbour's
+ * totals, or its range of a log to that neighbour's.
  */
 static void
 absorb(coalesce *c, uint32_t id, uint32_t survivor, uint32_t victim)

@@ -98,9 +98,8 @@ typedef struct entity {
  * would be a cache miss per comparison); only equal weights, which are
  * rare, read the rest of the key from them.  A rectangle's start and
  * entity never change while it is in the set.  The entity is in the
- * entry too: the top's is read at every trim and every datum, and from
- * here it needs no line of the rectangle's but the one holding its
- * weight's terms.
+ * entry too: the top's is read at every trim and every refresh of the
+ * top, which so read no line of the rectangle's but its weight's.
  */
 typedef struct heap_entry {
 	uint64_t weight;
