@@ -20,7 +20,11 @@
  * the threaded parse with chunks of 64 bytes (chunks.h) reads each file;
  * when its half is odd, stores go to disk at once (a budget of one byte,
  * STATEMAP_SPILL_BYTES), where loading a nested or value entity then
- * fails (store.h), which ends that input.
+ * fails (store.h) once plain data have gone to disk, which ends that
+ * input.  Whether they have depends on the order of the lines, which the
+ * writer does not keep (it writes entity by entity): a trace with such
+ * an entity that loaded so may be written as a file that does not, and
+ * that ends the input too.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -319,6 +323,18 @@ fail(const char *what, const unsigned char *data, size_t size,
 	abort();
 }
 
+/* Whether d has a nested or value entity, which a store on disk cannot hold. */
+static int
+has_memory_only_entity(const trace *d)
+{
+	uint32_t e, n = store_nentities(d->st);
+
+	for (e = 0; e < n; e++)
+		if (store_kind_of(d->st, e) != STORE_STATES)
+			return (1);
+	return (0);
+}
+
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -328,6 +344,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	size_t n1, n2;
 	sm_error err;
 	char msg[sizeof (err.message) + 64];
+	int spilling;
 
 	if (in_path[0] == '\0')
 		setup();
@@ -335,7 +352,8 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		setenv("STATEMAP_CHUNK_BYTES", "64", 1);
 	else
 		unsetenv("STATEMAP_CHUNK_BYTES");
-	if (size / 2 % 2 == 1)
+	spilling = size / 2 % 2 == 1;
+	if (spilling)
 		setenv("STATEMAP_SPILL_BYTES", "1", 1);
 	else
 		unsetenv("STATEMAP_SPILL_BYTES");
@@ -345,6 +363,11 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	w1 = write_trace(one, &n1);
 	save(w1_path, w1, n1);
 	if ((two = trace_load(w1_path, &opts, &err)) == NULL) {
+		if (spilling && has_memory_only_entity(one)) {
+			free(w1);
+			trace_free(one);
+			return (0);
+		}
 		snprintf(msg, sizeof (msg), "the file written does not load: "
 		    "%s", err.message);
 		fail(msg, data, size, w1, n1, NULL, 0);
