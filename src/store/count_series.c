@@ -226,7 +226,7 @@ series_walk(const store *s, const unsigned char *counted, uint64_t from,
 #define BLOCK_CHANGES	65536
 #define RADIX_BITS	11
 #define RADIX		(1u << RADIX_BITS)
-#define AHEAD		4	/* entities whose lines are asked for ahead */
+#define AHEAD		8	/* entities whose lines are asked for ahead */
 
 /* Sorts keys[0..n) by radix, tmp as large; returns the sorted array. */
 static uint64_t *
@@ -259,17 +259,104 @@ radix_sort(uint64_t *keys, uint64_t *tmp, size_t n, uint64_t max)
 	return (keys);
 }
 
+/*
+ * Reads c's column up to the block [start, end), writing each change into
+ * or out of the counted states as a key (its time within the block,
+ * never before the entity's last, *last, and in or out in the low bit)
+ * into keys[*nkeys..cap), *max gathering the keys' bits.  Returns 1 when
+ * keys is full before the block's end (c is left on the change not
+ * written, to go on from), 0 when the block is done.  A function of its
+ * own, so that the compiler keeps the loop's state in registers.
+ */
+static int
+scan_column(cursor *c, const unsigned char *counted, uint64_t start,
+    uint64_t end, uint64_t *last, uint64_t *keys, size_t *nkeys, size_t cap,
+    uint64_t *max)
+{
+	const uint64_t *times = c->times;
+	const uint16_t *states = c->states;
+	size_t k = c->k, lim = c->lim, n = *nkeys;
+	uint64_t l = *last, m = *max;
+	int in = c->in, full = 0;
+
+	for (; k < lim && times[k] < end; k++) {
+		uint64_t key;
+
+		if (is_counted(counted, states[k]) == in)
+			continue;
+		if (n == cap) {
+			full = 1;
+			break;
+		}
+		in = !in;
+		/* Never before the block nor before the entity's last
+		 * change, where a column's times go back (count_series.h):
+		 * each entity's changes up to any time are then the first
+		 * of its own, and the counts the steps give stay within the
+		 * entities. */
+		key = times[k] > start ? times[k] - start : 0;
+		if (key < l)
+			key = l;
+		l = key;
+		key = key << 1 | (uint64_t)in;
+		m |= key;
+		keys[n++] = key;
+	}
+	c->k = k;
+	c->in = in;
+	*nkeys = n;
+	*last = l;
+	*max = m;
+	return (full);
+}
+
+/*
+ * series_count's steps, written straight into its arrays (which double as
+ * they fill) under emit's rules: a second step at one time replaces the
+ * first, and a step that changes nothing is dropped.  Only the first step
+ * can meet another at its time (a change at the range's start, whose key
+ * is 0), so a replaced step has no step before it to repeat.
+ */
+typedef struct gather {
+	series *out;
+	size_t cap;
+} gather;
+
+static inline int
+gather_step(gather *g, uint64_t time, uint32_t count, const char **why)
+{
+	series *sr = g->out;
+	size_t n = sr->n;
+
+	if (n > 0 && sr->time[n - 1] == time) {
+		sr->count[n - 1] = count;
+		return (0);
+	}
+	if (n > 0 && sr->count[n - 1] == count)
+		return (0);
+	if (n == g->cap) {
+		g->cap = g->cap == 0 ? 1024 : 2 * g->cap;
+		if (runlimit_check(g->cap * (sizeof (uint64_t) +
+		    sizeof (uint32_t)), why) != 0)
+			return (-1);
+		sr->time = xrealloc(sr->time, g->cap * sizeof (uint64_t));
+		sr->count = xrealloc(sr->count, g->cap * sizeof (uint32_t));
+	}
+	sr->time[n] = time;
+	sr->count[n] = count;
+	sr->n = n + 1;
+	return (0);
+}
+
 static int
 series_sweep_blocks(const store *s, const unsigned char *counted,
-    uint64_t from, uint64_t to, series_step_fn fn, void *ctx,
-    const char **why)
+    uint64_t from, uint64_t to, gather *g, const char **why)
 {
 	uint32_t ne = store_nentities(s), e;
 	cursor *cur;
 	uint64_t *keys = NULL, *tmp = NULL, total = 0, nblocks, width, b;
 	size_t nkeys, cap = 0, scanned = 0;
 	uint32_t count = 0;
-	stepper st = { fn, ctx, 0, 0, 0, 0, 0 };
 	int rv;
 
 	cur = xcalloc((size_t)ne + 1, sizeof (cursor));
@@ -279,7 +366,7 @@ series_sweep_blocks(const store *s, const unsigned char *counted,
 		count += (uint32_t)cursor_start(c, s, e, from, to, counted);
 		total += c->lim - c->k;
 	}
-	rv = emit(&st, from, count, why);
+	rv = gather_step(g, from, count, why);
 	/* Each block visits every entity: at least 4 transitions a visit. */
 	nblocks = total / (ne > BLOCK_CHANGES / 4 ? 4 * (uint64_t)ne :
 	    BLOCK_CHANGES) + 1;
@@ -295,10 +382,7 @@ series_sweep_blocks(const store *s, const unsigned char *counted,
 		nkeys = 0;
 		for (e = 0; rv == 0 && e < ne; e++) {
 			cursor *c = &cur[e];
-			const uint64_t *times = c->times;
-			const uint16_t *states = c->states;
-			size_t k = c->k, lim = c->lim;
-			int in = c->in;
+			size_t k0 = c->k;
 			uint64_t last = 0;
 
 			/* The next entities' first lines, which come from
@@ -309,41 +393,17 @@ series_sweep_blocks(const store *s, const unsigned char *counted,
 				__builtin_prefetch(a->times + a->k);
 				__builtin_prefetch(a->states + a->k);
 			}
-			for (; k < lim && times[k] < end; k++) {
-				uint64_t key;
-
-				if (is_counted(counted, states[k]) == in)
-					continue;
-				in = !in;
-				/* Never before the block nor before the
-				 * entity's last change, where a column's
-				 * times go back (count_series.h): each
-				 * entity's changes up to any time are then
-				 * the first of its own, and the counts the
-				 * steps give stay within the entities. */
-				key = times[k] > start ? times[k] - start : 0;
-				if (key < last)
-					key = last;
-				last = key;
-				key = key << 1 | (uint64_t)in;
-				if (nkeys == cap) {
-					cap = cap == 0 ? 4096 : 2 * cap;
-					rv = runlimit_check(cap * 2 *
-					    sizeof (uint64_t) + (size_t)ne *
-					    sizeof (cursor), why);
-					if (rv != 0)
-						break;
-					keys = xrealloc(keys,
-					    cap * sizeof (uint64_t));
-					tmp = xrealloc(tmp,
-					    cap * sizeof (uint64_t));
-				}
-				max |= key;
-				keys[nkeys++] = key;
+			while (scan_column(c, counted, start, end, &last, keys,
+			    &nkeys, cap, &max)) {
+				cap = cap == 0 ? 4096 : 2 * cap;
+				rv = runlimit_check(cap * 2 * sizeof (uint64_t) +
+				    (size_t)ne * sizeof (cursor), why);
+				if (rv != 0)
+					break;
+				keys = xrealloc(keys, cap * sizeof (uint64_t));
+				tmp = xrealloc(tmp, cap * sizeof (uint64_t));
 			}
-			scanned += k - c->k;
-			c->k = k;
-			c->in = in;
+			scanned += c->k - k0;
 			if (rv == 0 && scanned > (1u << 20)) {
 				scanned = 0;
 				rv = runlimit_check(cap * 2 * sizeof (uint64_t) +
@@ -354,48 +414,19 @@ series_sweep_blocks(const store *s, const unsigned char *counted,
 			break;
 		sorted = radix_sort(keys, tmp, nkeys, max);
 		for (i = 0; rv == 0 && i < nkeys; i++) {
-			if (sorted[i] & 1)
-				count++;
-			else
-				count--;
+			/* In adds one, out takes one away. */
+			count += (uint32_t)(sorted[i] & 1) * 2 - 1;
 			/* Every change at a time is in before its step. */
 			if (i + 1 == nkeys || (sorted[i + 1] >> 1) !=
 			    (sorted[i] >> 1))
-				rv = emit(&st, start + (sorted[i] >> 1), count,
-				    why);
+				rv = gather_step(g, start + (sorted[i] >> 1),
+				    count, why);
 		}
 	}
-	if (rv == 0 && st.held)
-		rv = fn(ctx, st.time, st.count, why);
 	free(cur);
 	free(keys);
 	free(tmp);
 	return (rv);
-}
-
-/* series_count's steps, gathered into arrays that double as they fill. */
-typedef struct gather {
-	series *out;
-	size_t cap;
-} gather;
-
-static int
-gather_step(void *ctx, uint64_t time, uint32_t count, const char **why)
-{
-	gather *g = ctx;
-	series *sr = g->out;
-
-	if (sr->n == g->cap) {
-		g->cap = g->cap == 0 ? 1024 : 2 * g->cap;
-		if (runlimit_check(g->cap * (sizeof (uint64_t) +
-		    sizeof (uint32_t)), why) != 0)
-			return (-1);
-		sr->time = xrealloc(sr->time, g->cap * sizeof (uint64_t));
-		sr->count = xrealloc(sr->count, g->cap * sizeof (uint32_t));
-	}
-	sr->time[sr->n] = time;
-	sr->count[sr->n++] = count;
-	return (0);
 }
 
 int
@@ -411,8 +442,8 @@ series_count(const store *s, const unsigned char *counted, uint64_t from,
 		to = store_end(s);
 	out->begin = from;
 	out->finish = to > from ? to : from;
-	if (to > from && series_sweep_blocks(s, counted, from, to, gather_step,
-	    &g, why) != 0) {
+	if (to > from &&
+	    series_sweep_blocks(s, counted, from, to, &g, why) != 0) {
 		series_free(out);
 		return (-1);
 	}
