@@ -214,6 +214,21 @@ group_fits(chunks_host *h, const chunk *c, const chunk_run *r,
  * past the records' time_limit (an entity left out too): then one by one
  * finds which datum does not, and says why.
  */
+/*
+ * How many groups ahead take_sorted_run asks for an entity's records and
+ * store column (BULK_AHEAD), and for the ends of the column's arrays
+ * (half as many), which the column's record, then in hand, says where.
+ */
+#define BULK_AHEAD	32
+
+/* The entity of group g + ahead of run r, or CATALOG_NO_ENTITY. */
+static inline uint32_t
+group_ahead(const chunk *c, const chunk_run *r, size_t g, size_t ahead)
+{
+	return (g + ahead < r->group + r->ngroups ? chunk_entity_mapped(c,
+	    c->groups[g + ahead].entity) : CATALOG_NO_ENTITY);
+}
+
 static int
 take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 {
@@ -224,8 +239,13 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 		return (0);
 	for (g = r->group; g < r->group + r->ngroups; g++) {
 		const chunk_group *grp = &c->groups[g];
-		uint32_t e = chunk_entity(h, c, grp->entity);
+		uint32_t e = chunk_entity(h, c, grp->entity), a;
 
+		if ((a = group_ahead(c, r, g, BULK_AHEAD)) != CATALOG_NO_ENTITY &&
+		    a != UNMAPPED) {
+			records_prefetch_entity(h->rec, a);
+			records_prefetch_bulk(h->rec, a, 0);
+		}
 		/* A group's times are in order: the last is the latest. */
 		if (c->times[grp->first + grp->count - 1] >
 		    h->rec->time_limit ||
@@ -235,8 +255,14 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 	for (g = r->group; g < r->group + r->ngroups; g++) {
 		const chunk_group *grp = &c->groups[g];
 		const uint64_t *times = c->times + grp->first;
-		uint32_t e = chunk_entity_mapped(c, grp->entity);
+		uint32_t e = chunk_entity_mapped(c, grp->entity), a;
 
+		if ((a = group_ahead(c, r, g, BULK_AHEAD)) != CATALOG_NO_ENTITY &&
+		    a != UNMAPPED)
+			records_prefetch_bulk(h->rec, a, 0);
+		if ((a = group_ahead(c, r, g, BULK_AHEAD / 2)) !=
+		    CATALOG_NO_ENTITY && a != UNMAPPED)
+			records_prefetch_bulk(h->rec, a, 1);
 		if (grp->entity & CHUNK_KNOWN)
 			h->known_entities += grp->count;
 		if (e == CATALOG_NO_ENTITY)

@@ -88,6 +88,13 @@ typedef struct ingest_options {
 	 */
 	ingest_data_fn data;
 	/*
+	 * NULL, or told, a few entities before data of entity go to the
+	 * data function in bulk, to ask for what that will touch: near is 0
+	 * farther ahead, 1 just before (so that what the first asked for
+	 * can lead it to the rest).  A hint only: it changes nothing.
+	 */
+	void (*prefetch)(void *ctx, uint32_t entity, int near);
+	/*
 	 * NULL, or asked every so often (about every 64 K records, and for
 	 * each chunk the parsing threads read) whether to go on, with the
 	 * datum function's ctx: 0 to go on, or -1 with *why, which ends the

@@ -98,6 +98,17 @@ records_prefetch_entity(const records *r, uint32_t entity)
 	__builtin_prefetch(&r->kind[entity]);
 }
 
+/*
+ * Asks the consumer to ask for what data of the entity in bulk will
+ * touch (ingest_options' prefetch, near as there), if it wants to.
+ */
+static inline void
+records_prefetch_bulk(const records *r, uint32_t entity, int near)
+{
+	if (r->opts->prefetch != NULL)
+		r->opts->prefetch(r->ctx, entity, near);
+}
+
 /* Whether plain data of the entity may be taken in bulk (it has only
  * plain states so far: no push, no value). */
 static inline int

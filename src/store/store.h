@@ -121,6 +121,14 @@ void store_append_many(store *s, uint32_t entity, const uint64_t *time,
     const uint16_t *state, size_t n);
 
 /*
+ * Asks for what an append to the entity will touch, where entities are
+ * too many for the cache: near 0, its column's record (a few appends
+ * ahead); near 1, the ends of its arrays, found in that record (just
+ * before).  A hint only, for an entity the store may not have yet.
+ */
+void store_prefetch_column(const store *s, uint32_t entity, int near);
+
+/*
  * Says how much of the input the appends so far come from, as a share of
  * it (0 < done <= 1; 0: not known).  A column that must grow is then
  * made the size its entity is heading for, at one go, instead of being

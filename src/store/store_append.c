@@ -86,6 +86,24 @@ store_append(store *s, uint32_t entity, uint64_t time, uint32_t state,
 }
 
 void
+store_prefetch_column(const store *s, uint32_t entity, int near)
+{
+	const column *c;
+
+	if (entity >= s->ncols)
+		return;
+	c = &s->cols[entity];
+	if (!near) {
+		__builtin_prefetch(c);
+		return;
+	}
+	if (c->time != NULL) {
+		__builtin_prefetch(c->time + c->count, 1);
+		__builtin_prefetch(c->state + c->count, 1);
+	}
+}
+
+void
 store_append_many(store *s, uint32_t entity, const uint64_t *time,
     const uint16_t *state, size_t n)
 {

@@ -34,6 +34,15 @@ on_data(void *ctx, catalog *cat, uint32_t entity, const uint64_t *times,
 	store_append_many(d->st, entity, times, states, n);
 }
 
+static void
+on_prefetch(void *ctx, uint32_t entity, int near)
+{
+	trace *d = ctx;
+
+	if (d->st != NULL)
+		store_prefetch_column(d->st, entity, near);
+}
+
 /* A nested entity's datum: the store keeps its stack. */
 static void
 on_nested(void *ctx, catalog *cat, uint32_t entity, uint64_t time,
@@ -160,6 +169,7 @@ trace_load(const char *path, const trace_options *opts, sm_error *err)
 	io.ignore_tags = opts->ignore_tags;
 	io.filter = opts->filter;
 	io.data = on_data;
+	io.prefetch = on_prefetch;
 	io.keep_going = keep_loading;
 	io.nested = on_nested;
 	io.stack = on_stack;
