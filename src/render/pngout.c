@@ -36,17 +36,36 @@ typedef struct band {
 #define PNG_SUB	1
 #define PNG_UP	2
 
-/* Whether at least half the pixels of a row are those of the row above. */
+/*
+ * Whether at least half the pixels of a row are those of the row above:
+ * a pixel's colour is its low 24 bits (deflate_band's), compared a word
+ * at a time, and the count stops, a block of pixels at a time, once it
+ * can no longer change the answer.
+ */
+#define SAME_BLOCK	64
+
 static int
 mostly_same(const unsigned char *line, const unsigned char *above,
     int width)
 {
-	int x, same = 0;
+	int x = 0, same = 0, need = (width + 1) / 2;
 
-	for (x = 0; x < width; x++)
-		same += memcmp(line + (size_t)x * 4, above + (size_t)x * 4,
-		    3) == 0;
-	return (same * 2 >= width);
+	while (x < width) {
+		int end = width - x > SAME_BLOCK ? x + SAME_BLOCK : width;
+
+		for (; x < end; x++) {
+			uint32_t a, b;
+
+			memcpy(&a, line + (size_t)x * 4, sizeof (a));
+			memcpy(&b, above + (size_t)x * 4, sizeof (b));
+			same += ((a ^ b) & 0xffffff) == 0;
+		}
+		if (same >= need)
+			return (1);
+		if (same + (width - x) < need)
+			return (0);
+	}
+	return (same >= need);
 }
 
 /*
