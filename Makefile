@@ -160,7 +160,8 @@ check-asan: $(BIN)
 	@echo "The Lua tests under valgrind:"
 	@STATEMAP_PLAIN_ALLOC=1 BIN=$(BIN) BUILD=$(BUILD) ONLY=lua LUA_WRAP="$(VALGRIND)" sh tests/run
 
-bench: statemap-lua $(BUILD)/gentrace $(BUILD)/scanrate $(BUILD)/tdrate
+bench: statemap-lua $(BUILD)/gentrace $(BUILD)/scanrate $(BUILD)/tdrate \
+    $(BUILD)/luatable
 	@sh bench/run
 
 # A 4.3 GB trace loaded and queried under --memory-limit 256M, compared
@@ -173,6 +174,10 @@ $(BUILD)/gentrace: bench/gentrace.c | $(BUILD)
 
 # The scanner alone, in ns a record (bench/scanrate.c).
 $(BUILD)/scanrate: bench/scanrate.c $(CORE_OBJ) | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(LDLIBS)
+
+# Lua's own cost of a table like t:at's answer (bench/luatable.c).
+$(BUILD)/luatable: bench/luatable.c $(CORE_OBJ) | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(LDLIBS)
 
 # libtracecmd's bare iteration over a trace.dat (bench/tdrate.c).
