@@ -209,19 +209,14 @@ group_fits(chunks_host *h, const chunk *c, const chunk_run *r,
 }
 
 /*
- * Takes a sorted run in bulk, all or nothing: returns 0, having taken
- * nothing, if an entity's group does not fit (group_fits), or has a time
- * past the records' time_limit (an entity left out too): then one by one
- * finds which datum does not, and says why.
- */
-/*
  * How many groups ahead take_sorted_run asks for an entity's records and
  * store column (BULK_AHEAD), and for the ends of the column's arrays
  * (half as many), which the column's record, then in hand, says where.
  */
 #define BULK_AHEAD	32
 
-/* The entity of group g + ahead of run r, or CATALOG_NO_ENTITY. */
+/* The entity of group g + ahead of run r, or CATALOG_NO_ENTITY
+ * (UNMAPPED for one the catalog does not have yet). */
 static inline uint32_t
 group_ahead(const chunk *c, const chunk_run *r, size_t g, size_t ahead)
 {
@@ -229,6 +224,12 @@ group_ahead(const chunk *c, const chunk_run *r, size_t g, size_t ahead)
 	    c->groups[g + ahead].entity) : CATALOG_NO_ENTITY);
 }
 
+/*
+ * Takes a sorted run in bulk, all or nothing: returns 0, having taken
+ * nothing, if an entity's group does not fit (group_fits), or has a time
+ * past the records' time_limit (an entity left out too): then one by one
+ * finds which datum does not, and says why.
+ */
 static int
 take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 {
@@ -241,8 +242,8 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 		const chunk_group *grp = &c->groups[g];
 		uint32_t e = chunk_entity(h, c, grp->entity), a;
 
-		if ((a = group_ahead(c, r, g, BULK_AHEAD)) != CATALOG_NO_ENTITY &&
-		    a != UNMAPPED) {
+		a = group_ahead(c, r, g, BULK_AHEAD);
+		if (a != CATALOG_NO_ENTITY && a != UNMAPPED) {
 			records_prefetch_entity(h->rec, a);
 			records_prefetch_bulk(h->rec, a, 0);
 		}
@@ -257,12 +258,13 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 		const uint64_t *times = c->times + grp->first;
 		uint32_t e = chunk_entity_mapped(c, grp->entity), a;
 
-		if ((a = group_ahead(c, r, g, BULK_AHEAD)) != CATALOG_NO_ENTITY &&
-		    a != UNMAPPED)
+		a = group_ahead(c, r, g, BULK_AHEAD);
+		if (a != CATALOG_NO_ENTITY && a != UNMAPPED)
 			records_prefetch_bulk(h->rec, a, 0);
-		if ((a = group_ahead(c, r, g, BULK_AHEAD / 2)) !=
-		    CATALOG_NO_ENTITY && a != UNMAPPED)
+		a = group_ahead(c, r, g, BULK_AHEAD / 2);
+		if (a != CATALOG_NO_ENTITY && a != UNMAPPED)
 			records_prefetch_bulk(h->rec, a, 1);
+
 		if (grp->entity & CHUNK_KNOWN)
 			h->known_entities += grp->count;
 		if (e == CATALOG_NO_ENTITY)
