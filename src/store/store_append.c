@@ -94,7 +94,9 @@ store_prefetch_column(const store *s, uint32_t entity, int near)
 		return;
 	c = &s->cols[entity];
 	if (!near) {
+		/* Both ends: a record can straddle two lines. */
 		__builtin_prefetch(c);
+		__builtin_prefetch((const char *)(c + 1) - 1);
 		return;
 	}
 	if (c->time != NULL) {
