@@ -209,9 +209,11 @@ group_fits(chunks_host *h, const chunk *c, const chunk_run *r,
 }
 
 /*
- * How many groups ahead take_sorted_run asks for an entity's records and
- * store column (BULK_AHEAD), and for the ends of the column's arrays
- * (half as many), which the column's record, then in hand, says where.
+ * How many groups ahead take_sorted_run asks for what an entity's group
+ * will touch: its records while checking the groups, then, delivering
+ * them, its store column's record (BULK_AHEAD) and the ends of the
+ * column's arrays (half as many), which the record, then in hand, says
+ * where.  (The column asked for while checking was gone by delivery.)
  */
 #define BULK_AHEAD	32
 
@@ -243,10 +245,8 @@ take_sorted_run(chunks_host *h, chunk *c, const chunk_run *r)
 		uint32_t e = chunk_entity(h, c, grp->entity), a;
 
 		a = group_ahead(c, r, g, BULK_AHEAD);
-		if (a != CATALOG_NO_ENTITY && a != UNMAPPED) {
+		if (a != CATALOG_NO_ENTITY && a != UNMAPPED)
 			records_prefetch_entity(h->rec, a);
-			records_prefetch_bulk(h->rec, a, 0);
-		}
 		/* A group's times are in order: the last is the latest. */
 		if (c->times[grp->first + grp->count - 1] >
 		    h->rec->time_limit ||

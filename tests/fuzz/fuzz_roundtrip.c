@@ -323,18 +323,6 @@ fail(const char *what, const unsigned char *data, size_t size,
 	abort();
 }
 
-/* Whether d has a nested or value entity, which a store on disk cannot hold. */
-static int
-has_memory_only_entity(const trace *d)
-{
-	uint32_t e, n = store_nentities(d->st);
-
-	for (e = 0; e < n; e++)
-		if (store_kind_of(d->st, e) != STORE_STATES)
-			return (1);
-	return (0);
-}
-
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -363,7 +351,8 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	w1 = write_trace(one, &n1);
 	save(w1_path, w1, n1);
 	if ((two = trace_load(w1_path, &opts, &err)) == NULL) {
-		if (spilling && has_memory_only_entity(one)) {
+		/* A nested or value entity: a store on disk cannot hold it. */
+		if (spilling && !store_plain(one->st)) {
 			free(w1);
 			trace_free(one);
 			return (0);
