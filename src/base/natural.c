@@ -1,5 +1,7 @@
 #include "base/natural.h"
 
+#include "base/work.h"
+
 typedef struct cursor {
 	const char *s;
 	size_t len, i;
@@ -67,35 +69,50 @@ compare_left(cursor *a, cursor *b)
 	}
 }
 
-int
-natural_compare(const char *sa, size_t alen, const char *sb, size_t blen)
+static int
+compare(cursor *a, cursor *b)
 {
-	cursor a = { sa, alen, 0 }, b = { sb, blen, 0 };
-
 	for (;;) {
 		int ca, cb, r;
 
-		while (is_space(at(&a)) && a.i < a.len)
-			a.i++;
-		while (is_space(at(&b)) && b.i < b.len)
-			b.i++;
-		ca = at(&a);
-		cb = at(&b);
-		if (a.i >= a.len || b.i >= b.len) {
-			if (a.i >= a.len && b.i >= b.len)
+		while (is_space(at(a)) && a->i < a->len)
+			a->i++;
+		while (is_space(at(b)) && b->i < b->len)
+			b->i++;
+		ca = at(a);
+		cb = at(b);
+		if (a->i >= a->len || b->i >= b->len) {
+			if (a->i >= a->len && b->i >= b->len)
 				return (0);
-			return (a.i >= a.len ? -1 : 1);
+			return (a->i >= a->len ? -1 : 1);
 		}
 		if (is_digit(ca) && is_digit(cb)) {
-			r = (ca == '0' || cb == '0') ? compare_left(&a, &b) :
-			    compare_right(&a, &b);
+			r = (ca == '0' || cb == '0') ? compare_left(a, b) :
+			    compare_right(a, b);
 			if (r != 0)
 				return (r);
 			continue;
 		}
 		if (ca != cb)
 			return (ca < cb ? -1 : 1);
-		a.i++;
-		b.i++;
+		a->i++;
+		b->i++;
 	}
+}
+
+/*
+ * A walk is as long as the common part of the two names: a long one is
+ * counted as work (work.h), 64 bytes a step, so that comparing two long
+ * names many times over (a sort by keys of 64 KB) is a finding, not a
+ * hang.  Names of the usual lengths cost one comparison more.
+ */
+int
+natural_compare(const char *sa, size_t alen, const char *sb, size_t blen)
+{
+	cursor a = { sa, alen, 0 }, b = { sb, blen, 0 };
+	int r = compare(&a, &b);
+
+	if (a.i > 256)
+		work_steps(a.i / 64);
+	return (r);
 }

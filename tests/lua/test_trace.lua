@@ -126,6 +126,18 @@ check_eq("sorted: by a number key", names(s:sorted(function(e) return -e.transit
     { "cpu2", "cpu9", "cpu10", "cpu1" })
 check_eq("sorted: by a string key in natural order",
     names(s:sorted(function(e) return e.name:reverse() end)), { "cpu10", "cpu1", "cpu2", "cpu9" })
+-- Keys equal in natural order are ties whether or not they are the same
+-- bytes (" k9" and "k9": whitespace is skipped), and ties go by name.
+-- The keys are made last name first, so that neither the order they
+-- were made in nor their bytes' order is the names'.
+local keys = {}
+for i, name in ipairs{ "cpu10", "cpu9", "cpu2", "cpu1" } do
+	keys[name] = (" "):rep(i % 2) .. "k" .. (i > 2 and "9" or "10") .. (" "):rep(i)
+end
+check_eq("sorted: string keys ranked, ties by name",
+    names(s:sorted(function(e) return keys[e.name] end)), { "cpu1", "cpu2", "cpu9", "cpu10" })
+check_eq("sorted: one key for all is all ties",
+    names(s:sorted(function() return "same" end)), { "cpu1", "cpu2", "cpu9", "cpu10" })
 check_error("sorted: unknown state", function() s:sorted("asleep") end, 'no state "asleep"')
 check_error("sorted: bad key", function() s:sorted(function() return {} end) end,
     "keys are numbers or strings")
