@@ -6,11 +6,15 @@
 #include "base/util.h"
 
 /*
- * Names live in large blocks that never move, so pointers handed out stay
+ * Names live in blocks that never move, so pointers handed out stay
  * valid as the table grows; the hash table holds ids only and is rebuilt
- * from the stored hashes when it doubles.
+ * from the stored hashes when it doubles.  A table's first block is
+ * small and each next one twice the last, up to BLOCK_SIZE: a trace of
+ * a few names (a script can make thousands, one per map or group) costs
+ * a few KB, not a quarter of a MB a table.
  */
-#define BLOCK_SIZE	(256 * 1024)
+#define FIRST_BLOCK_SIZE	(4 * 1024)
+#define BLOCK_SIZE		(256 * 1024)
 
 typedef struct name_ref {
 	const char *ptr;
@@ -87,12 +91,15 @@ store_copy(intern *tab, const char *name, size_t len)
 	char *p;
 
 	if (b == NULL || b->size - b->used < len + 1) {
-		size_t size = len + 1 > BLOCK_SIZE ? len + 1 : BLOCK_SIZE;
+		size_t size = b == NULL ? FIRST_BLOCK_SIZE :
+		    b->size >= BLOCK_SIZE / 2 ? BLOCK_SIZE : b->size * 2;
 
-		if (size == BLOCK_SIZE && tab->spare != NULL) {
+		if (len + 1 <= BLOCK_SIZE && tab->spare != NULL) {
 			b = tab->spare;
 			tab->spare = b->prev;
 		} else {
+			if (size < len + 1)
+				size = len + 1;
 			b = xmalloc(sizeof (block) + size);
 			b->size = size;
 		}
@@ -246,8 +253,8 @@ intern_clear(intern *tab)
 		tab->cap = 0;
 	}
 	tab->count = 0;
-	/* Blocks of the usual size wait to be filled again; longer ones,
-	 * made for one long name each, go. */
+	/* Blocks of the full size wait to be filled again; the smaller
+	 * first ones, and longer ones made for one long name each, go. */
 	for (b = tab->blocks; b != NULL; b = prev) {
 		prev = b->prev;
 		if (b->size == BLOCK_SIZE) {

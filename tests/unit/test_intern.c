@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/intern.h"
+#include "base/work.h"
 #include "unit.h"
 
 int
@@ -117,6 +118,43 @@ main(void)
 		    "three times", ok);
 		CHECK_INT("intern_clear: ids start at 0 again",
 		    intern_add(tab, "z", 1, &added), 0);
+		intern_free(tab);
+	}
+	{
+		/*
+		 * A table of a few short names takes a few KB (a script
+		 * makes a catalog per map or group: a quarter of a MB a
+		 * table made 27,000 of them 0.8 GB); names longer than the
+		 * first blocks are whole all the same.
+		 */
+		static char mid[5000];
+		uint64_t before = work_bytes_done();
+
+		tab = intern_new();
+		intern_add(tab, "cpu0", 4, NULL);
+		intern_add(tab, "cpu1", 4, NULL);
+		intern_add(tab, "on-cpu", 6, NULL);
+		CHECK("intern: three short names take less than 16 KB",
+		    work_bytes_done() - before < 16 * 1024);
+		memset(mid, 'm', sizeof (mid));
+		for (i = 0, ok = 1; i < 300; i++) {
+			mid[0] = (char)('a' + i % 26);
+			mid[1] = (char)('a' + i / 26);
+			if (intern_add(tab, mid, sizeof (mid) - i, NULL) != i + 3)
+				ok = 0;
+		}
+		for (i = 0; i < 300; i++) {
+			const char *s = intern_name(tab, i + 3, &len);
+
+			if (len != sizeof (mid) - i ||
+			    s[0] != (char)('a' + i % 26) ||
+			    s[1] != (char)('a' + i / 26) || s[len - 1] != 'm' ||
+			    s[len] != '\0')
+				ok = 0;
+		}
+		CHECK("intern: 300 names of about 5 KB, kept whole through "
+		    "the blocks' growth", ok &&
+		    strcmp(intern_name(tab, 1, &len), "cpu1") == 0);
 		intern_free(tab);
 	}
 	return (unit_exit());
